@@ -1,0 +1,1 @@
+"""Benchmarks that print figures (`memo bench ...`); never run as timed tests."""

@@ -1,0 +1,11 @@
+"""The write path: sources, guards, dedup, extraction, one transaction per capture."""
+
+from memo_tui.core.capture.errors import CaptureRejected
+from memo_tui.core.capture.service import (
+    CaptureOptions,
+    CaptureResult,
+    CaptureService,
+    iter_sources,
+)
+
+__all__ = ["CaptureOptions", "CaptureRejected", "CaptureResult", "CaptureService", "iter_sources"]

@@ -1,0 +1,125 @@
+"""Dates in meeting text: absolute ones, and due dates relative to the meeting date."""
+
+from __future__ import annotations
+
+import calendar
+import datetime as dt
+import re
+
+MONTHS = {
+    name.lower(): number
+    for number in range(1, 13)
+    for name in (calendar.month_name[number], calendar.month_abbr[number])
+}
+MONTHS["sept"] = 9
+WEEKDAYS = {calendar.day_name[i].lower(): i for i in range(7)}
+WEEKDAYS.update({calendar.day_abbr[i].lower(): i for i in range(7)})
+_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "a": 1, "an": 1, "a couple of": 2}
+
+_MONTH = r"(?P<month>" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?"
+_DAY = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?"
+_YEAR = r"(?:,?\s+(?P<year>\d{4}))?"
+ISO_DATE = re.compile(r"\b(?P<year>\d{4})-(?P<month>\d{2})-(?P<day>\d{2})\b")
+MONTH_DAY = re.compile(rf"\b{_MONTH}\s+{_DAY}\b{_YEAR}", re.IGNORECASE)
+DAY_MONTH = re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MONTH}\b{_YEAR}", re.IGNORECASE)
+
+
+def _safe_date(year: int, month: int, day: int) -> dt.date | None:
+    try:
+        return dt.date(year, month, day)
+    except ValueError:
+        return None
+
+
+def _month_day(match: re.Match[str], reference: dt.date | None) -> dt.date | None:
+    month = MONTHS[match["month"].lower().rstrip(".")]
+    day = int(match["day"])
+    if match["year"]:
+        return _safe_date(int(match["year"]), month, day)
+    if reference is None:
+        return None
+    found = _safe_date(reference.year, month, day)
+    # "January 5" said in a December meeting means next year's.
+    if found is not None and (reference - found).days > 60:
+        found = _safe_date(reference.year + 1, month, day)
+    return found
+
+
+def find_absolute_date(text: str, reference: dt.date | None = None) -> dt.date | None:
+    """The first absolute date written in `text` (ISO, "Oct 2", "2 October 2026")."""
+    candidates: list[tuple[int, dt.date]] = []
+    for match in ISO_DATE.finditer(text):
+        found = _safe_date(int(match["year"]), int(match["month"]), int(match["day"]))
+        if found:
+            candidates.append((match.start(), found))
+    for pattern in (MONTH_DAY, DAY_MONTH):
+        for match in pattern.finditer(text):
+            found = _month_day(match, reference)
+            if found:
+                candidates.append((match.start(), found))
+    return min(candidates)[1] if candidates else None
+
+
+def _end_of_month(day: dt.date) -> dt.date:
+    return day.replace(day=calendar.monthrange(day.year, day.month)[1])
+
+
+def _next_weekday(after: dt.date, weekday: int) -> dt.date:
+    return after + dt.timedelta(days=(weekday - after.weekday() - 1) % 7 + 1)
+
+
+def _week_start(day: dt.date) -> dt.date:
+    return day - dt.timedelta(days=day.weekday())
+
+
+_WEEKDAY_NAMES = "|".join(sorted(WEEKDAYS, key=len, reverse=True))
+_RELATIVE: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(r"\b(?:today|tonight|end of (?:the )?day|eod)\b", re.I), "today"),
+    (re.compile(r"\btomorrow\b", re.I), "tomorrow"),
+    (re.compile(r"\bend of next week\b", re.I), "end_next_week"),
+    (re.compile(r"\b(?:end of (?:the |this )?week|eow)\b", re.I), "end_week"),
+    (re.compile(r"\b(?:end of (?:the |this )?month|eom)\b", re.I), "end_month"),
+    (re.compile(rf"\bnext\s+(?P<wd>{_WEEKDAY_NAMES})\b", re.I), "next_weekday"),
+    (re.compile(rf"\b(?:by|on|before|until|this|due|for)\s+(?P<wd>{_WEEKDAY_NAMES})\b", re.I),
+     "weekday"),
+    (re.compile(r"\bnext week\b", re.I), "next_week"),
+    (re.compile(r"\bin (?P<n>\d+|one|two|three|four|a|an|a couple of) weeks?\b", re.I), "weeks"),
+    (re.compile(r"\bin (?P<n>\d+|one|two|three|four|a|an|a couple of) days?\b", re.I), "days"),
+]
+
+
+def _relative_due(kind: str, match: re.Match[str], meeting: dt.date) -> dt.date:
+    if kind == "today":
+        return meeting
+    if kind == "tomorrow":
+        return meeting + dt.timedelta(days=1)
+    if kind == "end_week":
+        return _next_weekday(meeting - dt.timedelta(days=1), 4)
+    if kind == "end_next_week":
+        return _week_start(meeting) + dt.timedelta(days=11)
+    if kind == "end_month":
+        return _end_of_month(meeting)
+    if kind == "next_weekday":
+        return _week_start(meeting) + dt.timedelta(days=7 + WEEKDAYS[match["wd"].lower()])
+    if kind == "weekday":
+        return _next_weekday(meeting, WEEKDAYS[match["wd"].lower()])
+    if kind == "next_week":
+        return _week_start(meeting) + dt.timedelta(days=11)
+    count = match["n"].lower()
+    number = int(count) if count.isdigit() else _NUMBERS[count]
+    return meeting + dt.timedelta(days=number * (7 if kind == "weeks" else 1))
+
+
+def find_due_date(text: str, meeting: dt.date | None) -> dt.date | None:
+    """A due date stated in `text`, resolved against the meeting date when relative."""
+    absolute = find_absolute_date(text, meeting)
+    if absolute is not None:
+        return absolute
+    if meeting is None:
+        return None
+    found: list[tuple[int, dt.date]] = []
+    for pattern, kind in _RELATIVE:
+        match = pattern.search(text)
+        if match:
+            found.append((match.start(), _relative_due(kind, match, meeting)))
+    return min(found)[1] if found else None

@@ -1,0 +1,281 @@
+"""The offline extractor: deterministic rules over the whole transcript, no model.
+
+It reads every turn (no slice), scores sentences by decision and action cues, keeps the
+reasoning said nearby, lets a later reversal replace an earlier decision on the same topic,
+and quotes each item verbatim so its lines can be verified.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass, field
+
+from rapidfuzz import fuzz
+
+from memo_tui.core.capture.dates import find_due_date
+from memo_tui.core.capture.offline import cues, notes
+from memo_tui.core.capture.offline.people import find_assignee, owner_in_text
+from memo_tui.core.capture.offline.summary import summarize
+from memo_tui.core.capture.offline.text import (
+    as_sentence,
+    clean_spoken,
+    content_words,
+    sentences,
+    word_count,
+)
+from memo_tui.core.capture.sources import Transcript, Turn
+from memo_tui.core.llm.schemas import ExtractedActionItem, ExtractedDecision, Extraction
+
+NAME = "offline extractor"
+DECISION_THRESHOLD = 3
+ACTION_THRESHOLD = 3
+_STRONG_REVERSAL = re.compile(
+    r"scratch that|change of plan|on second thought|let'?s not|instead|rather than|"
+    r"changed? (?:our|my) minds?|no longer|revers|overturn|walk(?:ing)? (?:that )?back",
+    re.I,
+)
+_DECIDED_BY = re.compile(
+    r"\(?\s*(?:decided|agreed|called|approved)\s+by\s+(?P<name>[A-Z][\w'\-]+(?:\s+[A-Z][\w'\-]+)?)\s*\)?",
+)
+_DECISION_LEAD = re.compile(
+    r"^(?:(?:final call|that'?s decided|decision|decided|agreed|so|okay|then)\s*[:,\u2014-]?\s*)+"
+    r"(?:(?:the plan is|going forward|i'?d call this decided)\s*[:,\u2014-]?\s*)?",
+    re.I,
+)
+_DONE = re.compile(r"\(\s*done\s*\)|\bdone\b\s*$", re.I)
+_TASK_LEAD = re.compile(
+    r"^(?:[A-Z][\w\-]+,\s+)?(?:(?:can|could|would) you (?:please )?|"
+    r"(?:I|you|he|she|they|[A-Z][\w'\-]+(?:\s+[A-Z][\w'\-]+){0,2})\s*"
+    r"(?:will|'ll|is going to|'s going to|are going to|'re going to|am going to|'m going to|"
+    r"is gonna|'m gonna|'re gonna|to|can|should|needs to|has to|is to)\s+)(?:also\s+|just\s+)?",
+)
+
+
+@dataclass
+class _Item:
+    kind: str
+    position: int
+    turn_index: int
+    quote: str
+    score: int
+    reasoning: str | None = None
+    decided_by: str | None = None
+    assignee: str | None = None
+    due: str | None = None
+    done: bool = False
+    from_notes: bool = False
+    description: str = ""
+    replaces: list[str] = field(default_factory=list)
+
+
+def _split_reason(sentence: str) -> tuple[str, str | None]:
+    labelled = cues.REASON_LABEL.search(sentence)
+    if labelled:
+        return sentence[: labelled.start()], sentence[labelled.end() :].rstrip(" )")
+    match = cues.REASON.search(sentence)
+    if match and word_count(sentence[: match.start()]) >= 4 and word_count(
+        sentence[match.end() :]
+    ) >= 3:
+        return sentence[: match.start()].rstrip(" ,;-\u2014"), sentence[match.start() :]
+    return sentence, None
+
+
+def _nearby_reason(turns: list[Turn], index: int, quote: str, topic: set[str]) -> str | None:
+    """A "because" said in the same turn, or shortly before by anyone, on the same topic."""
+    same_turn = [s.text for s in sentences(turns[index].text) if s.text != quote]
+    for text in same_turn:
+        if cues.REASON.search(text) and word_count(text) >= 5:
+            return text
+    for back in range(index - 1, max(index - 4, -1), -1):
+        for sentence in sentences(turns[back].text):
+            text = sentence.text
+            if cues.REASON.search(text) and "?" not in text and topic & content_words(text):
+                return text
+    return None
+
+
+def _score_sentence(
+    text: str, turns: list[Turn], index: int, meeting: dt.date
+) -> tuple[int, int]:
+    decision = cues.score(text, cues.DECISION_CUES, cues.HEDGES)
+    action = cues.score(text, cues.ACTION_CUES, cues.ACTION_HEDGES)
+    if action and find_due_date(cues.unquoted(text), meeting) is not None:
+        action += 1
+    question = text.rstrip().endswith("?")
+    if question:
+        decision -= 3
+    following = turns[index + 1 : index + 3]
+    speaker = turns[index].speaker
+    agreed = any(t.speaker != speaker and cues.AGREEMENT.match(t.text) for t in following)
+    if agreed and 0 < decision < DECISION_THRESHOLD:
+        decision += 2
+    if question and action > 0 and not re.search(r"\b(?:can|could|would) you\b", text, re.I):
+        action -= 3
+    elif question and agreed:
+        action += 1
+    if word_count(text) < 5:
+        decision, action = min(decision, 0), min(action, 0)
+    return decision, action
+
+
+def _personal(sentence: str) -> bool:
+    """A sentence that gives a task to someone in particular ("I'll", "Tom will")."""
+    return owner_in_text(sentence) is not None or bool(re.search(r"\bI(?:'ll| will)\b", sentence))
+
+
+def _spoken_items(transcript: Transcript) -> list[_Item]:
+    turns = transcript.turns
+    # Any date will do for noticing that a due date was said; resolving it needs the real one.
+    meeting = transcript.occurred_at or dt.date(2000, 1, 3)
+    items: list[_Item] = []
+    for index, turn in enumerate(turns):
+        for sentence in sentences(turn.text):
+            decision, action = _score_sentence(sentence.text, turns, index, meeting)
+            position = index * 1000 + sentence.start
+            if action >= ACTION_THRESHOLD and (action >= decision or _personal(sentence.text)):
+                items.append(_Item("action", position, index, sentence.text, action))
+            elif decision >= DECISION_THRESHOLD:
+                items.append(_Item("decision", position, index, sentence.text, decision))
+    return items
+
+
+def _note_items(transcript: Transcript) -> tuple[list[_Item], set[int]]:
+    kinds = notes.section_kinds(transcript.lines)
+    items: list[_Item] = []
+    used: set[int] = set()
+    for index, turn in enumerate(transcript.turns):
+        kind = kinds.get(turn.line) or notes.labelled(turn)
+        if kind is None:
+            continue
+        used.add(index)
+        text, checked = notes.strip_bullet(turn.text)
+        label = (notes.DECISION_LABEL if kind == "decision" else notes.ACTION_LABEL).match(text)
+        by = label.groupdict().get("by") if label else None
+        text = text[label.end() :].strip() if label else text.strip()
+        if word_count(text) < 2:
+            continue
+        item = _Item(kind, index * 1000, index, text, 10, decided_by=by, from_notes=True)
+        item.done = bool(checked) or bool(_DONE.search(text))
+        items.append(item)
+    return items, used
+
+
+def _describe_decision(item: _Item, turns: list[Turn]) -> None:
+    quote = item.quote
+    by = _DECIDED_BY.search(quote)
+    if by:
+        item.decided_by = item.decided_by or by["name"]
+        quote = (quote[: by.start()] + quote[by.end() :]).strip()
+    main, reason = _split_reason(quote)
+    main = _DECISION_LEAD.sub("", clean_spoken(main), count=1)
+    item.description = as_sentence(main.rstrip(" ,;:-\u2014"))
+    topic = content_words(main)
+    item.reasoning = reason or _nearby_reason(turns, item.turn_index, item.quote, topic)
+    if item.reasoning:
+        # Verbatim (only capitalized), so the evidence range can reach where it was said.
+        item.reasoning = as_sentence(item.reasoning.strip())
+    item.decided_by = item.decided_by or turns[item.turn_index].speaker
+
+
+def _describe_action(item: _Item, turns: list[Turn], meeting: Transcript) -> None:
+    turn = turns[item.turn_index]
+    following = turns[item.turn_index + 1 : item.turn_index + 3]
+    item.assignee = find_assignee(item.quote, turn, following) if turn.speaker else owner_in_text(
+        item.quote
+    )
+    task = re.sub(r"^\s*@?[A-Z][\w'\-]+(?:\s+[A-Z][\w'\-]+){0,2}\s*[:\u2014\u2013]\s+", "", item.quote)
+    task = _DONE.sub("", task)
+    task = clean_spoken(task)
+    task = _TASK_LEAD.sub("", task, count=1)
+    item.description = as_sentence(task)
+    due = find_due_date(item.quote, meeting.occurred_at)
+    if due is None and following and re.search(r"\?\s*$", item.quote):
+        due = find_due_date(following[0].text, meeting.occurred_at)
+    item.due = due.isoformat() if due else None
+
+
+def _reversal_targets(item: _Item, kept: list[_Item], turns: list[Turn]) -> list[_Item]:
+    if item.from_notes:
+        return []
+    start = max(item.turn_index - 1, 0)
+    context = " ".join(t.text for t in turns[start : item.turn_index + 1])
+    strong = bool(_STRONG_REVERSAL.search(context))
+    if not (strong or cues.REVERSAL.search(item.quote)):
+        return []
+    topic = content_words(item.quote + " " + context)
+    needed = 1 if strong else 2
+    return [
+        earlier
+        for earlier in kept
+        if earlier.kind == "decision"
+        and len(topic & content_words(earlier.quote + " " + (earlier.reasoning or ""))) >= needed
+    ]
+
+
+def _merge(items: list[_Item], turns: list[Turn]) -> list[_Item]:
+    """Drop restatements and decisions a later one reverses; the later statement wins."""
+    kept: list[_Item] = []
+    for item in sorted(items, key=lambda i: i.position):
+        if item.kind == "decision":
+            for earlier in _reversal_targets(item, kept, turns):
+                kept.remove(earlier)
+                item.replaces.append(earlier.description)
+        duplicate = next(
+            (
+                k
+                for k in kept
+                if k.kind == item.kind
+                and fuzz.token_set_ratio(k.description, item.description) >= 88
+            ),
+            None,
+        )
+        if duplicate is not None:
+            if item.kind == "action" and duplicate.assignee and not item.assignee:
+                continue
+            kept.remove(duplicate)
+        kept.append(item)
+    return kept
+
+
+def extract(transcript: Transcript) -> Extraction:
+    """The structured record of a meeting, from rules alone."""
+    turns = transcript.turns
+    noted, used = _note_items(transcript)
+    spoken = [i for i in _spoken_items(transcript) if i.turn_index not in used]
+    items = noted + spoken
+    for item in items:
+        if item.kind == "decision":
+            _describe_decision(item, turns)
+        else:
+            _describe_action(item, turns, transcript)
+    items = [i for i in _merge(items, turns) if word_count(i.description) >= 2]
+    decisions = [
+        ExtractedDecision(
+            description=i.description,
+            reasoning=_with_replaced(i),
+            decided_by=i.decided_by,
+            evidence_quote=i.quote,
+        )
+        for i in items
+        if i.kind == "decision"
+    ]
+    actions = [
+        ExtractedActionItem(
+            description=i.description,
+            assignee=i.assignee,
+            due_date=i.due,
+            status="done" if i.done else "open",
+            evidence_quote=i.quote,
+        )
+        for i in items
+        if i.kind == "action"
+    ]
+    return summarize(transcript, decisions, actions)
+
+
+def _with_replaced(item: _Item) -> str | None:
+    if not item.replaces:
+        return item.reasoning
+    note = "Replaces an earlier decision in this meeting: " + "; ".join(item.replaces)
+    return f"{item.reasoning} {note}" if item.reasoning else note

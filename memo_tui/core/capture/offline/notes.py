@@ -1,0 +1,68 @@
+"""Written notes: `Decisions` / `Action items` sections and `Agreed:` / `Next steps:` labels."""
+
+from __future__ import annotations
+
+import re
+
+from memo_tui.core.capture.sources import Turn
+
+_HEADING = re.compile(r"^\s*(?:#{1,6}\s*|\*\*|__)?(?P<h>[A-Za-z][\w /&'-]{1,40}?)(?:\*\*|__)?\s*:?\s*$")
+_BULLET = re.compile(r"^\s*(?:[-*+\u2022]|\d+[.)])\s+")
+_DECISION_HEADING = re.compile(r"\b(?:decisions?|decided|agreed|agreements?|resolutions?|outcomes?)\b", re.I)
+_ACTION_HEADING = re.compile(
+    r"\b(?:action items?|actions|next steps|to-?dos?|follow[- ]?ups?|tasks|owners|assignments)\b",
+    re.I,
+)
+DECISION_LABEL = re.compile(
+    r"^\s*(?:[-*+]\s*)?(?:decision|decided|agreed|resolved|final call)\s*"
+    r"(?:\((?P<by>[^)]{1,40})\))?\s*:\s*",
+    re.I,
+)
+ACTION_LABEL = re.compile(
+    r"^\s*(?:[-*+]\s*)?(?:action(?: item)?|todo|to do|to-do|next steps?|follow[- ]?up|ai)\s*:\s*",
+    re.I,
+)
+
+
+def section_kinds(lines: list[str]) -> dict[int, str]:
+    """Line number -> "decision" or "action" for bullet lines under such a heading."""
+    kinds: dict[int, str] = {}
+    current: str | None = None
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        heading = _HEADING.match(line)
+        is_heading = line.lstrip().startswith("#") or (heading and not _BULLET.match(line))
+        if is_heading and heading:
+            title = heading["h"]
+            if _ACTION_HEADING.search(title):
+                current = "action"
+            elif _DECISION_HEADING.search(title):
+                current = "decision"
+            else:
+                current = None
+            continue
+        if line.lstrip().startswith("#"):
+            current = None
+            continue
+        if current and (_BULLET.match(line) or line.startswith(("  ", "\t"))):
+            kinds[number] = current
+    return kinds
+
+
+def strip_bullet(text: str) -> tuple[str, bool | None]:
+    """Bullet text without its marker; the checkbox state when there is one."""
+    text = _BULLET.sub("", text, count=1)
+    box = re.match(r"^\[(?P<mark>[ xX])\]\s*", text)
+    if box:
+        return text[box.end() :], box["mark"].lower() == "x"
+    return text, None
+
+
+def labelled(turn: Turn) -> str | None:
+    """"decision" or "action" when a line starts with such a label."""
+    if DECISION_LABEL.match(turn.text):
+        return "decision"
+    if ACTION_LABEL.match(turn.text):
+        return "action"
+    return None

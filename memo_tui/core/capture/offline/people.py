@@ -1,0 +1,61 @@
+"""Who owns an action item, read from how it was said."""
+
+from __future__ import annotations
+
+import re
+
+from memo_tui.core.capture.sources import Turn
+
+_GROUP = re.compile(r"^(?:we|everyone|everybody|all of us|the team|the group|all)$", re.I)
+_NOT_NAMES = frozenset(
+    """
+    I We You He She It They This That There Here What Which Who Then So And But Or If When
+    Also Okay Ok Yeah Yes No Right Well Now The A An Our Your Their My Let Let's Someone
+    Somebody Anyone Everyone Everybody Nobody Great Good Sure Fine Thanks Please Maybe
+    Actually Just Next Last Today Tomorrow Monday Tuesday Wednesday Thursday Friday Saturday
+    Sunday Action Todo Decision Agreed Note Notes
+    """.split()
+)
+_OWNER_PREFIX = re.compile(r"^(?P<name>(?:@?[A-Z][\w'\-]+)(?:\s+[A-Z][\w'\-]+){0,2})\s*[:\u2014\u2013-]\s+")
+_OWNER_SUFFIX = re.compile(r"\((?:owner|assignee|assigned to|@)?\s*:?\s*(?P<name>[A-Z][\w'\-]+(?:\s+[A-Z][\w'\-]+)?)\)\s*\.?$")
+_SOMEONE = re.compile(
+    r"(?:^|[,;]\s*|\band\s+|\bso\s+)(?:the\s+)?(?P<name>@?[A-Z][\w'\-]+(?:\s+[A-Z][\w'\-]+){0,2})"
+    r"(?:\s+over here)?\s+(?:will|'ll|is going to|'s going to|is gonna|'s gonna|to|can|should|"
+    r"needs to|has to|is to|agreed to|volunteered to|offered to|promised to)\b"
+)
+_ACTION_FOR = re.compile(r"\baction(?: item)? for (?P<name>@?[A-Z][\w'\-]+(?:\s+[A-Z][\w'\-]+)?)", re.I)
+_MENTION = re.compile(r"@(?P<name>[A-Za-z][\w.\-]+)")
+_I_WILL = re.compile(r"\bI(?:'ll| will| am going to|'m going to|'m gonna| can| shall| volunteer to)\b")
+_YOU = re.compile(r"\b(?:can|could|would) you\b|\byou(?:'ll| will| are going to|'re going to|'re gonna| need to| have to| should)\b|\byour (?:task|job|homework|assignment|action)", re.I)
+_VOCATIVE = re.compile(r"^(?:\W*(?:so|okay|and|ok|right)\W+)?(?P<name>[A-Z][\w'\-]+(?:\s+[A-Z][\w'\-]+)?),\s")
+
+
+def _is_name(name: str) -> bool:
+    words = name.lstrip("@").split()
+    return bool(words) and words[0] not in _NOT_NAMES and not _GROUP.match(name)
+
+
+def owner_in_text(text: str) -> str | None:
+    """A name the text itself gives as the owner."""
+    for pattern in (_ACTION_FOR, _OWNER_PREFIX, _OWNER_SUFFIX, _SOMEONE):
+        match = pattern.search(text)
+        if match and _is_name(match["name"]):
+            return match["name"].lstrip("@")
+    mention = _MENTION.search(text)
+    return mention["name"] if mention else None
+
+
+def find_assignee(sentence: str, turn: Turn, following: list[Turn]) -> str | None:
+    """The owner: named in the sentence, the speaker ("I'll"), or who was asked ("can you")."""
+    named = owner_in_text(sentence)
+    if named:
+        return named
+    if _I_WILL.search(sentence):
+        return turn.speaker
+    if _YOU.search(sentence):
+        vocative = _VOCATIVE.match(sentence)
+        if vocative and _is_name(vocative["name"]):
+            return vocative["name"]
+        reply = next((t for t in following if t.speaker and t.speaker != turn.speaker), None)
+        return reply.speaker if reply else None
+    return None

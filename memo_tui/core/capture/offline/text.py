@@ -1,0 +1,89 @@
+"""Sentences, clean-up of spoken text, and names: the offline extractor's vocabulary."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=\S)")
+_ANNOTATION = re.compile(r"\{[^}]*\}|\[(?:inaudible|crosstalk|laughter|laughs|pause)[^\]]*\]", re.I)
+_ACRONYM = re.compile(r"\b(?:[A-Za-z]_){2,}")
+_FILLER = re.compile(
+    r"(?<![\w'])(?:um+|uh+|er+m?|mm+(?:-hmm)?|hmm+|mhm|uh-huh|you know,?|i mean,?|sort of|"
+    r"kind of|like,)(?![\w'])[,.]?\s*",
+    re.I,
+)
+_LEAD = re.compile(
+    r"^(?:(?:so|okay|ok|well|yeah|yes|right|alright|and|but|also|anyway|now|then|oh|"
+    r"great|good|cool|fine|sure|actually|basically|i think|i guess)\b[,.!]?\s*)+",
+    re.I,
+)
+_REPEAT = re.compile(r"\b(\w+)(?:\s+\1\b)+", re.I)
+
+STOPWORDS = frozenset(
+    """
+    a about above after again against all also am an and any are as at be because been
+    before being below between both but by can could did do does doing done down during each
+    few for from further get gets getting go going gonna got had has have having he her here
+    hers him his how i if in into is it its itself just let lets like make me more most my
+    no nor not now of off on once one only or other our ours out over own really right said
+    same say see she should so some such than that the their them then there these they
+    thing things think this those through to too under until up us very was we well were
+    what when where which while who whom why will with would yeah yes you your yours okay ok
+    um uh mm hmm actually maybe probably sure want need gonna wanna know mean kind sort
+    lot bit little something anything everything way also still even much many
+    """.split()
+)
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """A sentence of one turn, with where it sits in the turn's text."""
+
+    text: str
+    start: int
+
+
+def sentences(text: str) -> list[Sentence]:
+    """Split a turn into sentences, keeping each one's exact wording."""
+    found: list[Sentence] = []
+    position = 0
+    for match in _SENTENCE_END.finditer(text):
+        chunk = text[position : match.start()].strip()
+        if chunk:
+            found.append(Sentence(chunk, text.index(chunk, position)))
+        position = match.end()
+    tail = text[position:].strip()
+    if tail:
+        found.append(Sentence(tail, text.index(tail, position)))
+    return found
+
+
+def clean_spoken(text: str) -> str:
+    """Spoken words made readable: no fillers, stutters or transcriber annotations."""
+    text = _ANNOTATION.sub(" ", text)
+    text = _ACRONYM.sub(lambda m: m.group(0).replace("_", ""), text)
+    text = _FILLER.sub("", text)
+    text = _REPEAT.sub(r"\1", text)
+    text = re.sub(r"\s+([,.;:!?])", r"\1", re.sub(r"\s+", " ", text)).strip(" ,;-")
+    text = _LEAD.sub("", text).strip(" ,;-")
+    return text
+
+
+def as_sentence(text: str) -> str:
+    """Capitalized, with a full stop."""
+    text = text.strip()
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text[-1] in ".!?" else text + "."
+
+
+def content_words(text: str) -> set[str]:
+    """Lower-cased words that carry a topic (for overlap between statements)."""
+    words = re.findall(r"[a-z][a-z0-9'\-]+", clean_spoken(text).lower())
+    return {w.rstrip("s") for w in words if len(w) > 2 and w not in STOPWORDS}
+
+
+def word_count(text: str) -> int:
+    return len(re.findall(r"\w+", text))

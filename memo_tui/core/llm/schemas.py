@@ -1,0 +1,42 @@
+"""What extraction produces, whichever extractor ran (offline rules or an LLM)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+
+class ExtractedDecision(BaseModel):
+    """Something the meeting decided, with why and who."""
+
+    description: str = Field(description="What was decided, as one self-contained sentence.")
+    reasoning: str | None = Field(default=None, description="Why, as said in the meeting.")
+    decided_by: str | None = Field(default=None, description="Who made or announced the call.")
+    evidence_quote: str = Field(description="Words copied verbatim from the transcript.")
+
+
+class ExtractedActionItem(BaseModel):
+    """Something someone owes, with owner and due date when stated."""
+
+    description: str = Field(description="The task, as one self-contained sentence.")
+    assignee: str | None = Field(default=None, description="The owner's name as written.")
+    due_date: dt.date | None = Field(default=None, description="ISO date, when one was stated.")
+    status: Literal["open", "done"] = Field(default="open", description="done when ticked off.")
+    evidence_quote: str = Field(description="Words copied verbatim from the transcript.")
+
+
+class ExtractionMeta(BaseModel):
+    attendees: list[str] = Field(default_factory=list)
+    topics: list[str] = Field(default_factory=list)
+    outcomes: list[str] = Field(default_factory=list)
+
+
+class Extraction(BaseModel):
+    """The structured record of one meeting."""
+
+    summary: str
+    meta: ExtractionMeta = Field(default_factory=ExtractionMeta)
+    decisions: list[ExtractedDecision] = Field(default_factory=list)
+    action_items: list[ExtractedActionItem] = Field(default_factory=list)

@@ -1,0 +1,128 @@
+"""Turning results into the CLI's JSON contract and its plain-text output."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+from store import ActionItemRecord, DecisionRecord, FactRecord, StoreStats
+
+from memo_tui.core.capture import CaptureResult
+from memo_tui.core.safety import sanitize, sanitize_line
+
+
+def emit_json(payload: dict[str, Any]) -> None:
+    """JSON on stdout; ASCII-escaped so no raw control or bidi character reaches a terminal."""
+    json.dump(payload, sys.stdout, ensure_ascii=True, indent=2)
+    sys.stdout.write("\n")
+
+
+def _evidence(record: DecisionRecord | ActionItemRecord) -> dict[str, Any]:
+    lines = [record.line_start, record.line_end] if record.line_start is not None else None
+    return {"lines": lines, "quote": record.evidence_quote, "verified": record.verified}
+
+
+def decision_json(record: DecisionRecord) -> dict[str, Any]:
+    return {
+        "id": record.id,
+        "description": record.description,
+        "reasoning": record.reasoning,
+        "decided_by": record.decided_by,
+        "evidence": _evidence(record),
+    }
+
+
+def action_json(record: ActionItemRecord) -> dict[str, Any]:
+    return {
+        "id": record.id,
+        "description": record.description,
+        "assignee": record.assignee_raw,
+        "due_date": record.due_date,
+        "status": record.status,
+        "evidence": _evidence(record),
+    }
+
+
+def capture_json(result: CaptureResult) -> dict[str, Any]:
+    return {
+        "path": result.path,
+        "status": result.status,
+        "capture_id": result.capture_id,
+        "title": result.title,
+        "error": result.error,
+        "truncated": result.truncated,
+        "extractor": result.extractor,
+        "decisions": [decision_json(d) for d in result.decisions],
+        "action_items": [action_json(a) for a in result.action_items],
+    }
+
+
+def fact_json(fact: FactRecord) -> dict[str, Any]:
+    lines = [fact.line_start, fact.line_end] if fact.line_start is not None else None
+    return {
+        "fact_type": fact.fact_type,
+        "fact_id": fact.fact_id,
+        "text": fact.text,
+        "capture_id": fact.capture_id,
+        "title": fact.capture_title,
+        "occurred_at": fact.occurred_at,
+        "captured_at": fact.captured_at,
+        "source_type": fact.source_type,
+        "source_id": fact.source_id,
+        "lines": lines,
+    }
+
+
+def _span(start: int | None, end: int | None) -> str:
+    if start is None:
+        return "unverified"
+    return f"L{start}" if start == end else f"L{start}-{end}"
+
+
+def print_capture(result: CaptureResult) -> None:
+    title = sanitize_line(result.title or "")
+    if result.status in ("rejected", "needs_replace"):
+        print(f"{result.status:<13} {sanitize_line(result.path)}", file=sys.stderr)
+        print(f"  {sanitize_line(result.error or '')}", file=sys.stderr)
+        return
+    via = f", {result.extractor}" if result.extractor else ""
+    print(f"{result.status:<13} {title}  (capture {result.capture_id}{via})")
+    for d in result.decisions:
+        by = f" (decided by {sanitize_line(d.decided_by)})" if d.decided_by else ""
+        print(f"  decision  [{_span(d.line_start, d.line_end)}] {sanitize_line(d.description)}{by}")
+        if d.reasoning:
+            print(f"            why: {sanitize_line(d.reasoning)}")
+    for a in result.action_items:
+        owner = sanitize_line(a.assignee_raw) if a.assignee_raw else "no owner"
+        due = f", due {a.due_date}" if a.due_date else ""
+        done = " [done]" if a.status == "done" else ""
+        line = f"  action    [{_span(a.line_start, a.line_end)}] {sanitize_line(a.description)}"
+        print(f"{line} ({owner}{due}){done}")
+
+
+def print_facts(facts: list[FactRecord]) -> None:
+    if not facts:
+        print("No facts yet. Capture a transcript: memo capture PATH")
+        return
+    for fact in facts:
+        where = f"{sanitize_line(fact.capture_title or '')} {_span(fact.line_start, fact.line_end)}"
+        when = fact.occurred_at or fact.captured_at[:10]
+        print(f"{fact.fact_type:<12} #{fact.fact_id:<5} {when}  {where.strip()}")
+        for line in sanitize(fact.text).split("\n"):
+            print(f"    {sanitize_line(line)}")
+
+
+def stats_json(stats: StoreStats) -> dict[str, Any]:
+    return {
+        "path": stats.path,
+        "schema_version": stats.schema_version,
+        "sqlite_version": stats.sqlite_version,
+        "sqlite_vec_version": stats.vec_version,
+        "captures": stats.captures,
+        "facts": stats.facts_by_type,
+        "fts_rows": stats.fts_rows,
+        "vectors": stats.vectors,
+        "embedding_model_in_store": stats.embedding_model,
+        "embedding_dim": stats.embedding_dim,
+    }

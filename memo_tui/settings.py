@@ -1,0 +1,111 @@
+"""One Settings object: environment (MEMO_*), an optional TOML file, XDG paths.
+
+Nothing here runs at import time; `load_settings()` builds the object when asked.
+"""
+
+from __future__ import annotations
+
+import getpass
+import os
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import Field
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    TomlConfigSettingsSource,
+)
+
+Provider = Literal["auto", "anthropic", "openai", "offline"]
+
+
+def _xdg(var: str, fallback: str) -> Path:
+    value = os.environ.get(var)
+    return Path(value) if value else Path.home() / fallback
+
+
+def memo_home() -> Path | None:
+    """`MEMO_HOME` when set: every path memo uses then lives under it."""
+    value = os.environ.get("MEMO_HOME")
+    return Path(value).expanduser() if value else None
+
+
+def data_dir() -> Path:
+    """Where databases live: `$MEMO_HOME`, else `$XDG_DATA_HOME/memo`."""
+    return memo_home() or _xdg("XDG_DATA_HOME", ".local/share") / "memo"
+
+
+def config_file() -> Path:
+    """The optional TOML file: `$MEMO_CONFIG`, else `config.toml` beside the data or XDG config."""
+    explicit = os.environ.get("MEMO_CONFIG")
+    if explicit:
+        return Path(explicit).expanduser()
+    home = memo_home()
+    if home is not None:
+        return home / "config.toml"
+    return _xdg("XDG_CONFIG_HOME", ".config") / "memo" / "config.toml"
+
+
+class Settings(BaseSettings):
+    """memo's configuration. Environment variables win over the TOML file."""
+
+    model_config = SettingsConfigDict(env_prefix="MEMO_", extra="ignore")
+
+    db: Path | None = Field(default=None, description="The store file; default data_dir/memo.db.")
+    demo_db: Path | None = Field(
+        default=None, description="The demo store file; default data_dir/demo.db."
+    )
+    provider: Provider = Field(default="auto", description="LLM provider; auto picks offline.")
+    embed_model: str = Field(
+        default="sentence-transformers/all-MiniLM-L6-v2", description="fastembed model name."
+    )
+    embed_model_path: Path | None = Field(
+        default=None, description="A local ONNX export of the embedding model (offline use)."
+    )
+    max_capture_chars: int = Field(
+        default=100_000, gt=0, description="Transcripts longer than this are rejected."
+    )
+    llm_slice_chars: int = Field(
+        default=40_000, gt=0, description="How much of a transcript one LLM call reads."
+    )
+    user: str | None = Field(default=None, description="Recorded as triggered_by_user.")
+    busy_timeout_ms: int = Field(default=5_000, ge=0, description="SQLite busy timeout.")
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        toml = TomlConfigSettingsSource(settings_cls, toml_file=config_file())
+        return (init_settings, env_settings, toml)
+
+    @property
+    def db_path(self) -> Path:
+        """The user's store."""
+        return (self.db or data_dir() / "memo.db").expanduser()
+
+    @property
+    def demo_db_path(self) -> Path:
+        """The demo store, never the user's."""
+        return (self.demo_db or data_dir() / "demo.db").expanduser()
+
+    @property
+    def user_name(self) -> str:
+        """Who to record as having triggered a capture."""
+        if self.user:
+            return self.user
+        try:
+            return getpass.getuser()
+        except (KeyError, OSError):
+            return "user"
+
+
+def load_settings(**overrides: Any) -> Settings:
+    """Read the environment and the TOML file now."""
+    return Settings(**overrides)

@@ -1,0 +1,43 @@
+"""memo's persistence: one SQLite file (sqlean + sqlite-vec), plain records in and out."""
+
+from store.errors import ProvenanceError, SchemaTooNewError, StoreError, VectorError
+from store.facts import FACT_TYPES
+from store.migrations import SCHEMA_VERSION
+from store.records import (
+    ActionItemRecord,
+    CaptureCandidate,
+    CaptureRef,
+    DecisionRecord,
+    FactRecord,
+    NewActionItem,
+    NewCapture,
+    NewDecision,
+    NewExcerpt,
+    Provenance,
+    StoreStats,
+    WrittenCapture,
+)
+from store.store import Store, utc_now
+
+__all__ = [
+    "FACT_TYPES",
+    "SCHEMA_VERSION",
+    "ActionItemRecord",
+    "CaptureCandidate",
+    "CaptureRef",
+    "DecisionRecord",
+    "FactRecord",
+    "NewActionItem",
+    "NewCapture",
+    "NewDecision",
+    "NewExcerpt",
+    "ProvenanceError",
+    "Provenance",
+    "SchemaTooNewError",
+    "Store",
+    "StoreError",
+    "StoreStats",
+    "VectorError",
+    "WrittenCapture",
+    "utc_now",
+]

@@ -1,0 +1,17 @@
+"""Errors the store raises, each with a message a user can act on."""
+
+
+class StoreError(Exception):
+    """Base class for store failures."""
+
+
+class ProvenanceError(StoreError):
+    """A fact row would have no trigger: neither a user nor an agent produced it."""
+
+
+class SchemaTooNewError(StoreError):
+    """The database was written by a newer memo than this one."""
+
+
+class VectorError(StoreError):
+    """An embedding vector is malformed (wrong dimension, NaN or infinity)."""

@@ -1,0 +1,59 @@
+"""Reading the facts view and the store's vital signs."""
+
+from __future__ import annotations
+
+from sqlalchemy import Connection, text
+
+from store.records import FactRecord
+from store.schema_v1 import FACT_CODES
+
+FACT_TYPES = tuple(FACT_CODES)
+
+_FACT_COLUMNS = (
+    "fact_key, fact_type, fact_id, text, capture_id, capture_title, occurred_at, captured_at, "
+    "source_type, source_id, line_start, line_end"
+)
+
+
+def list_facts(
+    conn: Connection,
+    fact_type: str | None = None,
+    since: str | None = None,
+    capture_id: int | None = None,
+    limit: int | None = None,
+) -> list[FactRecord]:
+    """Facts newest meeting first; `since` compares with the meeting date (else capture time)."""
+    clauses, params = [], {}
+    if fact_type is not None:
+        clauses.append("fact_type = :fact_type")
+        params["fact_type"] = fact_type
+    if since is not None:
+        clauses.append("coalesce(occurred_at, substr(captured_at, 1, 10)) >= :since")
+        params["since"] = since
+    if capture_id is not None:
+        clauses.append("capture_id = :capture_id")
+        params["capture_id"] = capture_id
+    where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
+    limit_sql = f"LIMIT {int(limit)}" if limit is not None else ""
+    rows = conn.execute(
+        text(
+            f"SELECT {_FACT_COLUMNS} FROM facts {where} "
+            "ORDER BY coalesce(occurred_at, captured_at) DESC, capture_id, fact_key "
+            f"{limit_sql}"
+        ),
+        params,
+    ).all()
+    return [FactRecord(*row) for row in rows]
+
+
+def count_facts_by_type(conn: Connection) -> dict[str, int]:
+    counts = dict.fromkeys(FACT_TYPES, 0)
+    for fact_type, count in conn.execute(
+        text("SELECT fact_type, count(*) FROM facts GROUP BY fact_type")
+    ).all():
+        counts[fact_type] = int(count)
+    return counts
+
+
+def scalar(conn: Connection, sql: str) -> int:
+    return int(conn.execute(text(sql)).scalar_one())

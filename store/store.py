@@ -1,0 +1,175 @@
+"""The Store: one SQLite file, handed its path, opened explicitly."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from pathlib import Path
+from types import TracebackType
+
+from sqlalchemy import Engine, text
+
+from store import captures, facts, notes, vectors
+from store.engine import reader_engine, writer_engine
+from store.migrations import current_version, migrate
+from store.records import (
+    ActionItemRecord,
+    CaptureCandidate,
+    CaptureRef,
+    DecisionRecord,
+    FactRecord,
+    NewCapture,
+    Provenance,
+    StoreStats,
+    WrittenCapture,
+)
+
+
+def utc_now() -> str:
+    """Timestamps in the store: ISO 8601, UTC, seconds."""
+    return dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat()
+
+
+class Store:
+    """Persistence for memo. Build it with a path, then `open()` it (or use `with`)."""
+
+    def __init__(self, path: Path, busy_timeout_ms: int = 5_000) -> None:
+        self.path = Path(path)
+        self._busy_timeout_ms = busy_timeout_ms
+        self._writer: Engine | None = None
+        self._reader: Engine | None = None
+
+    def open(self) -> Store:
+        """Create the file if needed and bring its schema up to date."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._writer = writer_engine(self.path, self._busy_timeout_ms)
+        migrate(self._writer)
+        self._reader = reader_engine(self.path, self._busy_timeout_ms)
+        return self
+
+    def close(self) -> None:
+        """Checkpoint from the writer (the one connection that may) and release the file."""
+        if self._writer is not None:
+            raw = self._writer.raw_connection()
+            try:
+                raw.driver_connection.execute("PRAGMA wal_checkpoint(PASSIVE)")  # type: ignore[union-attr]
+            finally:
+                raw.close()
+            self._writer.dispose()
+        if self._reader is not None:
+            self._reader.dispose()
+        self._writer = self._reader = None
+
+    def __enter__(self) -> Store:
+        return self.open() if self._writer is None else self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    @property
+    def writer(self) -> Engine:
+        if self._writer is None:
+            raise RuntimeError("Store is not open: call open() first")
+        return self._writer
+
+    @property
+    def reader(self) -> Engine:
+        if self._reader is None:
+            raise RuntimeError("Store is not open: call open() first")
+        return self._reader
+
+    # Captures
+
+    def capture_by_hash(self, content_hash: str) -> CaptureRef | None:
+        with self.reader.connect() as conn:
+            return captures.capture_by_hash(conn, content_hash)
+
+    def capture_candidates(self) -> list[CaptureCandidate]:
+        with self.reader.connect() as conn:
+            return captures.capture_candidates(conn)
+
+    def write_capture(self, new: NewCapture, replace_id: int | None = None) -> WrittenCapture:
+        """All rows of one capture in one BEGIN IMMEDIATE transaction, or none."""
+        with self.writer.begin() as conn:
+            return captures.write_capture(conn, new, replace_id)
+
+    def decisions(self, capture_ids: Sequence[int]) -> list[DecisionRecord]:
+        with self.reader.connect() as conn:
+            return captures.decisions_for(conn, capture_ids)
+
+    def action_items(self, capture_ids: Sequence[int]) -> list[ActionItemRecord]:
+        with self.reader.connect() as conn:
+            return captures.action_items_for(conn, capture_ids)
+
+    # Clients, projects, notes, digests
+
+    def add_client_note(self, client: str, body: str, provenance: Provenance) -> int:
+        """A note about a client (created if new); returns the note's id."""
+        with self.writer.begin() as conn:
+            client_id = notes.ensure_client(conn, client, utc_now())
+            return notes.add_note(conn, body, provenance, client_id=client_id)
+
+    def add_project_note(
+        self, project: str, body: str, provenance: Provenance, client: str | None = None
+    ) -> int:
+        """A note about a project (created if new, under `client` when given)."""
+        with self.writer.begin() as conn:
+            now = utc_now()
+            client_id = notes.ensure_client(conn, client, now) if client else None
+            project_id = notes.ensure_project(conn, project, client_id, now)
+            return notes.add_note(conn, body, provenance, project_id=project_id)
+
+    def add_digest(
+        self, period_start: str, period_end: str, body: str, provenance: Provenance
+    ) -> int:
+        with self.writer.begin() as conn:
+            return notes.add_digest(conn, period_start, period_end, body, provenance)
+
+    # Facts
+
+    def facts(
+        self,
+        fact_type: str | None = None,
+        since: str | None = None,
+        capture_id: int | None = None,
+        limit: int | None = None,
+    ) -> list[FactRecord]:
+        with self.reader.connect() as conn:
+            return facts.list_facts(conn, fact_type, since, capture_id, limit)
+
+    def put_embedding(
+        self, fact_key: int, vector: Sequence[float], model: str, content_hash: str
+    ) -> None:
+        with self.writer.begin() as conn:
+            vectors.put_embedding(conn, fact_key, vector, model, content_hash)
+
+    # Health
+
+    def stats(self) -> StoreStats:
+        with self.reader.connect() as conn:
+            sqlite_version, vec_version = conn.execute(
+                text("SELECT sqlite_version(), vec_version()")
+            ).one()
+            model, dim = vectors.embedding_space(conn)
+            return StoreStats(
+                path=str(self.path),
+                schema_version=current_version(conn),
+                sqlite_version=sqlite_version,
+                vec_version=vec_version,
+                captures=facts.scalar(conn, "SELECT count(*) FROM captures"),
+                facts_by_type=facts.count_facts_by_type(conn),
+                fts_rows=facts.scalar(conn, "SELECT count(*) FROM facts_fts"),
+                vectors=facts.scalar(conn, "SELECT count(*) FROM fact_vectors"),
+                embedding_model=model,
+                embedding_dim=dim,
+            )
+
+    def integrity_check(self) -> str:
+        """SQLite's own verdict on the file ("ok" when healthy)."""
+        with self.reader.connect() as conn:
+            return str(conn.execute(text("PRAGMA integrity_check")).scalar_one())

@@ -1,0 +1,120 @@
+"""SQLModel table classes for the rows the store reads and writes.
+
+The schema itself is created by the migrations; a test checks these classes match it.
+Nothing outside `store` sees these objects: query functions return `records`.
+"""
+
+from __future__ import annotations
+
+from sqlmodel import Field, SQLModel
+
+
+class Provenance(SQLModel):
+    """Where a fact came from and who or what produced it."""
+
+    source_type: str
+    source_id: str
+    captured_at: str
+    triggered_by_user: str | None = None
+    triggered_by_agent: str | None = None
+
+
+class Client(SQLModel, table=True):
+    __tablename__ = "clients"
+    id: int | None = Field(default=None, primary_key=True)
+    name: str
+    created_at: str
+
+
+class Project(SQLModel, table=True):
+    __tablename__ = "projects"
+    id: int | None = Field(default=None, primary_key=True)
+    name: str
+    client_id: int | None = None
+    created_at: str
+
+
+class Person(SQLModel, table=True):
+    __tablename__ = "people"
+    id: int | None = Field(default=None, primary_key=True)
+    name: str
+    email: str | None = None
+    created_at: str
+
+
+class Capture(Provenance, table=True):
+    __tablename__ = "captures"
+    id: int | None = Field(default=None, primary_key=True)
+    source_kind: str
+    source_path: str | None = None
+    source_format: str
+    content_hash: str
+    signature: bytes | None = None
+    title: str
+    occurred_at: str | None = None
+    raw_text: str
+    text: str
+    line_count: int
+    char_count: int
+    summary: str | None = None
+    meta_json: str = "{}"
+    extractor: str
+    truncated: int = 0
+    replaced_at: str | None = None
+
+
+class Decision(Provenance, table=True):
+    __tablename__ = "decisions"
+    id: int | None = Field(default=None, primary_key=True)
+    capture_id: int
+    description: str
+    reasoning: str | None = None
+    decided_by: str | None = None
+    line_start: int | None = None
+    line_end: int | None = None
+    evidence_quote: str | None = None
+    verified: int = 1
+
+
+class ActionItem(Provenance, table=True):
+    __tablename__ = "action_items"
+    id: int | None = Field(default=None, primary_key=True)
+    capture_id: int
+    description: str
+    assignee_raw: str | None = None
+    person_id: int | None = None
+    pending: int = 0
+    due_date: str | None = None
+    status: str = "open"
+    decision_id: int | None = None
+    line_start: int | None = None
+    line_end: int | None = None
+    evidence_quote: str | None = None
+    verified: int = 1
+
+
+class Excerpt(Provenance, table=True):
+    __tablename__ = "excerpts"
+    id: int | None = Field(default=None, primary_key=True)
+    capture_id: int
+    line_start: int
+    line_end: int
+    text: str
+
+
+class ContextNote(Provenance, table=True):
+    __tablename__ = "context_notes"
+    id: int | None = Field(default=None, primary_key=True)
+    kind: str
+    client_id: int | None = None
+    project_id: int | None = None
+    body: str
+    updated_at: str
+
+
+class Digest(Provenance, table=True):
+    __tablename__ = "digests"
+    id: int | None = Field(default=None, primary_key=True)
+    period_start: str
+    period_end: str
+    body: str

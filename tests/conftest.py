@@ -1,0 +1,81 @@
+"""Shared fixtures: a real SQLite store in tmp_path and a `memo` subprocess runner."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from store import Store
+
+from memo_tui.core.capture import CaptureOptions, CaptureService
+
+REPO = Path(__file__).resolve().parent.parent
+DEMO = REPO / "memo_tui" / "demo" / "meetings"
+DATA = Path(__file__).resolve().parent / "data"
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Store]:
+    with Store(tmp_path / "memo.db") as opened:
+        yield opened
+
+
+@pytest.fixture
+def service(store: Store) -> CaptureService:
+    return CaptureService(store, CaptureOptions(max_chars=100_000, user="tester"))
+
+
+def dump(store: Store) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of every table and index: for "the store is exactly as it was"."""
+    from sqlalchemy import text
+
+    tables = [
+        "captures", "decisions", "action_items", "excerpts", "context_notes", "digests",
+        "clients", "projects", "people", "fact_embeddings", "embedding_space",
+    ]
+    with store.reader.connect() as conn:
+        content = {t: conn.execute(text(f"SELECT * FROM {t} ORDER BY 1")).all() for t in tables}
+        content["facts_fts"] = conn.execute(text("SELECT rowid FROM facts_fts ORDER BY 1")).all()
+        content["fact_vectors"] = conn.execute(
+            text("SELECT rowid FROM fact_vectors ORDER BY 1")
+        ).all()
+    return content
+
+
+@dataclass
+class Run:
+    code: int
+    stdout: str
+    stderr: str
+
+    def json(self) -> Any:
+        return json.loads(self.stdout)
+
+
+@pytest.fixture
+def memo(tmp_path: Path):  # type: ignore[no-untyped-def]
+    """Run the real `memo` command in a subprocess with a hermetic MEMO_HOME."""
+    home = tmp_path / "home"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMO_")}
+    env["MEMO_HOME"] = str(home)
+
+    def run(*args: str, timeout: float = 120) -> Run:
+        done = subprocess.run(
+            [sys.executable, "-m", "memo_tui", *args],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=timeout,
+            cwd=tmp_path,
+        )
+        return Run(done.returncode, done.stdout, done.stderr)
+
+    run.home = home  # type: ignore[attr-defined]
+    return run

@@ -1,0 +1,128 @@
+"""Sources normalized to turns with stable line numbers; encodings; speakers kept."""
+
+from __future__ import annotations
+
+import codecs
+
+import pytest
+
+from memo_tui.core.capture.decode import decode
+from memo_tui.core.capture.errors import CaptureRejected
+from memo_tui.core.capture.sources import parse
+
+TXT = "Atlas sync\nDate: 2026-09-08\n\nPriya Natarajan: We go with Postgres.\nSam Chen: Agreed.\n"
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
+def test_line_numbers_are_the_same_whatever_the_newlines(newline: str) -> None:
+    text = decode(TXT.replace("\n", newline).encode(), "a.txt")
+    transcript = parse(text, "a.txt", "txt")
+    assert transcript.lines[3] == "Priya Natarajan: We go with Postgres."
+    turn = next(t for t in transcript.turns if t.speaker == "Priya Natarajan")
+    assert turn.line == 4 and turn.text == "We go with Postgres."
+    assert transcript.title == "Atlas sync"
+    assert transcript.occurred_at is not None and transcript.occurred_at.isoformat() == "2026-09-08"
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        TXT.encode("utf-8"),
+        codecs.BOM_UTF8 + TXT.encode("utf-8"),
+        codecs.BOM_UTF16_LE + TXT.encode("utf-16-le"),
+        codecs.BOM_UTF16_BE + TXT.encode("utf-16-be"),
+    ],
+    ids=["utf8", "utf8-bom", "utf16-le-bom", "utf16-be-bom"],
+)
+def test_supported_encodings_decode_to_the_same_text(data: bytes) -> None:
+    assert decode(data, "a.txt") == TXT
+
+
+def test_invalid_utf8_and_nul_bytes_are_refused() -> None:
+    with pytest.raises(CaptureRejected, match="not valid UTF-8"):
+        decode(b"Priya: caf\xe9 time\n", "a.txt")
+    with pytest.raises(CaptureRejected, match="binary"):
+        decode(b"Priya: hi\x00\x01\x02", "a.txt")
+
+
+def test_timestamped_and_bold_speakers() -> None:
+    text = "[00:03:12] Elena Kowalski: Replication lag.\n**Tom Adeyemi:** It paged me.\n"
+    turns = parse(text, "retro.md", "md").turns
+    assert [(t.line, t.speaker, t.text) for t in turns] == [
+        (1, "Elena Kowalski", "Replication lag."),
+        (2, "Tom Adeyemi", "It paged me."),
+    ]
+
+
+def test_labels_are_not_speakers() -> None:
+    text = "Date: 2026-09-08\nAttendees: Ana, Bo\nAgreed: ship it\nAna: fine by me\n"
+    speakers = [t.speaker for t in parse(text, "n.txt", "txt").turns]
+    assert speakers == [None, None, None, "Ana"]
+
+
+def test_otter_export_keeps_speaker_for_following_lines() -> None:
+    text = "Priya Natarajan  0:04\nOkay, let's start.\nSecond line.\n\nSam Cheng  1:02:11\nHello.\n"
+    transcript = parse(text, "2026-11-03-planning.txt", "txt")
+    assert [(t.line, t.speaker) for t in transcript.turns] == [
+        (2, "Priya Natarajan"), (3, "Priya Natarajan"), (6, "Sam Cheng"),
+    ]
+    assert transcript.title == "Planning"  # from the file name, not the speaker header
+
+
+VTT = """WEBVTT
+
+NOTE Beacon review
+
+00:00:03.200 --> 00:00:07.600
+<v Ingrid Halvorsen>Drivers lose signal in the tunnels,</v>
+
+00:00:08.000 --> 00:00:09.000
+<v Ingrid Halvorsen>so it has to work offline.</v>
+
+00:00:10.000 --> 00:00:12.000
+<v.loud Sam Chen>We&apos;ll go offline-first &amp; sync later.</v>
+"""
+
+
+def test_vtt_voices_merge_consecutive_cues_and_remember_file_lines() -> None:
+    transcript = parse(VTT, "review.vtt", "vtt")
+    assert transcript.title == "Beacon review"
+    assert transcript.lines == [
+        "Ingrid Halvorsen: Drivers lose signal in the tunnels, so it has to work offline.",
+        "Sam Chen: We'll go offline-first & sync later.",
+    ]
+    assert [t.source_lines for t in transcript.turns] == [(6, 9), (12, 12)]
+
+
+SRT = """1
+00:00:01,000 --> 00:00:04,000
+Priya Natarajan: We build invoicing ourselves.
+
+2
+00:00:04,500 --> 00:00:06,000
+It is not that hard.
+
+3
+00:00:07,000 --> 00:00:09,000
+Tom Adeyemi: Famous last words.
+"""
+
+
+def test_srt_unnamed_cues_continue_the_previous_speaker() -> None:
+    transcript = parse(SRT, "2026-10-06-cobalt.srt", "srt")
+    assert transcript.lines == [
+        "Priya Natarajan: We build invoicing ourselves. It is not that hard.",
+        "Tom Adeyemi: Famous last words.",
+    ]
+    assert transcript.occurred_at is not None and transcript.occurred_at.isoformat() == "2026-10-06"
+
+
+def test_notes_without_speakers_are_turns_without_speakers() -> None:
+    text = (
+        "Steering notes\nDate: 2026-11-17\n\nIngrid opened the meeting.\n"
+        "Atlas: on track.\nCobalt: blocked on tax.\nWe agreed to wait.\n"
+        "Pilot numbers look good.\nNext steering in January.\n"
+    )
+    transcript = parse(text, "notes.txt", "txt")
+    assert transcript.speakers == []
+    assert [t.text for t in transcript.turns][3] == "Atlas: on track."
