@@ -47,16 +47,7 @@ def _month_day(match: re.Match[str], reference: dt.date | None) -> dt.date | Non
 
 def find_absolute_date(text: str, reference: dt.date | None = None) -> dt.date | None:
     """The first absolute date written in `text` (ISO, "Oct 2", "2 October 2026")."""
-    candidates: list[tuple[int, dt.date]] = []
-    for match in ISO_DATE.finditer(text):
-        found = _safe_date(int(match["year"]), int(match["month"]), int(match["day"]))
-        if found:
-            candidates.append((match.start(), found))
-    for pattern in (MONTH_DAY, DAY_MONTH):
-        for match in pattern.finditer(text):
-            found = _month_day(match, reference)
-            if found:
-                candidates.append((match.start(), found))
+    candidates = _absolute_dates(text, reference)
     return min(candidates)[1] if candidates else None
 
 
@@ -68,23 +59,35 @@ def _next_weekday(after: dt.date, weekday: int) -> dt.date:
     return after + dt.timedelta(days=(weekday - after.weekday() - 1) % 7 + 1)
 
 
+def _day_of_month(after: dt.date, day: int) -> dt.date:
+    """The next date (after the meeting) that falls on this day of a month."""
+    year, month = after.year, after.month
+    for _ in range(3):
+        found = _safe_date(year, month, day)
+        if found is not None and found > after:
+            return found
+        year, month = (year + 1, 1) if month == 12 else (year, month + 1)
+    return after
+
+
 def _week_start(day: dt.date) -> dt.date:
     return day - dt.timedelta(days=day.weekday())
 
 
 _WEEKDAY_NAMES = "|".join(sorted(WEEKDAYS, key=len, reverse=True))
 _RELATIVE: list[tuple[re.Pattern[str], str]] = [
-    (re.compile(r"\b(?:today|tonight|end of (?:the )?day|eod)\b", re.I), "today"),
+    (re.compile(r"\b(?:today|tonight|this (?:morning|afternoon|evening)|end of (?:the )?day|eod)\b", re.I), "today"),
     (re.compile(r"\btomorrow\b", re.I), "tomorrow"),
     (re.compile(r"\bend of next week\b", re.I), "end_next_week"),
-    (re.compile(r"\b(?:end of (?:the |this )?week|eow)\b", re.I), "end_week"),
+    (re.compile(r"\b(?:end of (?:the |this )?week|eow|this week)\b", re.I), "end_week"),
+    (re.compile(r"\b(?:by|before|on|until) the (?P<dom>\d{1,2})(?:st|nd|rd|th)\b", re.I), "day_of_month"),
     (re.compile(r"\b(?:end of (?:the |this )?month|eom)\b", re.I), "end_month"),
     (re.compile(rf"\bnext\s+(?P<wd>{_WEEKDAY_NAMES})\b", re.I), "next_weekday"),
     (re.compile(rf"\b(?:by|on|before|until|this|due|for)\s+(?P<wd>{_WEEKDAY_NAMES})\b", re.I),
      "weekday"),
     (re.compile(r"\bnext week\b", re.I), "next_week"),
-    (re.compile(r"\bin (?P<n>\d+|one|two|three|four|a|an|a couple of) weeks?\b", re.I), "weeks"),
-    (re.compile(r"\bin (?P<n>\d+|one|two|three|four|a|an|a couple of) days?\b", re.I), "days"),
+    (re.compile(r"\b(?:in|give me|within) (?P<n>\d+|one|two|three|four|a|an|a couple of) weeks?\b", re.I), "weeks"),
+    (re.compile(r"\b(?:in|give me|within) (?P<n>\d+|one|two|three|four|a|an|a couple of) days?\b", re.I), "days"),
 ]
 
 
@@ -103,6 +106,8 @@ def _relative_due(kind: str, match: re.Match[str], meeting: dt.date) -> dt.date:
         return _week_start(meeting) + dt.timedelta(days=7 + WEEKDAYS[match["wd"].lower()])
     if kind == "weekday":
         return _next_weekday(meeting, WEEKDAYS[match["wd"].lower()])
+    if kind == "day_of_month":
+        return _day_of_month(meeting, int(match["dom"]))
     if kind == "next_week":
         return _week_start(meeting) + dt.timedelta(days=11)
     count = match["n"].lower()
@@ -110,16 +115,26 @@ def _relative_due(kind: str, match: re.Match[str], meeting: dt.date) -> dt.date:
     return meeting + dt.timedelta(days=number * (7 if kind == "weeks" else 1))
 
 
-def find_due_date(text: str, meeting: dt.date | None) -> dt.date | None:
-    """A due date stated in `text`, resolved against the meeting date when relative."""
-    absolute = find_absolute_date(text, meeting)
-    if absolute is not None:
-        return absolute
-    if meeting is None:
-        return None
+def _absolute_dates(text: str, reference: dt.date | None) -> list[tuple[int, dt.date]]:
     found: list[tuple[int, dt.date]] = []
-    for pattern, kind in _RELATIVE:
-        match = pattern.search(text)
-        if match:
-            found.append((match.start(), _relative_due(kind, match, meeting)))
+    for match in ISO_DATE.finditer(text):
+        day = _safe_date(int(match["year"]), int(match["month"]), int(match["day"]))
+        if day:
+            found.append((match.start(), day))
+    for pattern in (MONTH_DAY, DAY_MONTH):
+        for match in pattern.finditer(text):
+            day = _month_day(match, reference)
+            if day:
+                found.append((match.start(), day))
+    return found
+
+
+def find_due_date(text: str, meeting: dt.date | None) -> dt.date | None:
+    """The first due date stated in `text`, resolved against the meeting date when relative."""
+    found = _absolute_dates(text, meeting)
+    if meeting is not None:
+        for pattern, kind in _RELATIVE:
+            match = pattern.search(text)
+            if match:
+                found.append((match.start(), _relative_due(kind, match, meeting)))
     return min(found)[1] if found else None

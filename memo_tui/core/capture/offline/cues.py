@@ -15,14 +15,20 @@ _TASK_VERBS = (
     r"migrate|write up|sync|confirm|contact|chase|coordinate|build|design|draw|present|"
     r"do|measure|estimate|evaluate|research|compare|try|clean up|merge|ship|rerun|"
     r"re-run|raise|loop in|walk|pair|mock up|spec|scope|plan|price|quote|order|install|strip|"
-    r"remove|delete|rotate|patch|upgrade|rewrite|translate|print|answer|reply|tell|let|inform|"
-    r"introduce|spike|put \w+ together|write down|collect|swap|ping|deliver|publish|announce"
+    r"remove|delete|rotate|patch|upgrade|rewrite|translate|print|answer|reply|tell (?!you)|let|inform|"
+    r"introduce|spike|put \w+ together|write down|collect|swap|ping|deliver|publish|announce|put|"
+    r"save|upload|complete|fill in|figure out"
 )
 _SOMEONE_WILL = (
-    r"(?:will|'ll|is going to|'s going to|is gonna|'s gonna|to|can|should|needs to|"
+    r"(?:will|'ll|is going to|'s going to|is gonna|'s gonna|can|should|needs to|"
     r"has to|is to|agreed to|volunteered to|offered to|promised to|owes us)"
 )
-_NAME = r"(?:[A-Z][\w'\-]+(?:\s+[A-Z][\w'\-]+){0,2})"
+_NOT_A_NAME = (
+    r"(?!(?:We|It|This|That|These|Those|There|They|He|She|You|I|What|Which|Who|So|And|But|"
+    r"Then|Now|Nothing|Something|Everything|Everyone|Anyone|Someone|Time|Here|If|When|One|"
+    r"All|Or|Also|Maybe|Just|Well|Okay|Yeah|Yes|No|Oh|Um|Uh)\b)"
+)
+_NAME = rf"(?:{_NOT_A_NAME}[A-Z][\w'\-]+(?:\s+[A-Z][\w'\-]+){{0,2}})"
 
 DECISION_CUES: list[tuple[re.Pattern[str], int]] = [
     (re.compile(r"\bwe(?:'ve| have)?\s+(?:just\s+|all\s+|now\s+)?(?:decided|agreed|settled)\b", re.I), 4),
@@ -33,6 +39,9 @@ DECISION_CUES: list[tuple[re.Pattern[str], int]] = [
     (re.compile(r"\bwe(?:'ll| will|'re going to| are going to|'re gonna| are gonna| shall)\s+(?:just\s+|definitely\s+|now\s+)?(?:go with|go for|use|stick with|keep|pick|choose|switch|move|drop|adopt|ship|launch|standardi[sz]e|not|cut|freeze|postpone|cancel|target|run with|start with|include|incorporate|make it|do it|do big|do all|do the)\b", re.I), 3),
     (re.compile(r"\bwe(?:'re| are) (?:going with|using|having|dropping|keeping|switching|moving|sticking with|not doing|not going)\b", re.I), 2),
     (re.compile(r"\bthe plan is\b|\bgoing forward\b", re.I), 3),
+    (re.compile(r"\bwe(?: just| finally)? (?:went (?:for|with)|selected|chose|picked|opted for|settled on)\b", re.I), 3),
+    (re.compile(r"\bwe (?:have to|need to|must) (?:keep|use|go with|go for|stick with|drop|ditch|have|include)\b", re.I), 2),
+    (re.compile(r"\bwe(?:'ll| will)(?: only)? (?:concentrate|focus) on\b", re.I), 2),
     (re.compile(r"\bfrom now on\b|\bwe agree\b|\beveryone agrees\b|\bconsensus\b|\bsounds like a plan\b", re.I), 2),
     (re.compile(r"\bwe (?:don't|do not|won't|will not|shouldn't|can't)\s+(?:need|use|want|consider|do|go|include|support|build)\b", re.I), 2),
     (re.compile(r"\b(?:it|the [\w\- ]{2,30}|this|that) (?:will|is going to|'s going to|'ll|should|has to|must) (?:be|have|use|come|include|look)\b", re.I), 1),
@@ -46,10 +55,14 @@ ACTION_CUES: list[tuple[re.Pattern[str], int]] = [
     (re.compile(r"\byou(?:'re| are)? own(?:s|ing)?\b|\bI(?:'d| would) like (?:you to|a|an|the)\b", re.I), 2),
     (re.compile(rf"\bI(?:'ll| will| am going to|'m going to|'m gonna| can| shall| volunteer to)\s+(?:\w+\s+){{0,2}}?(?:{_TASK_VERBS})\b", re.I), 3),
     (re.compile(rf"\b{_NAME}\s+(?:over here\s+)?{_SOMEONE_WILL}\s+(?:\w+\s+){{0,2}}?(?:{_TASK_VERBS})\b"), 3),
+    (re.compile(rf"(?:^|[,;:\u2014\u2013]\s*){_NAME}\s+to\s+(?:\w+\s+){{0,2}}?(?:{_TASK_VERBS})\b"), 3),
     (re.compile(r"\byour (?:task|job|homework|assignment|action|responsibility)\b", re.I), 3),
+    (re.compile(r"\byou(?:'re| are| will|'ll)(?: going to| gonna)? (?:be )?(?:look|looking|work|working|focus|focusing|concentrate|concentrating) (?:at|on|together)\b", re.I), 3),
+    (re.compile(r"\bI (?:want|need) you to\b|\bif you (?:can|could)\b", re.I), 2),
+    (re.compile(r"\bwe (?:have to|need to|must) (?:complete|finish|fill|send|prepare|submit)\b", re.I), 2),
     (re.compile(rf"\b(?:can|could|would) you\s+(?:please\s+)?(?:\w+\s+){{0,2}}?(?:{_TASK_VERBS})\b", re.I), 2),
     (re.compile(rf"\byou(?:'ll| will| are going to|'re going to|'re gonna| need to| have to| should)\s+(?:\w+\s+){{0,2}}?(?:{_TASK_VERBS})\b", re.I), 2),
-    (re.compile(r"\b(?:is|are|'s|'re) (?:going to|gonna) (?:work|focus|concentrate) on\b|\bwill (?:work|focus|concentrate) on\b", re.I), 2),
+    (re.compile(r"\b(?:is|are|'s|'re) (?:going to|gonna) (?:work|focus|concentrate) on\b|\bwill (?:work|focus|concentrate) on\b|\bwill be (?:working|focus(?:s)?ed|focusing) on\b", re.I), 2),
     (re.compile(r"\b(?:can|could|would) you\s+(?:please\s+)?\w+", re.I), 1),
     (re.compile(r"\b(?:before|by|for) (?:the )?next (?:meeting|time|sync|call)\b", re.I), 1),
 ]

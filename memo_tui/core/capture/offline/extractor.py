@@ -30,6 +30,7 @@ from memo_tui.core.llm.schemas import ExtractedActionItem, ExtractedDecision, Ex
 NAME = "offline extractor"
 DECISION_THRESHOLD = 3
 ACTION_THRESHOLD = 3
+CLOSING_SHARE = 0.85
 _STRONG_REVERSAL = re.compile(
     r"scratch that|change of plan|on second thought|let'?s not|instead|rather than|"
     r"changed? (?:our|my) minds?|no longer|revers|overturn|walk(?:ing)? (?:that )?back",
@@ -39,7 +40,8 @@ _DECIDED_BY = re.compile(
     r"\(?\s*(?:decided|agreed|called|approved)\s+by\s+(?P<name>[A-Z][\w'\-]+(?:\s+[A-Z][\w'\-]+)?)\s*\)?",
 )
 _DECISION_LEAD = re.compile(
-    r"^(?:(?:final call|that'?s decided|decision|decided|agreed|so|okay|then)\s*[:,\u2014-]?\s*)+"
+    r"^(?:(?:final call|that'?s decided|decision|decided|agreed|so|okay|then|actually|"
+    r"scratch that|on second thought|change of plan)\s*[:,\u2014-]?\s*)+"
     r"(?:(?:the plan is|going forward|i'?d call this decided)\s*[:,\u2014-]?\s*)?",
     re.I,
 )
@@ -114,6 +116,10 @@ def _score_sentence(
         action -= 3
     elif question and agreed:
         action += 1
+    if index >= CLOSING_SHARE * len(turns):
+        # Assignments and recaps of what was decided cluster where a meeting wraps up.
+        action += 1 if action else 0
+        decision += 1 if decision else 0
     if word_count(text) < 5:
         decision, action = min(decision, 0), min(action, 0)
     return decision, action
@@ -190,9 +196,23 @@ def _describe_action(item: _Item, turns: list[Turn], meeting: Transcript) -> Non
     task = _TASK_LEAD.sub("", task, count=1)
     item.description = as_sentence(task)
     due = find_due_date(item.quote, meeting.occurred_at)
-    if due is None and following and re.search(r"\?\s*$", item.quote):
-        due = find_due_date(following[0].text, meeting.occurred_at)
+    for later in [] if due else _due_context(item, turns):
+        due = find_due_date(later, meeting.occurred_at)
+        if due:
+            break
     item.due = due.isoformat() if due else None
+
+
+def _due_context(item: _Item, turns: list[Turn]) -> list[str]:
+    """Where a due date for a task is often said: right after it, or in the owner's reply."""
+    turn = turns[item.turn_index]
+    rest = [s.text for s in sentences(turn.text) if s.start > turn.text.find(item.quote)][:2]
+    reply = next((t for t in turns[item.turn_index + 1 : item.turn_index + 3]
+                  if t.speaker and t.speaker != turn.speaker), None)
+    if reply is not None and (item.assignee is None or reply.speaker == item.assignee
+                              or (reply.speaker or "").startswith(item.assignee)):
+        rest.append(reply.text)
+    return rest
 
 
 def _reversal_targets(item: _Item, kept: list[_Item], turns: list[Turn]) -> list[_Item]:

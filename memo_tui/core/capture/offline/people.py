@@ -19,7 +19,7 @@ _NOT_NAMES = frozenset(
 _OWNER_PREFIX = re.compile(r"^(?P<name>(?:@?[A-Z][\w'\-]+)(?:\s+[A-Z][\w'\-]+){0,2})\s*[:\u2014\u2013-]\s+")
 _OWNER_SUFFIX = re.compile(r"\((?:owner|assignee|assigned to|@)?\s*:?\s*(?P<name>[A-Z][\w'\-]+(?:\s+[A-Z][\w'\-]+)?)\)\s*\.?$")
 _SOMEONE = re.compile(
-    r"(?:^|[,;]\s*|\band\s+|\bso\s+)(?:the\s+)?(?P<name>@?[A-Z][\w'\-]+(?:\s+[A-Z][\w'\-]+){0,2})"
+    r"(?:^|[,;:\u2014\u2013]\s*|\band\s+|\bso\s+)(?:the\s+)?(?P<name>@?[A-Z][\w'\-]+(?:\s+[A-Z][\w'\-]+){0,2})"
     r"(?:\s+over here)?\s+(?:will|'ll|is going to|'s going to|is gonna|'s gonna|to|can|should|"
     r"needs to|has to|is to|agreed to|volunteered to|offered to|promised to)\b"
 )
@@ -45,17 +45,23 @@ def owner_in_text(text: str) -> str | None:
     return mention["name"] if mention else None
 
 
+_FOR_ME = re.compile(r"\b(?:action(?: item)?|task) for me\b|\bassign(?:ed)? to me\b", re.I)
+_REQUEST = re.compile(r"\bI(?:'d| would) like\b|\bplease\b", re.I)
+
+
 def find_assignee(sentence: str, turn: Turn, following: list[Turn]) -> str | None:
     """The owner: named in the sentence, the speaker ("I'll"), or who was asked ("can you")."""
+    if _FOR_ME.search(sentence):
+        return turn.speaker
     named = owner_in_text(sentence)
     if named:
         return named
+    vocative = _VOCATIVE.match(sentence)
+    if vocative and _is_name(vocative["name"]) and (_YOU.search(sentence) or _REQUEST.search(sentence)):
+        return vocative["name"]
     if _I_WILL.search(sentence):
         return turn.speaker
     if _YOU.search(sentence):
-        vocative = _VOCATIVE.match(sentence)
-        if vocative and _is_name(vocative["name"]):
-            return vocative["name"]
         reply = next((t for t in following if t.speaker and t.speaker != turn.speaker), None)
         return reply.speaker if reply else None
     return None

@@ -1,0 +1,172 @@
+"""The offline extractor against the demo's hand-written ground truth, and its rules."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+import pytest
+from conftest import DATA, DEMO
+
+from memo_tui.core.capture.decode import decode
+from memo_tui.core.capture.evidence import EvidenceIndex
+from memo_tui.core.capture.offline import extract
+from memo_tui.core.capture.sources import Transcript, parse
+from memo_tui.core.llm.schemas import Extraction
+
+TRUTH = json.loads((DATA / "demo_truth.json").read_text(encoding="utf-8"))
+
+
+def load(name: str) -> Transcript:
+    path = DEMO / name
+    return parse(decode(path.read_bytes(), name), name, path.suffix[1:])
+
+
+def file_lines(transcript: Transcript, quote: str) -> tuple[int, int]:
+    """Where a quote sits in the original file (subtitle turns map back to their cues)."""
+    found = EvidenceIndex(transcript.lines).locate(quote)
+    assert found is not None, f"quote not in transcript: {quote!r}"
+    if transcript.source_format in ("vtt", "srt"):
+        turns = transcript.turns
+        return turns[found.line_start - 1].source_lines[0], turns[found.line_end - 1].source_lines[1]
+    return found.line_start, found.line_end
+
+
+def overlaps(a: tuple[int, int], b: list[int]) -> bool:
+    return a[0] <= b[1] and a[1] >= b[0]
+
+
+def score(kind: str) -> tuple[float, float, list[tuple[dict[str, object], object]]]:
+    ours_hit = ours_total = gold_hit = gold_total = 0
+    pairs = []
+    for name, truth in TRUTH.items():
+        transcript = load(name)
+        result = extract(transcript)
+        items = result.decisions if kind == "decisions" else result.action_items
+        spans = [(item, file_lines(transcript, item.evidence_quote)) for item in items]
+        gold = truth[kind]
+        ours_total += len(spans)
+        ours_hit += sum(any(overlaps(s, g["lines"]) for g in gold) for _, s in spans)
+        gold_total += len(gold)
+        for g in gold:
+            match = next((item for item, s in spans if overlaps(s, g["lines"])), None)
+            gold_hit += match is not None
+            if match is not None:
+                pairs.append((g, match))
+    return ours_hit / ours_total, gold_hit / gold_total, pairs
+
+
+def test_decisions_match_the_demo_truth() -> None:
+    precision, recall, _ = score("decisions")
+    assert precision >= 0.85 and recall >= 0.75, (precision, recall)
+
+
+def test_action_items_match_the_demo_truth_with_owners_and_due_dates() -> None:
+    precision, recall, pairs = score("action_items")
+    assert precision >= 0.85 and recall >= 0.85, (precision, recall)
+    due_right = sum(
+        (g["due_date"] or None) == (a.due_date.isoformat() if a.due_date else None)  # type: ignore[union-attr]
+        for g, a in pairs
+    )
+    assert due_right / len(pairs) >= 0.75
+    owner_right = sum(
+        bool(a.assignee) and str(g["assignee"]).split()[0] == a.assignee.split()[0]  # type: ignore[union-attr]
+        for g, a in pairs
+    )
+    assert owner_right / len(pairs) >= 0.8
+
+
+def test_every_item_quotes_the_transcript_verbatim() -> None:
+    for name in TRUTH:
+        transcript = load(name)
+        index = EvidenceIndex(transcript.lines)
+        result = extract(transcript)
+        for item in [*result.decisions, *result.action_items]:
+            assert index.locate(item.evidence_quote) is not None, (name, item.evidence_quote)
+
+
+def test_a_final_decision_that_reverses_an_earlier_one_wins() -> None:
+    result = extract(load("2026-10-06-cobalt-billing-design.srt"))
+    texts = " ".join(d.description for d in result.decisions).lower()
+    assert "stripe billing" in texts
+    assert not any("in-house" in d.description.lower() and "stripe" not in d.description.lower()
+                   for d in result.decisions)
+    stripe = next(d for d in result.decisions if "stripe billing" in d.description.lower())
+    assert "Replaces an earlier decision" in (stripe.reasoning or "")
+
+
+def test_reversal_rule_on_a_small_transcript() -> None:
+    text = (
+        "Date: 2026-03-02\n"
+        "Ana Lima: Let's go with MySQL for the reporting database.\n"
+        "Bo Chan: Fine.\n"
+        "Ana Lima: Actually, scratch that: let's go with Postgres for the reporting database "
+        "instead, because we need PostGIS.\n"
+    )
+    result = extract(parse(text, "t.txt", "txt"))
+    assert [d.description for d in result.decisions] == [
+        "Let's go with Postgres for the reporting database instead."
+    ]
+    assert "PostGIS" in (result.decisions[0].reasoning or "")
+
+
+@pytest.mark.parametrize(
+    ("said", "due"),
+    [
+        ("Tom Adeyemi: I'll send the plan by Friday.", "2026-09-11"),
+        ("Tom Adeyemi: I'll send the plan tomorrow.", "2026-09-09"),
+        ("Tom Adeyemi: I'll send the plan by the end of the month.", "2026-09-30"),
+        ("Tom Adeyemi: I'll send the plan in two weeks.", "2026-09-22"),
+        ("Tom Adeyemi: I'll send the plan by October 2nd.", "2026-10-02"),
+        ("Tom Adeyemi: I'll send the plan, no rush.", None),
+    ],
+)
+def test_due_dates_resolve_against_the_meeting_date(said: str, due: str | None) -> None:
+    result = extract(parse(f"Date: 2026-09-08\n{said}\n", "t.txt", "txt"))  # a Tuesday
+    [item] = result.action_items
+    assert item.assignee == "Tom Adeyemi"
+    assert (item.due_date.isoformat() if item.due_date else None) == due
+
+
+def test_markdown_sections_are_read_as_decisions_and_action_items() -> None:
+    result = extract(load("2026-09-15-weekly-eng-sync.md"))
+    assert len(result.decisions) == 3
+    assert all(d.decided_by for d in result.decisions)
+    done = [a for a in result.action_items if a.status == "done"]
+    assert len(done) == 1 and "wireframes" in done[0].description.lower()
+
+
+def test_quoted_instructions_in_a_transcript_are_not_obeyed() -> None:
+    result = extract(load("2026-11-03-beacon-planning.txt"))
+    assert all((a.assignee or "") != "Bob" for a in result.action_items)
+    assert not any("ignore all previous" in a.evidence_quote for a in result.action_items)
+
+
+def test_the_whole_transcript_is_read_not_the_last_40k_chars() -> None:
+    opening = "Priya Natarajan: Final call: we're moving Atlas to Postgres.\n"
+    filler = "".join(f"Sam Chen: Line {i} of the long status update on the data model.\n"
+                     for i in range(1200))
+    text = "Date: 2026-09-08\n" + opening + filler
+    assert len(text) > 60_000
+    result = extract(parse(text, "long.txt", "txt"))
+    assert any("Postgres" in d.description for d in result.decisions)
+
+
+def test_summary_and_meta_name_people_topics_and_outcomes() -> None:
+    result: Extraction = extract(load("2026-09-08-atlas-kickoff.txt"))
+    assert "Priya Natarajan" in result.meta.attendees
+    assert "Postgres" in result.meta.topics
+    assert result.meta.outcomes == [d.description for d in result.decisions]
+    assert "Postgres" in result.summary
+
+
+def test_extraction_is_deterministic() -> None:
+    transcript = load("2026-09-22-halvorsen-beacon-review.vtt")
+    assert extract(transcript) == extract(transcript)
+
+
+def test_meeting_date_unknown_leaves_relative_due_dates_unresolved() -> None:
+    result = extract(parse("Tom Adeyemi: I'll send the plan by Friday.\n", "t.txt", "txt"))
+    assert result.action_items[0].due_date is None
+    assert extract(parse("Tom Adeyemi: I'll send the plan by Friday.\n", "t.txt", "txt",
+                         default_date=dt.date(2026, 9, 8))).action_items[0].due_date == dt.date(2026, 9, 11)
