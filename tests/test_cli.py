@@ -1,0 +1,162 @@
+"""The `memo` command as a user (or a script) runs it: real subprocess, real database file."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from conftest import DEMO
+
+MEETING = (
+    "Atlas kickoff\nDate: 2026-09-08\n\n"
+    "Priya Natarajan: Final call: we're moving Atlas to Postgres, because JSONB covers the events.\n"
+    "Tom Adeyemi: I'll set up a managed Postgres in staging by Friday.\n"
+)
+
+
+def table_rows(db: Path) -> dict[str, int]:
+    if not db.exists():
+        return {}
+    with sqlite3.connect(db) as conn:  # plain reads; sqlite-vec is not needed for these
+        return {
+            t: conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
+            for t in ("captures", "decisions", "action_items", "excerpts")
+        }
+
+
+def test_capture_prints_the_json_contract(memo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "kickoff.txt"
+    path.write_text(MEETING)
+    db = tmp_path / "memo.db"
+    run = memo("--db", str(db), "capture", str(path), "--json")
+    assert run.code == 0, run.stderr
+    [result] = run.json()["results"]
+    assert set(result) >= {"path", "status", "capture_id", "title", "error", "truncated",
+                           "decisions", "action_items"}
+    assert result["status"] == "captured" and result["title"] == "Atlas kickoff"
+    assert result["truncated"] is False and result["error"] is None
+    [decision] = result["decisions"]
+    assert set(decision) >= {"id", "description", "reasoning", "decided_by", "evidence"}
+    assert decision["evidence"]["lines"] == [4, 4]
+    assert decision["evidence"]["quote"] in MEETING
+    assert decision["decided_by"] == "Priya Natarajan"
+    [action] = result["action_items"]
+    assert set(action) >= {"id", "description", "assignee", "due_date", "evidence"}
+    assert (action["assignee"], action["due_date"]) == ("Tom Adeyemi", "2026-09-11")
+    assert action["evidence"]["lines"] == [5, 5]
+    again = memo("--db", str(db), "capture", str(path), "--json")
+    assert again.code == 0 and again.json()["results"][0]["status"] == "unchanged"
+
+
+def test_replace_flow_exit_codes(memo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "kickoff.txt"
+    path.write_text(MEETING)
+    db = str(tmp_path / "memo.db")
+    assert memo("--db", db, "capture", str(path)).code == 0
+    path.write_text(MEETING.replace("Friday", "Monday"))
+    asked = memo("--db", db, "capture", str(path), "--json")
+    assert asked.code == 1
+    assert asked.json()["results"][0]["status"] == "needs_replace"
+    assert "--replace" in asked.stderr
+    replaced = memo("--db", db, "capture", str(path), "--replace", "--json")
+    assert replaced.code == 0
+    assert replaced.json()["results"][0]["status"] == "replaced"
+
+
+BAD = {
+    "empty.txt": b"",
+    "blank.txt": b" \n \n",
+    "binary.txt": b"\x00\x01\x02MZ",
+    "deck.pptx": b"PK\x03\x04",
+    "big.txt": b"Priya: " + b"a" * 100_100,
+    "latin1.txt": "Priya: café".encode("latin-1"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD))
+def test_bad_input_exits_1_with_a_message_and_changes_nothing(memo, tmp_path: Path, name: str) -> None:  # type: ignore[no-untyped-def]
+    db = tmp_path / "memo.db"
+    good = tmp_path / "good.txt"
+    good.write_text(MEETING)
+    assert memo("--db", str(db), "capture", str(good)).code == 0
+    before = (table_rows(db), sorted(p.name for p in tmp_path.iterdir()))
+    bad = tmp_path / name
+    bad.write_bytes(BAD[name])
+    run = memo("--db", str(db), "capture", str(bad), "--json")
+    assert run.code == 1
+    assert run.json()["results"][0]["status"] == "rejected"
+    assert run.stderr.strip(), "the reason goes to stderr too"
+    assert table_rows(db) == before[0]
+
+
+def test_missing_path_and_empty_folder(memo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "nothing").mkdir()
+    run = memo("--db", str(tmp_path / "m.db"), "capture", str(tmp_path / "nope.txt"),
+               str(tmp_path / "nothing"))
+    assert run.code == 1
+    assert "no such file" in run.stderr and "no .txt, .md, .vtt, .srt files" in run.stderr
+
+
+def test_usage_errors_exit_2(memo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    assert memo("capture").code == 2
+    assert memo("facts", "--type", "gossip").code == 2
+    assert memo("facts", "--since", "last tuesday").code == 2
+    assert memo("frobnicate").code == 2
+
+
+def test_facts_json_filters_by_type_and_since(memo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    db = str(tmp_path / "memo.db")
+    assert memo("--db", db, "capture", str(DEMO)).code == 0
+    facts = memo("--db", db, "facts", "--json").json()["facts"]
+    assert {f["fact_type"] for f in facts} == {"decision", "action_item", "summary", "excerpt"}
+    for fact in facts:
+        assert set(fact) >= {"fact_type", "fact_id", "text", "capture_id", "captured_at",
+                             "source_type", "source_id", "lines"}
+        assert fact["source_type"] == "meeting" and fact["source_id"].startswith("file:")
+    decisions = memo("--db", db, "facts", "--type", "decision", "--json").json()["facts"]
+    assert decisions and all(f["fact_type"] == "decision" for f in decisions)
+    recent = memo("--db", db, "facts", "--since", "2026-11-01", "--json").json()["facts"]
+    assert recent and all(f["occurred_at"] >= "2026-11-01" for f in recent)
+    assert len(recent) < len(facts)
+
+
+def test_doctor_reports_versions_counts_and_state(memo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    db = tmp_path / "memo.db"
+    report = memo("--db", str(db), "doctor", "--json").json()
+    assert report["store"]["path"] == str(db)
+    assert report["store"]["schema_version"] == 1
+    assert report["store"]["sqlite_version"].startswith("3.")
+    assert report["store"]["sqlite_vec_version"].startswith("v")
+    assert report["integrity"] == "ok"
+    assert report["provider"]["in_use"] == "offline"
+    assert "vectors" in report["embedding"]
+    plain = memo("--db", str(db), "doctor")
+    assert plain.code == 0 and "sqlite-vec" in plain.stdout
+
+
+def test_db_defaults_to_memo_db_env_then_memo_home(memo, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    report = memo("doctor", "--json").json()
+    assert report["store"]["path"] == str(memo.home / "memo.db")
+
+
+def test_demo_uses_its_own_store_seeded_once(memo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    first = memo("--demo")
+    assert first.code == 0, first.stderr
+    assert "Seeding the demo store" in first.stderr
+    assert "Postgres" in first.stdout
+    assert (memo.home / "demo.db").exists() and not (memo.home / "memo.db").exists()
+    second = memo("--demo", "facts", "--type", "decision", "--json")
+    assert "Seeding" not in second.stderr
+    assert len(second.json()["facts"]) >= 15
+    user = memo("facts", "--json").json()["facts"]
+    assert user == []
+
+
+def test_terminal_output_never_carries_raw_escape_sequences(memo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    run = memo("--demo", "facts")
+    assert run.code == 0
+    assert "\x1b" not in run.stdout and "\x07" not in run.stdout
+    assert "\u241b]0;pwned" in run.stdout  # shown, made visible
+    as_json = memo("--demo", "facts", "--json")
+    assert "\x1b" not in as_json.stdout
