@@ -16,7 +16,15 @@ from memo_tui import __version__, render
 from memo_tui.settings import Settings, load_settings
 
 EXIT_OK, EXIT_REFUSED, EXIT_USAGE = 0, 1, 2
-FACT_TYPES = ("decision", "action_item", "summary", "excerpt", "client_note", "project_note", "digest")
+FACT_TYPES = (
+    "decision",
+    "action_item",
+    "summary",
+    "excerpt",
+    "client_note",
+    "project_note",
+    "digest",
+)
 
 
 def _store_options(parser: argparse.ArgumentParser, default: object) -> None:
@@ -111,9 +119,8 @@ def _with_services(
     settings: Settings,
     handler: Callable[..., int],
 ) -> int:
-    from store import StoreError
-
     from memo_tui.core.services import build_services
+    from store import StoreError
 
     path = _db_path(args, settings)
     try:
@@ -203,16 +210,21 @@ def _doctor(args: argparse.Namespace, services: object) -> int:
 
 
 def _default(args: argparse.Namespace, services: object) -> int:
-    """`memo` / `memo --demo` before the TUI lands: show what the store holds."""
-    stats = services.store.stats()  # type: ignore[attr-defined]
-    print(f"memo {__version__} — store: {stats.path}")
-    if stats.captures == 0:
+    """`memo` / `memo --demo` before the TUI lands: every meeting with what it decided."""
+    store = services.store  # type: ignore[attr-defined]
+    captures = store.captures()
+    print(f"memo {__version__}, store: {store.path}")
+    if not captures:
         print("No captures yet. Try: memo capture meeting.txt   (or: memo --demo)")
         return EXIT_OK
-    render.print_facts(
-        [f for f in services.store.facts() if f.fact_type != "excerpt"]  # type: ignore[attr-defined]
+    for capture in captures:
+        render.print_meeting(
+            capture, store.decisions([capture.id]), store.action_items([capture.id])
+        )
+    print(
+        "\nL12-14 = transcript lines. More: memo facts --type decision | memo capture PATH"
+        " | memo doctor | memo --help"
     )
-    print("\nMore: memo facts --type decision | memo capture PATH | memo doctor | memo --help")
     return EXIT_OK
 
 

@@ -6,10 +6,9 @@ import json
 import sys
 from typing import Any
 
-from store import ActionItemRecord, DecisionRecord, FactRecord, StoreStats
-
 from memo_tui.core.capture import CaptureResult
 from memo_tui.core.safety import sanitize, sanitize_line
+from store import ActionItemRecord, CaptureSummary, DecisionRecord, FactRecord, StoreStats
 
 
 def emit_json(payload: dict[str, Any]) -> None:
@@ -80,25 +79,41 @@ def _span(start: int | None, end: int | None) -> str:
     return f"L{start}" if start == end else f"L{start}-{end}"
 
 
+def print_items(decisions: list[DecisionRecord], actions: list[ActionItemRecord]) -> None:
+    """Decisions with their why and who, then action items with owner and due date."""
+    for d in decisions:
+        by = f" ({sanitize_line(d.decided_by)})" if d.decided_by else ""
+        span = _span(d.line_start, d.line_end)
+        print(f"  decision  {span:<9} {sanitize_line(d.description)}{by}")
+        if d.reasoning:
+            print(f"            {'':<9} why: {sanitize_line(d.reasoning)}")
+    for a in actions:
+        owner = sanitize_line(a.assignee_raw) if a.assignee_raw else "no owner"
+        due = f", due {a.due_date}" if a.due_date else ""
+        done = ", done" if a.status == "done" else ""
+        span = _span(a.line_start, a.line_end)
+        print(f"  action    {span:<9} {sanitize_line(a.description)} -> {owner}{due}{done}")
+
+
 def print_capture(result: CaptureResult) -> None:
-    title = sanitize_line(result.title or "")
     if result.status in ("rejected", "needs_replace"):
         print(f"{result.status:<13} {sanitize_line(result.path)}", file=sys.stderr)
         print(f"  {sanitize_line(result.error or '')}", file=sys.stderr)
         return
     via = f", {result.extractor}" if result.extractor else ""
+    title = sanitize_line(result.title or "")
     print(f"{result.status:<13} {title}  (capture {result.capture_id}{via})")
-    for d in result.decisions:
-        by = f" (decided by {sanitize_line(d.decided_by)})" if d.decided_by else ""
-        print(f"  decision  [{_span(d.line_start, d.line_end)}] {sanitize_line(d.description)}{by}")
-        if d.reasoning:
-            print(f"            why: {sanitize_line(d.reasoning)}")
-    for a in result.action_items:
-        owner = sanitize_line(a.assignee_raw) if a.assignee_raw else "no owner"
-        due = f", due {a.due_date}" if a.due_date else ""
-        done = " [done]" if a.status == "done" else ""
-        line = f"  action    [{_span(a.line_start, a.line_end)}] {sanitize_line(a.description)}"
-        print(f"{line} ({owner}{due}){done}")
+    print_items(result.decisions, result.action_items)
+
+
+def print_meeting(
+    capture: CaptureSummary, decisions: list[DecisionRecord], actions: list[ActionItemRecord]
+) -> None:
+    when = capture.occurred_at or capture.captured_at[:10]
+    print(f"\n{sanitize_line(capture.title)} - {when}  (capture {capture.id}, {capture.extractor})")
+    print_items(decisions, actions)
+    if not decisions and not actions:
+        print("  (no decisions or action items found)")
 
 
 def print_facts(facts: list[FactRecord]) -> None:

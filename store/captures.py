@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from sqlalchemy import Connection, delete, insert, select, update
+from sqlalchemy import Connection, delete, insert, text, update
+from sqlmodel import col
 
 from store.records import (
     ActionItemRecord,
     CaptureCandidate,
     CaptureRef,
+    CaptureSummary,
     DecisionRecord,
     NewCapture,
     Provenance,
@@ -32,29 +34,45 @@ def _provenance_columns(provenance: Provenance) -> dict[str, str | None]:
 
 def capture_by_hash(conn: Connection, content_hash: str) -> CaptureRef | None:
     row = conn.execute(
-        select(
-            Capture.id,
-            Capture.title,
-            Capture.source_path,
-            Capture.content_hash,
-            Capture.occurred_at,
-            Capture.captured_at,
-        ).where(Capture.content_hash == content_hash)
+        text(
+            "SELECT id, title, source_path, content_hash, occurred_at, captured_at "
+            "FROM captures WHERE content_hash = :h"
+        ),
+        {"h": content_hash},
     ).first()
     return CaptureRef(*row) if row else None
 
 
 def capture_candidates(conn: Connection) -> list[CaptureCandidate]:
     rows = conn.execute(
-        select(
-            Capture.id,
-            Capture.title,
-            Capture.source_path,
-            Capture.signature,
-            Capture.occurred_at,
-        )
+        text("SELECT id, title, source_path, signature, occurred_at FROM captures")
     ).all()
     return [CaptureCandidate(*row) for row in rows]
+
+
+def list_captures(conn: Connection) -> list[CaptureSummary]:
+    """Every capture, oldest meeting first, with its fact counts."""
+    rows = conn.execute(
+        text(
+            "SELECT c.id, c.title, c.occurred_at, c.captured_at, c.extractor, c.truncated, "
+            "(SELECT count(*) FROM decisions d WHERE d.capture_id = c.id), "
+            "(SELECT count(*) FROM action_items a WHERE a.capture_id = c.id) "
+            "FROM captures c ORDER BY coalesce(c.occurred_at, c.captured_at), c.id"
+        )
+    ).all()
+    return [
+        CaptureSummary(
+            id=r[0],
+            title=r[1],
+            occurred_at=r[2],
+            captured_at=r[3],
+            extractor=r[4],
+            truncated=bool(r[5]),
+            decisions=r[6],
+            action_items=r[7],
+        )
+        for r in rows
+    ]
 
 
 def _capture_columns(new: NewCapture) -> dict[str, object]:
@@ -89,10 +107,10 @@ def write_capture(conn: Connection, new: NewCapture, replace_id: int | None) -> 
     else:
         capture_id = replace_id
         for table in (Decision, ActionItem, Excerpt):
-            conn.execute(delete(table).where(table.capture_id == capture_id))  # type: ignore[arg-type]
+            conn.execute(delete(table).where(col(table.capture_id) == capture_id))
         conn.execute(
             update(Capture)
-            .where(Capture.id == capture_id)  # type: ignore[arg-type]
+            .where(col(Capture.id) == capture_id)
             .values(**_capture_columns(new), replaced_at=new.provenance.captured_at)
         )
     decisions = _insert_decisions(conn, capture_id, new, provenance)
@@ -100,10 +118,7 @@ def write_capture(conn: Connection, new: NewCapture, replace_id: int | None) -> 
     if new.excerpts:
         conn.execute(
             insert(Excerpt),
-            [
-                {"capture_id": capture_id, **vars(excerpt), **provenance}
-                for excerpt in new.excerpts
-            ],
+            [{"capture_id": capture_id, **vars(excerpt), **provenance} for excerpt in new.excerpts],
         )
     return WrittenCapture(capture_id, decisions, actions, len(new.excerpts))
 
@@ -130,46 +145,57 @@ def _insert_action_items(
         row_id = conn.execute(
             insert(ActionItem).values(capture_id=capture_id, **values, **provenance)
         ).lastrowid
-        written.append(
-            ActionItemRecord(id=int(row_id), capture_id=capture_id, **vars(item))
-        )
+        written.append(ActionItemRecord(id=int(row_id), capture_id=capture_id, **vars(item)))
     return written
+
+
+_IN_CAPTURES = "WHERE capture_id IN (SELECT value FROM json_each(:ids)) ORDER BY id"
 
 
 def decisions_for(conn: Connection, capture_ids: Sequence[int]) -> list[DecisionRecord]:
     rows = conn.execute(
-        select(
-            Decision.id,
-            Decision.capture_id,
-            Decision.description,
-            Decision.reasoning,
-            Decision.decided_by,
-            Decision.line_start,
-            Decision.line_end,
-            Decision.evidence_quote,
-            Decision.verified,
-        )
-        .where(Decision.capture_id.in_(capture_ids))  # type: ignore[union-attr]
-        .order_by(Decision.id)  # type: ignore[arg-type]
+        text(
+            "SELECT id, capture_id, description, reasoning, decided_by, line_start, line_end, "
+            f"evidence_quote, verified FROM decisions {_IN_CAPTURES}"
+        ),
+        {"ids": json.dumps(list(capture_ids))},
     ).all()
-    return [DecisionRecord(*row[:-1], verified=bool(row[-1])) for row in rows]
+    return [
+        DecisionRecord(
+            id=r[0],
+            capture_id=r[1],
+            description=r[2],
+            reasoning=r[3],
+            decided_by=r[4],
+            line_start=r[5],
+            line_end=r[6],
+            evidence_quote=r[7],
+            verified=bool(r[8]),
+        )
+        for r in rows
+    ]
 
 
 def action_items_for(conn: Connection, capture_ids: Sequence[int]) -> list[ActionItemRecord]:
     rows = conn.execute(
-        select(
-            ActionItem.id,
-            ActionItem.capture_id,
-            ActionItem.description,
-            ActionItem.assignee_raw,
-            ActionItem.due_date,
-            ActionItem.status,
-            ActionItem.line_start,
-            ActionItem.line_end,
-            ActionItem.evidence_quote,
-            ActionItem.verified,
-        )
-        .where(ActionItem.capture_id.in_(capture_ids))  # type: ignore[union-attr]
-        .order_by(ActionItem.id)  # type: ignore[arg-type]
+        text(
+            "SELECT id, capture_id, description, assignee_raw, due_date, line_start, line_end, "
+            f"evidence_quote, status, verified FROM action_items {_IN_CAPTURES}"
+        ),
+        {"ids": json.dumps(list(capture_ids))},
     ).all()
-    return [ActionItemRecord(*row[:-1], verified=bool(row[-1])) for row in rows]
+    return [
+        ActionItemRecord(
+            id=r[0],
+            capture_id=r[1],
+            description=r[2],
+            assignee_raw=r[3],
+            due_date=r[4],
+            line_start=r[5],
+            line_end=r[6],
+            evidence_quote=r[7],
+            status=r[8],
+            verified=bool(r[9]),
+        )
+        for r in rows
+    ]

@@ -11,8 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import sqlean  # type: ignore[import-untyped]
-import sqlite_vec  # type: ignore[import-untyped]
+import sqlean
+import sqlite_vec
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.pool import QueuePool
 

@@ -23,7 +23,8 @@ def list_facts(
     limit: int | None = None,
 ) -> list[FactRecord]:
     """Facts newest meeting first; `since` compares with the meeting date (else capture time)."""
-    clauses, params = [], {}
+    clauses: list[str] = []
+    params: dict[str, object] = {}
     if fact_type is not None:
         clauses.append("fact_type = :fact_type")
         params["fact_type"] = fact_type

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-import sqlean  # type: ignore[import-untyped]
+import sqlean
 from sqlalchemy import Connection, Engine
 
 from store import schema_v1

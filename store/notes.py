@@ -3,20 +3,21 @@
 from __future__ import annotations
 
 from sqlalchemy import Connection, insert, select
+from sqlmodel import col
 
 from store.records import Provenance
 from store.tables import Client, ContextNote, Digest, Project
 
 
 def ensure_client(conn: Connection, name: str, now: str) -> int:
-    found = conn.execute(select(Client.id).where(Client.name == name)).scalar()
+    found = conn.execute(select(col(Client.id)).where(col(Client.name) == name)).scalar()
     if found is not None:
         return int(found)
     return int(conn.execute(insert(Client).values(name=name, created_at=now)).lastrowid)
 
 
 def ensure_project(conn: Connection, name: str, client_id: int | None, now: str) -> int:
-    found = conn.execute(select(Project.id).where(Project.name == name)).scalar()
+    found = conn.execute(select(col(Project.id)).where(col(Project.name) == name)).scalar()
     if found is not None:
         return int(found)
     values = {"name": name, "client_id": client_id, "created_at": now}

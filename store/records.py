@@ -94,6 +94,20 @@ class CaptureRef:
 
 
 @dataclass(frozen=True)
+class CaptureSummary:
+    """One capture as a list shows it."""
+
+    id: int
+    title: str
+    occurred_at: str | None
+    captured_at: str
+    extractor: str
+    truncated: bool
+    decisions: int
+    action_items: int
+
+
+@dataclass(frozen=True)
 class CaptureCandidate:
     """What near-duplicate detection needs to know about a stored capture."""
 

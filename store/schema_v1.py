@@ -351,9 +351,7 @@ def index_triggers() -> str:
     return "".join(
         [
             _index_triggers("decisions", "decision", "description, reasoning, decided_by"),
-            _index_triggers(
-                "action_items", "action_item", "description, assignee_raw, due_date"
-            ),
+            _index_triggers("action_items", "action_item", "description, assignee_raw, due_date"),
             _index_triggers("captures", "summary", "summary", "coalesce(NEW.summary, '') != ''"),
             _index_triggers("excerpts", "excerpt", "text"),
             _index_triggers("context_notes", "client_note", "body, kind", "NEW.kind = 'client'"),

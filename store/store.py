@@ -16,6 +16,7 @@ from store.records import (
     ActionItemRecord,
     CaptureCandidate,
     CaptureRef,
+    CaptureSummary,
     DecisionRecord,
     FactRecord,
     NewCapture,
@@ -88,6 +89,10 @@ class Store:
     def capture_by_hash(self, content_hash: str) -> CaptureRef | None:
         with self.reader.connect() as conn:
             return captures.capture_by_hash(conn, content_hash)
+
+    def captures(self) -> list[CaptureSummary]:
+        with self.reader.connect() as conn:
+            return captures.list_captures(conn)
 
     def capture_candidates(self) -> list[CaptureCandidate]:
         with self.reader.connect() as conn:

@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from store import Store
 
 from memo_tui.core.capture import CaptureOptions, CaptureService
+from store import Store
 
 REPO = Path(__file__).resolve().parent.parent
 DEMO = REPO / "memo_tui" / "demo" / "meetings"
@@ -37,8 +37,17 @@ def dump(store: Store) -> dict[str, list[tuple[Any, ...]]]:
     from sqlalchemy import text
 
     tables = [
-        "captures", "decisions", "action_items", "excerpts", "context_notes", "digests",
-        "clients", "projects", "people", "fact_embeddings", "embedding_space",
+        "captures",
+        "decisions",
+        "action_items",
+        "excerpts",
+        "context_notes",
+        "digests",
+        "clients",
+        "projects",
+        "people",
+        "fact_embeddings",
+        "embedding_space",
     ]
     with store.reader.connect() as conn:
         content = {t: conn.execute(text(f"SELECT * FROM {t} ORDER BY 1")).all() for t in tables}
@@ -66,12 +75,12 @@ def memo(tmp_path: Path):  # type: ignore[no-untyped-def]
     env = {k: v for k, v in os.environ.items() if not k.startswith("MEMO_")}
     env["MEMO_HOME"] = str(home)
 
-    def run(*args: str, timeout: float = 120) -> Run:
+    def run(*args: str, timeout: float = 120, extra_env: dict[str, str] | None = None) -> Run:
         done = subprocess.run(
             [sys.executable, "-m", "memo_tui", *args],
             capture_output=True,
             text=True,
-            env=env,
+            env={**env, **(extra_env or {})},
             timeout=timeout,
             cwd=tmp_path,
         )

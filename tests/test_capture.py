@@ -8,13 +8,14 @@ from pathlib import Path
 
 import pytest
 from conftest import DEMO, dump
-from store import Store
 
 from memo_tui.core.capture import CaptureOptions, CaptureService
+from store import Store
 
 MEETING = (
     "Atlas kickoff\nDate: 2026-09-08\n\n"
-    "Priya Natarajan: Final call: we're moving Atlas to Postgres, because JSONB covers the events.\n"
+    "Priya Natarajan: Final call: we're moving Atlas to Postgres, "
+    "because JSONB covers the events.\n"
     "Tom Adeyemi: I'll set up a managed Postgres in staging by Friday.\n"
     "Elena Kowalski: Sounds good.\n"
 )
@@ -127,7 +128,9 @@ def test_a_new_version_asks_then_replaces_in_place(
 def test_near_identical_text_from_another_file_is_a_version(
     tmp_path: Path, service: CaptureService
 ) -> None:
-    long_meeting = MEETING + "".join(f"Sam Chen: point number {i} about the schema.\n" for i in range(30))
+    long_meeting = MEETING + "".join(
+        f"Sam Chen: point number {i} about the schema.\n" for i in range(30)
+    )
     service.capture_file(write(tmp_path / "a.txt", long_meeting))
     edited = long_meeting.replace("point number 7 ", "point number seven ")
     result = service.capture_file(write(tmp_path / "copy.txt", edited))

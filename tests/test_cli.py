@@ -10,7 +10,8 @@ from conftest import DEMO
 
 MEETING = (
     "Atlas kickoff\nDate: 2026-09-08\n\n"
-    "Priya Natarajan: Final call: we're moving Atlas to Postgres, because JSONB covers the events.\n"
+    "Priya Natarajan: Final call: we're moving Atlas to Postgres, "
+    "because JSONB covers the events.\n"
     "Tom Adeyemi: I'll set up a managed Postgres in staging by Friday.\n"
 )
 
@@ -32,8 +33,16 @@ def test_capture_prints_the_json_contract(memo, tmp_path: Path) -> None:  # type
     run = memo("--db", str(db), "capture", str(path), "--json")
     assert run.code == 0, run.stderr
     [result] = run.json()["results"]
-    assert set(result) >= {"path", "status", "capture_id", "title", "error", "truncated",
-                           "decisions", "action_items"}
+    assert set(result) >= {
+        "path",
+        "status",
+        "capture_id",
+        "title",
+        "error",
+        "truncated",
+        "decisions",
+        "action_items",
+    }
     assert result["status"] == "captured" and result["title"] == "Atlas kickoff"
     assert result["truncated"] is False and result["error"] is None
     [decision] = result["decisions"]
@@ -75,7 +84,9 @@ BAD = {
 
 
 @pytest.mark.parametrize("name", sorted(BAD))
-def test_bad_input_exits_1_with_a_message_and_changes_nothing(memo, tmp_path: Path, name: str) -> None:  # type: ignore[no-untyped-def]
+def test_bad_input_exits_1_with_a_message_and_changes_nothing(
+    memo, tmp_path: Path, name: str
+) -> None:  # type: ignore[no-untyped-def]
     db = tmp_path / "memo.db"
     good = tmp_path / "good.txt"
     good.write_text(MEETING)
@@ -92,8 +103,13 @@ def test_bad_input_exits_1_with_a_message_and_changes_nothing(memo, tmp_path: Pa
 
 def test_missing_path_and_empty_folder(memo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     (tmp_path / "nothing").mkdir()
-    run = memo("--db", str(tmp_path / "m.db"), "capture", str(tmp_path / "nope.txt"),
-               str(tmp_path / "nothing"))
+    run = memo(
+        "--db",
+        str(tmp_path / "m.db"),
+        "capture",
+        str(tmp_path / "nope.txt"),
+        str(tmp_path / "nothing"),
+    )
     assert run.code == 1
     assert "no such file" in run.stderr and "no .txt, .md, .vtt, .srt files" in run.stderr
 
@@ -111,8 +127,16 @@ def test_facts_json_filters_by_type_and_since(memo, tmp_path: Path) -> None:  # 
     facts = memo("--db", db, "facts", "--json").json()["facts"]
     assert {f["fact_type"] for f in facts} == {"decision", "action_item", "summary", "excerpt"}
     for fact in facts:
-        assert set(fact) >= {"fact_type", "fact_id", "text", "capture_id", "captured_at",
-                             "source_type", "source_id", "lines"}
+        assert set(fact) >= {
+            "fact_type",
+            "fact_id",
+            "text",
+            "capture_id",
+            "captured_at",
+            "source_type",
+            "source_id",
+            "lines",
+        }
         assert fact["source_type"] == "meeting" and fact["source_id"].startswith("file:")
     decisions = memo("--db", db, "facts", "--type", "decision", "--json").json()["facts"]
     assert decisions and all(f["fact_type"] == "decision" for f in decisions)
@@ -135,9 +159,15 @@ def test_doctor_reports_versions_counts_and_state(memo, tmp_path: Path) -> None:
     assert plain.code == 0 and "sqlite-vec" in plain.stdout
 
 
-def test_db_defaults_to_memo_db_env_then_memo_home(memo, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_db_defaults_to_memo_db_env_then_memo_home(memo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     report = memo("doctor", "--json").json()
     assert report["store"]["path"] == str(memo.home / "memo.db")
+    chosen = tmp_path / "elsewhere" / "team.db"
+    report = memo("doctor", "--json", extra_env={"MEMO_DB": str(chosen)}).json()
+    assert report["store"]["path"] == str(chosen)
+    flag = tmp_path / "flag.db"
+    report = memo("--db", str(flag), "doctor", "--json", extra_env={"MEMO_DB": str(chosen)}).json()
+    assert report["store"]["path"] == str(flag)
 
 
 def test_demo_uses_its_own_store_seeded_once(memo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -17,11 +17,11 @@ from pathlib import Path
 import pytest
 from conftest import DEMO
 from sqlalchemy import text
-from store import Store
 
 from memo_tui.core.capture.excerpts import excerpts
 from memo_tui.core.capture.offline import extract
 from memo_tui.core.capture.sources import parse
+from store import Store
 
 KILLS = int(os.environ.get("MEMO_CRASH_KILLS", "50"))
 
@@ -32,14 +32,17 @@ def write_variants(folder: Path, revision: int) -> None:
         for copy in range(4):
             lines = source.read_text(encoding="utf-8").split("\n")
             marked = [
-                line if not line.strip() or "-->" in line or line.strip().isdigit()
+                line
+                if not line.strip() or "-->" in line or line.strip().isdigit()
                 else f"{line} (take {copy})"
                 for line in lines
             ]
             body = "\n".join(marked).encode()
             target = folder / f"{source.stem}-{copy}{source.suffix}"
-            note = f"\nNOTE revision {revision} copy {copy}\n" if source.suffix == ".vtt" else (
-                f"\nRevision note {revision}.{copy}: nothing new.\n"
+            note = (
+                f"\nNOTE revision {revision} copy {copy}\n"
+                if source.suffix == ".vtt"
+                else (f"\nRevision note {revision}.{copy}: nothing new.\n")
             )
             target.write_bytes(body + note.encode())
 
@@ -48,8 +51,17 @@ def start_capture(folder: Path, db: Path) -> subprocess.Popen[bytes]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("MEMO_")}
     env["MEMO_HOME"] = str(db.parent / "home")
     return subprocess.Popen(
-        [sys.executable, "-m", "memo_tui", "--db", str(db), "capture", str(folder), "--replace",
-         "--json"],
+        [
+            sys.executable,
+            "-m",
+            "memo_tui",
+            "--db",
+            str(db),
+            "capture",
+            str(folder),
+            "--replace",
+            "--json",
+        ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         env=env,
@@ -58,9 +70,15 @@ def start_capture(folder: Path, db: Path) -> subprocess.Popen[bytes]:
 
 def embed_some(store: Store, rng: random.Random, count: int = 40) -> None:
     with store.reader.connect() as conn:
-        keys = [r[0] for r in conn.execute(text(
-            "SELECT fact_key FROM facts WHERE fact_key NOT IN (SELECT fact_key FROM fact_embeddings)"
-        ))]
+        keys = [
+            r[0]
+            for r in conn.execute(
+                text(
+                    "SELECT fact_key FROM facts "
+                    "WHERE fact_key NOT IN (SELECT fact_key FROM fact_embeddings)"
+                )
+            )
+        ]
     for key in rng.sample(keys, min(count, len(keys))):
         vector = [rng.uniform(-1, 1) for _ in range(384)]
         store.put_embedding(key, vector, "crash-test-model", "h")
@@ -74,20 +92,25 @@ def check(store: Store) -> tuple[int, int]:
         assert q("SELECT count(*) FROM facts_fts") == facts
         vectors = q("SELECT count(*) FROM fact_vectors")
         assert vectors == q("SELECT count(*) FROM fact_embeddings")
-        assert q(
-            "SELECT count(*) FROM fact_vectors WHERE rowid NOT IN (SELECT fact_key FROM facts)"
-        ) == 0
-        rows = conn.execute(text(
-            "SELECT c.id, c.raw_text, c.source_path, c.source_format, "
-            "(SELECT count(*) FROM decisions d WHERE d.capture_id = c.id), "
-            "(SELECT count(*) FROM action_items a WHERE a.capture_id = c.id), "
-            "(SELECT count(*) FROM excerpts e WHERE e.capture_id = c.id) FROM captures c"
-        )).all()
+        assert (
+            q("SELECT count(*) FROM fact_vectors WHERE rowid NOT IN (SELECT fact_key FROM facts)")
+            == 0
+        )
+        rows = conn.execute(
+            text(
+                "SELECT c.id, c.raw_text, c.source_path, c.source_format, "
+                "(SELECT count(*) FROM decisions d WHERE d.capture_id = c.id), "
+                "(SELECT count(*) FROM action_items a WHERE a.capture_id = c.id), "
+                "(SELECT count(*) FROM excerpts e WHERE e.capture_id = c.id) FROM captures c"
+            )
+        ).all()
     for _id, raw, path, fmt, decisions, actions, passages in rows:
         transcript = parse(raw, Path(path).name, fmt)
         expected = extract(transcript)
         assert (decisions, actions, passages) == (
-            len(expected.decisions), len(expected.action_items), len(excerpts(transcript))
+            len(expected.decisions),
+            len(expected.action_items),
+            len(excerpts(transcript)),
         ), f"partial capture {path}"
     return len(rows), vectors
 

@@ -28,7 +28,9 @@ def file_lines(transcript: Transcript, quote: str) -> tuple[int, int]:
     assert found is not None, f"quote not in transcript: {quote!r}"
     if transcript.source_format in ("vtt", "srt"):
         turns = transcript.turns
-        return turns[found.line_start - 1].source_lines[0], turns[found.line_end - 1].source_lines[1]
+        return turns[found.line_start - 1].source_lines[0], turns[found.line_end - 1].source_lines[
+            1
+        ]
     return found.line_start, found.line_end
 
 
@@ -89,8 +91,10 @@ def test_a_final_decision_that_reverses_an_earlier_one_wins() -> None:
     result = extract(load("2026-10-06-cobalt-billing-design.srt"))
     texts = " ".join(d.description for d in result.decisions).lower()
     assert "stripe billing" in texts
-    assert not any("in-house" in d.description.lower() and "stripe" not in d.description.lower()
-                   for d in result.decisions)
+    assert not any(
+        "in-house" in d.description.lower() and "stripe" not in d.description.lower()
+        for d in result.decisions
+    )
     stripe = next(d for d in result.decisions if "stripe billing" in d.description.lower())
     assert "Replaces an earlier decision" in (stripe.reasoning or "")
 
@@ -144,8 +148,9 @@ def test_quoted_instructions_in_a_transcript_are_not_obeyed() -> None:
 
 def test_the_whole_transcript_is_read_not_the_last_40k_chars() -> None:
     opening = "Priya Natarajan: Final call: we're moving Atlas to Postgres.\n"
-    filler = "".join(f"Sam Chen: Line {i} of the long status update on the data model.\n"
-                     for i in range(1200))
+    filler = "".join(
+        f"Sam Chen: Line {i} of the long status update on the data model.\n" for i in range(1200)
+    )
     text = "Date: 2026-09-08\n" + opening + filler
     assert len(text) > 60_000
     result = extract(parse(text, "long.txt", "txt"))
@@ -168,5 +173,11 @@ def test_extraction_is_deterministic() -> None:
 def test_meeting_date_unknown_leaves_relative_due_dates_unresolved() -> None:
     result = extract(parse("Tom Adeyemi: I'll send the plan by Friday.\n", "t.txt", "txt"))
     assert result.action_items[0].due_date is None
-    assert extract(parse("Tom Adeyemi: I'll send the plan by Friday.\n", "t.txt", "txt",
-                         default_date=dt.date(2026, 9, 8))).action_items[0].due_date == dt.date(2026, 9, 11)
+    assert extract(
+        parse(
+            "Tom Adeyemi: I'll send the plan by Friday.\n",
+            "t.txt",
+            "txt",
+            default_date=dt.date(2026, 9, 8),
+        )
+    ).action_items[0].due_date == dt.date(2026, 9, 11)

@@ -64,7 +64,9 @@ def test_otter_export_keeps_speaker_for_following_lines() -> None:
     text = "Priya Natarajan  0:04\nOkay, let's start.\nSecond line.\n\nSam Cheng  1:02:11\nHello.\n"
     transcript = parse(text, "2026-11-03-planning.txt", "txt")
     assert [(t.line, t.speaker) for t in transcript.turns] == [
-        (2, "Priya Natarajan"), (3, "Priya Natarajan"), (6, "Sam Cheng"),
+        (2, "Priya Natarajan"),
+        (3, "Priya Natarajan"),
+        (6, "Sam Cheng"),
     ]
     assert transcript.title == "Planning"  # from the file name, not the speaker header
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 import sqlalchemy
 from sqlalchemy import text
+
 from store import (
     FACT_TYPES,
     SCHEMA_VERSION,
@@ -22,18 +23,38 @@ from store import (
     Store,
     VectorError,
 )
-from store.tables import ActionItem, Capture, Client, ContextNote, Decision, Digest, Excerpt
-from store.tables import Person, Project
+from store.tables import (
+    ActionItem,
+    Capture,
+    Client,
+    ContextNote,
+    Decision,
+    Digest,
+    Excerpt,
+    Person,
+    Project,
+)
 
 PROV = Provenance("meeting", "file:/x.txt", "2026-09-08T10:00:00+00:00", "ana", "offline extractor")
 
 
 def new_capture(content_hash: str = "h1", **changes: object) -> NewCapture:
     values: dict[str, object] = dict(
-        source_kind="file", source_path="/x.txt", source_format="txt", content_hash=content_hash,
-        signature=None, title="Atlas kickoff", occurred_at="2026-09-08", raw_text="a\nb\nc",
-        text="a\nb\nc", line_count=3, summary="We picked Postgres.", meta={"topics": ["db"]},
-        extractor="offline extractor", truncated=False, provenance=PROV,
+        source_kind="file",
+        source_path="/x.txt",
+        source_format="txt",
+        content_hash=content_hash,
+        signature=None,
+        title="Atlas kickoff",
+        occurred_at="2026-09-08",
+        raw_text="a\nb\nc",
+        text="a\nb\nc",
+        line_count=3,
+        summary="We picked Postgres.",
+        meta={"topics": ["db"]},
+        extractor="offline extractor",
+        truncated=False,
+        provenance=PROV,
         decisions=[NewDecision("Use Postgres", "JSONB and PostGIS", "Priya", 1, 2, "a")],
         action_items=[NewActionItem("Set up staging", "Tom", "2026-09-15", 3, 3, "c")],
         excerpts=[NewExcerpt(1, 3, "a b c")],
@@ -64,15 +85,15 @@ def test_only_the_writer_checkpoints(store: Store) -> None:
 
 
 def test_write_transactions_begin_immediate(tmp_path: Path) -> None:
-    """A write transaction takes the write lock at BEGIN, so a second writer waits, not fails late."""
+    """A write transaction takes the write lock at BEGIN: a second writer waits at BEGIN."""
     with Store(tmp_path / "a.db", busy_timeout_ms=100) as first:
         second = Store(tmp_path / "a.db", busy_timeout_ms=100).open()
         try:
             with first.writer.begin() as conn:
                 conn.execute(text("SELECT count(*) FROM captures")).scalar()  # no write yet
-                with pytest.raises(sqlalchemy.exc.OperationalError, match="locked"):
-                    with second.writer.begin():
-                        pass  # BEGIN IMMEDIATE itself must wait for the first writer
+                locked = pytest.raises(sqlalchemy.exc.OperationalError, match="locked")
+                with locked, second.writer.begin():
+                    pass  # BEGIN IMMEDIATE itself must wait for the first writer
         finally:
             second.close()
 
@@ -121,8 +142,17 @@ def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
 
 def test_table_classes_match_the_migrated_schema(store: Store) -> None:
     with store.reader.connect() as conn:
-        for model in (Capture, Decision, ActionItem, Excerpt, Client, Project, Person,
-                      ContextNote, Digest):
+        for model in (
+            Capture,
+            Decision,
+            ActionItem,
+            Excerpt,
+            Client,
+            Project,
+            Person,
+            ContextNote,
+            Digest,
+        ):
             table = model.__tablename__
             columns = {r[1] for r in conn.execute(text(f"PRAGMA table_info({table})"))}
             assert columns == set(model.model_fields), table
@@ -136,10 +166,12 @@ def test_provenance_is_required_by_helper_and_by_the_database(store: Store) -> N
         store.add_digest("2026-09-01", "2026-09-07", "week", orphan)
     assert store.stats().captures == 0
     with pytest.raises(sqlalchemy.exc.IntegrityError, match="CHECK"), store.writer.begin() as c:
-        c.execute(text(
-            "INSERT INTO digests (period_start, period_end, body, source_type, source_id, "
-            "captured_at) VALUES ('a', 'b', 'c', 'agent', 'x', 'now')"
-        ))
+        c.execute(
+            text(
+                "INSERT INTO digests (period_start, period_end, body, source_type, source_id, "
+                "captured_at) VALUES ('a', 'b', 'c', 'agent', 'x', 'now')"
+            )
+        )
 
 
 def test_capture_writes_every_arm_and_the_fts_index(store: Store) -> None:

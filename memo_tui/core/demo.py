@@ -20,8 +20,6 @@ def seed_demo(capture: CaptureService) -> list[CaptureResult]:
     for name, text in demo_meetings():
         source_format = name.rsplit(".", 1)[-1]
         results.append(
-            capture.capture_text(
-                text, name, source_format, source_path=name, source_kind="demo"
-            )
+            capture.capture_text(text, name, source_format, source_path=name, source_kind="demo")
         )
     return results

@@ -9,7 +9,11 @@ from __future__ import annotations
 
 import re
 
-_BIDI_AND_INVISIBLE = "\u061c\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2060\u2066\u2067\u2068\u2069\ufeff"
+_BIDI_AND_INVISIBLE = (
+    "\u061c\u200b\u200c\u200d\u200e\u200f"  # marks and zero-width characters
+    "\u202a\u202b\u202c\u202d\u202e"  # embeddings and overrides
+    "\u2060\u2066\u2067\u2068\u2069\ufeff"  # word joiner, isolates, BOM
+)
 _UNSAFE = re.compile(rf"[\x00-\x08\x0b-\x1f\x7f-\x9f{_BIDI_AND_INVISIBLE}]")
 
 

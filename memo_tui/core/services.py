@@ -5,10 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from store import Store
-
 from memo_tui.core.capture import CaptureOptions, CaptureService
 from memo_tui.settings import Settings
+from store import Store
 
 
 @dataclass

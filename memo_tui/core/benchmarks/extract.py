@@ -13,9 +13,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from store import Store
-
 from memo_tui.core.capture import CaptureOptions, CaptureService
+from store import Store
 
 
 @dataclass
@@ -89,7 +88,7 @@ def _score(
         hits = _matches(ours, turns, bench.window)
         score.human += 1
         score.human_matched += any(hits)
-        matched_ours = [m or h for m, h in zip(matched_ours, hits)]
+        matched_ours = [m or h for m, h in zip(matched_ours, hits, strict=True)]
     score.ours_matched += sum(matched_ours)
 
 
@@ -119,7 +118,9 @@ def run(data_dir: Path, window: int = 2) -> ExtractBench:
             bench.meetings += 1
             bench.chars += len(text)
             corpus = "ami" if truth.get("actions_annotated") else "icsi"
-            items = truth["decisions"] + (truth["actions"] if truth.get("actions_annotated") else [])
+            items = truth["decisions"] + (
+                truth["actions"] if truth.get("actions_annotated") else []
+            )
             bench.human_without_evidence += sum(1 for i in items if not i.get("evidence_turns"))
             decisions = _ranges(list(result.decisions))
             _score(bench, "decisions", decisions, truth["decisions"])

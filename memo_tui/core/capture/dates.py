@@ -76,18 +76,39 @@ def _week_start(day: dt.date) -> dt.date:
 
 _WEEKDAY_NAMES = "|".join(sorted(WEEKDAYS, key=len, reverse=True))
 _RELATIVE: list[tuple[re.Pattern[str], str]] = [
-    (re.compile(r"\b(?:today|tonight|this (?:morning|afternoon|evening)|end of (?:the )?day|eod)\b", re.I), "today"),
+    (
+        re.compile(
+            r"\b(?:today|tonight|this (?:morning|afternoon|evening)|end of (?:the )?day|eod)\b",
+            re.I,
+        ),
+        "today",
+    ),
     (re.compile(r"\btomorrow\b", re.I), "tomorrow"),
     (re.compile(r"\bend of next week\b", re.I), "end_next_week"),
     (re.compile(r"\b(?:end of (?:the |this )?week|eow|this week)\b", re.I), "end_week"),
-    (re.compile(r"\b(?:by|before|on|until) the (?P<dom>\d{1,2})(?:st|nd|rd|th)\b", re.I), "day_of_month"),
+    (
+        re.compile(r"\b(?:by|before|on|until) the (?P<dom>\d{1,2})(?:st|nd|rd|th)\b", re.I),
+        "day_of_month",
+    ),
     (re.compile(r"\b(?:end of (?:the |this )?month|eom)\b", re.I), "end_month"),
     (re.compile(rf"\bnext\s+(?P<wd>{_WEEKDAY_NAMES})\b", re.I), "next_weekday"),
-    (re.compile(rf"\b(?:by|on|before|until|this|due|for)\s+(?P<wd>{_WEEKDAY_NAMES})\b", re.I),
-     "weekday"),
+    (
+        re.compile(rf"\b(?:by|on|before|until|this|due|for)\s+(?P<wd>{_WEEKDAY_NAMES})\b", re.I),
+        "weekday",
+    ),
     (re.compile(r"\bnext week\b", re.I), "next_week"),
-    (re.compile(r"\b(?:in|give me|within) (?P<n>\d+|one|two|three|four|a|an|a couple of) weeks?\b", re.I), "weeks"),
-    (re.compile(r"\b(?:in|give me|within) (?P<n>\d+|one|two|three|four|a|an|a couple of) days?\b", re.I), "days"),
+    (
+        re.compile(
+            r"\b(?:in|give me|within) (?P<n>\d+|one|two|three|four|a|an|a couple of) weeks?\b", re.I
+        ),
+        "weeks",
+    ),
+    (
+        re.compile(
+            r"\b(?:in|give me|within) (?P<n>\d+|one|two|three|four|a|an|a couple of) days?\b", re.I
+        ),
+        "days",
+    ),
 ]
 
 

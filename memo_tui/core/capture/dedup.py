@@ -39,7 +39,10 @@ def _shingles(text: str) -> set[int]:
 def signature(text: str) -> bytes:
     """A 64-value MinHash of the text's lines (timestamps and case ignored)."""
     shingles = _shingles(text) or {0}
-    values = [min((a * s + b) % _PRIME for s in shingles) & 0xFFFFFFFF for a, b in zip(_A, _B)]
+    values = [
+        min((a * s + b) % _PRIME for s in shingles) & 0xFFFFFFFF
+        for a, b in zip(_A, _B, strict=True)
+    ]
     return struct.pack(f"<{_PERMUTATIONS}I", *values)
 
 
@@ -49,4 +52,4 @@ def similarity(left: bytes | None, right: bytes | None) -> float:
         return 0.0
     a = struct.unpack(f"<{_PERMUTATIONS}I", left)
     b = struct.unpack(f"<{_PERMUTATIONS}I", right)
-    return sum(x == y for x, y in zip(a, b)) / _PERMUTATIONS
+    return float(sum(x == y for x, y in zip(a, b, strict=True)) / _PERMUTATIONS)

@@ -6,8 +6,17 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-_FOLD = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"',
-                       "\u2013": "-", "\u2014": "-", "\u00a0": " "})
+_FOLD = str.maketrans(
+    {
+        "\u2019": "'",
+        "\u2018": "'",
+        "\u201c": '"',
+        "\u201d": '"',
+        "\u2013": "-",
+        "\u2014": "-",
+        "\u00a0": " ",
+    }
+)
 
 
 def _fold(text: str) -> str:

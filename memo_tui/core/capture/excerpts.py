@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from store import NewExcerpt
-
 from memo_tui.core.capture.sources import Transcript, Turn
+from store import NewExcerpt
 
 MAX_TURNS = 6
 MAX_CHARS = 800

@@ -9,16 +9,6 @@ from pathlib import Path
 from typing import Literal
 
 from sqlalchemy.exc import IntegrityError
-from store import (
-    ActionItemRecord,
-    DecisionRecord,
-    NewActionItem,
-    NewCapture,
-    NewDecision,
-    Provenance,
-    Store,
-    utc_now,
-)
 
 from memo_tui.core.capture import dedup, guards
 from memo_tui.core.capture.decode import decode
@@ -29,6 +19,16 @@ from memo_tui.core.capture.offline import NAME as OFFLINE_NAME
 from memo_tui.core.capture.offline import extract as offline_extract
 from memo_tui.core.capture.sources import Transcript, parse
 from memo_tui.core.llm.schemas import Extraction
+from store import (
+    ActionItemRecord,
+    DecisionRecord,
+    NewActionItem,
+    NewCapture,
+    NewDecision,
+    Provenance,
+    Store,
+    utc_now,
+)
 
 Status = Literal["captured", "unchanged", "replaced", "needs_replace", "rejected"]
 Extractor = Callable[[Transcript], Extraction]
@@ -76,8 +76,9 @@ def iter_sources(paths: Iterable[Path]) -> Iterator[tuple[Path, CaptureRejected 
             )
             if not found:
                 allowed = ", ".join(guards.ALLOWED_SUFFIXES)
-                yield path, CaptureRejected(
-                    "empty_folder", f"{path}: no {allowed} files in this folder"
+                yield (
+                    path,
+                    CaptureRejected("empty_folder", f"{path}: no {allowed} files in this folder"),
                 )
             for file in found:
                 yield file, None
@@ -129,7 +130,11 @@ class CaptureService:
             return CaptureResult(str(path), "rejected", error=f"{path}: {error.strerror}")
         modified = dt.datetime.fromtimestamp(path.stat().st_mtime).date()
         return self.capture_text(
-            text, path.name, fmt, source_path=str(path.resolve()), replace=replace,
+            text,
+            path.name,
+            fmt,
+            source_path=str(path.resolve()),
+            replace=replace,
             default_date=modified,
         )
 
@@ -294,4 +299,3 @@ def _evidence_lines(
     if reason is not None and abs(reason.line_start - start) <= REASONING_REACH:
         start, end = min(start, reason.line_start), max(end, reason.line_end)
     return start, end
-

@@ -18,10 +18,16 @@ from memo_tui.core.capture.dates import find_absolute_date
 ALLOWED_FORMATS = ("txt", "md", "vtt", "srt")
 
 _NAME_WORD = r"[A-Z\u00c0-\u024f][\w.'\u2019\-]*"
-_SPEAKER = rf"(?:{_NAME_WORD}|Dr\.|Mr\.|Ms\.|Mrs\.)(?:[ \t](?:[A-Z0-9\u00c0-\u024f][\w.'\u2019\-]*|de|van|von|der|da|di|del|le|la|al|bin|ibn)){{0,4}}"
+_PARTICLE = r"de|van|von|der|da|di|del|le|la|al|bin|ibn"
+_SPEAKER = (
+    rf"(?:{_NAME_WORD}|Dr\.|Mr\.|Ms\.|Mrs\.)"
+    rf"(?:[ \t](?:[A-Z0-9\u00c0-\u024f][\w.'\u2019\-]*|{_PARTICLE})){{0,4}}"
+)
 _TIMESTAMP = r"(?:\d{1,2}:)?\d{1,2}:\d{2}(?:[.,]\d{1,3})?"
 _TS_PREFIX = re.compile(rf"^\s*[\[(]?{_TIMESTAMP}[\])]?\s*[-\u2013\u2014]?\s*")
-_SPEAKER_LINE = re.compile(rf"^(?:\*\*)?(?P<name>{_SPEAKER})(?:\*\*)?\s*(?:\*\*)?:(?:\*\*)?\s+(?P<text>\S.*)$")
+_SPEAKER_LINE = re.compile(
+    rf"^(?:\*\*)?(?P<name>{_SPEAKER})(?:\*\*)?\s*(?:\*\*)?:(?:\*\*)?\s+(?P<text>\S.*)$"
+)
 _OTTER_HEADER = re.compile(rf"^(?P<name>{_SPEAKER})\s+{_TIMESTAMP}\s*$")
 _VOICE = re.compile(r"<v(?:\.[\w.-]+)?\s+(?P<name>[^>]+)>(?P<text>.*?)(?:</v>|$)", re.S)
 _TAG = re.compile(r"</?[a-z][^>]*>|<\d{2}:[\d:.]+>", re.I)
@@ -126,8 +132,10 @@ def _drop_label_speakers(turns: list[Turn], lines: list[str], attendees: list[st
         counts[turn.speaker or ""] = counts.get(turn.speaker or "", 0) + 1
 
     def is_label(speaker: str | None) -> bool:
-        return bool(speaker) and counts[speaker or ""] <= 2 and (
-            (speaker or "").split()[0].casefold() not in known
+        return (
+            bool(speaker)
+            and counts[speaker or ""] <= 2
+            and ((speaker or "").split()[0].casefold() not in known)
         )
 
     return [
@@ -200,9 +208,7 @@ def _subtitle_turns(text: str) -> tuple[str, list[Turn], str | None]:
 
 
 _TITLE_LINE = re.compile(r"^(?:#+\s*|title:\s*|subject:\s*|meeting:\s*)(?P<title>.+)$", re.I)
-_ATTENDEES = re.compile(
-    r"^\W*(?:attendees|participants|present)\W*:\s*(?P<names>.+)$", re.I
-)
+_ATTENDEES = re.compile(r"^\W*(?:attendees|participants|present)\W*:\s*(?P<names>.+)$", re.I)
 _FILENAME_DATE = re.compile(r"(\d{4})[-_.](\d{2})[-_.](\d{2})")
 
 
@@ -240,9 +246,7 @@ def _header(text: str, name: str) -> tuple[str | None, dt.date | None, list[str]
     if title is None and head:
         first = head[0]
         looks_like_title = (
-            len(first) <= 80
-            and split_speaker(first)[0] is None
-            and not _OTTER_HEADER.match(first)
+            len(first) <= 80 and split_speaker(first)[0] is None and not _OTTER_HEADER.match(first)
         )
         if looks_like_title and not _TS_PREFIX.match(first) and first.upper() != "WEBVTT":
             title = first.strip(" #*")

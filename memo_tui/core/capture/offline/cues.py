@@ -31,38 +31,173 @@ _NOT_A_NAME = (
 _NAME = rf"(?:{_NOT_A_NAME}[A-Z][\w'\-]+(?:\s+[A-Z][\w'\-]+){{0,2}})"
 
 DECISION_CUES: list[tuple[re.Pattern[str], int]] = [
-    (re.compile(r"\bwe(?:'ve| have)?\s+(?:just\s+|all\s+|now\s+)?(?:decided|agreed|settled)\b", re.I), 4),
-    (re.compile(r"\b(?:decision|final call|final answer|verdict|conclusion)\s+(?:is|was|:)", re.I), 4),
-    (re.compile(r"\bfinal call\b|\bthat'?s (?:decided|settled|agreed|final|the plan)\b|\bcall (?:this|that|it) decided\b", re.I), 4),
-    (re.compile(r"\b(?:is|are|was|were|been|it'?s) (?:decided|agreed|approved|settled)\b", re.I), 3),
-    (re.compile(r"\b(?:let'?s|let us)\s+(?:just\s+|all\s+|definitely\s+)?(?:go with|go for|use|stick with|keep|pick|choose|switch|move|drop|ship|adopt|launch|standardi[sz]e|not|make it|make the|do it|put|have|cut|freeze|pause|postpone|cancel|target)\b", re.I), 3),
-    (re.compile(r"\bwe(?:'ll| will|'re going to| are going to|'re gonna| are gonna| shall)\s+(?:just\s+|definitely\s+|now\s+)?(?:go with|go for|use|stick with|keep|pick|choose|switch|move|drop|adopt|ship|launch|standardi[sz]e|not|cut|freeze|postpone|cancel|target|run with|start with|include|incorporate|make it|do it|do big|do all|do the)\b", re.I), 3),
-    (re.compile(r"\bwe(?:'re| are) (?:going with|using|having|dropping|keeping|switching|moving|sticking with|not doing|not going)\b", re.I), 2),
+    (
+        re.compile(
+            r"\bwe(?:'ve| have)?\s+(?:just\s+|all\s+|now\s+)?(?:decided|agreed|settled)\b", re.I
+        ),
+        4,
+    ),
+    (
+        re.compile(
+            r"\b(?:decision|final call|final answer|verdict|conclusion)\s+(?:is|was|:)", re.I
+        ),
+        4,
+    ),
+    (
+        re.compile(
+            r"\bfinal call\b|\bthat'?s (?:decided|settled|agreed|final|the plan)\b|\bcall (?:this|that|it) decided\b",
+            re.I,
+        ),
+        4,
+    ),
+    (
+        re.compile(r"\b(?:is|are|was|were|been|it'?s) (?:decided|agreed|approved|settled)\b", re.I),
+        3,
+    ),
+    (
+        re.compile(
+            r"\b(?:let'?s|let us)\s+(?:just\s+|all\s+|definitely\s+)?(?:go with|go for|use|stick with|keep|pick|choose|switch|move|drop|ship|adopt|launch|standardi[sz]e|not|make it|make the|do it|put|have|cut|freeze|pause|postpone|cancel|target)\b",
+            re.I,
+        ),
+        3,
+    ),
+    (
+        re.compile(
+            r"\bwe(?:'ll| will|'re going to| are going to|'re gonna| are gonna| shall)\s+(?:just\s+|definitely\s+|now\s+)?(?:go with|go for|use|stick with|keep|pick|choose|switch|move|drop|adopt|ship|launch|standardi[sz]e|not|cut|freeze|postpone|cancel|target|run with|start with|include|incorporate|make it|do it|do big|do all|do the|build|buy)\b",
+            re.I,
+        ),
+        3,
+    ),
+    (
+        re.compile(
+            r"\bwe(?:'re| are) (?:going with|using|having|dropping|keeping|switching|moving|sticking with|not doing|not going)\b",
+            re.I,
+        ),
+        2,
+    ),
     (re.compile(r"\bthe plan is\b|\bgoing forward\b", re.I), 3),
-    (re.compile(r"\bwe(?: just| finally)? (?:went (?:for|with)|selected|chose|picked|opted for|settled on)\b", re.I), 3),
-    (re.compile(r"\bwe (?:have to|need to|must) (?:keep|use|go with|go for|stick with|drop|ditch|have|include)\b", re.I), 2),
+    (
+        re.compile(
+            r"\bwe(?: just| finally)? (?:went (?:for|with)|selected|chose|picked|opted for|settled on)\b",
+            re.I,
+        ),
+        3,
+    ),
+    (
+        re.compile(
+            r"\bwe (?:have to|need to|must) (?:keep|use|go with|go for|stick with|drop|ditch|have|include)\b",
+            re.I,
+        ),
+        2,
+    ),
     (re.compile(r"\bwe(?:'ll| will)(?: only)? (?:concentrate|focus) on\b", re.I), 2),
-    (re.compile(r"\bfrom now on\b|\bwe agree\b|\beveryone agrees\b|\bconsensus\b|\bsounds like a plan\b", re.I), 2),
-    (re.compile(r"\bwe (?:don't|do not|won't|will not|shouldn't|can't)\s+(?:need|use|want|consider|do|go|include|support|build)\b", re.I), 2),
-    (re.compile(r"\b(?:it|the [\w\- ]{2,30}|this|that) (?:will|is going to|'s going to|'ll|should|has to|must) (?:be|have|use|come|include|look)\b", re.I), 1),
-    (re.compile(r"\b(?:I think |I guess |I suppose )?we should\b|\bwe need to go with\b|\bhow about we\b|\bwhy don't we\b", re.I), 1),
+    (
+        re.compile(
+            r"\bfrom now on\b|\bwe agree\b|\beveryone agrees\b|\bconsensus\b|\bsounds like a plan\b",
+            re.I,
+        ),
+        2,
+    ),
+    (
+        re.compile(
+            r"\bwe (?:don't|do not|won't|will not|shouldn't|can't)\s+(?:need|use|want|consider|do|go|include|support|build)\b",
+            re.I,
+        ),
+        2,
+    ),
+    (
+        re.compile(
+            r"\b(?:it|the [\w\- ]{2,30}|this|that) (?:will|is going to|'s going to|'ll|should|has to|must) (?:be|have|use|come|include|look)\b",
+            re.I,
+        ),
+        1,
+    ),
+    (
+        re.compile(
+            r"\b(?:I think |I guess |I suppose )?we should\b|\bwe need to go with\b|\bhow about we\b|\bwhy don't we\b",
+            re.I,
+        ),
+        1,
+    ),
     (re.compile(r"^\s*(?:decision|decided|agreed|resolved|outcome)\s*(?:\([^)]*\))?\s*:", re.I), 5),
 ]
 
 ACTION_CUES: list[tuple[re.Pattern[str], int]] = [
-    (re.compile(r"\baction items? (?:for|:)|^\s*(?:action|todo|to do|to-do|next steps?|follow[- ]?up|ai)\s*:", re.I), 4),
-    (re.compile(r"\bI(?:'ll| will) have (?:the|a|an|it|that|this|my|something)\b.*\b(?:by|before)\b", re.I), 3),
-    (re.compile(r"\byou(?:'re| are)? own(?:s|ing)?\b|\bI(?:'d| would) like (?:you to|a|an|the)\b", re.I), 2),
-    (re.compile(rf"\bI(?:'ll| will| am going to|'m going to|'m gonna| can| shall| volunteer to)\s+(?:\w+\s+){{0,2}}?(?:{_TASK_VERBS})\b", re.I), 3),
-    (re.compile(rf"\b{_NAME}\s+(?:over here\s+)?{_SOMEONE_WILL}\s+(?:\w+\s+){{0,2}}?(?:{_TASK_VERBS})\b"), 3),
-    (re.compile(rf"(?:^|[,;:\u2014\u2013]\s*){_NAME}\s+to\s+(?:\w+\s+){{0,2}}?(?:{_TASK_VERBS})\b"), 3),
+    (
+        re.compile(
+            r"\baction items? (?:for|:)|^\s*(?:action|todo|to do|to-do|next steps?|follow[- ]?up|ai)\s*:",
+            re.I,
+        ),
+        4,
+    ),
+    (
+        re.compile(
+            r"\bI(?:'ll| will) have (?:the|a|an|it|that|this|my|something)\b.*\b(?:by|before)\b",
+            re.I,
+        ),
+        3,
+    ),
+    (
+        re.compile(
+            r"\byou(?:'re| are)? own(?:s|ing)?\b|\bI(?:'d| would) like (?:you to|a|an|the)\b", re.I
+        ),
+        2,
+    ),
+    (
+        re.compile(
+            rf"\bI(?:'ll| will| am going to|'m going to|'m gonna| can| shall| volunteer to)\s+(?:\w+\s+){{0,2}}?(?:{_TASK_VERBS})\b",
+            re.I,
+        ),
+        3,
+    ),
+    (
+        re.compile(
+            rf"\b{_NAME}\s+(?:over here\s+)?{_SOMEONE_WILL}\s+(?:\w+\s+){{0,2}}?(?:{_TASK_VERBS})\b"
+        ),
+        3,
+    ),
+    (
+        re.compile(
+            rf"(?:^|[,;:\u2014\u2013]\s*){_NAME}\s+to\s+(?:\w+\s+){{0,2}}?(?:{_TASK_VERBS})\b"
+        ),
+        3,
+    ),
     (re.compile(r"\byour (?:task|job|homework|assignment|action|responsibility)\b", re.I), 3),
-    (re.compile(r"\byou(?:'re| are| will|'ll)(?: going to| gonna)? (?:be )?(?:look|looking|work|working|focus|focusing|concentrate|concentrating) (?:at|on|together)\b", re.I), 3),
+    (
+        re.compile(
+            r"\byou(?:'re| are| will|'ll)(?: going to| gonna)? (?:be )?(?:look|looking|work|working|focus|focusing|concentrate|concentrating) (?:at|on|together)\b",
+            re.I,
+        ),
+        3,
+    ),
     (re.compile(r"\bI (?:want|need) you to\b|\bif you (?:can|could)\b", re.I), 2),
-    (re.compile(r"\bwe (?:have to|need to|must) (?:complete|finish|fill|send|prepare|submit)\b", re.I), 2),
-    (re.compile(rf"\b(?:can|could|would) you\s+(?:please\s+)?(?:\w+\s+){{0,2}}?(?:{_TASK_VERBS})\b", re.I), 2),
-    (re.compile(rf"\byou(?:'ll| will| are going to|'re going to|'re gonna| need to| have to| should)\s+(?:\w+\s+){{0,2}}?(?:{_TASK_VERBS})\b", re.I), 2),
-    (re.compile(r"\b(?:is|are|'s|'re) (?:going to|gonna) (?:work|focus|concentrate) on\b|\bwill (?:work|focus|concentrate) on\b|\bwill be (?:working|focus(?:s)?ed|focusing) on\b", re.I), 2),
+    (
+        re.compile(
+            r"\bwe (?:have to|need to|must) (?:complete|finish|fill|send|prepare|submit)\b", re.I
+        ),
+        2,
+    ),
+    (
+        re.compile(
+            rf"\b(?:can|could|would) you\s+(?:please\s+)?(?:\w+\s+){{0,2}}?(?:{_TASK_VERBS})\b",
+            re.I,
+        ),
+        2,
+    ),
+    (
+        re.compile(
+            rf"\byou(?:'ll| will| are going to|'re going to|'re gonna| need to| have to| should)\s+(?:\w+\s+){{0,2}}?(?:{_TASK_VERBS})\b",
+            re.I,
+        ),
+        2,
+    ),
+    (
+        re.compile(
+            r"\b(?:is|are|'s|'re) (?:going to|gonna) (?:work|focus|concentrate) on\b|\bwill (?:work|focus|concentrate) on\b|\bwill be (?:working|focus(?:s)?ed|focusing) on\b",
+            re.I,
+        ),
+        2,
+    ),
     (re.compile(r"\b(?:can|could|would) you\s+(?:please\s+)?\w+", re.I), 1),
     (re.compile(r"\b(?:before|by|for) (?:the )?next (?:meeting|time|sync|call)\b", re.I), 1),
 ]
@@ -90,6 +225,13 @@ AGREEMENT = re.compile(
 REASON = re.compile(
     r"\b(?:because|since|so that|given that|the reason (?:is|being|was)|due to|that way|"
     r"which means|as it|otherwise|cause)\b",
+    re.I,
+)
+# Words that make a sentence an argument for or against something.
+ARGUMENT = re.compile(
+    r"\b(?:better|worse|weaker|stronger|cheaper|faster|slower|easier|harder|simpler|safer|"
+    r"free|matters?|risk|cost|costs|licen[cs]e|support|experience|handles?|works|out of the box|"
+    r"built in|end-of-life|recovery|reliable|expensive|proven)\b",
     re.I,
 )
 REASON_LABEL = re.compile(r"\s*(?:[-\u2013\u2014]\s*|\()\s*(?:reason|why|rationale)\s*:\s*", re.I)

@@ -31,13 +31,15 @@ NAME = "offline extractor"
 DECISION_THRESHOLD = 3
 ACTION_THRESHOLD = 3
 CLOSING_SHARE = 0.85
+ARGUMENT_REACH = 20  # turns before a decision searched for the argument behind it
 _STRONG_REVERSAL = re.compile(
     r"scratch that|change of plan|on second thought|let'?s not|instead|rather than|"
     r"changed? (?:our|my) minds?|no longer|revers|overturn|walk(?:ing)? (?:that )?back",
     re.I,
 )
 _DECIDED_BY = re.compile(
-    r"\(?\s*(?:decided|agreed|called|approved)\s+by\s+(?P<name>[A-Z][\w'\-]+(?:\s+[A-Z][\w'\-]+)?)\s*\)?",
+    r"\(?\s*(?:decided|agreed|called|approved)\s+by\s+"
+    r"(?P<name>[A-Z][\w'\-]+(?:\s+[A-Z][\w'\-]+)?)(?:[^)]*\))?",
 )
 _DECISION_LEAD = re.compile(
     r"^(?:(?:final call|that'?s decided|decision|decided|agreed|so|okay|then|actually|"
@@ -64,7 +66,7 @@ class _Item:
     reasoning: str | None = None
     decided_by: str | None = None
     assignee: str | None = None
-    due: str | None = None
+    due: dt.date | None = None
     done: bool = False
     from_notes: bool = False
     description: str = ""
@@ -76,9 +78,11 @@ def _split_reason(sentence: str) -> tuple[str, str | None]:
     if labelled:
         return sentence[: labelled.start()], sentence[labelled.end() :].rstrip(" )")
     match = cues.REASON.search(sentence)
-    if match and word_count(sentence[: match.start()]) >= 4 and word_count(
-        sentence[match.end() :]
-    ) >= 3:
+    if (
+        match
+        and word_count(sentence[: match.start()]) >= 4
+        and word_count(sentence[match.end() :]) >= 3
+    ):
         return sentence[: match.start()].rstrip(" ,;-\u2014"), sentence[match.start() :]
     return sentence, None
 
@@ -94,12 +98,25 @@ def _nearby_reason(turns: list[Turn], index: int, quote: str, topic: set[str]) -
             text = sentence.text
             if cues.REASON.search(text) and "?" not in text and topic & content_words(text):
                 return text
-    return None
+    # No "because" nearby: the argument made before the call, on the topic of its whole turn.
+    return _argument_before(turns, index, topic | content_words(turns[index].text))
 
 
-def _score_sentence(
-    text: str, turns: list[Turn], index: int, meeting: dt.date
-) -> tuple[int, int]:
+def _argument_before(turns: list[Turn], index: int, topic: set[str]) -> str | None:
+    """The argument made shortly before a decision that shares most of its topic."""
+    best: tuple[int, int, str] | None = None
+    for back in range(max(index - ARGUMENT_REACH, 0), index):
+        for sentence in sentences(turns[back].text):
+            text = sentence.text
+            if "?" in text or word_count(text) < 6 or not cues.ARGUMENT.search(text):
+                continue
+            shared = len(topic & content_words(text))
+            if shared and (best is None or (shared, back) >= best[:2]):
+                best = (shared, back, text)
+    return best[2] if best else None
+
+
+def _score_sentence(text: str, turns: list[Turn], index: int, meeting: dt.date) -> tuple[int, int]:
     decision = cues.score(text, cues.DECISION_CUES, cues.HEDGES)
     action = cues.score(text, cues.ACTION_CUES, cues.ACTION_HEDGES)
     if action and find_due_date(cues.unquoted(text), meeting) is not None:
@@ -187,30 +204,43 @@ def _describe_decision(item: _Item, turns: list[Turn]) -> None:
 def _describe_action(item: _Item, turns: list[Turn], meeting: Transcript) -> None:
     turn = turns[item.turn_index]
     following = turns[item.turn_index + 1 : item.turn_index + 3]
-    item.assignee = find_assignee(item.quote, turn, following) if turn.speaker else owner_in_text(
-        item.quote
+    item.assignee = (
+        find_assignee(item.quote, turn, following) if turn.speaker else owner_in_text(item.quote)
     )
-    task = re.sub(r"^\s*@?[A-Z][\w'\-]+(?:\s+[A-Z][\w'\-]+){0,2}\s*[:\u2014\u2013]\s+", "", item.quote)
+    task = re.sub(
+        r"^\s*@?[A-Z][\w'\-]+(?:\s+[A-Z][\w'\-]+){0,2}\s*[:\u2014\u2013]\s+", "", item.quote
+    )
     task = _DONE.sub("", task)
     task = clean_spoken(task)
     task = _TASK_LEAD.sub("", task, count=1)
-    item.description = as_sentence(task)
+    if item.assignee:
+        task = re.sub(rf"^{re.escape(item.assignee)},\s+", "", task)
+    item.description = as_sentence(task.rstrip(" ?"))
     due = find_due_date(item.quote, meeting.occurred_at)
     for later in [] if due else _due_context(item, turns):
         due = find_due_date(later, meeting.occurred_at)
         if due:
             break
-    item.due = due.isoformat() if due else None
+    item.due = due
 
 
 def _due_context(item: _Item, turns: list[Turn]) -> list[str]:
     """Where a due date for a task is often said: right after it, or in the owner's reply."""
     turn = turns[item.turn_index]
     rest = [s.text for s in sentences(turn.text) if s.start > turn.text.find(item.quote)][:2]
-    reply = next((t for t in turns[item.turn_index + 1 : item.turn_index + 3]
-                  if t.speaker and t.speaker != turn.speaker), None)
-    if reply is not None and (item.assignee is None or reply.speaker == item.assignee
-                              or (reply.speaker or "").startswith(item.assignee)):
+    reply = next(
+        (
+            t
+            for t in turns[item.turn_index + 1 : item.turn_index + 3]
+            if t.speaker and t.speaker != turn.speaker
+        ),
+        None,
+    )
+    if reply is not None and (
+        item.assignee is None
+        or reply.speaker == item.assignee
+        or (reply.speaker or "").startswith(item.assignee)
+    ):
         rest.append(reply.text)
     return rest
 
@@ -225,12 +255,14 @@ def _reversal_targets(item: _Item, kept: list[_Item], turns: list[Turn]) -> list
         return []
     topic = content_words(item.quote + " " + context)
     needed = 1 if strong else 2
-    return [
-        earlier
+    scored = [
+        (len(topic & content_words(earlier.quote)), earlier.position, earlier)
         for earlier in kept
         if earlier.kind == "decision"
-        and len(topic & content_words(earlier.quote + " " + (earlier.reasoning or ""))) >= needed
     ]
+    best = max(scored, default=None, key=lambda s: s[:2])
+    # A reversal replaces one decision: the earlier one that shares most of its topic.
+    return [best[2]] if best and best[0] >= needed else []
 
 
 def _merge(items: list[_Item], turns: list[Turn]) -> list[_Item]:

@@ -6,9 +6,13 @@ import re
 
 from memo_tui.core.capture.sources import Turn
 
-_HEADING = re.compile(r"^\s*(?:#{1,6}\s*|\*\*|__)?(?P<h>[A-Za-z][\w /&'-]{1,40}?)(?:\*\*|__)?\s*:?\s*$")
+_HEADING = re.compile(
+    r"^\s*(?:#{1,6}\s*|\*\*|__)?(?P<h>[A-Za-z][\w /&'-]{1,40}?)(?:\*\*|__)?\s*:?\s*$"
+)
 _BULLET = re.compile(r"^\s*(?:[-*+\u2022]|\d+[.)])\s+")
-_DECISION_HEADING = re.compile(r"\b(?:decisions?|decided|agreed|agreements?|resolutions?|outcomes?)\b", re.I)
+_DECISION_HEADING = re.compile(
+    r"\b(?:decisions?|decided|agreed|agreements?|resolutions?|outcomes?)\b", re.I
+)
 _ACTION_HEADING = re.compile(
     r"\b(?:action items?|actions|next steps|to-?dos?|follow[- ]?ups?|tasks|owners|assignments)\b",
     re.I,
@@ -60,7 +64,7 @@ def strip_bullet(text: str) -> tuple[str, bool | None]:
 
 
 def labelled(turn: Turn) -> str | None:
-    """"decision" or "action" when a line starts with such a label."""
+    """ "decision" or "action" when a line starts with such a label."""
     if DECISION_LABEL.match(turn.text):
         return "decision"
     if ACTION_LABEL.match(turn.text):

@@ -16,18 +16,33 @@ _NOT_NAMES = frozenset(
     Sunday Action Todo Decision Agreed Note Notes
     """.split()
 )
-_OWNER_PREFIX = re.compile(r"^(?P<name>(?:@?[A-Z][\w'\-]+)(?:\s+[A-Z][\w'\-]+){0,2})\s*[:\u2014\u2013-]\s+")
-_OWNER_SUFFIX = re.compile(r"\((?:owner|assignee|assigned to|@)?\s*:?\s*(?P<name>[A-Z][\w'\-]+(?:\s+[A-Z][\w'\-]+)?)\)\s*\.?$")
+_OWNER_PREFIX = re.compile(
+    r"^(?P<name>(?:@?[A-Z][\w'\-]+)(?:\s+[A-Z][\w'\-]+){0,2})\s*[:\u2014\u2013-]\s+"
+)
+_OWNER_SUFFIX = re.compile(
+    r"\((?:owner|assignee|assigned to|@)?\s*:?\s*"
+    r"(?P<name>[A-Z][\w'\-]+(?:\s+[A-Z][\w'\-]+)?)\)\s*\.?$"
+)
 _SOMEONE = re.compile(
     r"(?:^|[,;:\u2014\u2013]\s*|\band\s+|\bso\s+)(?:the\s+)?(?P<name>@?[A-Z][\w'\-]+(?:\s+[A-Z][\w'\-]+){0,2})"
     r"(?:\s+over here)?\s+(?:will|'ll|is going to|'s going to|is gonna|'s gonna|to|can|should|"
     r"needs to|has to|is to|agreed to|volunteered to|offered to|promised to)\b"
 )
-_ACTION_FOR = re.compile(r"\baction(?: item)? for (?P<name>@?[A-Z][\w'\-]+(?:\s+[A-Z][\w'\-]+)?)", re.I)
+_ACTION_FOR = re.compile(
+    r"\baction(?: item)? for (?P<name>@?[A-Z][\w'\-]+(?:\s+[A-Z][\w'\-]+)?)", re.I
+)
 _MENTION = re.compile(r"@(?P<name>[A-Za-z][\w.\-]+)")
-_I_WILL = re.compile(r"\bI(?:'ll| will| am going to|'m going to|'m gonna| can| shall| volunteer to)\b")
-_YOU = re.compile(r"\b(?:can|could|would) you\b|\byou(?:'ll| will| are going to|'re going to|'re gonna| need to| have to| should)\b|\byour (?:task|job|homework|assignment|action)", re.I)
-_VOCATIVE = re.compile(r"^(?:\W*(?:so|okay|and|ok|right)\W+)?(?P<name>[A-Z][\w'\-]+(?:\s+[A-Z][\w'\-]+)?),\s")
+_I_WILL = re.compile(
+    r"\bI(?:'ll| will| am going to|'m going to|'m gonna| can| shall| volunteer to)\b"
+)
+_YOU = re.compile(
+    r"\b(?:can|could|would) you\b|\byour (?:task|job|homework|assignment|action)|"
+    r"\byou(?:'ll| will| are going to|'re going to|'re gonna| need to| have to| should| own)\b",
+    re.I,
+)
+_VOCATIVE = re.compile(
+    r"^(?:\W*(?:so|okay|and|ok|right)\W+)?(?P<name>[A-Z][\w'\-]+(?:\s+[A-Z][\w'\-]+)?),\s"
+)
 
 
 def _is_name(name: str) -> bool:
@@ -57,7 +72,11 @@ def find_assignee(sentence: str, turn: Turn, following: list[Turn]) -> str | Non
     if named:
         return named
     vocative = _VOCATIVE.match(sentence)
-    if vocative and _is_name(vocative["name"]) and (_YOU.search(sentence) or _REQUEST.search(sentence)):
+    if (
+        vocative
+        and _is_name(vocative["name"])
+        and (_YOU.search(sentence) or _REQUEST.search(sentence))
+    ):
         return vocative["name"]
     if _I_WILL.search(sentence):
         return turn.speaker

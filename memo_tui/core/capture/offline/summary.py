@@ -50,7 +50,9 @@ def summarize(
     if transcript.occurred_at:
         parts[0] += f" ({transcript.occurred_at.isoformat()})"
     if attendees:
-        parts.append(f"with {_names(attendees[:8])}" + (" and others" if len(attendees) > 8 else ""))
+        parts.append(
+            f"with {_names(attendees[:8])}" + (" and others" if len(attendees) > 8 else "")
+        )
     summary = " ".join(parts) + "."
     if found_topics:
         summary += f" Discussed: {', '.join(found_topics)}."

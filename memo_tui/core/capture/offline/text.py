@@ -82,7 +82,15 @@ def as_sentence(text: str) -> str:
 def content_words(text: str) -> set[str]:
     """Lower-cased words that carry a topic (for overlap between statements)."""
     words = re.findall(r"[a-z][a-z0-9'\-]+", clean_spoken(text).lower())
-    return {w.rstrip("s") for w in words if len(w) > 2 and w not in STOPWORDS}
+    return {_stem(w) for w in words if len(w) > 2 and w not in STOPWORDS}
+
+
+def _stem(word: str) -> str:
+    """A crude stem, enough for "building" and "build" to meet."""
+    for suffix in ("ing", "ed", "es", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            return word[: -len(suffix)]
+    return word
 
 
 def word_count(text: str) -> int:
