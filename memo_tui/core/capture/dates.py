@@ -132,7 +132,7 @@ def _relative_due(kind: str, match: re.Match[str], meeting: dt.date) -> dt.date:
     if kind == "next_week":
         return _week_start(meeting) + dt.timedelta(days=11)
     count = match["n"].lower()
-    number = int(count) if count.isdigit() else _NUMBERS[count]
+    number = int(count[:4]) if count.isdigit() else _NUMBERS[count]
     return meeting + dt.timedelta(days=number * (7 if kind == "weeks" else 1))
 
 
@@ -157,5 +157,8 @@ def find_due_date(text: str, meeting: dt.date | None) -> dt.date | None:
         for pattern, kind in _RELATIVE:
             match = pattern.search(text)
             if match:
-                found.append((match.start(), _relative_due(kind, match, meeting)))
+                try:
+                    found.append((match.start(), _relative_due(kind, match, meeting)))
+                except (OverflowError, ValueError):
+                    continue  # "in 999999 weeks", or past the end of the calendar
     return min(found)[1] if found else None

@@ -17,11 +17,11 @@ from memo_tui.core.capture.dates import find_absolute_date
 
 ALLOWED_FORMATS = ("txt", "md", "vtt", "srt")
 
-_NAME_WORD = r"[A-Z\u00c0-\u024f][\w.'\u2019\-]*"
+_NAME_WORD = r"[A-Z\u00c0-\u024f][\w.'\u2019\-]{0,30}"
 _PARTICLE = r"de|van|von|der|da|di|del|le|la|al|bin|ibn"
 _SPEAKER = (
     rf"(?:{_NAME_WORD}|Dr\.|Mr\.|Ms\.|Mrs\.)"
-    rf"(?:[ \t](?:[A-Z0-9\u00c0-\u024f][\w.'\u2019\-]*|{_PARTICLE})){{0,4}}"
+    rf"(?:[ \t](?:[A-Z0-9\u00c0-\u024f][\w.'\u2019\-]{{0,30}}|{_PARTICLE})){{0,4}}"
 )
 _TIMESTAMP = r"(?:\d{1,2}:)?\d{1,2}:\d{2}(?:[.,]\d{1,3})?"
 _TS_PREFIX = re.compile(rf"^\s*[\[(]?{_TIMESTAMP}[\])]?\s*[-\u2013\u2014]?\s*")
@@ -29,8 +29,8 @@ _SPEAKER_LINE = re.compile(
     rf"^(?:\*\*)?(?P<name>{_SPEAKER})(?:\*\*)?\s*(?:\*\*)?:(?:\*\*)?\s+(?P<text>\S.*)$"
 )
 _OTTER_HEADER = re.compile(rf"^(?P<name>{_SPEAKER})\s+{_TIMESTAMP}\s*$")
-_VOICE = re.compile(r"<v(?:\.[\w.-]+)?\s+(?P<name>[^>]+)>(?P<text>.*?)(?:</v>|$)", re.S)
-_TAG = re.compile(r"</?[a-z][^>]*>|<\d{2}:[\d:.]+>", re.I)
+_VOICE = re.compile(r"<v(?:\.[\w.-]{1,40})?\s+(?P<name>[^>\n]{1,80})>(?P<text>.*?)(?:</v>|$)", re.S)
+_TAG = re.compile(r"</?[a-z][^>]{0,200}>|<\d{2}:[\d:.]+>", re.I)
 _CUE_TIMING = re.compile(r"-->")
 
 # Words that end in a colon at the start of a line but are labels, not people.

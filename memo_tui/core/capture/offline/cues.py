@@ -28,7 +28,7 @@ _NOT_A_NAME = (
     r"Then|Now|Nothing|Something|Everything|Everyone|Anyone|Someone|Time|Here|If|When|One|"
     r"All|Or|Also|Maybe|Just|Well|Okay|Yeah|Yes|No|Oh|Um|Uh)\b)"
 )
-_NAME = rf"(?:{_NOT_A_NAME}[A-Z][\w'\-]+(?:\s+[A-Z][\w'\-]+){{0,2}})"
+_NAME = rf"(?:{_NOT_A_NAME}[A-Z][\w'\-]{{1,30}}(?:\s+[A-Z][\w'\-]{{1,30}}){{0,2}})"
 
 DECISION_CUES: list[tuple[re.Pattern[str], int]] = [
     (
@@ -119,7 +119,12 @@ DECISION_CUES: list[tuple[re.Pattern[str], int]] = [
         ),
         1,
     ),
-    (re.compile(r"^\s*(?:decision|decided|agreed|resolved|outcome)\s*(?:\([^)]*\))?\s*:", re.I), 5),
+    (
+        re.compile(
+            r"^\s*(?:decision|decided|agreed|resolved|outcome)\s*(?:\([^)]{0,60}\))?\s*:", re.I
+        ),
+        5,
+    ),
 ]
 
 ACTION_CUES: list[tuple[re.Pattern[str], int]] = [
@@ -237,7 +242,7 @@ ARGUMENT = re.compile(
 REASON_LABEL = re.compile(r"\s*(?:[-\u2013\u2014]\s*|\()\s*(?:reason|why|rationale)\s*:\s*", re.I)
 
 
-_QUOTED = re.compile(r"\"[^\"]{3,}\"|\u201c[^\u201d]{3,}\u201d")
+_QUOTED = re.compile(r"\"[^\"]{3,500}\"|\u201c[^\u201d]{3,500}\u201d")
 
 
 def unquoted(sentence: str) -> str:

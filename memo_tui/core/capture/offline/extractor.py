@@ -31,6 +31,8 @@ NAME = "offline extractor"
 DECISION_THRESHOLD = 3
 ACTION_THRESHOLD = 3
 CLOSING_SHARE = 0.85
+MAX_SENTENCE = 1_500
+RESTATEMENT = 90  # rapidfuzz ratio at which two items say the same thing
 ARGUMENT_REACH = 20  # turns before a decision searched for the argument behind it
 _STRONG_REVERSAL = re.compile(
     r"scratch that|change of plan|on second thought|let'?s not|instead|rather than|"
@@ -39,7 +41,7 @@ _STRONG_REVERSAL = re.compile(
 )
 _DECIDED_BY = re.compile(
     r"\(?\s*(?:decided|agreed|called|approved)\s+by\s+"
-    r"(?P<name>[A-Z][\w'\-]+(?:\s+[A-Z][\w'\-]+)?)(?:[^)]*\))?",
+    r"(?P<name>[A-Z][\w'\-]{1,30}(?:\s+[A-Z][\w'\-]{1,30})?)(?:[^)]{0,80}\))?",
 )
 _DECISION_LEAD = re.compile(
     r"^(?:(?:final call|that'?s decided|decision|decided|agreed|so|okay|then|actually|"
@@ -50,7 +52,7 @@ _DECISION_LEAD = re.compile(
 _DONE = re.compile(r"\(\s*done\s*\)|\bdone\b\s*$", re.I)
 _TASK_LEAD = re.compile(
     r"^(?:[A-Z][\w\-]+,\s+)?(?:(?:can|could|would) you (?:please )?|"
-    r"(?:I|you|he|she|they|[A-Z][\w'\-]+(?:\s+[A-Z][\w'\-]+){0,2})\s*"
+    r"(?:I|you|he|she|they|[A-Z][\w'\-]{1,30}(?:\s+[A-Z][\w'\-]{1,30}){0,2})\s*"
     r"(?:will|'ll|is going to|'s going to|are going to|'re going to|am going to|'m going to|"
     r"is gonna|'m gonna|'re gonna|to|can|should|needs to|has to|is to)\s+)(?:also\s+|just\s+)?",
 )
@@ -154,6 +156,8 @@ def _spoken_items(transcript: Transcript) -> list[_Item]:
     items: list[_Item] = []
     for index, turn in enumerate(turns):
         for sentence in sentences(turn.text):
+            if len(sentence.text) > MAX_SENTENCE:
+                continue  # a run-on wall of text is not a statement we can quote
             decision, action = _score_sentence(sentence.text, turns, index, meeting)
             position = index * 1000 + sentence.start
             if action >= ACTION_THRESHOLD and (action >= decision or _personal(sentence.text)):
@@ -208,7 +212,9 @@ def _describe_action(item: _Item, turns: list[Turn], meeting: Transcript) -> Non
         find_assignee(item.quote, turn, following) if turn.speaker else owner_in_text(item.quote)
     )
     task = re.sub(
-        r"^\s*@?[A-Z][\w'\-]+(?:\s+[A-Z][\w'\-]+){0,2}\s*[:\u2014\u2013]\s+", "", item.quote
+        r"^\s*@?[A-Z][\w'\-]{1,30}(?:\s+[A-Z][\w'\-]{1,30}){0,2}\s*[:\u2014\u2013]\s+",
+        "",
+        item.quote,
     )
     task = _DONE.sub("", task)
     task = clean_spoken(task)
@@ -278,7 +284,7 @@ def _merge(items: list[_Item], turns: list[Turn]) -> list[_Item]:
                 k
                 for k in kept
                 if k.kind == item.kind
-                and fuzz.token_set_ratio(k.description, item.description) >= 88
+                and fuzz.ratio(k.description.lower(), item.description.lower()) >= RESTATEMENT
             ),
             None,
         )

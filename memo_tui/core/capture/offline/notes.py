@@ -9,6 +9,7 @@ from memo_tui.core.capture.sources import Turn
 _HEADING = re.compile(
     r"^\s*(?:#{1,6}\s*|\*\*|__)?(?P<h>[A-Za-z][\w /&'-]{1,40}?)(?:\*\*|__)?\s*:?\s*$"
 )
+_MAX_HEADING = 80
 _BULLET = re.compile(r"^\s*(?:[-*+\u2022]|\d+[.)])\s+")
 _DECISION_HEADING = re.compile(
     r"\b(?:decisions?|decided|agreed|agreements?|resolutions?|outcomes?)\b", re.I
@@ -35,7 +36,7 @@ def section_kinds(lines: list[str]) -> dict[int, str]:
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
-        heading = _HEADING.match(line)
+        heading = _HEADING.match(line) if len(line) <= _MAX_HEADING else None
         is_heading = line.lstrip().startswith("#") or (heading and not _BULLET.match(line))
         if is_heading and heading:
             title = heading["h"]

@@ -17,19 +17,19 @@ _NOT_NAMES = frozenset(
     """.split()
 )
 _OWNER_PREFIX = re.compile(
-    r"^(?P<name>(?:@?[A-Z][\w'\-]+)(?:\s+[A-Z][\w'\-]+){0,2})\s*[:\u2014\u2013-]\s+"
+    r"^(?P<name>(?:@?[A-Z][\w'\-]{1,30})(?:\s+[A-Z][\w'\-]{1,30}){0,2})\s*[:\u2014\u2013-]\s+"
 )
 _OWNER_SUFFIX = re.compile(
     r"\((?:owner|assignee|assigned to|@)?\s*:?\s*"
-    r"(?P<name>[A-Z][\w'\-]+(?:\s+[A-Z][\w'\-]+)?)\)\s*\.?$"
+    r"(?P<name>[A-Z][\w'\-]{1,30}(?:\s+[A-Z][\w'\-]{1,30})?)\)\s*\.?$"
 )
 _SOMEONE = re.compile(
-    r"(?:^|[,;:\u2014\u2013]\s*|\band\s+|\bso\s+)(?:the\s+)?(?P<name>@?[A-Z][\w'\-]+(?:\s+[A-Z][\w'\-]+){0,2})"
+    r"(?:^|[,;:\u2014\u2013]\s*|\band\s+|\bso\s+)(?:the\s+)?(?P<name>@?[A-Z][\w'\-]{1,30}(?:\s+[A-Z][\w'\-]{1,30}){0,2})"
     r"(?:\s+over here)?\s+(?:will|'ll|is going to|'s going to|is gonna|'s gonna|to|can|should|"
     r"needs to|has to|is to|agreed to|volunteered to|offered to|promised to)\b"
 )
 _ACTION_FOR = re.compile(
-    r"\baction(?: item)? for (?P<name>@?[A-Z][\w'\-]+(?:\s+[A-Z][\w'\-]+)?)", re.I
+    r"\baction(?: item)? for (?P<name>@?[A-Z][\w'\-]{1,30}(?:\s+[A-Z][\w'\-]{1,30})?)", re.I
 )
 _MENTION = re.compile(r"@(?P<name>[A-Za-z][\w.\-]+)")
 _I_WILL = re.compile(
@@ -41,7 +41,7 @@ _YOU = re.compile(
     re.I,
 )
 _VOCATIVE = re.compile(
-    r"^(?:\W*(?:so|okay|and|ok|right)\W+)?(?P<name>[A-Z][\w'\-]+(?:\s+[A-Z][\w'\-]+)?),\s"
+    r"^(?:\W*(?:so|okay|and|ok|right)\W+)?(?P<name>[A-Z][\w'\-]{1,30}(?:\s+[A-Z][\w'\-]{1,30})?),\s"
 )
 
 

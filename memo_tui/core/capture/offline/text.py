@@ -6,7 +6,9 @@ import re
 from dataclasses import dataclass
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=\S)")
-_ANNOTATION = re.compile(r"\{[^}]*\}|\[(?:inaudible|crosstalk|laughter|laughs|pause)[^\]]*\]", re.I)
+_ANNOTATION = re.compile(
+    r"\{[^}]{0,200}\}|\[(?:inaudible|crosstalk|laughter|laughs|pause)[^\]]{0,100}\]", re.I
+)
 _ACRONYM = re.compile(r"\b(?:[A-Za-z]_){2,}")
 _FILLER = re.compile(
     r"(?<![\w'])(?:um+|uh+|er+m?|mm+(?:-hmm)?|hmm+|mhm|uh-huh|you know,?|i mean,?|sort of|"
