@@ -7,24 +7,25 @@ Exit codes: 0 success, 1 when any input was refused or needs confirmation, 2 usa
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import importlib.util
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from memo_tui import __version__, render
+from memo_tui.core.safety import sanitize_line
+from memo_tui.render import warn
 from memo_tui.settings import Settings, load_settings
+from store import FACT_TYPES, StoreError
+
+if TYPE_CHECKING:
+    from memo_tui.core.services import Services
 
 EXIT_OK, EXIT_REFUSED, EXIT_USAGE = 0, 1, 2
-FACT_TYPES = (
-    "decision",
-    "action_item",
-    "summary",
-    "excerpt",
-    "client_note",
-    "project_note",
-    "digest",
-)
+Handler = Callable[[argparse.Namespace, "Services"], int]
 
 
 def _store_options(parser: argparse.ArgumentParser, default: object) -> None:
@@ -36,13 +37,12 @@ def _store_options(parser: argparse.ArgumentParser, default: object) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="memo",
-        description="Remembers what your team decided, why, and who owes what.",
+        prog="memo", description="Remembers what your team decided, why, and who owes what."
     )
     parser.add_argument("--version", action="version", version=f"memo {__version__}")
     _store_options(parser, None)
     common = argparse.ArgumentParser(add_help=False)
-    _store_options(common, argparse.SUPPRESS)
+    _store_options(common, argparse.SUPPRESS)  # also accepted after the subcommand
     common.add_argument("--json", action="store_true", help="print JSON for scripts")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
@@ -72,18 +72,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _iso_date(value: str) -> str:
-    import datetime as dt
-
     try:
         return dt.date.fromisoformat(value).isoformat()
     except ValueError as error:
         raise argparse.ArgumentTypeError(f"{value!r} is not a date like 2026-03-01") from error
-
-
-def _db_path(args: argparse.Namespace, settings: Settings) -> Path:
-    if getattr(args, "demo", False):
-        return settings.demo_db_path
-    return args.db or settings.db_path
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -91,80 +83,65 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _main(argv)
     except BrokenPipeError:
         # `memo facts | head`: the reader left; say nothing more.
-        import os
-
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
     except KeyboardInterrupt:
-        print("memo: interrupted", file=sys.stderr)
+        warn("memo: interrupted")
         return 130
 
 
 def _main(argv: Sequence[str] | None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    args = build_parser().parse_args(argv)
     try:
         settings = load_settings()
-    except Exception as error:  # pydantic's ValidationError names the bad setting
-        print(f"memo: bad configuration: {error}", file=sys.stderr)
+    except ValueError as error:  # pydantic's ValidationError names the bad setting
+        warn(f"memo: bad configuration: {error}")
         return EXIT_USAGE
-    handler = _HANDLERS.get(args.command or "")
     if args.command == "bench":
         return _bench(args)
-    return _with_services(args, settings, handler or _default)
+    return _with_services(args, settings, _HANDLERS.get(args.command or "", _default))
 
 
-def _with_services(
-    args: argparse.Namespace,
-    settings: Settings,
-    handler: Callable[..., int],
-) -> int:
+def _with_services(args: argparse.Namespace, settings: Settings, handler: Handler) -> int:
     from memo_tui.core.services import build_services
-    from store import StoreError
 
-    path = _db_path(args, settings)
+    path = settings.demo_db_path if args.demo else (args.db or settings.db_path)
+    services = build_services(settings, path)  # the store opens when first used
     try:
-        services = build_services(settings, path)
-    except (StoreError, OSError) as error:
-        print(f"memo: cannot open the store at {path}: {error}", file=sys.stderr)
-        return EXIT_REFUSED
-    try:
-        if getattr(args, "demo", False):
+        if args.demo:
             _seed_demo(services)
-        return int(handler(args, services))
+        return handler(args, services)
+    except StoreError as error:
+        warn(f"memo: {error}")
+        return EXIT_REFUSED
     finally:
         services.close()
 
 
-def _seed_demo(services: object) -> None:
+def _seed_demo(services: Services) -> None:
     from memo_tui.core.demo import seed_demo
 
-    store = services.store  # type: ignore[attr-defined]
-    if store.stats().captures == 0:
-        print("Seeding the demo store with sample meetings...", file=sys.stderr)
-        seed_demo(services.capture)  # type: ignore[attr-defined]
+    if not services.store.captures():
+        warn("Seeding the demo store with sample meetings...")
+        seed_demo(services.capture)
 
 
-def _capture(args: argparse.Namespace, services: object) -> int:
-    def progress(result: object) -> None:
+def _capture(args: argparse.Namespace, services: Services) -> int:
+    def progress(result: render.CaptureResult) -> None:
         if not args.json:
-            render.print_capture(result)  # type: ignore[arg-type]
+            render.print_capture(result)
 
-    results = services.capture.capture_paths(  # type: ignore[attr-defined]
-        args.paths, replace=args.replace, progress=progress
-    )
+    results = services.capture.capture_paths(args.paths, replace=args.replace, progress=progress)
     if args.json:
         render.emit_json({"results": [render.capture_json(r) for r in results]})
         for result in results:
             if not result.ok:
-                print(f"memo: {result.error}", file=sys.stderr)
+                warn(f"memo: {result.error}")
     return EXIT_OK if all(r.ok for r in results) else EXIT_REFUSED
 
 
-def _facts(args: argparse.Namespace, services: object) -> int:
-    facts = services.store.facts(  # type: ignore[attr-defined]
-        fact_type=args.fact_type, since=args.since, limit=args.limit
-    )
+def _facts(args: argparse.Namespace, services: Services) -> int:
+    facts = services.store.facts(fact_type=args.fact_type, since=args.since, limit=args.limit)
     if args.json:
         render.emit_json({"facts": [render.fact_json(f) for f in facts]})
     else:
@@ -172,13 +149,13 @@ def _facts(args: argparse.Namespace, services: object) -> int:
     return EXIT_OK
 
 
-def _doctor(args: argparse.Namespace, services: object) -> int:
-    settings: Settings = services.settings  # type: ignore[attr-defined]
-    stats = services.store.stats()  # type: ignore[attr-defined]
+def _doctor(args: argparse.Namespace, services: Services) -> int:
+    settings, store = services.settings, services.store
+    stats = store.stats()
     model_path = settings.embed_model_path
     report = {
         "store": render.stats_json(stats),
-        "integrity": services.store.integrity_check(),  # type: ignore[attr-defined]
+        "integrity": store.integrity_check(),
         "provider": {
             "setting": settings.provider,
             "in_use": "offline",
@@ -195,25 +172,16 @@ def _doctor(args: argparse.Namespace, services: object) -> int:
     }
     if args.json:
         render.emit_json(report)
-        return EXIT_OK
-    store = report["store"]
-    print(f"store        {store['path']}")  # type: ignore[index]
-    print(f"schema       v{stats.schema_version}   integrity: {report['integrity']}")
-    print(f"sqlite       {stats.sqlite_version}   sqlite-vec {stats.vec_version}")
-    counts = ", ".join(f"{k} {v}" for k, v in stats.facts_by_type.items() if v)
-    print(f"captures     {stats.captures}   facts: {counts or 'none'}")
-    print(f"provider     offline (setting: {settings.provider}; LLM providers not built yet)")
-    embed = report["embedding"]
-    state = "model found" if embed["model_path_ok"] else "no local model path"  # type: ignore[index]
-    print(f"embeddings   {settings.embed_model} ({state}); vectors {stats.vectors}")
+    else:
+        render.print_doctor(stats, report)
     return EXIT_OK
 
 
-def _default(args: argparse.Namespace, services: object) -> int:
+def _default(args: argparse.Namespace, services: Services) -> int:
     """`memo` / `memo --demo` before the TUI lands: every meeting with what it decided."""
-    store = services.store  # type: ignore[attr-defined]
+    store = services.store
+    print(f"memo {__version__}, store: {sanitize_line(str(store.path))}")
     captures = store.captures()
-    print(f"memo {__version__}, store: {store.path}")
     if not captures:
         print("No captures yet. Try: memo capture meeting.txt   (or: memo --demo)")
         return EXIT_OK
@@ -232,29 +200,14 @@ def _bench(args: argparse.Namespace) -> int:
     from memo_tui.core.benchmarks import extract
 
     if not args.data.is_dir():
-        print(f"memo: {args.data} is not a folder", file=sys.stderr)
+        warn(f"memo: {args.data} is not a folder")
         return EXIT_USAGE
-    result = extract.run(args.data, window=args.window).as_dict()
+    result = extract.run(args.data, window=args.window)
     if args.json:
-        render.emit_json(result)
-        return EXIT_OK
-    print(f"offline extractor on {result['meetings']} meetings ({result['chars']:,} chars)")
-    print(f"matching: {result['matching']}")
-    for key, score in result["scores"].items():  # type: ignore[attr-defined]
-        print(
-            f"  {key:<16} precision {score['precision']:.3f} ({score['ours_matched']}/"
-            f"{score['ours']})  recall {score['recall']:.3f} ({score['human_matched']}/"
-            f"{score['human']})  F1 {score['f1']:.3f}"
-        )
-    print(
-        f"throughput: {result['transcripts_per_second']} transcripts/s, "
-        f"{result['chars_per_second']:,} chars/s (parse + extract + write, {result['seconds']} s)"
-    )
+        render.emit_json(result.as_dict())
+    else:
+        render.print_extract_bench(result.as_dict())
     return EXIT_OK
 
 
-_HANDLERS: dict[str, Callable[..., int]] = {
-    "capture": _capture,
-    "facts": _facts,
-    "doctor": _doctor,
-}
+_HANDLERS: dict[str, Handler] = {"capture": _capture, "facts": _facts, "doctor": _doctor}

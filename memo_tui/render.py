@@ -11,6 +11,11 @@ from memo_tui.core.safety import sanitize, sanitize_line
 from store import ActionItemRecord, CaptureSummary, DecisionRecord, FactRecord, StoreStats
 
 
+def warn(message: str) -> None:
+    """A message for the user on stderr, with any control characters made visible."""
+    print(sanitize_line(message), file=sys.stderr)
+
+
 def emit_json(payload: dict[str, Any]) -> None:
     """JSON on stdout; ASCII-escaped so no raw control or bidi character reaches a terminal."""
     json.dump(payload, sys.stdout, ensure_ascii=True, indent=2)
@@ -97,8 +102,8 @@ def print_items(decisions: list[DecisionRecord], actions: list[ActionItemRecord]
 
 def print_capture(result: CaptureResult) -> None:
     if result.status in ("rejected", "needs_replace"):
-        print(f"{result.status:<13} {sanitize_line(result.path)}", file=sys.stderr)
-        print(f"  {sanitize_line(result.error or '')}", file=sys.stderr)
+        warn(f"{result.status:<13} {result.path}")
+        warn(f"  {result.error or ''}")
         return
     via = f", {result.extractor}" if result.extractor else ""
     title = sanitize_line(result.title or "")
@@ -141,3 +146,34 @@ def stats_json(stats: StoreStats) -> dict[str, Any]:
         "embedding_model_in_store": stats.embedding_model,
         "embedding_dim": stats.embedding_dim,
     }
+
+
+def print_doctor(stats: StoreStats, report: dict[str, Any]) -> None:
+    embedding = report["embedding"]
+    print(f"store        {sanitize_line(stats.path)}")
+    print(f"schema       v{stats.schema_version}   integrity: {report['integrity']}")
+    print(f"sqlite       {stats.sqlite_version}   sqlite-vec {stats.vec_version}")
+    counts = ", ".join(f"{k} {v}" for k, v in stats.facts_by_type.items() if v)
+    print(f"captures     {stats.captures}   facts: {counts or 'none'}")
+    provider = report["provider"]
+    print(
+        f"provider     {provider['in_use']} (setting: {sanitize_line(provider['setting'])}; "
+        "LLM providers not built yet)"
+    )
+    state = "model found" if embedding["model_path_ok"] else "no local model path"
+    print(f"embeddings   {sanitize_line(embedding['model'])} ({state}); vectors {stats.vectors}")
+
+
+def print_extract_bench(result: dict[str, Any]) -> None:
+    print(f"offline extractor on {result['meetings']} meetings ({result['chars']:,} chars)")
+    print(f"matching: {result['matching']}")
+    for key, score in result["scores"].items():
+        print(
+            f"  {key:<16} precision {score['precision']:.3f} ({score['ours_matched']}/"
+            f"{score['ours']})  recall {score['recall']:.3f} ({score['human_matched']}/"
+            f"{score['human']})  F1 {score['f1']:.3f}"
+        )
+    print(
+        f"throughput: {result['transcripts_per_second']} transcripts/s, "
+        f"{result['chars_per_second']:,} chars/s (parse + extract + write, {result['seconds']} s)"
+    )

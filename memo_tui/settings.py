@@ -67,9 +67,6 @@ class Settings(BaseSettings):
     max_capture_chars: int = Field(
         default=100_000, gt=0, description="Transcripts longer than this are rejected."
     )
-    llm_slice_chars: int = Field(
-        default=40_000, gt=0, description="How much of a transcript one LLM call reads."
-    )
     user: str | None = Field(default=None, description="Recorded as triggered_by_user.")
     busy_timeout_ms: int = Field(default=5_000, ge=0, description="SQLite busy timeout.")
 

@@ -1,6 +1,12 @@
 """memo's persistence: one SQLite file (sqlean + sqlite-vec), plain records in and out."""
 
-from store.errors import ProvenanceError, SchemaTooNewError, StoreError, VectorError
+from store.errors import (
+    DuplicateCaptureError,
+    ProvenanceError,
+    SchemaTooNewError,
+    StoreError,
+    VectorError,
+)
 from store.facts import FACT_TYPES
 from store.migrations import SCHEMA_VERSION
 from store.records import (
@@ -28,6 +34,7 @@ __all__ = [
     "CaptureRef",
     "CaptureSummary",
     "DecisionRecord",
+    "DuplicateCaptureError",
     "FactRecord",
     "NewActionItem",
     "NewCapture",

@@ -13,5 +13,9 @@ class SchemaTooNewError(StoreError):
     """The database was written by a newer memo than this one."""
 
 
+class DuplicateCaptureError(StoreError):
+    """The same text was stored meanwhile (by another process)."""
+
+
 class VectorError(StoreError):
     """An embedding vector is malformed (wrong dimension, NaN or infinity)."""

@@ -7,10 +7,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
 
+import sqlean
 from sqlalchemy import Engine, text
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from store import captures, facts, notes, vectors
 from store.engine import reader_engine, writer_engine
+from store.errors import DuplicateCaptureError, StoreError
 from store.migrations import current_version, migrate
 from store.records import (
     ActionItemRecord,
@@ -42,27 +45,42 @@ class Store:
 
     def open(self) -> Store:
         """Create the file if needed and bring its schema up to date."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._writer = writer_engine(self.path, self._busy_timeout_ms)
-        migrate(self._writer)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._writer = writer_engine(self.path, self._busy_timeout_ms)
+            migrate(self._writer)
+        except StoreError:
+            self.close()
+            raise
+        except (OSError, DBAPIError, sqlean.Error) as error:
+            self.close()
+            reason = getattr(error, "orig", None) or error
+            raise StoreError(
+                f"cannot open {self.path} as a memo store ({reason}): check the path, or "
+                "pick another file with --db"
+            ) from error
         self._reader = reader_engine(self.path, self._busy_timeout_ms)
         return self
 
     def close(self) -> None:
-        """Checkpoint from the writer (the one connection that may) and release the file."""
-        if self._writer is not None:
-            raw = self._writer.raw_connection()
-            try:
-                raw.driver_connection.execute("PRAGMA wal_checkpoint(PASSIVE)")  # type: ignore[union-attr]
-            finally:
-                raw.close()
-            self._writer.dispose()
+        """Checkpoint from the writer (the one connection that may) and release the file.
+
+        Readers go first: the last connection to close would checkpoint the WAL itself.
+        """
         if self._reader is not None:
             self._reader.dispose()
+        if self._writer is not None:
+            if self._reader is not None:  # fully opened: the file is a healthy store
+                raw = self._writer.raw_connection()
+                try:
+                    raw.driver_connection.execute("PRAGMA wal_checkpoint(PASSIVE)")  # type: ignore[union-attr]
+                finally:
+                    raw.close()
+            self._writer.dispose()
         self._writer = self._reader = None
 
     def __enter__(self) -> Store:
-        return self.open() if self._writer is None else self
+        return self  # opened on first use
 
     def __exit__(
         self,
@@ -74,14 +92,18 @@ class Store:
 
     @property
     def writer(self) -> Engine:
+        """The write engine; the store opens on first use, so a run that writes nothing
+        never creates a file."""
         if self._writer is None:
-            raise RuntimeError("Store is not open: call open() first")
+            self.open()
+        assert self._writer is not None
         return self._writer
 
     @property
     def reader(self) -> Engine:
         if self._reader is None:
-            raise RuntimeError("Store is not open: call open() first")
+            self.open()
+        assert self._reader is not None
         return self._reader
 
     # Captures
@@ -100,8 +122,13 @@ class Store:
 
     def write_capture(self, new: NewCapture, replace_id: int | None = None) -> WrittenCapture:
         """All rows of one capture in one BEGIN IMMEDIATE transaction, or none."""
-        with self.writer.begin() as conn:
-            return captures.write_capture(conn, new, replace_id)
+        try:
+            with self.writer.begin() as conn:
+                return captures.write_capture(conn, new, replace_id)
+        except IntegrityError as error:
+            if "captures.content_hash" in str(error.orig):
+                raise DuplicateCaptureError(f"{new.title!r} is already stored") from error
+            raise
 
     def decisions(self, capture_ids: Sequence[int]) -> list[DecisionRecord]:
         with self.reader.connect() as conn:

@@ -9,8 +9,8 @@ from __future__ import annotations
 from sqlmodel import Field, SQLModel
 
 
-class Provenance(SQLModel):
-    """Where a fact came from and who or what produced it."""
+class ProvenanceColumns(SQLModel):
+    """The provenance columns every fact table has (see records.Provenance)."""
 
     source_type: str
     source_id: str
@@ -42,7 +42,7 @@ class Person(SQLModel, table=True):
     created_at: str
 
 
-class Capture(Provenance, table=True):
+class Capture(ProvenanceColumns, table=True):
     __tablename__ = "captures"
     id: int | None = Field(default=None, primary_key=True)
     source_kind: str
@@ -63,7 +63,7 @@ class Capture(Provenance, table=True):
     replaced_at: str | None = None
 
 
-class Decision(Provenance, table=True):
+class Decision(ProvenanceColumns, table=True):
     __tablename__ = "decisions"
     id: int | None = Field(default=None, primary_key=True)
     capture_id: int
@@ -76,7 +76,7 @@ class Decision(Provenance, table=True):
     verified: int = 1
 
 
-class ActionItem(Provenance, table=True):
+class ActionItem(ProvenanceColumns, table=True):
     __tablename__ = "action_items"
     id: int | None = Field(default=None, primary_key=True)
     capture_id: int
@@ -93,7 +93,7 @@ class ActionItem(Provenance, table=True):
     verified: int = 1
 
 
-class Excerpt(Provenance, table=True):
+class Excerpt(ProvenanceColumns, table=True):
     __tablename__ = "excerpts"
     id: int | None = Field(default=None, primary_key=True)
     capture_id: int
@@ -102,7 +102,7 @@ class Excerpt(Provenance, table=True):
     text: str
 
 
-class ContextNote(Provenance, table=True):
+class ContextNote(ProvenanceColumns, table=True):
     __tablename__ = "context_notes"
     id: int | None = Field(default=None, primary_key=True)
     kind: str
@@ -112,7 +112,7 @@ class ContextNote(Provenance, table=True):
     updated_at: str
 
 
-class Digest(Provenance, table=True):
+class Digest(ProvenanceColumns, table=True):
     __tablename__ = "digests"
     id: int | None = Field(default=None, primary_key=True)
     period_start: str

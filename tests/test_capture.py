@@ -175,3 +175,105 @@ def test_evidence_is_verified_and_stored_as_line_ranges(
     assert decision.reasoning and "JSONB" in decision.reasoning
     assert decision.decided_by == "Priya Natarajan"
     assert result.extractor == "offline extractor"
+
+
+def test_pipes_and_devices_are_refused_without_blocking(
+    tmp_path: Path, service: CaptureService, store: Store
+) -> None:
+    import os
+
+    fifo = tmp_path / "pipe.txt"
+    os.mkfifo(fifo)
+    zero = tmp_path / "zero.txt"
+    zero.symlink_to("/dev/zero")
+    results = service.capture_paths([fifo, zero])
+    assert [r.status for r in results] == ["rejected", "rejected"]
+    assert all("not a regular file" in (r.error or "") for r in results)
+    assert not store.path.exists()
+
+
+def test_broken_and_looping_links_are_named_as_such(
+    tmp_path: Path, service: CaptureService
+) -> None:
+    loop = tmp_path / "loop.txt"
+    loop.symlink_to(loop)
+    dangling = tmp_path / "gone.txt"
+    dangling.symlink_to(tmp_path / "nowhere.txt")
+    results = service.capture_paths([loop, dangling])
+    assert all("broken or looping symbolic link" in (r.error or "") for r in results)
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("\x01\x02\x03\x04" * 40, "control characters"),
+        ("\x01\x02\x03\x04", "no readable words"),
+        ("\u200b\u200b\u200b", "no readable words"),
+    ],
+)
+def test_text_with_nothing_readable_is_refused(
+    content: str, message: str, tmp_path: Path, service: CaptureService, store: Store
+) -> None:
+    result = service.capture_file(write(tmp_path / "odd.txt", content))
+    assert result.status == "rejected" and message in (result.error or "")
+    assert not store.path.exists()  # nothing was written, so no store file either
+
+
+def test_an_extractor_failure_rejects_that_file_and_the_batch_goes_on(
+    tmp_path: Path, store: Store
+) -> None:
+    from memo_tui.core.capture.offline import extract
+
+    def fragile(transcript):  # type: ignore[no-untyped-def]
+        if "boom" in transcript.text:
+            raise ValueError("cannot parse this")
+        return extract(transcript)
+
+    fragile_service = CaptureService(store, extractor=fragile)
+    a = write(tmp_path / "a.txt", MEETING)
+    b = write(tmp_path / "b.txt", "Priya: boom goes the parser, we decided nothing.\n")
+    c = write(tmp_path / "c.txt", MEETING.replace("Atlas", "Beacon").replace("09-08", "09-09"))
+    results = fragile_service.capture_paths([a, b, c])
+    assert [r.status for r in results] == ["captured", "rejected", "captured"]
+    assert "offline extractor failed" in (results[1].error or "")
+    assert store.stats().captures == 2
+
+
+def test_short_recurring_meetings_on_different_days_are_not_versions(
+    tmp_path: Path, service: CaptureService
+) -> None:
+    agenda = "".join(f"- agenda item {i}: status of workstream {i}\n" for i in range(12))
+
+    def standup(day: str, said: str) -> str:
+        return f"Daily standup\nDate: 2026-10-{day}\nAttendees: Ana, Bo\n\n{agenda}Ana: {said}\n"
+
+    first = service.capture_file(write(tmp_path / "s1.txt", standup("05", "We ship today.")))
+    second = service.capture_file(write(tmp_path / "s2.txt", standup("06", "We slip a day.")))
+    assert [first.status, second.status] == ["captured", "captured"]
+    same_day = service.capture_file(write(tmp_path / "s3.txt", standup("06", "We slip 2 days.")))
+    assert same_day.status == "needs_replace"
+
+
+def test_a_subtitle_re_export_with_new_timestamps_is_unchanged(
+    tmp_path: Path, service: CaptureService
+) -> None:
+    cue = "{n}\n00:00:0{n},000 --> 00:00:0{n},900\nPriya Natarajan: Point {n}, we go with Stripe.\n"
+    first = "\n".join(cue.format(n=n) for n in range(1, 6))
+    shifted = first.replace(",000 -->", ",250 -->")
+    assert service.capture_file(write(tmp_path / "a.srt", first)).status == "captured"
+    assert service.capture_file(write(tmp_path / "b.srt", shifted)).status == "unchanged"
+
+
+def test_subtitle_captures_map_their_lines_back_to_the_file(
+    service: CaptureService, store: Store
+) -> None:
+    import json as json_module
+
+    from sqlalchemy import text
+
+    service.capture_file(DEMO / "2026-10-06-cobalt-billing-design.srt")
+    with store.reader.connect() as conn:
+        meta = json_module.loads(conn.execute(text("SELECT meta_json FROM captures")).scalar_one())
+    source_lines = meta["source_lines"]
+    assert source_lines[0][0] == 3  # turn 1 is the first cue's text line in the file
+    assert all(a <= b for a, b in source_lines)

@@ -190,3 +190,34 @@ def test_terminal_output_never_carries_raw_escape_sequences(memo, tmp_path: Path
     assert "\u241b]0;pwned" in run.stdout  # shown, made visible
     as_json = memo("--demo", "facts", "--json")
     assert "\x1b" not in as_json.stdout
+
+
+def test_a_bad_store_file_is_refused_without_a_traceback(memo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    not_a_db = tmp_path / "notes.db"
+    not_a_db.write_text("these are my notes, not a database\n")
+    folder = tmp_path / "folder.db"
+    folder.mkdir()
+    for target in (not_a_db, folder):
+        run = memo("--db", str(target), "doctor")
+        assert run.code == 1
+        assert "Traceback" not in run.stderr
+        assert "cannot open" in run.stderr and "--db" in run.stderr
+    assert not_a_db.read_text() == "these are my notes, not a database\n"
+
+
+def test_rejected_input_does_not_create_a_store(memo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    run = memo("capture", str(tmp_path / "nope.txt"))
+    assert run.code == 1
+    assert not (memo.home / "memo.db").exists()
+
+
+def test_escape_sequences_in_paths_and_errors_are_made_visible(memo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    payload = "\x1b]0;PWNED\x07"
+    empty = tmp_path / f"empty{payload}.txt"
+    empty.write_text("")
+    for args in (("capture", str(empty), "--json"), ("capture", str(empty))):
+        run = memo("--db", str(tmp_path / "m.db"), *args)
+        assert run.code == 1
+        assert "\x1b" not in run.stderr + run.stdout and "\u241b]0;PWNED" in run.stderr
+    doctor = memo("--db", str(tmp_path / f"x{payload}.db"), "doctor")
+    assert "\x1b" not in doctor.stdout and "\u241b" in doctor.stdout

@@ -6,7 +6,6 @@ pattern takes minutes); speed itself is measured by `memo bench extract`.
 
 from __future__ import annotations
 
-import datetime as dt
 import signal
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -62,7 +61,7 @@ def test_hostile_text_is_processed_in_bounded_time(case: str) -> None:
     source_format, text = CASES[case]
     text = text[:100_000]
     with deadline(10):
-        transcript = parse(text, f"x.{source_format}", source_format, dt.date(2026, 9, 8))
+        transcript = parse(text, f"2026-09-08-x.{source_format}", source_format)
         extract(transcript)
         excerpts(transcript)
         dedup.signature(text)

@@ -21,8 +21,8 @@ class Services:
 
 
 def build_services(settings: Settings, db_path: Path) -> Services:
-    """Open the store at `db_path` (creating and migrating it) and wire the services."""
-    store = Store(db_path, busy_timeout_ms=settings.busy_timeout_ms).open()
+    """Wire the services around the store at `db_path`; it opens (and is created) on first use."""
+    store = Store(db_path, busy_timeout_ms=settings.busy_timeout_ms)
     capture = CaptureService(
         store, CaptureOptions(max_chars=settings.max_capture_chars, user=settings.user_name)
     )

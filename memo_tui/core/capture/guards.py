@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 
 from memo_tui.core.capture.errors import CaptureRejected
 from memo_tui.core.capture.sources import ALLOWED_FORMATS
 
 ALLOWED_SUFFIXES = tuple(f".{fmt}" for fmt in ALLOWED_FORMATS)
+# Control characters that never occur in a transcript (tab, newlines, form feed and ESC can).
+_BINARY = frozenset(chr(c) for c in [*range(0, 9), 11, *range(14, 27), *range(28, 32), 127])
 
 
 def source_format(path: Path) -> str:
@@ -22,19 +26,46 @@ def source_format(path: Path) -> str:
     return suffix[1:]
 
 
-def check_file_size(path: Path, size: int, max_chars: int) -> None:
-    """Refuse early a file that cannot fit the character limit (UTF-16 uses 2-4 bytes a char)."""
-    if size > max_chars * 4 + 16:
-        raise CaptureRejected("too_large", _too_large(path.name, f"{size:,} bytes", max_chars))
+def read_source(path: Path, max_chars: int) -> bytes:
+    """A regular file's bytes, refusing pipes and devices and never reading past the cap."""
+    limit = max_chars * 4 + 16  # UTF-16 and 4-byte UTF-8 characters
+    descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO must not block us
+    with os.fdopen(descriptor, "rb") as handle:
+        info = os.fstat(handle.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            raise CaptureRejected(
+                "not_a_file",
+                f"{path.name} is not a regular file (a pipe, device or socket): save the "
+                "transcript to a file and capture that",
+            )
+        if info.st_size > limit:
+            raise CaptureRejected(
+                "too_large", _too_large(path.name, f"{info.st_size:,} bytes", max_chars)
+            )
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise CaptureRejected(
+            "too_large", _too_large(path.name, f"over {limit:,} bytes", max_chars)
+        )
+    return data
 
 
 def check_text(name: str, text: str, max_chars: int) -> None:
-    """Refuse empty text and text over the limit."""
+    """Refuse empty text, binary-looking text and text over the limit."""
     if not text.strip():
         what = "empty" if not text else "only whitespace"
         raise CaptureRejected("empty", f"{name} is {what}: there is nothing to capture")
     if len(text) > max_chars:
         raise CaptureRejected("too_large", _too_large(name, f"{len(text):,} characters", max_chars))
+    controls = sum(1 for char in text if char in _BINARY)
+    if controls > max(8, len(text) // 100):
+        raise CaptureRejected(
+            "binary",
+            f"{name} is full of control characters and looks like a binary file, not a "
+            "transcript: export the meeting as plain text",
+        )
+    if not any(char.isalnum() for char in text):
+        raise CaptureRejected("empty", f"{name} has no readable words: there is nothing to capture")
 
 
 def _too_large(name: str, size: str, max_chars: int) -> str:

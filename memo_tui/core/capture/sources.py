@@ -253,12 +253,10 @@ def _header(text: str, name: str) -> tuple[str | None, dt.date | None, list[str]
     return title, occurred, attendees
 
 
-def parse(
-    text: str, name: str, source_format: str, default_date: dt.date | None = None
-) -> Transcript:
+def parse(text: str, name: str, source_format: str) -> Transcript:
     """Turn decoded text into a Transcript. `source_format` is one of ALLOWED_FORMATS.
 
-    `default_date` stands in when neither the text nor the file name gives the meeting date.
+    The meeting date comes from the text or the file name, never from file times.
     """
     if source_format in ("vtt", "srt"):
         normalized, turns, title = _subtitle_turns(text)
@@ -274,6 +272,6 @@ def parse(
         text=normalized,
         turns=turns,
         title=title or _title_from_name(name),
-        occurred_at=occurred or default_date,
+        occurred_at=occurred,
         attendees=attendees,
     )

@@ -1,0 +1,101 @@
+"""From a transcript and its extraction to the rows the store writes, evidence verified."""
+
+from __future__ import annotations
+
+from memo_tui.core.capture.evidence import EvidenceIndex
+from memo_tui.core.capture.excerpts import excerpts
+from memo_tui.core.capture.sources import Transcript
+from memo_tui.core.llm.schemas import Extraction
+from store import NewActionItem, NewCapture, NewDecision, Provenance, utc_now
+
+# Reasoning said within this many lines of the quote widens the evidence range to include it.
+REASONING_REACH = 12
+
+
+def evidence_lines(
+    index: EvidenceIndex, quote: str, reasoning: str | None = None
+) -> tuple[int, int] | None:
+    """The quote's lines, widened to the reasoning when that was said close by."""
+    found = index.locate(quote)
+    if found is None:
+        return None
+    start, end = found.line_start, found.line_end
+    reason = index.locate(reasoning) if reasoning else None
+    if reason is not None and abs(reason.line_start - start) <= REASONING_REACH:
+        start, end = min(start, reason.line_start), max(end, reason.line_end)
+    return start, end
+
+
+def _span(lines: tuple[int, int] | None) -> dict[str, int | None | bool]:
+    return {
+        "line_start": lines[0] if lines else None,
+        "line_end": lines[1] if lines else None,
+        "verified": lines is not None,
+    }
+
+
+def build_capture(
+    transcript: Transcript,
+    extraction: Extraction,
+    *,
+    content_hash: str,
+    signature: bytes,
+    source_path: str | None,
+    source_kind: str,
+    extractor: str,
+    user: str,
+) -> NewCapture:
+    """The capture row and its facts; an item whose quote is not in the text is unverified."""
+    index = EvidenceIndex(transcript.lines)
+    decisions = [
+        NewDecision(
+            description=d.description,
+            reasoning=d.reasoning,
+            decided_by=d.decided_by,
+            evidence_quote=d.evidence_quote,
+            **_span(evidence_lines(index, d.evidence_quote, d.reasoning)),  # type: ignore[arg-type]
+        )
+        for d in extraction.decisions
+    ]
+    actions = [
+        NewActionItem(
+            description=a.description,
+            assignee_raw=a.assignee,
+            due_date=a.due_date.isoformat() if a.due_date else None,
+            status=a.status,
+            evidence_quote=a.evidence_quote,
+            **_span(evidence_lines(index, a.evidence_quote)),  # type: ignore[arg-type]
+        )
+        for a in extraction.action_items
+    ]
+    meta = extraction.meta.model_dump()
+    if transcript.source_format in ("vtt", "srt"):
+        # Line N of a subtitle capture is turn N; this maps it back to the file's lines.
+        meta["source_lines"] = [list(turn.source_lines) for turn in transcript.turns]
+    kind = source_kind if source_path else "text"
+    return NewCapture(
+        source_kind=kind,
+        source_path=source_path,
+        source_format=transcript.source_format,
+        content_hash=content_hash,
+        signature=signature,
+        title=transcript.title or transcript.name,
+        occurred_at=transcript.occurred_at.isoformat() if transcript.occurred_at else None,
+        raw_text=transcript.raw_text,
+        text=transcript.text,
+        line_count=len(transcript.lines),
+        summary=extraction.summary,
+        meta=meta,
+        extractor=extractor,
+        truncated=False,
+        provenance=Provenance(
+            source_type="meeting",
+            source_id=f"{kind}:{source_path or content_hash[:16]}",
+            captured_at=utc_now(),
+            triggered_by_user=user,
+            triggered_by_agent=extractor,
+        ),
+        decisions=decisions,
+        action_items=actions,
+        excerpts=excerpts(transcript),
+    )
