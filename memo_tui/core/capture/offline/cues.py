@@ -235,7 +235,7 @@ REASON = re.compile(
 # Words that make a sentence an argument for or against something.
 ARGUMENT = re.compile(
     r"\b(?:better|worse|weaker|stronger|cheaper|faster|slower|easier|harder|simpler|safer|"
-    r"free|matters?|risk|cost|costs|licen[cs]e|support|experience|handles?|works|out of the box|"
+    r"matters?|risky|costs? (?:less|more)|licen[cs]e|experience|handles?|out of the box|"
     r"built in|end-of-life|recovery|reliable|expensive|proven)\b",
     re.I,
 )

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import calendar
 import re
 from collections import Counter
 
-from memo_tui.core.capture.offline.text import STOPWORDS, clean_spoken
+from memo_tui.core.capture.offline.text import STOPWORDS, clean_spoken, stem
 from memo_tui.core.capture.sources import Transcript
 from memo_tui.core.llm.schemas import (
     ExtractedActionItem,
@@ -14,22 +15,30 @@ from memo_tui.core.llm.schemas import (
     ExtractionMeta,
 )
 
-_WORD = re.compile(r"[A-Za-z][A-Za-z0-9\-]{3,}")
+_WORD = re.compile(r"[^\W\d_][\w\-]{3,}")
+_CALENDAR = frozenset(
+    name.lower()
+    for name in (*calendar.day_name, *calendar.month_name[1:], "today", "tomorrow", "week")
+)
 
 
 def topics(transcript: Transcript, limit: int = 6) -> list[str]:
-    """Frequent content words, capitalized terms (names of things) weighted up."""
-    speakers = {w.lower() for s in transcript.speakers for w in s.split()}
+    """Frequent content words (plurals folded together), names of things weighted up."""
+    people = [*transcript.speakers, *transcript.attendees]
+    ignored = {w.lower() for name in people for w in name.split()} | _CALENDAR
     counts: Counter[str] = Counter()
-    display: dict[str, str] = {}
+    forms: dict[str, Counter[str]] = {}
     for turn in transcript.turns:
         for word in _WORD.findall(clean_spoken(turn.text)):
-            key = word.lower()
-            if key in STOPWORDS or key in speakers:
+            lower = word.lower()
+            if lower in STOPWORDS or lower in ignored:
                 continue
-            counts[key] += 2 if word[0].isupper() and not turn.text.startswith(word) else 1
-            display.setdefault(key, word)
-    return [display[w] for w, _ in counts.most_common(limit)]
+            key = stem(lower)
+            named = word[0].isupper() and not turn.text.startswith(word)
+            counts[key] += 2 if named else 1
+            shouted = word.isupper() and len(word) > 5  # PILOT, not JSONB
+            forms.setdefault(key, Counter())[lower if shouted else word] += 1
+    return [forms[key].most_common(1)[0][0] for key, _ in counts.most_common(limit)]
 
 
 def _names(names: list[str]) -> str:

@@ -33,7 +33,8 @@ STOPWORDS = frozenset(
     thing things think this those through to too under until up us very was we well were
     what when where which while who whom why will with would yeah yes you your yours okay ok
     um uh mm hmm actually maybe probably sure want need gonna wanna know mean kind sort
-    lot bit little something anything everything way also still even much many
+    lot bit little something anything everything someone anyone everyone way also still
+    even much many
     """.split()
 )
 
@@ -84,14 +85,16 @@ def as_sentence(text: str) -> str:
 def content_words(text: str) -> set[str]:
     """Lower-cased words that carry a topic (for overlap between statements)."""
     words = re.findall(r"[a-z][a-z0-9'\-]+", clean_spoken(text).lower())
-    return {_stem(w) for w in words if len(w) > 2 and w not in STOPWORDS}
+    return {stem(w) for w in words if len(w) > 2 and w not in STOPWORDS}
 
 
-def _stem(word: str) -> str:
-    """A crude stem, enough for "building" and "build" to meet."""
-    for suffix in ("ing", "ed", "es", "s"):
+def stem(word: str) -> str:
+    """A crude stem, enough for "building" and "build", "invoices" and "invoice" to meet."""
+    for suffix in ("ing", "ed"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 4:
             return word[: -len(suffix)]
+    if word.endswith("s") and not word.endswith("ss") and len(word) > 4:
+        return word[:-1]
     return word
 
 
