@@ -8,7 +8,7 @@ import pytest
 
 from memo_tui.core.capture.decode import decode
 from memo_tui.core.capture.errors import CaptureRejected
-from memo_tui.core.capture.sources import parse
+from memo_tui.core.capture.sources import parse, split_speaker
 
 TXT = "Atlas sync\nDate: 2026-09-08\n\nPriya Natarajan: We go with Postgres.\nSam Chen: Agreed.\n"
 
@@ -128,3 +128,32 @@ def test_notes_without_speakers_are_turns_without_speakers() -> None:
     transcript = parse(text, "notes.txt", "txt")
     assert transcript.speakers == []
     assert [t.text for t in transcript.turns][3] == "Atlas: on track."
+
+
+@pytest.mark.parametrize(
+    ("line", "speaker", "said"),
+    [
+        ("PRIYA NATARAJAN: We ship Friday.", "PRIYA NATARAJAN", "We ship Friday."),
+        ("Speaker 1: We ship Friday.", "Speaker 1", "We ship Friday."),
+        ("Priya Natarajan (00:12:03): We ship Friday.", "Priya Natarajan", "We ship Friday."),
+        ("00:12:03 Priya Natarajan: We ship Friday.", "Priya Natarajan", "We ship Friday."),
+        ("(12:03) Dr. Okafor: We ship Friday.", "Dr. Okafor", "We ship Friday."),
+        ("Jean-Luc Picard: Make it so.", "Jean-Luc Picard", "Make it so."),
+        ("Note: the build is red.", None, "Note: the build is red."),
+        ("https://example.com: a link", None, "https://example.com: a link"),
+    ],
+)
+def test_speaker_line_styles(line: str, speaker: str | None, said: str) -> None:
+    assert split_speaker(line) == (speaker, said)
+
+
+def test_vtt_without_voice_tags_reads_names_from_the_cue_text() -> None:
+    vtt = (
+        "WEBVTT\n\n1\n00:00:01.000 --> 00:00:02.000\nPriya Natarajan: We go with Stripe.\n\n"
+        "2\n00:00:03.000 --> 00:00:04.000\n<i>Sam Chen:</i> Agreed.\n"
+    )
+    transcript = parse(vtt, "call.vtt", "vtt")
+    assert [(t.speaker, t.text) for t in transcript.turns] == [
+        ("Priya Natarajan", "We go with Stripe."),
+        ("Sam Chen", "Agreed."),
+    ]

@@ -26,7 +26,8 @@ _SPEAKER = (
 _TIMESTAMP = r"(?:\d{1,2}:)?\d{1,2}:\d{2}(?:[.,]\d{1,3})?"
 _TS_PREFIX = re.compile(rf"^\s*[\[(]?{_TIMESTAMP}[\])]?\s*[-\u2013\u2014]?\s*")
 _SPEAKER_LINE = re.compile(
-    rf"^(?:\*\*)?(?P<name>{_SPEAKER})(?:\*\*)?\s*(?:\*\*)?:(?:\*\*)?\s+(?P<text>\S.*)$"
+    rf"^(?:\*\*)?(?P<name>{_SPEAKER})(?:\*\*)?(?:\s*[\[(]{_TIMESTAMP}[\])])?"
+    rf"\s*(?:\*\*)?:(?:\*\*)?\s+(?P<text>\S.*)$"
 )
 _OTTER_HEADER = re.compile(rf"^(?P<name>{_SPEAKER})\s+{_TIMESTAMP}\s*$")
 _VOICE = re.compile(r"<v(?:\.[\w.-]{1,40})?\s+(?P<name>[^>\n]{1,80})>(?P<text>.*?)(?:</v>|$)", re.S)
