@@ -140,6 +140,9 @@ def test_notes_without_speakers_are_turns_without_speakers() -> None:
         ("(12:03) Dr. Okafor: We ship Friday.", "Dr. Okafor", "We ship Friday."),
         ("Jean-Luc Picard: Make it so.", "Jean-Luc Picard", "Make it so."),
         ("Note: the build is red.", None, "Note: the build is red."),
+        ("Project Manager: Let's go.", "Project Manager", "Let's go."),
+        ("Project: Atlas is on track.", None, "Project: Atlas is on track."),
+        ("Next steps: Tom books it.", None, "Next steps: Tom books it."),
         ("https://example.com: a link", None, "https://example.com: a link"),
     ],
 )

@@ -48,9 +48,30 @@ LABELS = frozenset(
 )
 
 
+_MULTIWORD_LABELS = frozenset(
+    [
+        "action item",
+        "action items",
+        "next step",
+        "next steps",
+        "open questions",
+        "parking lot",
+        "follow up",
+        "key decisions",
+        "key points",
+        "meeting notes",
+        "to do",
+        "due date",
+    ]
+)
+
+
 def _is_label(name: str) -> bool:
+    """ "Agenda:", "Next steps:", "Decision 2:" are labels; "Project Manager:" is a speaker."""
     words = name.lower().replace("*", "").split()
-    return words[0] in LABELS or " ".join(words) in {"action item", "action items", "next steps"}
+    if " ".join(w.strip() for w in words) in _MULTIWORD_LABELS:
+        return True
+    return words[0] in LABELS and all(w.isdigit() for w in words[1:])
 
 
 @dataclass(frozen=True)
