@@ -15,7 +15,7 @@ from memo_tui.core.capture.offline import extract as offline_extract
 from memo_tui.core.capture.record import build_capture
 from memo_tui.core.capture.sources import Transcript, parse
 from memo_tui.core.llm.schemas import Extraction
-from store import ActionItemRecord, DecisionRecord, DuplicateCaptureError, Store
+from store import ActionItemRecord, DecisionRecord, DuplicateCaptureError, NewCapture, Store
 
 Status = Literal["captured", "unchanged", "replaced", "needs_replace", "rejected"]
 Extractor = Callable[[Transcript], Extraction]
@@ -159,17 +159,20 @@ class CaptureService:
             extractor=self.extractor_name,
             user=self.options.user,
         )
+        return self._write(label, new, version_of[0] if version_of else None)
+
+    def _write(self, label: str, new: NewCapture, replace_id: int | None) -> CaptureResult:
         try:
-            written = self.store.write_capture(new, version_of[0] if version_of else None)
+            written = self.store.write_capture(new, replace_id)
         except DuplicateCaptureError:  # another process stored the same text just now
-            again = self.store.capture_by_hash(content_hash)
+            again = self.store.capture_by_hash(new.content_hash)
             assert again is not None
             return self._unchanged(label, again.id, again.title)
         return CaptureResult(
             label,
-            "replaced" if version_of else "captured",
+            "captured" if replace_id is None else "replaced",
             capture_id=written.capture_id,
-            title=transcript.title,
+            title=new.title,
             truncated=new.truncated,
             extractor=self.extractor_name,
             decisions=written.decisions,
