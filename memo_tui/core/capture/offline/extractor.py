@@ -61,10 +61,9 @@ _TASK_LEAD = re.compile(
 @dataclass
 class _Item:
     kind: str
-    position: int
+    position: tuple[int, int]  # (turn, offset in the turn)
     turn_index: int
     quote: str
-    score: int
     reasoning: str | None = None
     decided_by: str | None = None
     assignee: str | None = None
@@ -159,11 +158,11 @@ def _spoken_items(transcript: Transcript) -> list[_Item]:
             if len(sentence.text) > MAX_SENTENCE:
                 continue  # a run-on wall of text is not a statement we can quote
             decision, action = _score_sentence(sentence.text, turns, index, meeting)
-            position = index * 1000 + sentence.start
+            position = (index, sentence.start)
             if action >= ACTION_THRESHOLD and (action >= decision or _personal(sentence.text)):
-                items.append(_Item("action", position, index, sentence.text, action))
+                items.append(_Item("action", position, index, sentence.text))
             elif decision >= DECISION_THRESHOLD:
-                items.append(_Item("decision", position, index, sentence.text, decision))
+                items.append(_Item("decision", position, index, sentence.text))
     return items
 
 
@@ -182,7 +181,7 @@ def _note_items(transcript: Transcript) -> tuple[list[_Item], set[int]]:
         text = text[label.end() :].strip() if label else text.strip()
         if word_count(text) < 2:
             continue
-        item = _Item(kind, index * 1000, index, text, 10, decided_by=by, from_notes=True)
+        item = _Item(kind, (index, 0), index, text, decided_by=by, from_notes=True)
         item.done = bool(checked) or bool(_DONE.search(text))
         items.append(item)
     return items, used
