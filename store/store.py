@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
@@ -42,9 +43,16 @@ class Store:
         self._busy_timeout_ms = busy_timeout_ms
         self._writer: Engine | None = None
         self._reader: Engine | None = None
+        self._opening = threading.Lock()
 
     def open(self) -> Store:
-        """Create the file if needed and bring its schema up to date."""
+        """Create the file if needed and bring its schema up to date (once)."""
+        with self._opening:
+            if self._reader is None:
+                self._open()
+        return self
+
+    def _open(self) -> None:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._writer = writer_engine(self.path, self._busy_timeout_ms)
@@ -60,7 +68,6 @@ class Store:
                 "pick another file with --db"
             ) from error
         self._reader = reader_engine(self.path, self._busy_timeout_ms)
-        return self
 
     def close(self) -> None:
         """Checkpoint from the writer (the one connection that may) and release the file.
@@ -92,9 +99,9 @@ class Store:
 
     @property
     def writer(self) -> Engine:
-        """The write engine; the store opens on first use, so a run that writes nothing
-        never creates a file."""
-        if self._writer is None:
+        """The write engine. The store opens on first use: a run that writes nothing
+        creates no file."""
+        if self._reader is None:
             self.open()
         assert self._writer is not None
         return self._writer

@@ -251,3 +251,13 @@ def test_facts_filter_by_type_and_since(store: Store) -> None:
     assert len(store.facts(fact_type="decision")) == 2
     recent = store.facts(since="2026-06-01")
     assert {f.occurred_at for f in recent} == {"2026-09-08"}
+
+
+def test_the_store_opens_once_and_only_when_first_used(tmp_path: Path) -> None:
+    store = Store(tmp_path / "lazy" / "memo.db")
+    assert not store.path.exists()
+    writer = store.writer
+    assert store.path.exists()
+    assert store.open().writer is writer  # opening again changes nothing
+    store.close()
+    store.close()  # closing twice is fine
