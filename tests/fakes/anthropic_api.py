@@ -1,0 +1,143 @@
+"""Replies in the Anthropic Messages API's shapes, for the fake server."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fakes.server import Reply, json_reply, sse_reply
+
+
+def message(
+    text: str = "",
+    tool: tuple[str, dict[str, Any]] | None = None,
+    model: str = "claude-sonnet-4-6",
+    usage: tuple[int, int] = (100, 20),
+) -> Reply:
+    content: list[dict[str, Any]] = [{"type": "text", "text": text}] if text else []
+    if tool is not None:
+        content.append({"type": "tool_use", "id": "toolu_01", "name": tool[0], "input": tool[1]})
+    return json_reply(
+        {
+            "id": "msg_01",
+            "type": "message",
+            "role": "assistant",
+            "model": model,
+            "content": content,
+            "stop_reason": "tool_use" if tool else "end_turn",
+            "stop_sequence": None,
+            "usage": {"input_tokens": usage[0], "output_tokens": usage[1]},
+        }
+    )
+
+
+def error(status: int, kind: str, text: str, headers: dict[str, str] | None = None) -> Reply:
+    return json_reply({"type": "error", "error": {"type": kind, "message": text}}, status, headers)
+
+
+def stream(
+    pieces: list[str],
+    tool: tuple[str, dict[str, Any]] | None = None,
+    usage: tuple[int, int] = (100, 20),
+    pause: float = 0.0,
+    fail_after: int | None = None,
+    model: str = "claude-sonnet-4-6",
+) -> Reply:
+    """A streamed message; `fail_after` sends an error event after that many text pieces."""
+    events: list[tuple[str, dict[str, Any]] | float] = [
+        (
+            "message_start",
+            {
+                "type": "message_start",
+                "message": {
+                    "id": "msg_01",
+                    "type": "message",
+                    "role": "assistant",
+                    "model": model,
+                    "content": [],
+                    "stop_reason": None,
+                    "stop_sequence": None,
+                    "usage": {"input_tokens": usage[0], "output_tokens": 1},
+                },
+            },
+        ),
+        (
+            "content_block_start",
+            {
+                "type": "content_block_start",
+                "index": 0,
+                "content_block": {"type": "text", "text": ""},
+            },
+        ),
+    ]
+    for number, piece in enumerate(pieces):
+        if fail_after is not None and number == fail_after:
+            events.append(
+                (
+                    "error",
+                    {
+                        "type": "error",
+                        "error": {"type": "overloaded_error", "message": "Overloaded"},
+                    },
+                )
+            )
+            return sse_reply(events)
+        if pause:
+            events.append(pause)
+        events.append(
+            (
+                "content_block_delta",
+                {
+                    "type": "content_block_delta",
+                    "index": 0,
+                    "delta": {"type": "text_delta", "text": piece},
+                },
+            )
+        )
+    events.append(("content_block_stop", {"type": "content_block_stop", "index": 0}))
+    if tool is not None:
+        raw = json.dumps(tool[1])
+        events += [
+            (
+                "content_block_start",
+                {
+                    "type": "content_block_start",
+                    "index": 1,
+                    "content_block": {
+                        "type": "tool_use",
+                        "id": "toolu_01",
+                        "name": tool[0],
+                        "input": {},
+                    },
+                },
+            ),
+            (
+                "content_block_delta",
+                {
+                    "type": "content_block_delta",
+                    "index": 1,
+                    "delta": {"type": "input_json_delta", "partial_json": raw[: len(raw) // 2]},
+                },
+            ),
+            (
+                "content_block_delta",
+                {
+                    "type": "content_block_delta",
+                    "index": 1,
+                    "delta": {"type": "input_json_delta", "partial_json": raw[len(raw) // 2 :]},
+                },
+            ),
+            ("content_block_stop", {"type": "content_block_stop", "index": 1}),
+        ]
+    events += [
+        (
+            "message_delta",
+            {
+                "type": "message_delta",
+                "delta": {"stop_reason": "tool_use" if tool else "end_turn", "stop_sequence": None},
+                "usage": {"output_tokens": usage[1]},
+            },
+        ),
+        ("message_stop", {"type": "message_stop"}),
+    ]
+    return sse_reply(events)
