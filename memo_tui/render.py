@@ -57,6 +57,8 @@ def capture_json(result: CaptureResult) -> dict[str, Any]:
         "error": result.error,
         "truncated": result.truncated,
         "extractor": result.extractor,
+        "chunks": result.chunks,
+        "llm_calls": result.llm_calls,
         "decisions": [decision_json(d) for d in result.decisions],
         "action_items": [action_json(a) for a in result.action_items],
     }

@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import AliasChoices, Field
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -68,6 +68,46 @@ class Settings(BaseSettings):
         default=100_000, gt=0, description="Transcripts longer than this are rejected."
     )
     user: str | None = Field(default=None, description="Recorded as triggered_by_user.")
+    anthropic_api_key: str | None = Field(
+        default=None,
+        validation_alias=AliasChoices("MEMO_ANTHROPIC_API_KEY", "ANTHROPIC_API_KEY"),
+        description="Anthropic API key (the SDK's ANTHROPIC_API_KEY works too).",
+    )
+    anthropic_base_url: str | None = Field(
+        default=None,
+        validation_alias=AliasChoices("MEMO_ANTHROPIC_BASE_URL", "ANTHROPIC_BASE_URL"),
+        description="Another Messages API endpoint (ANTHROPIC_BASE_URL works too).",
+    )
+    openai_base_url: str = Field(
+        default="http://localhost:11434/v1",
+        description="An OpenAI-compatible chat-completions server (Ollama's by default).",
+    )
+    openai_api_key: str | None = Field(default=None, description="Sent as a bearer token if set.")
+    openai_model: str | None = Field(
+        default=None, description="The model the OpenAI-compatible server serves (all tasks)."
+    )
+    extract_model: str = Field(default="claude-sonnet-4-6", description="Model for extraction.")
+    router_model: str = Field(default="claude-haiku-4-5", description="Model for ask filters.")
+    answer_model: str = Field(default="claude-sonnet-4-6", description="Model for answers.")
+    project_compile_model: str | None = Field(default=None, description="project_compile agent.")
+    person_enrich_model: str | None = Field(default=None, description="person_enrich agent.")
+    collector_model: str | None = Field(default=None, description="collector agent.")
+    digest_model: str | None = Field(default=None, description="digest agent.")
+    chat_model: str | None = Field(default=None, description="The Ask pane's chat agent.")
+    extract_deadline_s: float = Field(default=26.0, gt=0, description="Extraction call deadline.")
+    router_deadline_s: float = Field(default=5.0, gt=0, description="Router call deadline.")
+    answer_deadline_s: float = Field(default=25.0, gt=0, description="Synthesis call deadline.")
+    llm_max_attempts: int = Field(default=4, ge=1, le=10, description="Tries per model call.")
+    llm_slice_chars: int = Field(
+        default=40_000, gt=1000, description="How much of a transcript one LLM call reads."
+    )
+    llm_max_chunks: int = Field(
+        default=3, ge=1, le=10, description="Most calls one capture may make (chunk-and-merge)."
+    )
+    prices: dict[str, tuple[float, float]] = Field(
+        default_factory=dict,
+        description="USD per million tokens (input, output) by model prefix; adds to defaults.",
+    )
     busy_timeout_ms: int = Field(default=5_000, ge=0, description="SQLite busy timeout.")
 
     @classmethod

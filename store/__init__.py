@@ -8,6 +8,7 @@ from store.errors import (
     VectorError,
 )
 from store.facts import FACT_TYPES
+from store.ledger import CostLine, LLMCallRow
 from store.migrations import SCHEMA_VERSION
 from store.records import (
     ActionItemRecord,
@@ -33,9 +34,11 @@ __all__ = [
     "CaptureCandidate",
     "CaptureRef",
     "CaptureSummary",
+    "CostLine",
     "DecisionRecord",
     "DuplicateCaptureError",
     "FactRecord",
+    "LLMCallRow",
     "NewActionItem",
     "NewCapture",
     "NewDecision",

@@ -12,7 +12,7 @@ import sqlean
 from sqlalchemy import Engine, text
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
-from store import captures, facts, notes, vectors
+from store import captures, facts, ledger, notes, vectors
 from store.engine import reader_engine, writer_engine
 from store.errors import DuplicateCaptureError, StoreError
 from store.migrations import current_version, migrate
@@ -186,6 +186,34 @@ class Store:
     ) -> None:
         with self.writer.begin() as conn:
             vectors.put_embedding(conn, fact_key, vector, model, content_hash)
+
+    # Cost ledger
+
+    def record_llm_call(self, row: ledger.LLMCallRow) -> int:
+        with self.writer.begin() as conn:
+            return ledger.record_call(conn, row)
+
+    def attach_llm_calls(self, call_ids: Sequence[int], capture_id: int) -> None:
+        """Point the ledger rows of a capture's extraction at the capture once it exists."""
+        if call_ids:
+            with self.writer.begin() as conn:
+                ledger.attach_calls(conn, call_ids, capture_id)
+
+    def llm_costs(self, by: str, since: str | None = None) -> list[ledger.CostLine]:
+        with self.reader.connect() as conn:
+            return ledger.summarize(conn, by, since)
+
+    def llm_calls(self) -> list[ledger.LLMCallRow]:
+        """Every ledger row, oldest first (for tests and exports)."""
+        with self.reader.connect() as conn:
+            rows = conn.execute(
+                text(
+                    "SELECT provider, model, trigger, status, input_tokens, output_tokens, "
+                    "cost_microdollars, latency_ms, error, capture_id, run_id, created_at "
+                    "FROM llm_calls ORDER BY id"
+                )
+            ).all()
+        return [ledger.LLMCallRow(*row) for row in rows]
 
     # Health
 

@@ -6,6 +6,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memo_tui.core.capture import CaptureOptions, CaptureService
+from memo_tui.core.llm import select
+from memo_tui.core.llm.base import Provider
+from memo_tui.core.llm.ledger import DEFAULT_PRICES, StoreLedger
 from memo_tui.settings import Settings
 from store import Store
 
@@ -15,15 +18,33 @@ class Services:
     settings: Settings
     store: Store
     capture: CaptureService
+    provider: Provider | None
+    ledger: StoreLedger
 
     def close(self) -> None:
         self.store.close()
 
 
 def build_services(settings: Settings, db_path: Path) -> Services:
-    """Wire the services around the store at `db_path`; it opens (and is created) on first use."""
+    """Wire the services around the store at `db_path`; it opens (and is created) on first use.
+
+    With a model provider, capture extracts with it; offline, with the offline extractor.
+    """
     store = Store(db_path, busy_timeout_ms=settings.busy_timeout_ms)
-    capture = CaptureService(
-        store, CaptureOptions(max_chars=settings.max_capture_chars, user=settings.user_name)
-    )
-    return Services(settings=settings, store=store, capture=capture)
+    ledger = StoreLedger(store, {**DEFAULT_PRICES, **settings.prices})
+    provider = select.build_provider(settings, ledger)
+    options = CaptureOptions(max_chars=settings.max_capture_chars, user=settings.user_name)
+    if provider is None:
+        capture = CaptureService(store, options)
+    else:
+        from memo_tui.core.capture.llm_extractor import LLMExtractor
+
+        extractor = LLMExtractor(
+            provider,
+            select.model_for(settings, "extract"),
+            deadline_s=settings.extract_deadline_s,
+            slice_chars=settings.llm_slice_chars,
+            max_chunks=settings.llm_max_chunks,
+        )
+        capture = CaptureService(store, options, extractor=extractor)
+    return Services(settings, store, capture, provider, ledger)

@@ -44,6 +44,7 @@ def build_capture(
     source_kind: str,
     extractor: str,
     user: str,
+    truncated: bool = False,
 ) -> NewCapture:
     """The capture row and its facts; an item whose quote is not in the text is unverified."""
     index = EvidenceIndex(transcript.lines)
@@ -87,7 +88,7 @@ def build_capture(
         summary=extraction.summary,
         meta=meta,
         extractor=extractor,
-        truncated=False,
+        truncated=truncated,
         provenance=Provenance(
             source_type="meeting",
             source_id=f"{kind}:{source_path or content_hash[:16]}",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Literal, Protocol
 
 from memo_tui.core.capture import dedup, guards
 from memo_tui.core.capture.decode import decode
@@ -18,7 +18,22 @@ from memo_tui.core.llm.schemas import Extraction
 from store import ActionItemRecord, DecisionRecord, DuplicateCaptureError, NewCapture, Store
 
 Status = Literal["captured", "unchanged", "replaced", "needs_replace", "rejected"]
-Extractor = Callable[[Transcript], Extraction]
+
+
+class Outcome(Protocol):
+    """What an LLM extractor returns besides the record: how it read the transcript."""
+
+    @property
+    def extraction(self) -> Extraction: ...
+    @property
+    def truncated(self) -> bool: ...
+    @property
+    def chunks(self) -> int: ...
+    @property
+    def llm_calls(self) -> tuple[int, ...]: ...
+
+
+Extractor = Callable[[Transcript], Extraction | Outcome]
 
 
 @dataclass
@@ -32,6 +47,8 @@ class CaptureResult:
     error: str | None = None
     truncated: bool = False
     extractor: str | None = None
+    chunks: int = 0
+    llm_calls: int = 0
     decisions: list[DecisionRecord] = field(default_factory=list)
     action_items: list[ActionItemRecord] = field(default_factory=list)
 
@@ -83,7 +100,7 @@ class CaptureService:
         self.store = store
         self.options = options or CaptureOptions()
         self.extractor = extractor
-        self.extractor_name = extractor_name
+        self.extractor_name = str(getattr(extractor, "name", extractor_name))
 
     def capture_paths(
         self,
@@ -145,13 +162,15 @@ class CaptureService:
             )
             return CaptureResult(label, "needs_replace", other_id, transcript.title, message)
         try:
-            extraction = self.extractor(transcript)
+            result = self.extractor(transcript)
         except Exception as error:  # noqa: BLE001 - one bad file must not stop a batch
-            message = f"{name}: the {self.extractor_name} failed ({error!r}); nothing was stored"
+            message = f"{name}: the {self.extractor_name} failed ({error}); nothing was stored"
             return CaptureResult(label, "rejected", error=message)
+        extraction = result if isinstance(result, Extraction) else result.extraction
         new = build_capture(
             transcript,
             extraction,
+            truncated=getattr(result, "truncated", False),
             content_hash=content_hash,
             signature=signature,
             source_path=source_path,
@@ -159,15 +178,21 @@ class CaptureService:
             extractor=self.extractor_name,
             user=self.options.user,
         )
-        return self._write(label, new, version_of[0] if version_of else None)
+        calls = tuple(getattr(result, "llm_calls", ()))
+        outcome = self._write(label, new, version_of[0] if version_of else None, calls)
+        outcome.chunks = int(getattr(result, "chunks", 1))
+        return outcome
 
-    def _write(self, label: str, new: NewCapture, replace_id: int | None) -> CaptureResult:
+    def _write(
+        self, label: str, new: NewCapture, replace_id: int | None, calls: tuple[int, ...]
+    ) -> CaptureResult:
         try:
             written = self.store.write_capture(new, replace_id)
         except DuplicateCaptureError:  # another process stored the same text just now
             again = self.store.capture_by_hash(new.content_hash)
             assert again is not None
             return self._unchanged(label, again.id, again.title)
+        self.store.attach_llm_calls(calls, written.capture_id)
         return CaptureResult(
             label,
             "captured" if replace_id is None else "replaced",
@@ -175,6 +200,7 @@ class CaptureService:
             title=new.title,
             truncated=new.truncated,
             extractor=self.extractor_name,
+            llm_calls=len(calls),
             decisions=written.decisions,
             action_items=written.action_items,
         )

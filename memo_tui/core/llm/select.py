@@ -1,0 +1,93 @@
+"""Which provider and which model each task uses, and why (for `memo doctor`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from memo_tui.core.llm.base import Ledger, Provider, RetryPolicy
+from memo_tui.settings import Settings
+
+Task = Literal[
+    "extract",
+    "router",
+    "answer",
+    "project_compile",
+    "person_enrich",
+    "collector",
+    "digest",
+    "chat",
+]
+TASKS: tuple[Task, ...] = (
+    "extract",
+    "router",
+    "answer",
+    "project_compile",
+    "person_enrich",
+    "collector",
+    "digest",
+    "chat",
+)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The provider in use: "anthropic", "openai" or "offline", and the reason."""
+
+    name: str
+    reason: str
+
+
+def choose(settings: Settings) -> Choice:
+    setting = settings.provider
+    if setting == "offline":
+        return Choice("offline", "MEMO_PROVIDER=offline")
+    if setting == "anthropic":
+        return Choice("anthropic", "MEMO_PROVIDER=anthropic")
+    if setting == "openai":
+        return Choice("openai", f"MEMO_PROVIDER=openai, server {settings.openai_base_url}")
+    if settings.anthropic_api_key:
+        return Choice("anthropic", "MEMO_PROVIDER=auto and ANTHROPIC_API_KEY is set")
+    return Choice("offline", "MEMO_PROVIDER=auto and no ANTHROPIC_API_KEY: the offline rules")
+
+
+def model_for(settings: Settings, task: Task) -> str:
+    """The model a task uses; agents without their own setting use the answer model."""
+    if task in ("extract", "router", "answer"):
+        configured: str | None = getattr(settings, f"{task}_model")
+        explicit = task + "_model" in settings.model_fields_set
+    else:
+        configured = getattr(settings, f"{task}_model")
+        explicit = configured is not None
+        configured = configured or settings.answer_model
+    if choose(settings).name == "openai" and not explicit:
+        return settings.openai_model or ""
+    return configured or ""
+
+
+def problems(settings: Settings) -> list[str]:
+    """What stops the chosen provider from working, in words a user can act on."""
+    choice = choose(settings)
+    found = []
+    if choice.name == "anthropic" and not settings.anthropic_api_key:
+        found.append("no ANTHROPIC_API_KEY: set it, or use MEMO_PROVIDER=offline")
+    if choice.name == "openai" and not settings.openai_model:
+        found.append("set MEMO_OPENAI_MODEL to a model your server serves (e.g. llama3.1)")
+    return found
+
+
+def build_provider(settings: Settings, ledger: Ledger | None) -> Provider | None:
+    """The provider for the current settings; None means offline."""
+    choice = choose(settings)
+    policy = RetryPolicy(max_attempts=settings.llm_max_attempts)
+    if choice.name == "anthropic":
+        from memo_tui.core.llm.anthropic_provider import AnthropicProvider
+
+        return AnthropicProvider(
+            settings.anthropic_api_key, settings.anthropic_base_url, ledger, policy
+        )
+    if choice.name == "openai":
+        from memo_tui.core.llm.openai_provider import OpenAIProvider
+
+        return OpenAIProvider(settings.openai_base_url, settings.openai_api_key, ledger, policy)
+    return None
