@@ -61,6 +61,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     commands.add_parser("doctor", parents=[common], help="show the store, versions and state")
 
+    costs = commands.add_parser(
+        "costs", parents=[common], help="model spend by day, trigger, model"
+    )
+    costs.add_argument("--since", type=_iso_date, help="only calls on or after YYYY-MM-DD")
+
     bench = commands.add_parser("bench", help="benchmarks that print figures")
     benches = bench.add_subparsers(dest="bench", metavar="BENCH", required=True)
     extract = benches.add_parser(
@@ -149,17 +154,55 @@ def _facts(args: argparse.Namespace, services: Services) -> int:
     return EXIT_OK
 
 
+def _costs(args: argparse.Namespace, services: Services) -> int:
+    store = services.store
+    report = {
+        group: [vars(line) for line in store.llm_costs(group, args.since)]
+        for group in ("day", "trigger", "model")
+    }
+    totals = report["day"]
+    summary = {
+        "calls": sum(line["calls"] for line in totals),
+        "failed": sum(line["failed"] for line in totals),
+        "cost_microdollars": sum(line["cost_microdollars"] for line in totals),
+    }
+    if args.json:
+        render.emit_json(
+            {
+                "total": summary,
+                "by_day": report["day"],
+                "by_trigger": report["trigger"],
+                "by_model": report["model"],
+            }
+        )
+    else:
+        render.print_costs(summary, report)
+    return EXIT_OK
+
+
 def _doctor(args: argparse.Namespace, services: Services) -> int:
+    from memo_tui.core.llm import select
+
     settings, store = services.settings, services.store
     stats = store.stats()
     model_path = settings.embed_model_path
+    choice = select.choose(settings)
     report = {
         "store": render.stats_json(stats),
         "integrity": store.integrity_check(),
         "provider": {
             "setting": settings.provider,
-            "in_use": "offline",
-            "why": "LLM providers are not built yet; extraction uses the offline extractor",
+            "in_use": choice.name,
+            "why": choice.reason,
+            "extractor": services.capture.extractor_name,
+            "models": {}
+            if choice.name == "offline"
+            else {task: select.model_for(settings, task) for task in select.TASKS},
+            "base_url": {
+                "anthropic": settings.anthropic_base_url,
+                "openai": settings.openai_base_url,
+            }.get(choice.name),
+            "problems": select.problems(settings),
         },
         "embedding": {
             "model": settings.embed_model,
@@ -210,4 +253,9 @@ def _bench(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-_HANDLERS: dict[str, Handler] = {"capture": _capture, "facts": _facts, "doctor": _doctor}
+_HANDLERS: dict[str, Handler] = {
+    "capture": _capture,
+    "facts": _facts,
+    "doctor": _doctor,
+    "costs": _costs,
+}

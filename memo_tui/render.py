@@ -158,10 +158,12 @@ def print_doctor(stats: StoreStats, report: dict[str, Any]) -> None:
     counts = ", ".join(f"{k} {v}" for k, v in stats.facts_by_type.items() if v)
     print(f"captures     {stats.captures}   facts: {counts or 'none'}")
     provider = report["provider"]
-    print(
-        f"provider     {provider['in_use']} (setting: {sanitize_line(provider['setting'])}; "
-        "LLM providers not built yet)"
-    )
+    print(f"provider     {provider['in_use']}: {sanitize_line(provider['why'])}")
+    print(f"extraction   {sanitize_line(provider['extractor'])}")
+    for task, model in provider["models"].items():
+        print(f"  {task:<16} {sanitize_line(model or '(not set)')}")
+    for problem in provider["problems"]:
+        print(f"  problem: {sanitize_line(problem)}")
     state = "model found" if embedding["model_path_ok"] else "no local model path"
     print(f"embeddings   {sanitize_line(embedding['model'])} ({state}); vectors {stats.vectors}")
 
@@ -179,3 +181,23 @@ def print_extract_bench(result: dict[str, Any]) -> None:
         f"throughput: {result['transcripts_per_second']} transcripts/s, "
         f"{result['chars_per_second']:,} chars/s (parse + extract + write, {result['seconds']} s)"
     )
+
+
+def dollars(microdollars: int) -> str:
+    return f"${microdollars / 1_000_000:,.4f}"
+
+
+def print_costs(total: dict[str, int], report: dict[str, list[dict[str, Any]]]) -> None:
+    if not total["calls"]:
+        print("No model calls recorded yet (offline extraction costs nothing).")
+        return
+    failed = f", {total['failed']} failed" if total["failed"] else ""
+    print(f"{total['calls']} model calls{failed}, {dollars(total['cost_microdollars'])} in all")
+    for group in ("day", "trigger", "model"):
+        print(f"\nby {group}")
+        for line in report[group]:
+            tokens = f"{line['input_tokens']:,} in / {line['output_tokens']:,} out"
+            print(
+                f"  {sanitize_line(line['key']):<32} {line['calls']:>5} calls  {tokens:<24} "
+                f"{dollars(line['cost_microdollars'])}"
+            )

@@ -9,13 +9,14 @@ opening decisions are not lost; the result says when some text went unread.
 from __future__ import annotations
 
 import asyncio
-import re
 from dataclasses import dataclass
 
 from rapidfuzz import fuzz
 
 from memo_tui.core.capture.sources import Transcript
+from memo_tui.core.capture.untrusted import neutralize
 from memo_tui.core.llm.base import Provider
+from memo_tui.core.llm.errors import LLMUnavailable
 from memo_tui.core.llm.ledger import collect_calls
 from memo_tui.core.llm.schemas import Extraction, ExtractionMeta
 from memo_tui.core.llm.types import Message, Request
@@ -37,16 +38,6 @@ why, as said in the meeting; decided_by is who made or announced the call, as na
 date only when one was stated (resolve words like "Friday" against the meeting date if given).
 - evidence_quote: copy 5-30 consecutive words verbatim from the transcript, unchanged.
 - summary: two or three sentences, plain text."""
-
-_FENCE_TAG = re.compile(r"<(?=[\s\u200b-\u200f\u2060]*/?[\s\u200b-\u200f\u2060]*transcript)", re.I)
-_FULLWIDTH_FENCE = re.compile(r"\uff1c(?=\s*/?\s*transcript)", re.I)
-
-
-def neutralize(text: str) -> str:
-    """Defuse fence tags in untrusted text: `</transcript>` in any case, spacing or with
-    attributes becomes `‹/transcript>`, which no longer closes anything."""
-    text = _FENCE_TAG.sub("\u2039", text)
-    return _FULLWIDTH_FENCE.sub("\u2039", text)
 
 
 def fenced(text: str) -> str:
@@ -104,6 +95,11 @@ class LLMExtractor:
         self.name = f"llm extractor ({provider.name} {model})"
 
     def __call__(self, transcript: Transcript) -> LLMOutcome:
+        if not self.model:
+            raise LLMUnavailable(
+                f"no model named for {self.provider.name} extraction: set MEMO_EXTRACT_MODEL "
+                "(or MEMO_OPENAI_MODEL for an OpenAI-compatible server)"
+            )
         with collect_calls() as calls:
             extraction, chunks, truncated = asyncio.run(self.extract(transcript))
         return LLMOutcome(extraction, truncated, chunks, tuple(calls))

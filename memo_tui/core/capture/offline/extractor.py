@@ -25,6 +25,7 @@ from memo_tui.core.capture.offline.text import (
     word_count,
 )
 from memo_tui.core.capture.sources import Transcript, Turn
+from memo_tui.core.capture.untrusted import addresses_a_model
 from memo_tui.core.llm.schemas import ExtractedActionItem, ExtractedDecision, Extraction
 
 NAME = "offline extractor"
@@ -154,6 +155,8 @@ def _spoken_items(transcript: Transcript) -> list[_Item]:
     meeting = transcript.occurred_at or dt.date(2000, 1, 3)
     items: list[_Item] = []
     for index, turn in enumerate(turns):
+        if addresses_a_model(turn.text):
+            continue  # pasted or read-out instructions to an AI are not meeting content
         for sentence in sentences(turn.text):
             if len(sentence.text) > MAX_SENTENCE:
                 continue  # a run-on wall of text is not a statement we can quote
@@ -172,7 +175,7 @@ def _note_items(transcript: Transcript) -> tuple[list[_Item], set[int]]:
     used: set[int] = set()
     for index, turn in enumerate(transcript.turns):
         kind = kinds.get(turn.line) or notes.labelled(turn)
-        if kind is None:
+        if kind is None or addresses_a_model(turn.text):
             continue
         used.add(index)
         text, checked = notes.strip_bullet(turn.text)

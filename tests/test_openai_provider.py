@@ -1,0 +1,153 @@
+"""The OpenAI-compatible provider against a fake chat-completions server on loopback."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+
+import pytest
+from fakes import openai_api as api
+from fakes.server import FakeServer
+from pydantic import BaseModel
+
+from memo_tui.core.llm.base import RetryPolicy
+from memo_tui.core.llm.errors import LLMError, LLMInvalidOutput
+from memo_tui.core.llm.openai_provider import OpenAIProvider
+from memo_tui.core.llm.select import choose, model_for
+from memo_tui.core.llm.types import CallRecord, Finished, Message, Request, TextDelta
+from memo_tui.settings import Settings
+
+
+class ListLedger:
+    def __init__(self) -> None:
+        self.calls: list[CallRecord] = []
+
+    def record(self, call: CallRecord) -> int:
+        self.calls.append(call)
+        return len(self.calls)
+
+
+@pytest.fixture
+def server() -> Iterator[FakeServer]:
+    with FakeServer() as running:
+        yield running
+
+
+def provider(server: FakeServer, ledger: ListLedger, key: str | None = None) -> OpenAIProvider:
+    policy = RetryPolicy(max_attempts=3, base_delay_s=0.05, max_delay_s=0.1)
+    return OpenAIProvider(server.url + "/v1", key, ledger, policy)
+
+
+def ask(**changes: object) -> Request:
+    values: dict[str, object] = dict(
+        model="llama3.1",
+        messages=(Message("user", "Hi?"),),
+        system="Be brief.",
+        deadline_s=5.0,
+        trigger="ask",
+    )
+    values.update(changes)
+    return Request(**values)  # type: ignore[arg-type]
+
+
+class Verdict(BaseModel):
+    """A decision."""
+
+    decision: str
+
+
+def test_completion_and_request_shape(server: FakeServer) -> None:
+    ledger = ListLedger()
+    server.push(api.completion("Hello."))
+    completion = asyncio.run(provider(server, ledger, key="sk-local").complete(ask()))
+    assert completion.text == "Hello." and completion.usage.input_tokens == 40
+    seen = server.seen[0]
+    assert seen.path == "/v1/chat/completions"
+    assert seen.headers["authorization"] == "Bearer sk-local"
+    assert seen.body["messages"][0] == {"role": "system", "content": "Be brief."}
+    assert ledger.calls[0].provider == "openai" and ledger.calls[0].status == "ok"
+
+
+def test_no_key_means_no_authorization_header(server: FakeServer) -> None:
+    server.push(api.completion("ok"))
+    asyncio.run(provider(server, ListLedger()).complete(ask()))
+    assert "authorization" not in server.seen[0].headers
+
+
+def test_streaming_text_and_function_calls(server: FakeServer) -> None:
+    ledger = ListLedger()
+    server.push(api.stream(["We ", "ship."], tool=("cite", api.arguments({"n": 2}))))
+
+    async def collect() -> list[object]:
+        return [e async for e in provider(server, ledger).stream(ask())]
+
+    events = asyncio.run(collect())
+    assert [e.text for e in events if isinstance(e, TextDelta)] == ["We ", "ship."]
+    final = events[-1]
+    assert isinstance(final, Finished)
+    assert final.completion.tool_calls[0].arguments == {"n": 2}
+    assert final.completion.usage.output_tokens == 10
+    assert server.seen[0].body["stream"] is True
+
+
+def test_broken_json_is_repaired_once(server: FakeServer) -> None:
+    server.push(
+        api.completion(tool=("verdict", '{"decision": "Postgres"')),
+        api.completion(tool=("verdict", api.arguments({"decision": "Postgres"}))),
+    )
+    result = asyncio.run(provider(server, ListLedger()).structured(ask(), Verdict, "verdict"))
+    assert result.decision == "Postgres"
+    repair = server.seen[1].body["messages"]
+    assert repair[-1]["role"] == "tool" and "did not validate" in repair[-1]["content"]
+    assert server.seen[0].body["tool_choice"] == {
+        "type": "function",
+        "function": {"name": "verdict"},
+    }
+
+
+def test_json_answered_as_text_counts_as_the_forced_tool(server: FakeServer) -> None:
+    server.push(api.completion('{"decision": "Stripe"}'))
+    result = asyncio.run(provider(server, ListLedger()).structured(ask(), Verdict, "verdict"))
+    assert result.decision == "Stripe"
+
+
+def test_still_broken_after_repair_fails_naming_the_model(server: FakeServer) -> None:
+    server.default = api.completion(tool=("verdict", "{not json"))
+    with pytest.raises(LLMInvalidOutput, match="openai model 'llama3.1'"):
+        asyncio.run(provider(server, ListLedger()).structured(ask(), Verdict, "verdict"))
+    assert len(server.seen) == 2
+
+
+def test_retries_on_overload_and_not_on_bad_requests(server: FakeServer) -> None:
+    server.push(api.error(503, "loading model", {"retry-after": "0.1"}), api.completion("ok"))
+    assert asyncio.run(provider(server, ListLedger()).complete(ask())).text == "ok"
+    server.push(api.error(404, "model 'nope' not found"))
+    with pytest.raises(LLMError, match="HTTP 404: model 'nope' not found"):
+        asyncio.run(provider(server, ListLedger()).complete(ask()))
+
+
+def test_an_unreachable_server_fails_with_its_address() -> None:
+    llm = OpenAIProvider("http://127.0.0.1:9/v1", policy=RetryPolicy(2, 0.01, 0.02))
+    with pytest.raises(LLMError, match="cannot reach http://127.0.0.1:9/v1"):
+        asyncio.run(llm.complete(ask(deadline_s=3.0)))
+
+
+def test_selection_and_per_task_models(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("MEMO_PROVIDER", "ANTHROPIC_API_KEY", "MEMO_ANTHROPIC_API_KEY", "MEMO_HOME"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("MEMO_CONFIG", "/nonexistent/config.toml")
+    assert choose(Settings()).name == "offline"
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "k")
+    auto = Settings()
+    assert (choose(auto).name, model_for(auto, "extract")) == ("anthropic", "claude-sonnet-4-6")
+    assert model_for(auto, "router").startswith("claude-haiku")
+    monkeypatch.setenv("MEMO_DIGEST_MODEL", "claude-haiku-4-5")
+    assert model_for(Settings(), "digest") == "claude-haiku-4-5"
+    assert model_for(Settings(), "collector") == "claude-sonnet-4-6"
+    monkeypatch.setenv("MEMO_PROVIDER", "openai")
+    monkeypatch.setenv("MEMO_OPENAI_MODEL", "llama3.1")
+    monkeypatch.setenv("MEMO_EXTRACT_MODEL", "qwen2.5")
+    local = Settings()
+    assert (model_for(local, "extract"), model_for(local, "answer")) == ("qwen2.5", "llama3.1")
+    monkeypatch.setenv("MEMO_PROVIDER", "offline")
+    assert choose(Settings()).name == "offline"
