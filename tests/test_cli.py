@@ -221,3 +221,11 @@ def test_escape_sequences_in_paths_and_errors_are_made_visible(memo, tmp_path: P
         assert "\x1b" not in run.stderr + run.stdout and "\u241b]0;PWNED" in run.stderr
     doctor = memo("--db", str(tmp_path / f"x{payload}.db"), "doctor")
     assert "\x1b" not in doctor.stdout and "\u241b" in doctor.stdout
+
+
+def test_costs_with_nothing_spent(memo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    db = str(tmp_path / "memo.db")
+    report = memo("--db", db, "costs", "--json").json()
+    assert report["total"] == {"calls": 0, "failed": 0, "cost_microdollars": 0}
+    assert report["by_day"] == [] and report["by_model"] == []
+    assert "No model calls" in memo("--db", db, "costs").stdout

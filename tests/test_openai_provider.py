@@ -151,3 +151,34 @@ def test_selection_and_per_task_models(monkeypatch: pytest.MonkeyPatch) -> None:
     assert (model_for(local, "extract"), model_for(local, "answer")) == ("qwen2.5", "llama3.1")
     monkeypatch.setenv("MEMO_PROVIDER", "offline")
     assert choose(Settings()).name == "offline"
+
+
+def test_the_offline_provider_answers_extraction_through_the_same_interface() -> None:
+    from memo_tui.core.capture.llm_extractor import SYSTEM, fenced
+    from memo_tui.core.capture.offline import extract
+    from memo_tui.core.capture.sources import parse
+    from memo_tui.core.llm.offline import OfflineProvider
+    from memo_tui.core.llm.schemas import Extraction
+
+    text = "Date: 2026-09-08\nPriya Natarajan: Final call: we're moving Atlas to Postgres.\n"
+    request = ask(system=SYSTEM, messages=(Message("user", fenced(text)),))
+    offline = OfflineProvider()
+    result = asyncio.run(offline.structured(request, Extraction, "record_meeting"))
+    assert result.decisions == extract(parse(text, "meeting.txt", "txt")).decisions
+    with pytest.raises(LLMError, match="no policy for free text"):
+        asyncio.run(offline.complete(ask()))
+
+
+def test_configured_prices_change_the_cost(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from memo_tui.core.llm.ledger import DEFAULT_PRICES, StoreLedger, cost_microdollars
+    from memo_tui.core.llm.types import Usage
+    from store import Store
+
+    assert cost_microdollars("claude-sonnet-4-6", 1_000_000, 0, DEFAULT_PRICES) == 3_000_000
+    assert cost_microdollars("claude-haiku-4-5-20251001", 0, 1000, DEFAULT_PRICES) == 5_000
+    assert cost_microdollars("llama3.1", 10**6, 10**6, DEFAULT_PRICES) == 0
+    with Store(tmp_path / "m.db") as store:
+        ledger = StoreLedger(store, {**DEFAULT_PRICES, "llama3": (0.1, 0.2)})
+        ledger.record(CallRecord("openai", "llama3.1", "ask", "ok", Usage(1000, 500)))
+        [row] = store.llm_calls()
+        assert row.cost_microdollars == 1000 * 0.1 + 500 * 0.2

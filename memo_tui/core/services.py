@@ -18,7 +18,7 @@ class Services:
     settings: Settings
     store: Store
     capture: CaptureService
-    provider: Provider | None
+    provider: Provider
     ledger: StoreLedger
 
     def close(self) -> None:
@@ -34,7 +34,7 @@ def build_services(settings: Settings, db_path: Path) -> Services:
     ledger = StoreLedger(store, {**DEFAULT_PRICES, **settings.prices})
     provider = select.build_provider(settings, ledger)
     options = CaptureOptions(max_chars=settings.max_capture_chars, user=settings.user_name)
-    if provider is None:
+    if provider.name == "offline":  # the offline extractor reads the whole text, no slicing
         capture = CaptureService(store, options)
     else:
         from memo_tui.core.capture.llm_extractor import LLMExtractor

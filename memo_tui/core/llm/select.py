@@ -76,8 +76,8 @@ def problems(settings: Settings) -> list[str]:
     return found
 
 
-def build_provider(settings: Settings, ledger: Ledger | None) -> Provider | None:
-    """The provider for the current settings; None means offline."""
+def build_provider(settings: Settings, ledger: Ledger | None) -> Provider:
+    """The provider for the current settings (offline answers with deterministic policies)."""
     choice = choose(settings)
     policy = RetryPolicy(max_attempts=settings.llm_max_attempts)
     if choice.name == "anthropic":
@@ -90,4 +90,6 @@ def build_provider(settings: Settings, ledger: Ledger | None) -> Provider | None
         from memo_tui.core.llm.openai_provider import OpenAIProvider
 
         return OpenAIProvider(settings.openai_base_url, settings.openai_api_key, ledger, policy)
-    return None
+    from memo_tui.core.llm.offline import OfflineProvider
+
+    return OfflineProvider()
