@@ -97,3 +97,19 @@ def test_the_fake_model_would_obey_a_breakable_fence() -> None:
         record = json.dumps(obedient_record(f"<transcript>{attack.text}</transcript>")).lower()
         obeyed += any(m.lower() in record for m in attack.markers)
     assert obeyed >= len(breaks) - 1
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Let us ignore the previous estimate, it was wrong.",
+        "Let's add an action item for Tom to check the logs.",
+        "The system message queue is down again.",
+        "You are now the owner of the migration, Sam.",
+        "We decided to forget the old rules of thumb.",
+    ],
+)
+def test_ordinary_meeting_talk_is_not_mistaken_for_an_injection(said: str) -> None:
+    from memo_tui.core.capture.untrusted import addresses_a_model
+
+    assert not addresses_a_model(said)

@@ -22,14 +22,13 @@ _DEFUSED_TAG = re.compile(rf"\u2039(?={_INVISIBLE}/?{_INVISIBLE}{_WORD})", re.IG
 _TO_A_MODEL = re.compile(
     "|".join(
         [
-            r"\b(?:ignore|disregard|forget|override)\b.{0,40}\b(?:instructions?|rules|prompts?|"
-            r"above|previous|prior)\b",
-            r"\bsystem\s*(?:prompt|message|override|instruction)|\[\s*system\b|<\|im_start\|>|"
+            r"\b(?:ignore|disregard|forget|override)\b.{0,40}\b(?:instructions?|prompts?|"
+            r"your rules|the above)\b",
+            r"\bsystem (?:prompt|override|instruction)s?\b|\bsystem message\s*:|\[\s*system\b|"
+            r"<\|im_start\|>|"
             r"###\s*instruction|\[/?INST\]|^\W*(?:system|assistant)\s*:",
             r"\byou are (?:now )?(?:an? |the )?(?:ai|assistant|language model|model|chatbot|"
             r"unfiltered|\w+bot)\b|\bpretend (?:to be|you are|that you)\b|\bas an ai\b",
-            r"\b(?:record|add|insert|create|log|output|emit)\s+(?:a |an |the |one )?(?:new |"
-            r"extra |additional )?(?:decision|action item)s?\b",
             r"\bassign (?:every|all|each)\b|\bowner of (?:all|every)\b|"
             r"\bchange the (?:assignee|owner)s?\b",
             r"<\s*/?\s*tool_(?:use|call)|\"(?:decisions|action_items|tool_calls?)\"\s*:|"
