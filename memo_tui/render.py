@@ -108,6 +108,10 @@ def print_capture(result: CaptureResult) -> None:
         warn(f"  {result.error or ''}")
         return
     via = f", {result.extractor}" if result.extractor else ""
+    if result.llm_calls:
+        via += f", {result.llm_calls} model call{'s' if result.llm_calls != 1 else ''}"
+    if result.truncated:
+        via += ", TRUNCATED: part of the middle was not read"
     title = sanitize_line(result.title or "")
     print(f"{result.status:<13} {title}  (capture {result.capture_id}{via})")
     print_items(result.decisions, result.action_items)

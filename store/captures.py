@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from sqlalchemy import Connection, delete, insert, text, update
 from sqlmodel import col
 
+from store import ledger
 from store.records import (
     ActionItemRecord,
     CaptureCandidate,
@@ -113,6 +114,8 @@ def write_capture(conn: Connection, new: NewCapture, replace_id: int | None) -> 
             .where(col(Capture.id) == capture_id)
             .values(**_capture_columns(new), replaced_at=new.provenance.captured_at)
         )
+    if new.llm_call_ids:
+        ledger.attach_calls(conn, new.llm_call_ids, capture_id)
     decisions = _insert_decisions(conn, capture_id, new, provenance)
     actions = _insert_action_items(conn, capture_id, new, provenance)
     if new.excerpts:

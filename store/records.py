@@ -81,6 +81,7 @@ class NewCapture:
     decisions: list[NewDecision] = field(default_factory=list)
     action_items: list[NewActionItem] = field(default_factory=list)
     excerpts: list[NewExcerpt] = field(default_factory=list)
+    llm_call_ids: tuple[int, ...] = ()  # ledger rows of the extraction, pointed at the capture
 
 
 @dataclass(frozen=True)

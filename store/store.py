@@ -193,12 +193,6 @@ class Store:
         with self.writer.begin() as conn:
             return ledger.record_call(conn, row)
 
-    def attach_llm_calls(self, call_ids: Sequence[int], capture_id: int) -> None:
-        """Point the ledger rows of a capture's extraction at the capture once it exists."""
-        if call_ids:
-            with self.writer.begin() as conn:
-                ledger.attach_calls(conn, call_ids, capture_id)
-
     def llm_costs(self, by: str, since: str | None = None) -> list[ledger.CostLine]:
         with self.reader.connect() as conn:
             return ledger.summarize(conn, by, since)

@@ -20,7 +20,8 @@ _FOLD = str.maketrans(
 
 
 def _fold(text: str) -> str:
-    return unicodedata.normalize("NFKC", text).translate(_FOLD).casefold()
+    visible = "".join(c for c in text if unicodedata.category(c) != "Cf")
+    return unicodedata.normalize("NFKC", visible).translate(_FOLD).casefold()
 
 
 @dataclass(frozen=True)

@@ -45,6 +45,7 @@ def build_capture(
     extractor: str,
     user: str,
     truncated: bool = False,
+    llm_call_ids: tuple[int, ...] = (),
 ) -> NewCapture:
     """The capture row and its facts; an item whose quote is not in the text is unverified."""
     index = EvidenceIndex(transcript.lines)
@@ -99,4 +100,5 @@ def build_capture(
         decisions=decisions,
         action_items=actions,
         excerpts=excerpts(transcript),
+        llm_call_ids=llm_call_ids,
     )

@@ -171,6 +171,7 @@ class CaptureService:
             transcript,
             extraction,
             truncated=getattr(result, "truncated", False),
+            llm_call_ids=tuple(getattr(result, "llm_calls", ())),
             content_hash=content_hash,
             signature=signature,
             source_path=source_path,
@@ -178,21 +179,17 @@ class CaptureService:
             extractor=self.extractor_name,
             user=self.options.user,
         )
-        calls = tuple(getattr(result, "llm_calls", ()))
-        outcome = self._write(label, new, version_of[0] if version_of else None, calls)
-        outcome.chunks = int(getattr(result, "chunks", 1))
+        outcome = self._write(label, new, version_of[0] if version_of else None)
+        outcome.chunks = int(getattr(result, "chunks", 0))
         return outcome
 
-    def _write(
-        self, label: str, new: NewCapture, replace_id: int | None, calls: tuple[int, ...]
-    ) -> CaptureResult:
+    def _write(self, label: str, new: NewCapture, replace_id: int | None) -> CaptureResult:
         try:
             written = self.store.write_capture(new, replace_id)
         except DuplicateCaptureError:  # another process stored the same text just now
             again = self.store.capture_by_hash(new.content_hash)
             assert again is not None
             return self._unchanged(label, again.id, again.title)
-        self.store.attach_llm_calls(calls, written.capture_id)
         return CaptureResult(
             label,
             "captured" if replace_id is None else "replaced",
@@ -200,7 +197,7 @@ class CaptureService:
             title=new.title,
             truncated=new.truncated,
             extractor=self.extractor_name,
-            llm_calls=len(calls),
+            llm_calls=len(new.llm_call_ids),
             decisions=written.decisions,
             action_items=written.action_items,
         )

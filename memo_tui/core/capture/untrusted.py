@@ -1,34 +1,91 @@
 """Transcripts are untrusted: defusing fence tags, and spotting text addressed to a model.
 
 Both extractors use this. The LLM path fences the transcript and must stop the text from
-closing that fence; the offline path never extracts from a turn that talks to an AI
-("ignore previous instructions", fake system prompts, spoofed tool output): such a turn is
-something pasted or read out, not what the meeting decided.
+closing that fence, however the tag is disguised (case, spacing, invisible or full-width
+characters, HTML entities, look-alike letters). The offline path never extracts from a turn
+that talks to an AI ("ignore previous instructions", fake system prompts, spoofed tool output,
+a "System:" speaker): such a turn was pasted or read out; the meeting did not decide it.
 """
 
 from __future__ import annotations
 
+import html
 import re
+import unicodedata
 
-_INVISIBLE = r"[\s\u00ad\u200b-\u200f\u2060\ufeff]*"
-_WORD = _INVISIBLE.join("transcript")
-# "<", a full-width or small "<", or "&lt;", then an optional "/", then "transcript" in any
-# case, with spaces or invisible characters anywhere in between.
-FENCE_TAG = re.compile(
-    rf"(?:<|\uff1c|\ufe64|&lt;)(?={_INVISIBLE}/?{_INVISIBLE}{_WORD})", re.IGNORECASE
+# Characters that start a tag once folded: "<", its full-width and small forms, an HTML
+# entity for it, the Unicode tag character that smuggles it, and "‹" (a tag already defused).
+_OPENER = re.compile(r"<|\uff1c|\ufe64|\u2039|\U000e003c|&(?:lt|#0*60|#x0*3c);?", re.IGNORECASE)
+_TAG_CHARS = {code: code - 0xE0000 for code in range(0xE0020, 0xE007F)}
+_LOOKALIKES = str.maketrans(
+    {
+        "\u0430": "a",
+        "\u0435": "e",
+        "\u043e": "o",
+        "\u0440": "p",
+        "\u0441": "c",
+        "\u0456": "i",
+        "\u0455": "s",
+        "\u0442": "t",
+        "\u03b1": "a",
+        "\u03bf": "o",
+        "\u03c1": "p",
+        "\u03b9": "i",
+        "\u03c4": "t",
+        "\u2215": "/",
+        "\u2044": "/",
+        "\uff0f": "/",
+        "\\": "/",
+    }
 )
-_DEFUSED_TAG = re.compile(rf"\u2039(?={_INVISIBLE}/?{_INVISIBLE}{_WORD})", re.IGNORECASE)
+_TAG_NAME = re.compile(r"/*transcript", re.IGNORECASE)
 
+
+def _fold(window: str) -> str:
+    """What a reader (or a model) would see: entities decoded, width and look-alikes folded,
+    invisible characters and spaces gone."""
+    text = unicodedata.normalize("NFKC", html.unescape(window.translate(_TAG_CHARS)))
+    text = text.translate(_LOOKALIKES)
+    return "".join(c for c in text if not c.isspace() and unicodedata.category(c) != "Cf")
+
+
+def _fence_openers(text: str) -> list[tuple[int, int]]:
+    spans = []
+    for match in _OPENER.finditer(text):
+        if _TAG_NAME.match(_fold(text[match.end() : match.end() + 80])):
+            spans.append(match.span())
+    return spans
+
+
+def strip_invisible(text: str) -> str:
+    """Drop characters nobody can see (format controls, Unicode tag characters): they only
+    serve to smuggle text past a reader."""
+    return "".join(c for c in text if unicodedata.category(c) != "Cf")
+
+
+def neutralize(text: str) -> str:
+    """`</transcript>` in any disguise becomes `‹/transcript>`, which closes nothing."""
+    text = strip_invisible(text)
+    pieces, last = [], 0
+    for start, end in _fence_openers(text):
+        pieces += [text[last:start], "\u2039"]
+        last = end
+    return "".join(pieces) + text[last:]
+
+
+_MODEL_SPEAKERS = frozenset({"system", "assistant", "human", "user", "ai", "model", "bot"})
 _TO_A_MODEL = re.compile(
     "|".join(
         [
             r"\b(?:ignore|disregard|forget|override)\b.{0,40}\b(?:instructions?|prompts?|"
-            r"your rules|the above)\b",
+            r"your rules|the above)\b|\bdisregard (?:everything|all|anything)\b",
             r"\bsystem (?:prompt|override|instruction)s?\b|\bsystem message\s*:|\[\s*system\b|"
-            r"<\|im_start\|>|"
-            r"###\s*instruction|\[/?INST\]|^\W*(?:system|assistant)\s*:",
+            r"<\|im_start\|>|###\s*instruction|\[/?INST\]|^\W*(?:system|assistant)\s*:|"
+            r"<\s*/?\s*(?:system|assistant|instructions?)\s*>",
             r"\byou are (?:now )?(?:an? |the )?(?:ai|assistant|language model|model|chatbot|"
             r"unfiltered|\w+bot)\b|\bpretend (?:to be|you are|that you)\b|\bas an ai\b",
+            r"\b(?:note|message|instructions?|reminder) (?:to|for) the (?:ai|assistant|model|"
+            r"summari[sz]er|bot|note-?taker|extractor)\b|\bdear (?:ai|assistant|model|bot)\b",
             r"\bassign (?:every|all|each)\b|\bowner of (?:all|every)\b|"
             r"\bchange the (?:assignee|owner)s?\b",
             r"<\s*/?\s*tool_(?:use|call)|\"(?:decisions|action_items|tool_calls?)\"\s*:|"
@@ -39,14 +96,14 @@ _TO_A_MODEL = re.compile(
 )
 
 
-def neutralize(text: str) -> str:
-    """`</transcript>` in any case, spacing or disguise becomes `‹/transcript>`, which no
-    longer opens or closes anything."""
-    return FENCE_TAG.sub("\u2039", text)
-
-
-def addresses_a_model(text: str) -> bool:
+def addresses_a_model(text: str, speaker: str | None = None) -> bool:
     """Whether a turn is an instruction to an AI, a fence break or a quoted/pasted block."""
-    if FENCE_TAG.search(text) or _DEFUSED_TAG.search(text) or text.lstrip().startswith(">"):
+    if speaker is not None and speaker.lower().split()[-1] in _MODEL_SPEAKERS:
         return True
-    return bool(_TO_A_MODEL.search(text))
+    if text.lstrip().startswith(">") or _fence_openers(text):
+        return True
+    return bool(_TO_A_MODEL.search(_fold_light(text)))
+
+
+def _fold_light(text: str) -> str:
+    return unicodedata.normalize("NFKC", strip_invisible(text)).translate(_LOOKALIKES)

@@ -9,8 +9,17 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any
 
-from memo_tui.core.llm.base import Ledger, Provider, Retryable, RetryPolicy, tool_arguments
+from memo_tui.core.llm.base import (
+    RETRY_STATUSES,
+    Ledger,
+    Provider,
+    Retryable,
+    RetryPolicy,
+    StreamBroken,
+    tool_arguments,
+)
 from memo_tui.core.llm.types import (
+    CallRecord,
     Completion,
     Finished,
     Message,
@@ -22,7 +31,8 @@ from memo_tui.core.llm.types import (
     Usage,
 )
 
-RETRY_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504, 529})
+# Error types the API reports in a body (also mid-stream, where the HTTP status was 200).
+RETRY_TYPES = frozenset({"overloaded_error", "rate_limit_error", "api_error"})
 
 
 class AnthropicProvider(Provider):
@@ -38,6 +48,9 @@ class AnthropicProvider(Provider):
         super().__init__(ledger, policy)
         self.api_key = api_key
         self.base_url = base_url
+
+    def prepare(self) -> None:
+        import anthropic  # noqa: F401 - slow the first time; not on any deadline
 
     def _client(self, timeout_s: float) -> Any:
         import anthropic
@@ -58,13 +71,19 @@ class AnthropicProvider(Provider):
         usage = Usage(message.usage.input_tokens or 0, message.usage.output_tokens or 0)
         return Completion(text, calls, usage, message.stop_reason, message.model)
 
-    async def _stream_once(self, request: Request, timeout_s: float) -> AsyncIterator[StreamEvent]:
+    async def _stream_once(
+        self, request: Request, timeout_s: float, record: CallRecord
+    ) -> AsyncIterator[StreamEvent]:
         state = _StreamState(request.model)
         async with self._client(timeout_s) as client:
             events = await client.messages.create(**_params(request), stream=True)
             async for event in events:
-                for produced in state.feed(event):
-                    yield produced
+                produced = state.feed(event)
+                record.usage = state.usage
+                for item in produced:
+                    yield item
+        if not state.stopped:
+            raise StreamBroken("the stream ended before message_stop")
         yield Finished(state.completion())
 
     def _classify(self, error: Exception) -> Retryable | None:
@@ -74,12 +93,15 @@ class AnthropicProvider(Provider):
             status = error.status_code
             detail = error.api_message or error.type or str(error)
             retry_after = _retry_after(error.response.headers)
-            retry = status in RETRY_STATUSES or status >= 500 or error.type == "overloaded_error"
-            return Retryable(retry, retry_after, f"HTTP {status}: {detail}")
+            retry = status in RETRY_STATUSES or status >= 500 or error.type in RETRY_TYPES
+            where = f"HTTP {status}" if status != 200 else "error event"
+            return Retryable(retry, retry_after, f"{where}: {detail}")
         if isinstance(error, anthropic.APIConnectionError):
             return Retryable(True, None, f"connection failed ({error})")
         if isinstance(error, anthropic.AnthropicError):
             return Retryable(False, None, str(error))
+        if isinstance(error, TypeError) and "authentication" in str(error).lower():
+            return Retryable(False, None, "no API key: set ANTHROPIC_API_KEY")
         return None
 
 
@@ -92,6 +114,7 @@ class _StreamState:
         self.calls: list[ToolCall] = []
         self.usage = Usage()
         self.stop_reason: str | None = None
+        self.stopped = False
         self._tool: dict[str, Any] | None = None
 
     def feed(self, event: Any) -> list[StreamEvent]:
@@ -116,6 +139,8 @@ class _StreamState:
             self._tool = None
             self.calls.append(call)
             return [ToolCallMade(call)]
+        elif kind == "message_stop":
+            self.stopped = True
         elif kind == "message_delta":
             self.stop_reason = event.delta.stop_reason
             output = getattr(event.usage, "output_tokens", None) or 0

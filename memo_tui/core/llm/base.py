@@ -4,6 +4,7 @@ bounded retries, structured output through a forced tool, and a ledger row for e
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import time
@@ -53,6 +54,14 @@ class Retryable:
     message: str
 
 
+# Rate limits, overload and server errors; other statuses are the caller's to fix.
+RETRY_STATUSES = frozenset({429, 500, 502, 503, 504, 529})
+
+
+class StreamBroken(Exception):
+    """A stream ended before the provider said it was complete."""
+
+
 class Provider(ABC):
     """One model provider. Subclasses implement one attempt; this class does the rest."""
 
@@ -64,32 +73,34 @@ class Provider(ABC):
 
     # What a provider implements
 
+    def prepare(self) -> None:  # noqa: B027 - optional hook
+        """Slow one-time work (importing an SDK), done before any deadline starts."""
+
     @abstractmethod
     async def _complete_once(self, request: Request, timeout_s: float) -> Completion: ...
 
     @abstractmethod
-    def _stream_once(self, request: Request, timeout_s: float) -> AsyncIterator[StreamEvent]: ...
+    def _stream_once(
+        self, request: Request, timeout_s: float, record: CallRecord
+    ) -> AsyncIterator[StreamEvent]:
+        """Yield events; keep `record.usage` current so a broken stream is still metered."""
 
     @abstractmethod
     def _classify(self, error: Exception) -> Retryable | None:
-        """None when `error` is not the provider's (a bug: let it propagate)."""
+        """The provider's verdict on an error; None when it is not the provider's."""
 
     # The interface
 
-    async def complete(self, request: Request) -> Completion:
+    async def complete(self, request: Request, deadline: float | None = None) -> Completion:
         """One answer (text and/or tool calls), retried within the request's deadline."""
-        record = CallRecord(
-            self.name,
-            request.model,
-            request.trigger,
-            "error",
-            capture_id=request.capture_id,
-            run_id=request.run_id,
-        )
+        self.prepare()
+        record = self._new_record(request)
         started = time.monotonic()
         try:
             completion = await self._within_deadline(
-                request, lambda timeout: self._complete_once(request, timeout)
+                request,
+                deadline or started + request.deadline_s,
+                lambda timeout: self._complete_once(request, timeout),
             )
         except LLMError as error:
             record.error = str(error)
@@ -102,40 +113,44 @@ class Provider(ABC):
 
     async def stream(self, request: Request) -> AsyncIterator[StreamEvent]:
         """Text deltas and tool calls as they come, then `Finished`. Retried only until the
-        first event; an error after that fails the stream (the ledger keeps what was used)."""
-        record = CallRecord(
-            self.name,
-            request.model,
-            request.trigger,
-            "error",
-            capture_id=request.capture_id,
-            run_id=request.run_id,
-        )
+        first event; an error after that fails the stream and the ledger keeps what was used."""
+        self.prepare()
+        record = self._new_record(request)
         started = time.monotonic()
         deadline = started + request.deadline_s
-        produced = False
         try:
             for attempt in range(self.policy.max_attempts):
+                events = self._stream_once(request, _remaining(deadline), record).__aiter__()
+                produced = False
                 try:
-                    async with asyncio.timeout_at(_loop_time(deadline)):
-                        async for event in self._stream_once(request, _remaining(deadline)):
-                            produced = True
-                            if isinstance(event, Finished):
-                                record.status, record.usage = "ok", event.completion.usage
-                            yield event
+                    while True:
+                        try:
+                            event = await asyncio.wait_for(anext(events), _remaining(deadline))
+                        except StopAsyncIteration:
+                            break
+                        produced = True
+                        if isinstance(event, Finished):
+                            record.status, record.usage = "ok", event.completion.usage
+                        yield event
+                    if record.status != "ok":
+                        raise StreamBroken("the stream ended before it was complete")
                     return
                 except TimeoutError as error:
+                    record.status = "partial" if produced else "error"
                     raise self._timeout(request) from error
+                except GeneratorExit:
+                    record.status, record.error = "partial", "the reader stopped the stream"
+                    raise
                 except Exception as error:  # noqa: BLE001 - classified below
-                    verdict = self._classify(error)
-                    if verdict is None:
-                        raise
+                    verdict = self._verdict(error)
                     if produced:
                         record.status = "partial"
                         raise LLMError(
                             f"{self.name} stream broke off: {verdict.message}"
                         ) from error
                     await self._pause_or_fail(request, verdict, attempt, deadline, error)
+                finally:
+                    await _close(events)
         except LLMError as error:
             record.error = str(error)
             raise
@@ -143,15 +158,17 @@ class Provider(ABC):
             self._record(record, started)
 
     async def structured(self, request: Request, schema: type[Model], tool: str) -> Model:
-        """The model's answer as `schema`, via a forced tool; one repair request if invalid."""
+        """The model's answer as `schema`, via a forced tool; one repair request if invalid.
+        The repair shares the request's deadline."""
+        deadline = time.monotonic() + request.deadline_s
         spec = ToolSpec(tool, schema.__doc__ or tool, schema.model_json_schema())
         forced = replace(request, tools=(spec,), tool_choice=tool)
-        completion = await self.complete(forced)
+        completion = await self.complete(forced, deadline)
         try:
             return _validate(completion, schema, tool)
         except (ValidationError, LLMInvalidOutput) as first:
             repair = _repair_request(forced, completion, tool, first)
-        completion = await self.complete(repair)
+        completion = await self.complete(repair, deadline)
         try:
             return _validate(completion, schema, tool)
         except (ValidationError, LLMInvalidOutput) as second:
@@ -162,21 +179,34 @@ class Provider(ABC):
 
     # Shared machinery
 
+    def _new_record(self, request: Request) -> CallRecord:
+        return CallRecord(
+            self.name,
+            request.model,
+            request.trigger,
+            "error",
+            capture_id=request.capture_id,
+            run_id=request.run_id,
+        )
+
+    def _verdict(self, error: Exception) -> Retryable:
+        if isinstance(error, StreamBroken):
+            return Retryable(True, None, str(error))
+        verdict = self._classify(error)
+        if verdict is None:  # not an API error: a bug or an unexpected reply, never retried
+            return Retryable(False, None, f"unexpected {type(error).__name__}: {error}")
+        return verdict
+
     async def _within_deadline(
-        self, request: Request, attempt: Callable[[float], Awaitable[T]]
+        self, request: Request, deadline: float, attempt: Callable[[float], Awaitable[T]]
     ) -> T:
-        deadline = time.monotonic() + request.deadline_s
         for number in range(self.policy.max_attempts):
             try:
-                async with asyncio.timeout_at(_loop_time(deadline)):
-                    return await attempt(_remaining(deadline))
+                return await asyncio.wait_for(attempt(_remaining(deadline)), _remaining(deadline))
             except TimeoutError as error:
                 raise self._timeout(request) from error
             except Exception as error:  # noqa: BLE001 - classified below
-                verdict = self._classify(error)
-                if verdict is None:
-                    raise
-                await self._pause_or_fail(request, verdict, number, deadline, error)
+                await self._pause_or_fail(request, self._verdict(error), number, deadline, error)
         raise AssertionError("unreachable: the last attempt raises")
 
     async def _pause_or_fail(
@@ -209,9 +239,11 @@ class Provider(ABC):
             self.ledger.record(record)
 
 
-def _loop_time(deadline: float) -> float:
-    """A time.monotonic() deadline on the running loop's clock."""
-    return asyncio.get_running_loop().time() + _remaining(deadline)
+async def _close(events: AsyncIterator[StreamEvent]) -> None:
+    close = getattr(events, "aclose", None)
+    if close is not None:
+        with contextlib.suppress(Exception):
+            await close()
 
 
 def _remaining(deadline: float) -> float:

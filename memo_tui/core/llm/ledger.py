@@ -10,11 +10,17 @@ from memo_tui.core.llm.types import CallRecord
 from store import LLMCallRow, Store, utc_now
 
 # US dollars per million tokens (input, output), which is microdollars per token.
+# The longest matching prefix wins, so "claude-opus-4-6" is not priced as "claude-opus-4".
 DEFAULT_PRICES: dict[str, tuple[float, float]] = {
-    "claude-opus-4": (5.0, 25.0),
+    "claude-opus-4": (15.0, 75.0),
+    "claude-opus-4-5": (5.0, 25.0),
+    "claude-opus-4-6": (5.0, 25.0),
     "claude-sonnet-4": (3.0, 15.0),
     "claude-haiku-4": (1.0, 5.0),
+    "claude-3-7-sonnet": (3.0, 15.0),
+    "claude-3-5-sonnet": (3.0, 15.0),
     "claude-3-5-haiku": (0.8, 4.0),
+    "claude-3-haiku": (0.25, 1.25),
 }
 
 

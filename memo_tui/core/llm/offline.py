@@ -11,9 +11,10 @@ import re
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
-from memo_tui.core.llm.base import Ledger, Provider, Retryable
+from memo_tui.core.llm.base import Provider, Retryable
 from memo_tui.core.llm.errors import LLMUnavailable
 from memo_tui.core.llm.types import (
+    CallRecord,
     Completion,
     Finished,
     Request,
@@ -40,8 +41,8 @@ def _extraction_policy(request: Request) -> dict[str, Any]:
 class OfflineProvider(Provider):
     name = "offline"
 
-    def __init__(self, ledger: Ledger | None = None) -> None:
-        super().__init__(ledger=None)  # offline work costs nothing: no ledger rows
+    def __init__(self) -> None:
+        super().__init__(ledger=None)  # no model is called: nothing to meter
         self.policies: dict[str, Policy] = {"record_meeting": _extraction_policy}
 
     async def _complete_once(self, request: Request, timeout_s: float) -> Completion:
@@ -54,7 +55,9 @@ class OfflineProvider(Provider):
         call = ToolCall("offline", request.tool_choice or "", policy(request))
         return Completion("", (call,), Usage(), "tool_use", "offline")
 
-    async def _stream_once(self, request: Request, timeout_s: float) -> AsyncIterator[StreamEvent]:
+    async def _stream_once(
+        self, request: Request, timeout_s: float, record: CallRecord
+    ) -> AsyncIterator[StreamEvent]:
         completion = await self._complete_once(request, timeout_s)
         for call in completion.tool_calls:
             yield ToolCallMade(call)

@@ -10,8 +10,17 @@ import json
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
-from memo_tui.core.llm.base import Ledger, Provider, Retryable, RetryPolicy, tool_arguments
+from memo_tui.core.llm.base import (
+    RETRY_STATUSES,
+    Ledger,
+    Provider,
+    Retryable,
+    RetryPolicy,
+    StreamBroken,
+    tool_arguments,
+)
 from memo_tui.core.llm.types import (
+    CallRecord,
     Completion,
     Finished,
     Message,
@@ -25,8 +34,6 @@ from memo_tui.core.llm.types import (
 
 if TYPE_CHECKING:
     import httpx
-
-RETRY_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504, 529})
 
 
 class OpenAIStatusError(Exception):
@@ -50,6 +57,9 @@ class OpenAIProvider(Provider):
         self.base_url = base_url.rstrip("/")
         self.api_key = api_key
 
+    def prepare(self) -> None:
+        import httpx  # noqa: F401 - slow the first time; not on any deadline
+
     def _client(self, timeout_s: float) -> httpx.AsyncClient:
         import httpx  # lazily: it loads its CLI's dependencies when imported
 
@@ -64,7 +74,8 @@ class OpenAIProvider(Provider):
         choice = (data.get("choices") or [{}])[0]
         message = choice.get("message") or {}
         calls = tuple(_call(c) for c in message.get("tool_calls") or [])
-        text = message.get("content") or ""
+        content = message.get("content") or ""
+        text = content if isinstance(content, str) else json.dumps(content)
         if request.tool_choice and not calls and text.strip().startswith("{"):
             calls = (ToolCall("content", request.tool_choice, tool_arguments(text)),)
         usage = data.get("usage") or {}
@@ -76,7 +87,10 @@ class OpenAIProvider(Provider):
             data.get("model") or request.model,
         )
 
-    async def _stream_once(self, request: Request, timeout_s: float) -> AsyncIterator[StreamEvent]:
+    async def _stream_once(
+        self, request: Request, timeout_s: float, record: CallRecord
+    ) -> AsyncIterator[StreamEvent]:
+        finished = False
         text: list[str] = []
         partial: dict[int, dict[str, str]] = {}
         usage, stop, model = Usage(), None, request.model
@@ -94,6 +108,7 @@ class OpenAIProvider(Provider):
                     continue
                 payload = line[5:].strip()
                 if payload == "[DONE]":
+                    finished = True
                     break
                 chunk = json.loads(payload)
                 if "error" in chunk:
@@ -102,6 +117,7 @@ class OpenAIProvider(Provider):
                 if chunk.get("usage"):
                     u = chunk["usage"]
                     usage = Usage(u.get("prompt_tokens") or 0, u.get("completion_tokens") or 0)
+                    record.usage = usage
                 for choice in chunk.get("choices") or []:
                     delta = choice.get("delta") or {}
                     if delta.get("content"):
@@ -116,6 +132,8 @@ class OpenAIProvider(Provider):
                         slot["name"] = function.get("name") or slot["name"]
                         slot["args"] += function.get("arguments") or ""
                     stop = choice.get("finish_reason") or stop
+        if not finished:
+            raise StreamBroken("the stream ended before [DONE]")
         calls = tuple(
             ToolCall(s["id"] or f"call_{i}", s["name"], tool_arguments(s["args"]))
             for i, s in sorted(partial.items())
@@ -130,10 +148,14 @@ class OpenAIProvider(Provider):
             return Retryable(retry, error.retry_after, str(error))
         import httpx
 
-        if isinstance(error, httpx.TransportError):
+        if isinstance(
+            error, (httpx.NetworkError, httpx.TimeoutException, httpx.RemoteProtocolError)
+        ):
             return Retryable(True, None, f"cannot reach {self.base_url} ({error!r})")
-        if isinstance(error, (json.JSONDecodeError, KeyError, TypeError)):
-            return Retryable(False, None, f"unexpected response from {self.base_url}: {error}")
+        if isinstance(error, httpx.HTTPError):  # a bad URL or protocol: retrying cannot help
+            return Retryable(False, None, f"cannot use {self.base_url} ({error!r})")
+        if isinstance(error, (ValueError, KeyError, TypeError, AttributeError)):
+            return Retryable(False, None, f"unexpected response from {self.base_url}: {error!r}")
         return None
 
 

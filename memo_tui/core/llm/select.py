@@ -52,17 +52,15 @@ def choose(settings: Settings) -> Choice:
 
 
 def model_for(settings: Settings, task: Task) -> str:
-    """The model a task uses; agents without their own setting use the answer model."""
-    if task in ("extract", "router", "answer"):
-        configured: str | None = getattr(settings, f"{task}_model")
-        explicit = task + "_model" in settings.model_fields_set
-    else:
-        configured = getattr(settings, f"{task}_model")
-        explicit = configured is not None
-        configured = configured or settings.answer_model
+    """The model a task uses. Agents without their own setting use the answer model. On an
+    OpenAI-compatible server, tasks whose model was not set use MEMO_OPENAI_MODEL."""
+    field = f"{task}_model"
+    if task not in ("extract", "router", "answer") and getattr(settings, field) is None:
+        field = "answer_model"
+    explicit = field in settings.model_fields_set and getattr(settings, field)
     if choose(settings).name == "openai" and not explicit:
         return settings.openai_model or ""
-    return configured or ""
+    return str(getattr(settings, field) or "")
 
 
 def problems(settings: Settings) -> list[str]:

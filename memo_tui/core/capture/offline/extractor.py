@@ -155,7 +155,7 @@ def _spoken_items(transcript: Transcript) -> list[_Item]:
     meeting = transcript.occurred_at or dt.date(2000, 1, 3)
     items: list[_Item] = []
     for index, turn in enumerate(turns):
-        if addresses_a_model(turn.text):
+        if addresses_a_model(turn.text, turn.speaker):
             continue  # pasted or read-out instructions to an AI are not meeting content
         for sentence in sentences(turn.text):
             if len(sentence.text) > MAX_SENTENCE:
@@ -175,7 +175,7 @@ def _note_items(transcript: Transcript) -> tuple[list[_Item], set[int]]:
     used: set[int] = set()
     for index, turn in enumerate(transcript.turns):
         kind = kinds.get(turn.line) or notes.labelled(turn)
-        if kind is None or addresses_a_model(turn.text):
+        if kind is None or addresses_a_model(turn.text, turn.speaker):
             continue
         used.add(index)
         text, checked = notes.strip_bullet(turn.text)
