@@ -243,3 +243,103 @@ def test_the_sdk_environment_variables_are_honoured(
     llm = AnthropicProvider(ledger=ledger)
     assert asyncio.run(llm.complete(ask())).text == "env works"
     assert api_key(server.seen[0].headers) == "from-env"
+
+
+def test_the_deadline_covers_all_attempts_not_each(server: FakeServer, ledger: ListLedger) -> None:
+    server.default = api.error(529, "overloaded_error", "Overloaded", {"retry-after": "0.4"})
+    started = time.monotonic()
+    with pytest.raises(LLMError, match="would pass the 1 s deadline"):
+        asyncio.run(provider(server, ledger, attempts=10).complete(ask(deadline=1.0)))
+    assert time.monotonic() - started < 1.2
+    assert len(server.seen) <= 3
+
+
+def test_dropped_connections_are_retried(server: FakeServer, ledger: ListLedger) -> None:
+    server.push(Reply(drop=True), api.message("second try"))
+    assert asyncio.run(provider(server, ledger).complete(ask())).text == "second try"
+    assert len(server.seen) == 2
+
+
+def test_retry_after_ms_is_honoured(server: FakeServer, ledger: ListLedger) -> None:
+    server.push(
+        api.error(429, "rate_limit_error", "slow", {"retry-after-ms": "250"}), api.message("ok")
+    )
+    started = time.monotonic()
+    asyncio.run(provider(server, ledger).complete(ask()))
+    assert time.monotonic() - started >= 0.25
+
+
+def test_an_error_event_before_any_output_is_retried(
+    server: FakeServer, ledger: ListLedger
+) -> None:
+    server.push(api.stream(["never"], fail_after=0), api.stream(["fine"]))
+
+    async def collect() -> list[object]:
+        return [e async for e in provider(server, ledger).stream(ask())]
+
+    events = asyncio.run(collect())
+    assert [e.text for e in events if isinstance(e, TextDelta)] == ["fine"]
+    assert len(server.seen) == 2 and ledger.calls[0].status == "ok"
+
+
+def test_a_stream_cut_before_message_stop_is_an_error(
+    server: FakeServer, ledger: ListLedger
+) -> None:
+    whole = api.stream(["We ", "picked ", "Postgres."])
+    cut = Reply(whole.status, whole.headers, whole.chunks[:-3])  # no message_delta/stop
+    server.push(cut)
+
+    async def consume() -> None:
+        async for _ in provider(server, ledger).stream(ask()):
+            pass
+
+    with pytest.raises(LLMError, match="ended before message_stop"):
+        asyncio.run(consume())
+    assert ledger.calls[0].status == "partial"
+
+
+def test_partial_usage_is_metered_and_readers_may_stop_early(
+    server: FakeServer, ledger: ListLedger
+) -> None:
+    server.push(api.stream(["a ", "b ", "c"], usage=(77, 9), fail_after=2))
+
+    async def consume() -> None:
+        async for _ in provider(server, ledger).stream(ask()):
+            pass
+
+    with pytest.raises(LLMError):
+        asyncio.run(consume())
+    assert ledger.calls[0].usage.input_tokens == 77
+    server.push(api.stream(["a ", "b ", "c"], usage=(50, 9)))
+
+    async def first_only() -> None:
+        async for event in provider(server, ledger).stream(ask()):
+            if isinstance(event, TextDelta):
+                break
+
+    asyncio.run(first_only())
+    assert ledger.calls[1].status == "partial"
+    assert ledger.calls[1].error in ("the reader stopped the stream", "the stream was cancelled")
+
+
+def test_a_slow_stream_times_out_cleanly(server: FakeServer, ledger: ListLedger) -> None:
+    server.push(api.stream(["a ", "b ", "c ", "d"], pause=0.4))
+
+    async def consume() -> None:
+        async for _ in provider(server, ledger).stream(ask(deadline=1.0)):
+            pass
+
+    with pytest.raises(LLMTimeout):
+        asyncio.run(consume())
+    assert ledger.calls[0].status == "partial"
+
+
+def test_the_repair_request_shares_the_deadline(server: FakeServer, ledger: ListLedger) -> None:
+    bad = api.message(tool=("verdict", {"decision": "x"}))
+    good = api.message(tool=("verdict", {"decision": "x", "confidence": 1.0}))
+    server.push(
+        Reply(bad.status, bad.headers, [0.7, *bad.chunks]),
+        Reply(good.status, good.headers, [0.7, *good.chunks]),
+    )
+    with pytest.raises(LLMTimeout):
+        asyncio.run(provider(server, ledger).structured(ask(deadline=1.0), Verdict, "verdict"))

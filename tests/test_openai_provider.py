@@ -182,3 +182,43 @@ def test_configured_prices_change_the_cost(tmp_path) -> None:  # type: ignore[no
         ledger.record(CallRecord("openai", "llama3.1", "ask", "ok", Usage(1000, 500)))
         [row] = store.llm_calls()
         assert row.cost_microdollars == 1000 * 0.1 + 500 * 0.2
+
+
+def test_a_stream_without_done_is_an_error(server: FakeServer) -> None:
+    whole = api.stream(["a", "b"])
+    server.push(type(whole)(whole.status, whole.headers, whole.chunks[:-1]))
+    ledger = ListLedger()
+
+    async def consume() -> None:
+        async for _ in provider(server, ledger).stream(ask()):
+            pass
+
+    with pytest.raises(LLMError, match="before \\[DONE\\]"):
+        asyncio.run(consume())
+    assert ledger.calls[0].status == "partial"
+
+
+def test_a_malformed_reply_is_an_llm_error_not_a_crash(server: FakeServer) -> None:
+    from fakes.server import json_reply
+
+    server.push(json_reply({"choices": ["oops"]}))
+    with pytest.raises(LLMError, match="unexpected response"):
+        asyncio.run(provider(server, ListLedger()).complete(ask()))
+    assert len(server.seen) == 1
+
+
+def test_agents_follow_the_answer_model_on_a_local_server(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMO_CONFIG", "/nonexistent/config.toml")
+    monkeypatch.setenv("MEMO_PROVIDER", "openai")
+    monkeypatch.setenv("MEMO_OPENAI_MODEL", "llama3.1")
+    monkeypatch.setenv("MEMO_ANSWER_MODEL", "qwen2.5:32b")
+    settings = Settings()
+    assert model_for(settings, "digest") == "qwen2.5:32b"
+    assert model_for(settings, "router") == "llama3.1"
+
+
+def test_opus_generations_are_priced_apart() -> None:
+    from memo_tui.core.llm.ledger import DEFAULT_PRICES, price_of
+
+    assert price_of("claude-opus-4-1-20250805", DEFAULT_PRICES) == (15.0, 75.0)
+    assert price_of("claude-opus-4-6", DEFAULT_PRICES) == (5.0, 25.0)

@@ -21,6 +21,7 @@ class Reply:
     status: int = 200
     headers: dict[str, str] = field(default_factory=dict)
     chunks: list[bytes | float] = field(default_factory=list)  # a float pauses that long
+    drop: bool = False  # close the connection without answering
 
 
 @dataclass
@@ -63,6 +64,10 @@ class FakeServer:
                 self._send(reply)
 
             def _send(self, reply: Reply) -> None:
+                if reply.drop:
+                    self.close_connection = True
+                    self.connection.shutdown(2)
+                    return
                 self.send_response(reply.status)
                 streaming = reply.headers.get("content-type", "").startswith("text/event-stream")
                 for name, value in reply.headers.items():

@@ -141,6 +141,9 @@ class Provider(ABC):
                 except GeneratorExit:
                     record.status, record.error = "partial", "the reader stopped the stream"
                     raise
+                except asyncio.CancelledError:
+                    record.status, record.error = "partial", "the stream was cancelled"
+                    raise
                 except Exception as error:  # noqa: BLE001 - classified below
                     verdict = self._verdict(error)
                     if produced:

@@ -8,6 +8,7 @@ from collections import Counter
 
 from memo_tui.core.capture.offline.text import STOPWORDS, clean_spoken, stem
 from memo_tui.core.capture.sources import Transcript
+from memo_tui.core.capture.untrusted import addresses_a_model
 from memo_tui.core.llm.schemas import (
     ExtractedActionItem,
     ExtractedDecision,
@@ -29,6 +30,8 @@ def topics(transcript: Transcript, limit: int = 6) -> list[str]:
     counts: Counter[str] = Counter()
     forms: dict[str, Counter[str]] = {}
     for turn in transcript.turns:
+        if addresses_a_model(turn.text, turn.speaker):
+            continue
         for word in _WORD.findall(clean_spoken(turn.text)):
             lower = word.lower()
             if lower in STOPWORDS or lower in ignored:
@@ -53,7 +56,9 @@ def summarize(
     actions: list[ExtractedActionItem],
 ) -> Extraction:
     """Compose the summary from what was found; it says what it is."""
-    attendees = transcript.attendees or transcript.speakers
+    attendees = transcript.attendees or [
+        s for s in transcript.speakers if not addresses_a_model("", s)
+    ]
     found_topics = topics(transcript)
     parts = [f"{transcript.title or 'Meeting'}"]
     if transcript.occurred_at:
