@@ -61,6 +61,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     commands.add_parser("doctor", parents=[common], help="show the store, versions and state")
 
+    commands.add_parser(
+        "backfill", parents=[common], help="embed every fact that has no vector yet"
+    )
+
     costs = commands.add_parser(
         "costs", parents=[common], help="model spend by day, trigger, model"
     )
@@ -180,6 +184,26 @@ def _costs(args: argparse.Namespace, services: Services) -> int:
     return EXIT_OK
 
 
+def _backfill(args: argparse.Namespace, services: Services) -> int:
+    def progress(result: object) -> None:
+        done = getattr(result, "embedded", 0) + getattr(result, "reused", 0)
+        if not args.json:
+            warn(f"embedded {done} facts...")
+
+    result = services.embed.backfill(progress=progress)
+    payload = vars(result) | {"model": services.embed.embedder.name}
+    if args.json:
+        render.emit_json(payload)
+    else:
+        print(
+            f"embedded {result.embedded}, reused {result.reused} unchanged, "
+            f"{result.remaining} still without a vector ({services.embed.embedder.name})"
+        )
+        if result.error:
+            warn(f"memo: {result.error}")
+    return EXIT_OK if result.error is None else EXIT_REFUSED
+
+
 def _doctor(args: argparse.Namespace, services: Services) -> int:
     from memo_tui.core.llm import select
 
@@ -211,6 +235,7 @@ def _doctor(args: argparse.Namespace, services: Services) -> int:
             "fastembed_installed": importlib.util.find_spec("fastembed") is not None,
             "vectors": stats.vectors,
             "facts": sum(stats.facts_by_type.values()),
+            "without_vectors": store.count_without_vectors(),
         },
     }
     if args.json:
@@ -258,4 +283,5 @@ _HANDLERS: dict[str, Handler] = {
     "facts": _facts,
     "doctor": _doctor,
     "costs": _costs,
+    "backfill": _backfill,
 }

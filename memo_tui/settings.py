@@ -64,6 +64,13 @@ class Settings(BaseSettings):
     embed_model_path: Path | None = Field(
         default=None, description="A local ONNX export of the embedding model (offline use)."
     )
+    embed_download: bool = Field(
+        default=False, description="Let fastembed download the model on first use."
+    )
+    embed_batch_size: int = Field(default=8, ge=1, le=64, description="Texts per batch.")
+    embed_timeout_s: float = Field(
+        default=5.0, gt=0, description="A batch taking longer is left for backfill."
+    )
     max_capture_chars: int = Field(
         default=100_000, gt=0, description="Transcripts longer than this are rejected."
     )

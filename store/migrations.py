@@ -37,8 +37,23 @@ def _v1_initial(conn: Connection) -> None:
     _run(conn, schema_v1.index_triggers())
 
 
+def _v2_embedding_cache(conn: Connection) -> None:
+    _run(
+        conn,
+        """
+CREATE TABLE embedding_cache (
+    content_hash TEXT NOT NULL,
+    model TEXT NOT NULL,
+    embedding BLOB NOT NULL,
+    PRIMARY KEY (content_hash, model)
+);
+""",
+    )
+
+
 MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("initial schema", _v1_initial),
+    ("embedding cache by content hash", _v2_embedding_cache),
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -181,6 +181,39 @@ class Store:
         with self.reader.connect() as conn:
             return facts.list_facts(conn, fact_type, since, capture_id, limit)
 
+    def set_embedding_space(self, model: str, dim: int) -> bool:
+        with self.writer.begin() as conn:
+            return vectors.set_embedding_space(conn, model, dim)
+
+    def facts_without_vectors(
+        self, limit: int, capture_id: int | None = None
+    ) -> list[tuple[int, str]]:
+        with self.reader.connect() as conn:
+            return vectors.facts_without_vectors(conn, limit, capture_id)
+
+    def count_without_vectors(self) -> int:
+        with self.reader.connect() as conn:
+            return vectors.count_without_vectors(conn)
+
+    def cached_vectors(self, hashes: list[str], model: str) -> dict[str, bytes]:
+        with self.reader.connect() as conn:
+            return vectors.cached_vectors(conn, hashes, model)
+
+    def put_embeddings(
+        self, items: Sequence[tuple[int, Sequence[float] | bytes, str]], model: str
+    ) -> None:
+        """Several vectors (fact_key, vector or packed vector, content hash) in one transaction."""
+        with self.writer.begin() as conn:
+            for fact_key, vector, content_hash in items:
+                if isinstance(vector, bytes):
+                    vectors.put_packed(conn, fact_key, vector, model, content_hash)
+                else:
+                    vectors.put_embedding(conn, fact_key, vector, model, content_hash)
+
+    def nearest(self, vector: Sequence[float], k: int) -> list[tuple[int, float]]:
+        with self.reader.connect() as conn:
+            return vectors.nearest(conn, vector, k)
+
     def put_embedding(
         self, fact_key: int, vector: Sequence[float], model: str, content_hash: str
     ) -> None:

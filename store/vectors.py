@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import struct
 from collections.abc import Sequence
@@ -47,6 +48,13 @@ def put_embedding(
     )
     conn.execute(
         text(
+            "INSERT INTO embedding_cache (content_hash, model, embedding) VALUES (:h, :m, :v) "
+            "ON CONFLICT (content_hash, model) DO NOTHING"
+        ),
+        {"h": content_hash, "m": model, "v": blob},
+    )
+    conn.execute(
+        text(
             "INSERT INTO fact_embeddings (fact_key, content_hash, model, embedded_at) "
             "VALUES (:k, :h, :m, datetime('now')) ON CONFLICT (fact_key) DO UPDATE SET "
             "content_hash = excluded.content_hash, model = excluded.model, "
@@ -54,3 +62,88 @@ def put_embedding(
         ),
         {"k": fact_key, "h": content_hash, "m": model},
     )
+
+
+def set_embedding_space(conn: Connection, model: str, dim: int) -> bool:
+    """Make `model` the store's embedding model; a different model or dimension drops every
+    vector (they would not be comparable) and recreates the index. True when reset."""
+    stored_model, stored_dim = embedding_space(conn)
+    if stored_model == model and stored_dim == dim:
+        return False
+    if stored_dim != dim:
+        conn.execute(text("DROP TABLE fact_vectors"))
+        conn.execute(
+            text(
+                f"CREATE VIRTUAL TABLE fact_vectors USING vec0("
+                f"embedding float[{int(dim)}] distance_metric=cosine)"
+            )
+        )
+    else:
+        conn.execute(text("DELETE FROM fact_vectors"))
+    conn.execute(text("DELETE FROM fact_embeddings"))
+    conn.execute(
+        text("UPDATE embedding_space SET model = :m, dim = :d, updated_at = datetime('now')"),
+        {"m": model, "d": dim},
+    )
+    return True
+
+
+def facts_without_vectors(
+    conn: Connection, limit: int, capture_id: int | None = None
+) -> list[tuple[int, str]]:
+    """(fact_key, text) of facts that have no vector yet, oldest first."""
+    rows = conn.execute(
+        text(
+            "SELECT f.fact_key, f.text FROM facts f "
+            "LEFT JOIN fact_embeddings e ON e.fact_key = f.fact_key "
+            "WHERE e.fact_key IS NULL AND (:capture IS NULL OR f.capture_id = :capture) "
+            "ORDER BY f.fact_key LIMIT :limit"
+        ),
+        {"capture": capture_id, "limit": limit},
+    ).all()
+    return [(int(key), str(body)) for key, body in rows]
+
+
+def count_without_vectors(conn: Connection) -> int:
+    return int(
+        conn.execute(
+            text(
+                "SELECT count(*) FROM facts f LEFT JOIN fact_embeddings e "
+                "ON e.fact_key = f.fact_key WHERE e.fact_key IS NULL"
+            )
+        ).scalar_one()
+    )
+
+
+def cached_vectors(conn: Connection, hashes: list[str], model: str) -> dict[str, bytes]:
+    """Vectors already computed for these texts with this model (unchanged text is reused)."""
+    rows = conn.execute(
+        text(
+            "SELECT content_hash, embedding FROM embedding_cache WHERE model = :m "
+            "AND content_hash IN (SELECT value FROM json_each(:h))"
+        ),
+        {"m": model, "h": json.dumps(hashes)},
+    ).all()
+    return {str(h): bytes(blob) for h, blob in rows}
+
+
+def put_packed(conn: Connection, fact_key: int, blob: bytes, model: str, content_hash: str) -> None:
+    """Store a vector already packed (from the cache); the same checks as put_embedding."""
+    put_embedding(conn, fact_key, unpack(blob), model, content_hash)
+
+
+def unpack(blob: bytes) -> list[float]:
+    return list(struct.unpack(f"{len(blob) // 4}f", blob))
+
+
+def nearest(conn: Connection, vector: Sequence[float], k: int) -> list[tuple[int, float]]:
+    """(fact_key, cosine similarity) of the k nearest stored vectors, best first."""
+    _, dim = embedding_space(conn)
+    rows = conn.execute(
+        text(
+            "SELECT rowid, distance FROM fact_vectors WHERE embedding MATCH :v AND k = :k "
+            "ORDER BY distance"
+        ),
+        {"v": _pack(vector, dim), "k": int(k)},
+    ).all()
+    return [(int(key), 1.0 - float(distance)) for key, distance in rows]

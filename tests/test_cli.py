@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 from conftest import DEMO
 
+from store import SCHEMA_VERSION
+
 MEETING = (
     "Atlas kickoff\nDate: 2026-09-08\n\n"
     "Priya Natarajan: Final call: we're moving Atlas to Postgres, "
@@ -149,7 +151,7 @@ def test_doctor_reports_versions_counts_and_state(memo, tmp_path: Path) -> None:
     db = tmp_path / "memo.db"
     report = memo("--db", str(db), "doctor", "--json").json()
     assert report["store"]["path"] == str(db)
-    assert report["store"]["schema_version"] == 1
+    assert report["store"]["schema_version"] == SCHEMA_VERSION
     assert report["store"]["sqlite_version"].startswith("3.")
     assert report["store"]["sqlite_vec_version"].startswith("v")
     assert report["integrity"] == "ok"

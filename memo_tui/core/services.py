@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memo_tui.core.capture import CaptureOptions, CaptureService
+from memo_tui.core.embed import EmbedService, FastEmbedder
 from memo_tui.core.llm import select
 from memo_tui.core.llm.base import Provider
 from memo_tui.core.llm.ledger import DEFAULT_PRICES, StoreLedger
@@ -20,8 +21,10 @@ class Services:
     capture: CaptureService
     provider: Provider
     ledger: StoreLedger
+    embed: EmbedService
 
     def close(self) -> None:
+        self.embed.close()
         self.store.close()
 
 
@@ -34,8 +37,14 @@ def build_services(settings: Settings, db_path: Path) -> Services:
     ledger = StoreLedger(store, {**DEFAULT_PRICES, **settings.prices})
     provider = select.build_provider(settings, ledger)
     options = CaptureOptions(max_chars=settings.max_capture_chars, user=settings.user_name)
+    embed = EmbedService(
+        store,
+        FastEmbedder(settings.embed_model, settings.embed_model_path, settings.embed_download),
+        batch_size=settings.embed_batch_size,
+        timeout_s=settings.embed_timeout_s,
+    )
     if provider.name == "offline":  # the offline extractor reads the whole text, no slicing
-        capture = CaptureService(store, options)
+        capture = CaptureService(store, options, after_commit=embed.embed_capture)
     else:
         from memo_tui.core.capture.llm_extractor import LLMExtractor
 
@@ -46,5 +55,7 @@ def build_services(settings: Settings, db_path: Path) -> Services:
             slice_chars=settings.llm_slice_chars,
             max_chunks=settings.llm_max_chunks,
         )
-        capture = CaptureService(store, options, extractor=extractor)
-    return Services(settings, store, capture, provider, ledger)
+        capture = CaptureService(
+            store, options, extractor=extractor, after_commit=embed.embed_capture
+        )
+    return Services(settings, store, capture, provider, ledger, embed)

@@ -96,8 +96,10 @@ class CaptureService:
         options: CaptureOptions | None = None,
         extractor: Extractor = offline_extract,
         extractor_name: str = OFFLINE_NAME,
+        after_commit: Callable[[int], object] | None = None,
     ) -> None:
         self.store = store
+        self.after_commit = after_commit  # e.g. embed the new facts; best-effort
         self.options = options or CaptureOptions()
         self.extractor = extractor
         self.extractor_name = str(getattr(extractor, "name", extractor_name))
@@ -181,6 +183,9 @@ class CaptureService:
         )
         outcome = self._write(label, new, version_of[0] if version_of else None)
         outcome.chunks = int(getattr(result, "chunks", 0))
+        if self.after_commit is not None and outcome.status in ("captured", "replaced"):
+            assert outcome.capture_id is not None
+            self.after_commit(outcome.capture_id)
         return outcome
 
     def _write(self, label: str, new: NewCapture, replace_id: int | None) -> CaptureResult:
