@@ -25,6 +25,7 @@ from store.records import (
     StoreStats,
     WrittenCapture,
 )
+from store.search import FactFilter
 from store.store import Store, utc_now
 
 __all__ = [
@@ -37,6 +38,7 @@ __all__ = [
     "CostLine",
     "DecisionRecord",
     "DuplicateCaptureError",
+    "FactFilter",
     "FactRecord",
     "LLMCallRow",
     "NewActionItem",

@@ -58,3 +58,19 @@ def count_facts_by_type(conn: Connection) -> dict[str, int]:
 
 def scalar(conn: Connection, sql: str) -> int:
     return int(conn.execute(text(sql)).scalar_one())
+
+
+def facts_by_keys(conn: Connection, keys: list[int]) -> dict[int, FactRecord]:
+    """The facts with these keys (each arm looked up by its own primary key)."""
+    found: dict[int, FactRecord] = {}
+    for key in keys:
+        fact_type = FACT_TYPES[(key >> 32) - 1] if 0 < key >> 32 <= len(FACT_TYPES) else None
+        if fact_type is None:
+            continue
+        row = conn.execute(
+            text(f"SELECT {_FACT_COLUMNS} FROM facts WHERE fact_type = :t AND fact_id = :i"),
+            {"t": fact_type, "i": key & 0xFFFFFFFF},
+        ).first()
+        if row is not None:
+            found[key] = FactRecord(*row)
+    return found

@@ -12,7 +12,7 @@ import sqlean
 from sqlalchemy import Engine, text
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
-from store import captures, facts, ledger, notes, vectors
+from store import captures, facts, ledger, notes, search, vectors
 from store.engine import reader_engine, writer_engine
 from store.errors import DuplicateCaptureError, StoreError
 from store.migrations import current_version, migrate
@@ -28,6 +28,7 @@ from store.records import (
     StoreStats,
     WrittenCapture,
 )
+from store.search import FactFilter
 
 
 def utc_now() -> str:
@@ -180,6 +181,22 @@ class Store:
     ) -> list[FactRecord]:
         with self.reader.connect() as conn:
             return facts.list_facts(conn, fact_type, since, capture_id, limit)
+
+    def keyword_search(
+        self, query: str, flt: FactFilter, limit: int, stopwords: frozenset[str] = frozenset()
+    ) -> list[tuple[int, float]]:
+        with self.reader.connect() as conn:
+            return search.keyword(conn, query, flt, limit, stopwords)
+
+    def vector_search(
+        self, vector: list[float], flt: FactFilter, limit: int, min_similarity: float
+    ) -> list[tuple[int, float]]:
+        with self.reader.connect() as conn:
+            return search.semantic(conn, vector, flt, limit, min_similarity)
+
+    def facts_by_keys(self, keys: list[int]) -> dict[int, FactRecord]:
+        with self.reader.connect() as conn:
+            return facts.facts_by_keys(conn, keys)
 
     def set_embedding_space(self, model: str, dim: int) -> bool:
         with self.writer.begin() as conn:

@@ -1,0 +1,1 @@
+"""The read path: search (hybrid keyword + vector), later filters, answers and citations."""

@@ -1,0 +1,96 @@
+"""Search over the facts view: keyword (FTS5 BM25) and vector (vec0 cosine) rankings.
+
+Filters apply inside each query, before the limit, so a filtered search still returns its
+full quota. Fusing the two rankings is the caller's (core.recall) business.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import Connection, text
+
+from store.vectors import _pack, embedding_space
+
+_TOKEN = re.compile(r"\w+", re.UNICODE)
+
+
+@dataclass(frozen=True)
+class FactFilter:
+    """What a search may return: fact types, a meeting-date range, given captures."""
+
+    fact_types: tuple[str, ...] = ()
+    since: str | None = None
+    until: str | None = None
+    capture_ids: tuple[int, ...] = field(default_factory=tuple)
+
+    @property
+    def empty(self) -> bool:
+        return not (self.fact_types or self.since or self.until or self.capture_ids)
+
+
+def _allowed_keys(flt: FactFilter) -> tuple[str, dict[str, Any]]:
+    """`AND rowid IN (...)` for a filter (nothing when it filters nothing)."""
+    if flt.empty:
+        return "", {}
+    clauses: list[str] = []
+    params: dict[str, Any] = {}
+    if flt.fact_types:
+        names = ", ".join(f":t{i}" for i in range(len(flt.fact_types)))
+        clauses.append(f"fact_type IN ({names})")
+        params.update({f"t{i}": t for i, t in enumerate(flt.fact_types)})
+    day = "coalesce(occurred_at, substr(captured_at, 1, 10))"
+    if flt.since:
+        clauses.append(f"{day} >= :since")
+        params["since"] = flt.since
+    if flt.until:
+        clauses.append(f"{day} <= :until")
+        params["until"] = flt.until
+    if flt.capture_ids:
+        names = ", ".join(f":c{i}" for i in range(len(flt.capture_ids)))
+        clauses.append(f"capture_id IN ({names})")
+        params.update({f"c{i}": c for i, c in enumerate(flt.capture_ids)})
+    return f" AND rowid IN (SELECT fact_key FROM facts WHERE {' AND '.join(clauses)})", params
+
+
+def match_expression(query: str, stopwords: frozenset[str] = frozenset()) -> str | None:
+    """An FTS5 query that matches any of the words (each quoted, so no syntax gets through)."""
+    words = [w for w in _TOKEN.findall(query.lower()) if w not in stopwords]
+    unique = list(dict.fromkeys(words))[:32]
+    return " OR ".join(f'"{w}"' for w in unique) or None
+
+
+def keyword(
+    conn: Connection, query: str, flt: FactFilter, limit: int, stopwords: frozenset[str]
+) -> list[tuple[int, float]]:
+    """(fact_key, BM25 score; lower is better) best first."""
+    expression = match_expression(query, stopwords)
+    if expression is None:
+        return []
+    allowed, params = _allowed_keys(flt)
+    rows = conn.execute(
+        text(
+            "SELECT rowid, bm25(facts_fts) AS score FROM facts_fts "
+            f"WHERE facts_fts MATCH :q{allowed} ORDER BY score LIMIT :limit"
+        ),
+        {"q": expression, "limit": limit, **params},
+    ).all()
+    return [(int(key), float(score)) for key, score in rows]
+
+
+def semantic(
+    conn: Connection, vector: list[float], flt: FactFilter, limit: int, min_similarity: float
+) -> list[tuple[int, float]]:
+    """(fact_key, cosine similarity) at or above `min_similarity`, best first."""
+    _, dim = embedding_space(conn)
+    allowed, params = _allowed_keys(flt)
+    rows = conn.execute(
+        text(
+            "SELECT rowid, distance FROM fact_vectors "
+            f"WHERE embedding MATCH :v AND k = :k{allowed} ORDER BY distance"
+        ),
+        {"v": _pack(vector, dim), "k": limit, **params},
+    ).all()
+    return [(int(k), 1.0 - float(d)) for k, d in rows if 1.0 - float(d) >= min_similarity]
