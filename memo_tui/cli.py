@@ -65,6 +65,9 @@ def build_parser() -> argparse.ArgumentParser:
         "backfill", parents=[common], help="embed every fact that has no vector yet"
     )
 
+    ask = commands.add_parser("ask", parents=[common], help="ask your meetings a question")
+    ask.add_argument("question", metavar="QUESTION")
+
     costs = commands.add_parser(
         "costs", parents=[common], help="model spend by day, trigger, model"
     )
@@ -184,6 +187,27 @@ def _costs(args: argparse.Namespace, services: Services) -> int:
     return EXIT_OK
 
 
+def _ask(args: argparse.Namespace, services: Services) -> int:
+    from memo_tui.core.llm import select
+    from memo_tui.core.recall.answer import ask
+
+    settings = services.settings
+    embedder = None if services.embed.unavailable else services.embed.embedder
+    result = ask(
+        services.store,
+        embedder,
+        args.question,
+        provider=services.provider,
+        model=select.model_for(settings, "answer"),
+        deadline_s=settings.answer_deadline_s,
+    )
+    if args.json:
+        render.emit_json(render.ask_json(result))
+    else:
+        render.print_answer(result)
+    return EXIT_OK
+
+
 def _backfill(args: argparse.Namespace, services: Services) -> int:
     def progress(result: object) -> None:
         done = getattr(result, "embedded", 0) + getattr(result, "reused", 0)
@@ -284,4 +308,5 @@ _HANDLERS: dict[str, Handler] = {
     "doctor": _doctor,
     "costs": _costs,
     "backfill": _backfill,
+    "ask": _ask,
 }

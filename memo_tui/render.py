@@ -205,3 +205,47 @@ def print_costs(total: dict[str, int], report: dict[str, list[dict[str, Any]]]) 
                 f"  {sanitize_line(line['key']):<32} {line['calls']:>5} calls  {tokens:<24} "
                 f"{dollars(line['cost_microdollars'])}"
             )
+
+
+def ask_json(result: Any) -> dict[str, Any]:
+    return {
+        "answer": result.answer,
+        "citations": [
+            {
+                "n": n,
+                "fact_type": hit.fact.fact_type,
+                "fact_id": hit.fact.fact_id,
+                "text": hit.fact.text,
+                "capture_id": hit.fact.capture_id,
+                "title": hit.fact.capture_title,
+                "lines": [hit.fact.line_start, hit.fact.line_end]
+                if hit.fact.line_start is not None
+                else None,
+                "cited": n in result.cited,
+            }
+            for n, hit in enumerate(result.citations, 1)
+        ],
+        "filters": result.filters.describe(),
+        "retrieval": {"mode": result.mode, "candidates": result.candidates, "note": result.note},
+        "removed_citations": result.removed_citations,
+    }
+
+
+def print_answer(result: Any) -> None:
+    print(sanitize(result.answer))
+    if result.note:
+        warn(f"({result.note})")
+    if not result.citations:
+        applied = {k: v for k, v in result.filters.describe().items() if v}
+        print(f"Searched with filters: {applied or 'none'}")
+        return
+    print("\nSources:")
+    for n, hit in enumerate(result.citations, 1):
+        if n not in result.cited:
+            continue
+        fact = hit.fact
+        where = (
+            f"{sanitize_line(fact.capture_title or 'note')} {_span(fact.line_start, fact.line_end)}"
+        )
+        when = fact.occurred_at or fact.captured_at[:10]
+        print(f"  [{n}] {fact.fact_type} - {where.strip()} ({when})")

@@ -8,12 +8,7 @@ opening decisions are not lost; the result says when some text went unread.
 
 from __future__ import annotations
 
-import asyncio
-import contextvars
-from collections.abc import Coroutine
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, TypeVar
 
 from rapidfuzz import fuzz
 
@@ -22,10 +17,10 @@ from memo_tui.core.capture.untrusted import neutralize
 from memo_tui.core.llm.base import Provider
 from memo_tui.core.llm.errors import LLMUnavailable
 from memo_tui.core.llm.ledger import collect_calls
+from memo_tui.core.llm.run import run_sync
 from memo_tui.core.llm.schemas import Extraction, ExtractionMeta
 from memo_tui.core.llm.types import Message, Request
 
-T = TypeVar("T")
 TOOL = "record_meeting"
 SYSTEM = """You turn a meeting transcript into a structured record by calling the \
 record_meeting tool exactly once.
@@ -106,7 +101,7 @@ class LLMExtractor:
                 "(or MEMO_OPENAI_MODEL for an OpenAI-compatible server)"
             )
         with collect_calls() as calls:
-            extraction, chunks, truncated = _run(self.extract(transcript))
+            extraction, chunks, truncated = run_sync(self.extract(transcript))
         return LLMOutcome(extraction, truncated, chunks, tuple(calls))
 
     async def extract(self, transcript: Transcript) -> tuple[Extraction, int, bool]:
@@ -123,17 +118,6 @@ class LLMExtractor:
             )
             parts.append(await self.provider.structured(request, Extraction, TOOL))
         return merge(parts), len(pieces), truncated
-
-
-def _run(work: Coroutine[Any, Any, T]) -> T:
-    """Run a coroutine to the end from sync code, even under a running loop (a TUI)."""
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(work)
-    context = contextvars.copy_context()
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(context.run, asyncio.run, work).result()
 
 
 def _prompt(transcript: Transcript, piece: str, number: int, total: int) -> str:
