@@ -88,3 +88,31 @@ def memo(tmp_path: Path):  # type: ignore[no-untyped-def]
 
     run.home = home  # type: ignore[attr-defined]
     return run
+
+
+class ListLedger:
+    """A ledger that keeps call records in a list (provider tests without a store)."""
+
+    def __init__(self) -> None:
+        from memo_tui.core.llm.types import CallRecord
+
+        self.calls: list[CallRecord] = []
+
+    def record(self, call: object) -> int:
+        self.calls.append(call)  # type: ignore[arg-type]
+        return len(self.calls)
+
+
+@pytest.fixture(scope="module")
+def demo_search_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Store, object]]:
+    """The demo meetings captured and embedded once per module, with the real model."""
+    from test_embed import MODEL, model_path
+
+    from memo_tui.core.embed import EmbedService, FastEmbedder
+
+    embedder = FastEmbedder(MODEL, model_path())
+    with Store(tmp_path_factory.mktemp("demo") / "memo.db") as store:
+        embed = EmbedService(store, embedder)
+        capture = CaptureService(store, CaptureOptions(user="t"), after_commit=embed.embed_capture)
+        capture.capture_paths([DEMO])
+        yield store, embedder

@@ -7,6 +7,7 @@ import time
 from collections.abc import Iterator
 
 import pytest
+from conftest import ListLedger
 from fakes import anthropic_api as api
 from fakes.server import FakeServer, Reply
 from pydantic import BaseModel
@@ -15,7 +16,6 @@ from memo_tui.core.llm.anthropic_provider import AnthropicProvider
 from memo_tui.core.llm.base import RetryPolicy
 from memo_tui.core.llm.errors import LLMError, LLMInvalidOutput, LLMTimeout
 from memo_tui.core.llm.types import (
-    CallRecord,
     Finished,
     Message,
     Request,
@@ -23,15 +23,6 @@ from memo_tui.core.llm.types import (
     ToolCallMade,
     ToolSpec,
 )
-
-
-class ListLedger:
-    def __init__(self) -> None:
-        self.calls: list[CallRecord] = []
-
-    def record(self, call: CallRecord) -> int:
-        self.calls.append(call)
-        return len(self.calls)
 
 
 @pytest.fixture

@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
 
 import pytest
-from conftest import DEMO
 from fakes import anthropic_api as api
 from fakes.server import FakeServer
-from test_embed import MODEL, model_path
 
-from memo_tui.core.capture import CaptureOptions, CaptureService
-from memo_tui.core.embed import EmbedService, FastEmbedder
+from memo_tui.core.embed import FastEmbedder
 from memo_tui.core.llm.anthropic_provider import AnthropicProvider
 from memo_tui.core.recall.answer import NO_FACTS, ask, check_citations
 from memo_tui.core.recall.filters import parse_question
@@ -22,17 +18,13 @@ TODAY = dt.date(2026, 11, 29)
 
 
 @pytest.fixture(scope="module")
-def embedder() -> FastEmbedder:
-    return FastEmbedder(MODEL, model_path())
+def embedder(demo_search_store: tuple[Store, FastEmbedder]) -> FastEmbedder:
+    return demo_search_store[1]
 
 
 @pytest.fixture(scope="module")
-def demo(tmp_path_factory: pytest.TempPathFactory, embedder: FastEmbedder) -> Iterator[Store]:
-    with Store(tmp_path_factory.mktemp("ask") / "memo.db") as store:
-        embed = EmbedService(store, embedder)
-        capture = CaptureService(store, CaptureOptions(user="t"), after_commit=embed.embed_capture)
-        capture.capture_paths([DEMO])
-        yield store
+def demo(demo_search_store: tuple[Store, FastEmbedder]) -> Store:
+    return demo_search_store[0]
 
 
 @pytest.mark.parametrize(

@@ -6,6 +6,7 @@ import asyncio
 from collections.abc import Iterator
 
 import pytest
+from conftest import ListLedger
 from fakes import openai_api as api
 from fakes.server import FakeServer
 from pydantic import BaseModel
@@ -16,15 +17,6 @@ from memo_tui.core.llm.openai_provider import OpenAIProvider
 from memo_tui.core.llm.select import choose, model_for
 from memo_tui.core.llm.types import CallRecord, Finished, Message, Request, TextDelta
 from memo_tui.settings import Settings
-
-
-class ListLedger:
-    def __init__(self) -> None:
-        self.calls: list[CallRecord] = []
-
-    def record(self, call: CallRecord) -> int:
-        self.calls.append(call)
-        return len(self.calls)
 
 
 @pytest.fixture

@@ -2,31 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-from conftest import DEMO
-from test_embed import MODEL, model_path
 
-from memo_tui.core.capture import CaptureOptions, CaptureService
-from memo_tui.core.embed import EmbedService, FastEmbedder
+from memo_tui.core.embed import FastEmbedder
 from memo_tui.core.recall.search import fuse, hybrid_search
 from store import FactFilter, Store
 
 
 @pytest.fixture(scope="module")
-def embedder() -> FastEmbedder:
-    return FastEmbedder(MODEL, model_path())
+def embedder(demo_search_store: tuple[Store, FastEmbedder]) -> FastEmbedder:
+    return demo_search_store[1]
 
 
 @pytest.fixture(scope="module")
-def demo(tmp_path_factory: pytest.TempPathFactory, embedder: FastEmbedder) -> Iterator[Store]:
-    """The demo meetings captured and embedded once for the module (searches only read)."""
-    with Store(tmp_path_factory.mktemp("search") / "memo.db") as store:
-        embed = EmbedService(store, embedder)
-        capture = CaptureService(store, CaptureOptions(user="t"), after_commit=embed.embed_capture)
-        capture.capture_paths([DEMO])
-        yield store
+def demo(demo_search_store: tuple[Store, FastEmbedder]) -> Store:
+    return demo_search_store[0]
 
 
 def test_reciprocal_rank_fusion_rewards_agreement() -> None:

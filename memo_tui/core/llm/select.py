@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, get_args
 
 from memo_tui.core.llm.base import Ledger, Provider, RetryPolicy
 from memo_tui.settings import Settings
@@ -18,16 +18,7 @@ Task = Literal[
     "digest",
     "chat",
 ]
-TASKS: tuple[Task, ...] = (
-    "extract",
-    "router",
-    "answer",
-    "project_compile",
-    "person_enrich",
-    "collector",
-    "digest",
-    "chat",
-)
+TASKS: tuple[Task, ...] = get_args(Task)
 
 
 @dataclass(frozen=True)
