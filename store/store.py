@@ -194,6 +194,11 @@ class Store:
         with self.reader.connect() as conn:
             return search.semantic(conn, vector, flt, limit, min_similarity)
 
+    def embedding_model(self) -> str | None:
+        """The model that made the stored vectors (None before the first)."""
+        with self.reader.connect() as conn:
+            return vectors.embedding_space(conn)[0]
+
     def facts_by_keys(self, keys: list[int]) -> dict[int, FactRecord]:
         with self.reader.connect() as conn:
             return facts.facts_by_keys(conn, keys)

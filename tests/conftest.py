@@ -116,3 +116,13 @@ def demo_search_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tupl
         capture = CaptureService(store, CaptureOptions(user="t"), after_commit=embed.embed_capture)
         capture.capture_paths([DEMO])
         yield store, embedder
+
+
+@pytest.fixture(scope="module")
+def demo(demo_search_store: tuple[Store, object]) -> Store:
+    return demo_search_store[0]
+
+
+@pytest.fixture(scope="module")
+def embedder(demo_search_store: tuple[Store, object]) -> object:
+    return demo_search_store[1]

@@ -17,16 +17,6 @@ from store import Store
 TODAY = dt.date(2026, 11, 29)
 
 
-@pytest.fixture(scope="module")
-def embedder(demo_search_store: tuple[Store, FastEmbedder]) -> FastEmbedder:
-    return demo_search_store[1]
-
-
-@pytest.fixture(scope="module")
-def demo(demo_search_store: tuple[Store, FastEmbedder]) -> Store:
-    return demo_search_store[0]
-
-
 @pytest.mark.parametrize(
     ("question", "since", "until", "types"),
     [

@@ -9,16 +9,6 @@ from memo_tui.core.recall.search import fuse, hybrid_search
 from store import FactFilter, Store
 
 
-@pytest.fixture(scope="module")
-def embedder(demo_search_store: tuple[Store, FastEmbedder]) -> FastEmbedder:
-    return demo_search_store[1]
-
-
-@pytest.fixture(scope="module")
-def demo(demo_search_store: tuple[Store, FastEmbedder]) -> Store:
-    return demo_search_store[0]
-
-
 def test_reciprocal_rank_fusion_rewards_agreement() -> None:
     scores = fuse([[1, 2, 3], [3, 1, 4]])
     assert max(scores, key=lambda k: scores[k]) == 1

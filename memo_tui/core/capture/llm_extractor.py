@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz
 
+from memo_tui.core.capture.offline.extractor import RESTATEMENT
 from memo_tui.core.capture.sources import Transcript
 from memo_tui.core.capture.untrusted import neutralize
 from memo_tui.core.llm.base import Provider
@@ -143,7 +144,7 @@ def merge(parts: list[Extraction]) -> Extraction:
                 same = [
                     i
                     for i in target
-                    if fuzz.ratio(i.description.lower(), item.description.lower()) >= 90
+                    if fuzz.ratio(i.description.lower(), item.description.lower()) >= RESTATEMENT
                 ]
                 for old in same:
                     target.remove(old)

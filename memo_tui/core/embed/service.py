@@ -70,14 +70,14 @@ class EmbedService:
             result.reset = self.store.set_embedding_space(self.embedder.name, self._dim())
             while True:
                 pending = self.store.facts_without_vectors(self.batch_size * 8, capture_id)
-                pending = pending[: self.batch_size * 8]
                 if not pending or not self._round(pending, result):
                     break
                 if progress is not None:
                     progress(result)
         except (EmbeddingUnavailable, StoreError, FutureTimeout) as error:
             result.error = str(error) or "embedding timed out"
-        result.remaining = self.store.count_without_vectors()
+        if capture_id is None:  # the whole-store count is for backfill, not every capture
+            result.remaining = self.store.count_without_vectors()
         return result
 
     def _dim(self) -> int:

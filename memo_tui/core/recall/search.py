@@ -62,7 +62,7 @@ def hybrid_search(
     keyword = store.keyword_search(query, flt, pool, STOPWORDS)
     vector: list[tuple[int, float]] = []
     note = None
-    model = store.stats().embedding_model
+    model = store.embedding_model()
     if embedder is None or model is None:
         note = "keyword search only: no embedding model (set MEMO_EMBED_MODEL_PATH)"
     elif model != embedder.name:
