@@ -22,6 +22,7 @@ from memo_tui.settings import Settings, load_settings
 from store import FACT_TYPES, StoreError
 
 if TYPE_CHECKING:
+    from memo_tui.core.entities.service import EntityService
     from memo_tui.core.services import Services
 
 EXIT_OK, EXIT_REFUSED, EXIT_USAGE = 0, 1, 2
@@ -67,6 +68,27 @@ def build_parser() -> argparse.ArgumentParser:
 
     ask = commands.add_parser("ask", parents=[common], help="ask your meetings a question")
     ask.add_argument("question", metavar="QUESTION")
+
+    commands.add_parser(
+        "people", parents=[common], help="people, their aliases, open action items, decisions"
+    )
+    resolve = commands.add_parser(
+        "resolve", parents=[common], help="who a name means: resolved, ambiguous or nobody"
+    )
+    resolve.add_argument("mention", metavar="MENTION")
+    confirm = commands.add_parser(
+        "confirm",
+        parents=[common],
+        help="say who a name means (writes an alias, back-fills waiting facts)",
+    )
+    confirm.add_argument("mention", metavar="MENTION")
+    confirm.add_argument("person", metavar="PERSON", nargs="?", help="a name, alias or id")
+    confirm.add_argument(
+        "--none", action="store_true", help="the name is none of the people memo knows"
+    )
+    commands.add_parser(
+        "pending", parents=[common], help="names waiting for you to say who they are"
+    )
 
     costs = commands.add_parser(
         "costs", parents=[common], help="model spend by day, trigger, model"
@@ -208,6 +230,69 @@ def _ask(args: argparse.Namespace, services: Services) -> int:
     return EXIT_OK
 
 
+def _entities(services: Services) -> EntityService:
+    from memo_tui.core.entities.service import EntityService
+
+    return EntityService(services.store, services.settings.user_name)
+
+
+def _people(args: argparse.Namespace, services: Services) -> int:
+    people = _entities(services).people()
+    if args.json:
+        render.emit_json({"people": [render.person_json(p) for p in people]})
+    else:
+        render.print_people(people)
+    return EXIT_OK
+
+
+def _resolve(args: argparse.Namespace, services: Services) -> int:
+    found = _entities(services).resolve(args.mention)
+    if args.json:
+        render.emit_json(render.resolution_json(found))
+    else:
+        render.print_resolution(found)
+    return EXIT_OK
+
+
+def _confirm(args: argparse.Namespace, services: Services) -> int:
+    from memo_tui.core.entities.service import UnknownPerson
+
+    if args.none == (args.person is not None):
+        warn("memo confirm: give either PERSON or --none")
+        return EXIT_USAGE
+    entities = _entities(services)
+    try:
+        person = None if args.none else entities.person(args.person)
+    except UnknownPerson as error:
+        warn(f"memo confirm: {error}")
+        return EXIT_REFUSED
+    filled = entities.confirm(args.mention, person)
+    payload = {
+        "mention": args.mention,
+        "person": person.name if person else None,
+        "person_id": person.id if person else None,
+        "backfilled": {"action_items": filled.action_items, "decisions": filled.decisions},
+    }
+    if args.json:
+        render.emit_json(payload)
+    else:
+        who = person.name if person else "none of the people memo knows"
+        print(
+            f"{sanitize_line(args.mention)} = {sanitize_line(who)}; back-filled "
+            f"{filled.action_items} action items and {filled.decisions} decisions"
+        )
+    return EXIT_OK
+
+
+def _pending(args: argparse.Namespace, services: Services) -> int:
+    waiting = _entities(services).pending()
+    if args.json:
+        render.emit_json({"pending": [render.pending_json(p) for p in waiting]})
+    else:
+        render.print_pending(waiting)
+    return EXIT_OK
+
+
 def _backfill(args: argparse.Namespace, services: Services) -> int:
     def progress(result: object) -> None:
         done = getattr(result, "embedded", 0) + getattr(result, "reused", 0)
@@ -309,4 +394,8 @@ _HANDLERS: dict[str, Handler] = {
     "costs": _costs,
     "backfill": _backfill,
     "ask": _ask,
+    "people": _people,
+    "resolve": _resolve,
+    "confirm": _confirm,
+    "pending": _pending,
 }

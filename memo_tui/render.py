@@ -8,7 +8,14 @@ from typing import Any
 
 from memo_tui.core.capture import CaptureResult
 from memo_tui.core.safety import sanitize, sanitize_line
-from store import ActionItemRecord, CaptureSummary, DecisionRecord, FactRecord, StoreStats
+from store import (
+    ActionItemRecord,
+    CaptureSummary,
+    DecisionRecord,
+    FactRecord,
+    PersonSummary,
+    StoreStats,
+)
 
 
 def warn(message: str) -> None:
@@ -33,6 +40,8 @@ def decision_json(record: DecisionRecord) -> dict[str, Any]:
         "description": record.description,
         "reasoning": record.reasoning,
         "decided_by": record.decided_by,
+        "person_id": record.person_id,
+        "pending": record.pending,
         "evidence": _evidence(record),
     }
 
@@ -42,6 +51,8 @@ def action_json(record: ActionItemRecord) -> dict[str, Any]:
         "id": record.id,
         "description": record.description,
         "assignee": record.assignee_raw,
+        "person_id": record.person_id,
+        "pending": record.pending,
         "due_date": record.due_date,
         "status": record.status,
         "evidence": _evidence(record),
@@ -59,6 +70,7 @@ def capture_json(result: CaptureResult) -> dict[str, Any]:
         "extractor": result.extractor,
         "chunks": result.chunks,
         "llm_calls": result.llm_calls,
+        "pending_names": result.pending_names,
         "decisions": [decision_json(d) for d in result.decisions],
         "action_items": [action_json(a) for a in result.action_items],
     }
@@ -96,6 +108,7 @@ def print_items(decisions: list[DecisionRecord], actions: list[ActionItemRecord]
             print(f"            {'':<9} why: {sanitize_line(d.reasoning)}")
     for a in actions:
         owner = sanitize_line(a.assignee_raw) if a.assignee_raw else "no owner"
+        owner += " (which one?)" if a.pending else ""
         due = f", due {a.due_date}" if a.due_date else ""
         done = ", done" if a.status == "done" else ""
         span = _span(a.line_start, a.line_end)
@@ -115,6 +128,9 @@ def print_capture(result: CaptureResult) -> None:
     title = sanitize_line(result.title or "")
     print(f"{result.status:<13} {title}  (capture {result.capture_id}{via})")
     print_items(result.decisions, result.action_items)
+    if result.pending_names:
+        names = ", ".join(sanitize_line(n) for n in result.pending_names)
+        print(f"  who is {names}? several people fit: memo pending, then memo confirm")
 
 
 def print_meeting(
@@ -249,3 +265,77 @@ def print_answer(result: Any) -> None:
         )
         when = fact.occurred_at or fact.captured_at[:10]
         print(f"  [{n}] {fact.fact_type} - {where.strip()} ({when})")
+
+
+def person_json(person: PersonSummary) -> dict[str, Any]:
+    return {
+        "id": person.id,
+        "name": person.name,
+        "aliases": person.aliases,
+        "open_action_items": person.open_action_items,
+        "decisions": person.decisions,
+        "meetings": person.meetings,
+    }
+
+
+def print_people(people: list[PersonSummary]) -> None:
+    if not people:
+        print("No people yet: they come from the speakers of captured meetings.")
+        return
+    for p in people:
+        aliases = f" (also: {sanitize_line(', '.join(p.aliases))})" if p.aliases else ""
+        print(
+            f"{p.id:>4}  {sanitize_line(p.name)}{aliases}: {p.open_action_items} open action "
+            f"items, {p.decisions} decisions, {p.meetings} meetings"
+        )
+
+
+def resolution_json(found: Any) -> dict[str, Any]:
+    person = found.entity if found.status == "resolved" else None
+    return {
+        "mention": found.mention,
+        "status": found.status,
+        "person": person.name if person else None,
+        "person_id": person.id if person else None,
+        "reason": getattr(found, "reason", None) or getattr(found, "via", None),
+        "candidates": [{"name": c.name, "id": c.id, "score": c.score} for c in found.candidates],
+    }
+
+
+def print_resolution(found: Any) -> None:
+    mention = sanitize_line(found.mention)
+    if found.status == "resolved":
+        print(f"{mention} = {sanitize_line(found.entity.name)} ({found.via}, {found.entity.score})")
+    elif found.status == "ambiguous":
+        print(f"{mention} could be:")
+        for c in found.candidates:
+            print(f"  {sanitize_line(c.name)} (id {c.id}, {c.score})")
+        print(f'Say which: memo confirm "{mention}" "NAME"   (or --none)')
+    elif found.reason == "declined":
+        print(f"{mention}: you said this is none of the people memo knows")
+    else:
+        print(f"{mention}: nobody memo knows")
+
+
+def pending_json(waiting: Any) -> dict[str, Any]:
+    return {
+        "mention": waiting.mention.mention,
+        "action_items": waiting.mention.action_items,
+        "decisions": waiting.mention.decisions,
+        "capture_ids": waiting.mention.capture_ids,
+        "candidates": [
+            {"name": c.name, "id": c.id, "score": c.score} for c in waiting.resolution.candidates
+        ],
+    }
+
+
+def print_pending(waiting: list[Any]) -> None:
+    if not waiting:
+        print("No names waiting: every owner and decider is settled.")
+        return
+    for w in waiting:
+        names = ", ".join(sanitize_line(c.name) for c in w.resolution.candidates) or "nobody"
+        print(
+            f"{sanitize_line(w.mention.mention)}: {w.mention.action_items} action items, "
+            f"{w.mention.decisions} decisions waiting; could be {names}"
+        )

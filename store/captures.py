@@ -4,18 +4,21 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from typing import Any
 
 from sqlalchemy import Connection, delete, insert, text, update
 from sqlmodel import col
 
-from store import ledger
+from store import ledger, people
 from store.records import (
     ActionItemRecord,
     CaptureCandidate,
     CaptureRef,
     CaptureSummary,
     DecisionRecord,
+    NewActionItem,
     NewCapture,
+    NewDecision,
     Provenance,
     WrittenCapture,
 )
@@ -116,8 +119,9 @@ def write_capture(conn: Connection, new: NewCapture, replace_id: int | None) -> 
         )
     if new.llm_call_ids:
         ledger.attach_calls(conn, new.llm_call_ids, capture_id)
-    decisions = _insert_decisions(conn, capture_id, new, provenance)
-    actions = _insert_action_items(conn, capture_id, new, provenance)
+    created = people.apply_names(conn, capture_id, new)
+    decisions = _insert_decisions(conn, capture_id, new, provenance, created)
+    actions = _insert_action_items(conn, capture_id, new, provenance, created)
     if new.excerpts:
         conn.execute(
             insert(Excerpt),
@@ -126,29 +130,47 @@ def write_capture(conn: Connection, new: NewCapture, replace_id: int | None) -> 
     return WrittenCapture(capture_id, decisions, actions, len(new.excerpts))
 
 
+def _fields(item: NewDecision | NewActionItem, created: dict[str, int]) -> dict[str, Any]:
+    """A new fact's columns, its person reference turned into an id."""
+    values = {k: v for k, v in vars(item).items() if k != "person"}
+    values["person_id"] = people.person_id(item.person, created)
+    values["pending"] = bool(item.pending) and values["person_id"] is None
+    return values
+
+
 def _insert_decisions(
-    conn: Connection, capture_id: int, new: NewCapture, provenance: dict[str, str | None]
+    conn: Connection,
+    capture_id: int,
+    new: NewCapture,
+    provenance: dict[str, str | None],
+    created: dict[str, int],
 ) -> list[DecisionRecord]:
     written = []
     for item in new.decisions:
-        values = {**vars(item), "verified": int(item.verified)}
+        values = _fields(item, created)
+        row = {**values, "verified": int(item.verified), "pending": int(values["pending"])}
         row_id = conn.execute(
-            insert(Decision).values(capture_id=capture_id, **values, **provenance)
+            insert(Decision).values(capture_id=capture_id, **row, **provenance)
         ).lastrowid
-        written.append(DecisionRecord(id=int(row_id), capture_id=capture_id, **vars(item)))
+        written.append(DecisionRecord(id=int(row_id), capture_id=capture_id, **values))
     return written
 
 
 def _insert_action_items(
-    conn: Connection, capture_id: int, new: NewCapture, provenance: dict[str, str | None]
+    conn: Connection,
+    capture_id: int,
+    new: NewCapture,
+    provenance: dict[str, str | None],
+    created: dict[str, int],
 ) -> list[ActionItemRecord]:
     written = []
     for item in new.action_items:
-        values = {**vars(item), "verified": int(item.verified)}
+        values = _fields(item, created)
+        row = {**values, "verified": int(item.verified), "pending": int(values["pending"])}
         row_id = conn.execute(
-            insert(ActionItem).values(capture_id=capture_id, **values, **provenance)
+            insert(ActionItem).values(capture_id=capture_id, **row, **provenance)
         ).lastrowid
-        written.append(ActionItemRecord(id=int(row_id), capture_id=capture_id, **vars(item)))
+        written.append(ActionItemRecord(id=int(row_id), capture_id=capture_id, **values))
     return written
 
 
@@ -159,7 +181,7 @@ def decisions_for(conn: Connection, capture_ids: Sequence[int]) -> list[Decision
     rows = conn.execute(
         text(
             "SELECT id, capture_id, description, reasoning, decided_by, line_start, line_end, "
-            f"evidence_quote, verified FROM decisions {_IN_CAPTURES}"
+            f"evidence_quote, verified, person_id, pending FROM decisions {_IN_CAPTURES}"
         ),
         {"ids": json.dumps(list(capture_ids))},
     ).all()
@@ -174,6 +196,8 @@ def decisions_for(conn: Connection, capture_ids: Sequence[int]) -> list[Decision
             line_end=r[6],
             evidence_quote=r[7],
             verified=bool(r[8]),
+            person_id=r[9],
+            pending=bool(r[10]),
         )
         for r in rows
     ]
@@ -183,7 +207,7 @@ def action_items_for(conn: Connection, capture_ids: Sequence[int]) -> list[Actio
     rows = conn.execute(
         text(
             "SELECT id, capture_id, description, assignee_raw, due_date, line_start, line_end, "
-            f"evidence_quote, status, verified FROM action_items {_IN_CAPTURES}"
+            f"evidence_quote, status, verified, person_id, pending FROM action_items {_IN_CAPTURES}"
         ),
         {"ids": json.dumps(list(capture_ids))},
     ).all()
@@ -199,6 +223,8 @@ def action_items_for(conn: Connection, capture_ids: Sequence[int]) -> list[Actio
             evidence_quote=r[7],
             status=r[8],
             verified=bool(r[9]),
+            person_id=r[10],
+            pending=bool(r[11]),
         )
         for r in rows
     ]

@@ -51,9 +51,31 @@ CREATE TABLE embedding_cache (
     )
 
 
+def _v3_people_links(conn: Connection) -> None:
+    """Who decided is linked like who owes; meetings know who attended."""
+    _run(
+        conn,
+        """
+ALTER TABLE decisions ADD COLUMN person_id INTEGER REFERENCES people(id) ON DELETE SET NULL;
+ALTER TABLE decisions ADD COLUMN pending INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX decisions_person ON decisions(person_id);
+CREATE INDEX decisions_pending ON decisions(decided_by) WHERE pending = 1;
+CREATE INDEX action_items_pending ON action_items(assignee_raw) WHERE pending = 1;
+CREATE INDEX people_name ON people(name COLLATE NOCASE);
+CREATE TABLE capture_people (
+    capture_id INTEGER NOT NULL REFERENCES captures(id) ON DELETE CASCADE,
+    person_id INTEGER NOT NULL REFERENCES people(id) ON DELETE CASCADE,
+    PRIMARY KEY (capture_id, person_id)
+);
+CREATE INDEX capture_people_person ON capture_people(person_id);
+""",
+    )
+
+
 MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("initial schema", _v1_initial),
     ("embedding cache by content hash", _v2_embedding_cache),
+    ("people linked to decisions and meetings", _v3_people_links),
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

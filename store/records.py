@@ -29,6 +29,11 @@ class Provenance:
             raise ProvenanceError("a fact needs source_type, source_id and captured_at")
 
 
+# A person a new capture links to: an existing id, or the name of a person the same
+# transaction creates (listed in NewCapture.new_people).
+PersonRef = int | str
+
+
 @dataclass(frozen=True)
 class NewDecision:
     description: str
@@ -38,6 +43,8 @@ class NewDecision:
     line_end: int | None
     evidence_quote: str | None
     verified: bool = True
+    person: PersonRef | None = None  # who decided, once resolved
+    pending: bool = False  # decided_by is ambiguous: waiting for the user to say who
 
 
 @dataclass(frozen=True)
@@ -50,6 +57,8 @@ class NewActionItem:
     evidence_quote: str | None
     verified: bool = True
     status: str = "open"
+    person: PersonRef | None = None  # the owner, once resolved
+    pending: bool = False  # assignee_raw is ambiguous: waiting for the user to say who
 
 
 @dataclass(frozen=True)
@@ -57,6 +66,18 @@ class NewExcerpt:
     line_start: int
     line_end: int
     text: str
+
+
+@dataclass(frozen=True)
+class NewAlias:
+    """A name that stands for a person (or, with no person, a name the user said is nobody
+    we know)."""
+
+    alias: str
+    person: PersonRef | None
+    confidence: float
+    auto_resolved: bool
+    confirmed_by: str | None = None
 
 
 @dataclass(frozen=True)
@@ -82,6 +103,11 @@ class NewCapture:
     action_items: list[NewActionItem] = field(default_factory=list)
     excerpts: list[NewExcerpt] = field(default_factory=list)
     llm_call_ids: tuple[int, ...] = ()  # ledger rows of the extraction, pointed at the capture
+    # Names, resolved by core before the write and applied in the same transaction.
+    new_people: tuple[str, ...] = ()
+    attendees: tuple[PersonRef, ...] = ()
+    aliases: tuple[NewAlias, ...] = ()
+    stale_aliases: tuple[str, ...] = ()  # cached guesses a new person makes doubtful
 
 
 @dataclass(frozen=True)
@@ -130,6 +156,8 @@ class DecisionRecord:
     line_end: int | None
     evidence_quote: str | None
     verified: bool
+    person_id: int | None = None
+    pending: bool = False
 
 
 @dataclass(frozen=True)
@@ -144,6 +172,8 @@ class ActionItemRecord:
     line_end: int | None
     evidence_quote: str | None
     verified: bool
+    person_id: int | None = None
+    pending: bool = False
 
 
 @dataclass(frozen=True)
@@ -186,3 +216,55 @@ class StoreStats:
     vectors: int
     embedding_model: str | None
     embedding_dim: int
+
+
+@dataclass(frozen=True)
+class PersonRow:
+    id: int
+    name: str
+
+
+@dataclass(frozen=True)
+class AliasRow:
+    entity_type: str
+    entity_id: int | None  # None: the user said this name is none of the people we know
+    alias: str
+    confidence: float
+    auto_resolved: bool
+    confirmed_by: str | None
+
+
+@dataclass(frozen=True)
+class Directory:
+    """Everyone and everything a name can resolve to, with the aliases learned so far."""
+
+    people: list[PersonRow]
+    projects: list[PersonRow]
+    clients: list[PersonRow]
+    aliases: list[AliasRow]
+
+
+@dataclass(frozen=True)
+class PersonSummary:
+    id: int
+    name: str
+    aliases: list[str]
+    open_action_items: int
+    decisions: int
+    meetings: int
+
+
+@dataclass(frozen=True)
+class PendingMention:
+    """A raw name on facts that wait for the user to say who it is."""
+
+    mention: str
+    action_items: int
+    decisions: int
+    capture_ids: list[int]
+
+
+@dataclass(frozen=True)
+class Backfill:
+    action_items: int
+    decisions: int

@@ -12,18 +12,22 @@ import sqlean
 from sqlalchemy import Engine, text
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
-from store import captures, facts, ledger, notes, search, vectors
+from store import captures, facts, ledger, notes, people, search, vectors
 from store.engine import reader_engine, writer_engine
 from store.errors import DuplicateCaptureError, StoreError
 from store.migrations import current_version, migrate
 from store.records import (
     ActionItemRecord,
+    Backfill,
     CaptureCandidate,
     CaptureRef,
     CaptureSummary,
     DecisionRecord,
+    Directory,
     FactRecord,
     NewCapture,
+    PendingMention,
+    PersonSummary,
     Provenance,
     StoreStats,
     WrittenCapture,
@@ -145,6 +149,39 @@ class Store:
     def action_items(self, capture_ids: Sequence[int]) -> list[ActionItemRecord]:
         with self.reader.connect() as conn:
             return captures.action_items_for(conn, capture_ids)
+
+    # People and names
+
+    def directory(self) -> Directory:
+        with self.reader.connect() as conn:
+            return people.directory(conn)
+
+    def people(self) -> list[PersonSummary]:
+        with self.reader.connect() as conn:
+            return people.summaries(conn)
+
+    def pending_mentions(self) -> list[PendingMention]:
+        with self.reader.connect() as conn:
+            return people.pending_mentions(conn)
+
+    def attendees(self, capture_ids: Sequence[int]) -> list[int]:
+        with self.reader.connect() as conn:
+            return people.attendees(conn, capture_ids)
+
+    def add_person(self, name: str) -> int:
+        with self.writer.begin() as conn:
+            return people.add_person(conn, name, utc_now())
+
+    def cache_alias(self, entity_type: str, alias: str, entity_id: int, confidence: float) -> None:
+        with self.writer.begin() as conn:
+            people.cache_alias(conn, entity_type, alias, entity_id, confidence, utc_now())
+
+    def confirm_alias(
+        self, entity_type: str, mention: str, entity_id: int | None, user: str
+    ) -> Backfill:
+        """The user's answer to "who is this?", back-filled in the same transaction."""
+        with self.writer.begin() as conn:
+            return people.confirm(conn, entity_type, mention, entity_id, user, utc_now())
 
     # Clients, projects, notes, digests
 

@@ -70,6 +70,8 @@ class Decision(ProvenanceColumns, table=True):
     description: str
     reasoning: str | None = None
     decided_by: str | None = None
+    person_id: int | None = None
+    pending: int = 0
     line_start: int | None = None
     line_end: int | None = None
     evidence_quote: str | None = None
@@ -91,6 +93,24 @@ class ActionItem(ProvenanceColumns, table=True):
     line_end: int | None = None
     evidence_quote: str | None = None
     verified: int = 1
+
+
+class CapturePerson(SQLModel, table=True):
+    __tablename__ = "capture_people"
+    capture_id: int = Field(primary_key=True)
+    person_id: int = Field(primary_key=True)
+
+
+class EntityAlias(SQLModel, table=True):
+    __tablename__ = "entity_aliases"
+    id: int | None = Field(default=None, primary_key=True)
+    entity_type: str
+    entity_id: int | None = None
+    alias: str
+    confidence: float
+    auto_resolved: int = 0
+    confirmed_by: str | None = None
+    created_at: str
 
 
 class Excerpt(ProvenanceColumns, table=True):

@@ -46,6 +46,8 @@ def dump(store: Store) -> dict[str, list[tuple[Any, ...]]]:
         "clients",
         "projects",
         "people",
+        "entity_aliases",
+        "capture_people",
         "fact_embeddings",
         "embedding_space",
     ]

@@ -239,7 +239,8 @@ def test_the_sdk_environment_variables_are_honoured(
 def test_the_deadline_covers_all_attempts_not_each(server: FakeServer, ledger: ListLedger) -> None:
     server.default = api.error(529, "overloaded_error", "Overloaded", {"retry-after": "0.4"})
     started = time.monotonic()
-    with pytest.raises(LLMError, match="would pass the 1 s deadline"):
+    # Which message depends on where the second retry lands (a loaded machine is slower).
+    with pytest.raises(LLMError, match="would pass the 1 s deadline|did not finish within 1 s"):
         asyncio.run(provider(server, ledger, attempts=10).complete(ask(deadline=1.0)))
     assert time.monotonic() - started < 1.2
     assert len(server.seen) <= 3

@@ -26,10 +26,12 @@ from store import (
 from store.tables import (
     ActionItem,
     Capture,
+    CapturePerson,
     Client,
     ContextNote,
     Decision,
     Digest,
+    EntityAlias,
     Excerpt,
     Person,
     Project,
@@ -152,6 +154,8 @@ def test_table_classes_match_the_migrated_schema(store: Store) -> None:
             Person,
             ContextNote,
             Digest,
+            CapturePerson,
+            EntityAlias,
         ):
             table = model.__tablename__
             columns = {r[1] for r in conn.execute(text(f"PRAGMA table_info({table})"))}

@@ -14,6 +14,7 @@ from memo_tui.core.capture.offline import NAME as OFFLINE_NAME
 from memo_tui.core.capture.offline import extract as offline_extract
 from memo_tui.core.capture.record import build_capture
 from memo_tui.core.capture.sources import Transcript, parse
+from memo_tui.core.entities.linking import link_names
 from memo_tui.core.llm.schemas import Extraction
 from store import ActionItemRecord, DecisionRecord, DuplicateCaptureError, NewCapture, Store
 
@@ -55,6 +56,13 @@ class CaptureResult:
     @property
     def ok(self) -> bool:
         return self.status in ("captured", "unchanged", "replaced")
+
+    @property
+    def pending_names(self) -> list[str]:
+        """Owners and deciders that could be several people: the user is to say who."""
+        raw = [d.decided_by for d in self.decisions if d.pending]
+        raw += [a.assignee_raw for a in self.action_items if a.pending]
+        return list(dict.fromkeys(name for name in raw if name))
 
 
 @dataclass(frozen=True)
@@ -181,6 +189,7 @@ class CaptureService:
             extractor=self.extractor_name,
             user=self.options.user,
         )
+        new = link_names(new, [*transcript.speakers, *transcript.attendees], self.store.directory())
         outcome = self._write(label, new, version_of[0] if version_of else None)
         outcome.chunks = int(getattr(result, "chunks", 0))
         if self.after_commit is not None and outcome.status in ("captured", "replaced"):

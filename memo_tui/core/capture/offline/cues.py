@@ -203,6 +203,12 @@ ACTION_CUES: list[tuple[re.Pattern[str], int]] = [
         ),
         2,
     ),
+    (  # "Sam, please also send the list": a named request
+        re.compile(
+            rf"^\W*[A-Z][\w'\-]+,\s+please\s+(?:also\s+)?(?:{_TASK_VERBS})\b",
+        ),
+        2,
+    ),
     (re.compile(r"\b(?:can|could|would) you\s+(?:please\s+)?\w+", re.I), 1),
     (re.compile(r"\b(?:before|by|for) (?:the )?next (?:meeting|time|sync|call)\b", re.I), 1),
 ]

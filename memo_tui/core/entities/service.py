@@ -1,0 +1,83 @@
+"""Entity resolution for the CLI and the TUI: resolve a name, confirm what it means, list
+people and the names still waiting for an answer."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from memo_tui.core.entities.names import normalize
+from memo_tui.core.entities.resolve import (
+    EntityType,
+    NeedsDisambiguation,
+    Resolution,
+    Resolved,
+    Unresolved,
+    resolve,
+)
+from store import Backfill, PendingMention, PersonRow, PersonSummary, Store
+
+
+class UnknownPerson(LookupError):
+    """`confirm` was told a person memo does not know, or one that could be several."""
+
+
+@dataclass(frozen=True)
+class Pending:
+    mention: PendingMention
+    resolution: Resolution  # the candidates to offer
+
+
+class EntityService:
+    def __init__(self, store: Store, user: str) -> None:
+        self.store = store
+        self.user = user
+
+    def resolve(self, mention: str, entity_type: EntityType = "person") -> Resolution:
+        """Resolve store-wide; a confident guess by spelling is cached as an auto alias."""
+        found = resolve(mention, self.store.directory(), entity_type)
+        if isinstance(found, Resolved) and found.via == "fuzzy":
+            self.store.cache_alias(entity_type, mention, found.entity.id, found.entity.score)
+        return found
+
+    def person(self, name_or_id: str) -> PersonRow:
+        """The one person `name_or_id` names exactly (an id, a full name or an alias)."""
+        directory = self.store.directory()
+        if name_or_id.strip().isdigit():
+            wanted = int(name_or_id)
+            found = [p for p in directory.people if p.id == wanted]
+        else:
+            key = normalize(name_or_id)
+            ids = {a.entity_id for a in directory.aliases if normalize(a.alias) == key}
+            found = [p for p in directory.people if normalize(p.name) == key or p.id in ids]
+        if len(found) == 1:
+            return found[0]
+        if not found:
+            raise UnknownPerson(f"no person called {name_or_id!r}: see memo people")
+        listed = ", ".join(f"{p.name} (id {p.id})" for p in found)
+        raise UnknownPerson(f"{name_or_id!r} could be {listed}: give the id")
+
+    def confirm(self, mention: str, person: PersonRow | None) -> Backfill:
+        """`mention` is `person` (None: none of the candidates), from now on; every fact
+        waiting on that raw name is settled."""
+        entity_id = person.id if person is not None else None
+        return self.store.confirm_alias("person", mention, entity_id, self.user)
+
+    def people(self) -> list[PersonSummary]:
+        return self.store.people()
+
+    def pending(self) -> list[Pending]:
+        """Each waiting name with the people to offer: those at the meetings it came from
+        when they fit, else everyone who fits."""
+        directory = self.store.directory()
+        waiting = []
+        for mention in self.store.pending_mentions():
+            here = resolve(
+                mention.mention, directory, among=self.store.attendees(mention.capture_ids)
+            )
+            if not isinstance(here, NeedsDisambiguation):
+                here = resolve(mention.mention, directory)
+            waiting.append(Pending(mention, here))
+        return waiting
+
+
+__all__ = ["EntityService", "Pending", "UnknownPerson", "Unresolved"]

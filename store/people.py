@@ -1,0 +1,203 @@
+"""People and the names that stand for them: aliases, meeting attendance, pending mentions.
+
+Deciding who a name means is core's business (memo_tui.core.entities); the store keeps the
+answers and applies them atomically: a capture's new people, aliases and links land in the
+capture's own transaction, and a confirmation back-fills every waiting fact in one.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from sqlalchemy import Connection, text
+
+from store.records import (
+    AliasRow,
+    Backfill,
+    Directory,
+    NewCapture,
+    PendingMention,
+    PersonRef,
+    PersonRow,
+    PersonSummary,
+)
+
+
+def directory(conn: Connection) -> Directory:
+    def rows(table: str) -> list[PersonRow]:
+        found = conn.execute(text(f"SELECT id, name FROM {table} ORDER BY id")).all()
+        return [PersonRow(int(i), str(n)) for i, n in found]
+
+    aliases = conn.execute(
+        text(
+            "SELECT entity_type, entity_id, alias, confidence, auto_resolved, confirmed_by "
+            "FROM entity_aliases ORDER BY id"
+        )
+    ).all()
+    return Directory(
+        people=rows("people"),
+        projects=rows("projects"),
+        clients=rows("clients"),
+        aliases=[AliasRow(t, i, a, float(c), bool(auto), by) for t, i, a, c, auto, by in aliases],
+    )
+
+
+def person_by_name(conn: Connection, name: str) -> int | None:
+    found = conn.execute(
+        text("SELECT id FROM people WHERE name = :n COLLATE NOCASE ORDER BY id LIMIT 1"),
+        {"n": name.strip()},
+    ).scalar()
+    return int(found) if found is not None else None
+
+
+def add_person(conn: Connection, name: str, now: str) -> int:
+    """The person with this exact name (any case), created if new."""
+    found = person_by_name(conn, name)
+    if found is not None:
+        return found
+    return int(
+        conn.execute(
+            text("INSERT INTO people (name, created_at) VALUES (:n, :now)"),
+            {"n": name.strip(), "now": now},
+        ).lastrowid
+    )
+
+
+def apply_names(conn: Connection, capture_id: int, new: NewCapture) -> dict[str, int]:
+    """Create the capture's new people, record who attended, cache its aliases.
+
+    Returns the id of every new person by name, for resolving the facts' PersonRefs.
+    """
+    now = new.provenance.captured_at
+    created = {name: add_person(conn, name, now) for name in new.new_people}
+    conn.execute(text("DELETE FROM capture_people WHERE capture_id = :c"), {"c": capture_id})
+    for ref in dict.fromkeys(new.attendees):
+        conn.execute(
+            text("INSERT OR IGNORE INTO capture_people (capture_id, person_id) VALUES (:c, :p)"),
+            {"c": capture_id, "p": person_id(ref, created)},
+        )
+    for stale in new.stale_aliases:
+        conn.execute(
+            text(
+                "DELETE FROM entity_aliases WHERE entity_type = 'person' AND auto_resolved = 1 "
+                "AND alias = :a"
+            ),
+            {"a": stale},
+        )
+    for alias in new.aliases:
+        # A guess never overwrites what is known; the user's word always does.
+        verb = "INSERT OR IGNORE" if alias.auto_resolved else "INSERT OR REPLACE"
+        conn.execute(
+            text(
+                f"{verb} INTO entity_aliases (entity_type, entity_id, alias, confidence, "
+                "auto_resolved, confirmed_by, created_at) "
+                "VALUES ('person', :p, :a, :c, :auto, :by, :now)"
+            ),
+            {
+                "p": None if alias.person is None else person_id(alias.person, created),
+                "a": alias.alias.strip(),
+                "c": alias.confidence,
+                "auto": int(alias.auto_resolved),
+                "by": alias.confirmed_by,
+                "now": now,
+            },
+        )
+    return created
+
+
+def person_id(ref: PersonRef | None, created: dict[str, int]) -> int | None:
+    if ref is None or isinstance(ref, int):
+        return ref
+    return created[ref]
+
+
+def confirm(
+    conn: Connection, entity_type: str, mention: str, entity_id: int | None, user: str, now: str
+) -> Backfill:
+    """The user's word: `mention` is entity `entity_id` (None: none of the candidates).
+
+    Writes a confidence-1.0 alias and settles every fact waiting on that raw name.
+    """
+    mention = mention.strip()
+    conn.execute(
+        text(
+            "INSERT INTO entity_aliases (entity_type, entity_id, alias, confidence, "
+            "auto_resolved, confirmed_by, created_at) VALUES (:t, :e, :a, 1.0, 0, :by, :now) "
+            "ON CONFLICT (entity_type, alias) DO UPDATE SET entity_id = excluded.entity_id, "
+            "confidence = 1.0, auto_resolved = 0, confirmed_by = excluded.confirmed_by, "
+            "created_at = excluded.created_at"
+        ),
+        {"t": entity_type, "e": entity_id, "a": mention, "by": user, "now": now},
+    )
+    if entity_type != "person":
+        return Backfill(0, 0)
+    counts = []
+    for table, column in (("action_items", "assignee_raw"), ("decisions", "decided_by")):
+        result = conn.execute(
+            text(
+                f"UPDATE {table} SET person_id = :p, pending = 0 "
+                f"WHERE pending = 1 AND trim({column}) = :m COLLATE NOCASE"
+            ),
+            {"p": entity_id, "m": mention},
+        )
+        counts.append(int(result.rowcount or 0))
+    return Backfill(action_items=counts[0], decisions=counts[1])
+
+
+def summaries(conn: Connection) -> list[PersonSummary]:
+    rows = conn.execute(
+        text(
+            "SELECT p.id, p.name, "
+            "(SELECT json_group_array(alias) FROM (SELECT alias FROM entity_aliases "
+            " WHERE entity_type = 'person' AND entity_id = p.id ORDER BY alias)), "
+            "(SELECT count(*) FROM action_items a WHERE a.person_id = p.id "
+            " AND a.status = 'open'), "
+            "(SELECT count(*) FROM decisions d WHERE d.person_id = p.id), "
+            "(SELECT count(*) FROM capture_people cp WHERE cp.person_id = p.id) "
+            "FROM people p ORDER BY p.name COLLATE NOCASE, p.id"
+        )
+    ).all()
+    return [
+        PersonSummary(int(r[0]), r[1], json.loads(r[2]), int(r[3]), int(r[4]), int(r[5]))
+        for r in rows
+    ]
+
+
+def pending_mentions(conn: Connection) -> list[PendingMention]:
+    rows = conn.execute(
+        text(
+            "SELECT mention, sum(kind = 'a'), sum(kind = 'd'), "
+            "json_group_array(DISTINCT capture_id) FROM ("
+            " SELECT trim(assignee_raw) AS mention, 'a' AS kind, capture_id FROM action_items"
+            " WHERE pending = 1 UNION ALL"
+            " SELECT trim(decided_by), 'd', capture_id FROM decisions WHERE pending = 1"
+            ") GROUP BY mention COLLATE NOCASE ORDER BY min(capture_id), mention"
+        )
+    ).all()
+    return [PendingMention(str(m), int(a), int(d), sorted(json.loads(c))) for m, a, d, c in rows]
+
+
+def attendees(conn: Connection, capture_ids: Sequence[int]) -> list[int]:
+    """Everyone who attended any of these captures."""
+    rows = conn.execute(
+        text(
+            "SELECT DISTINCT person_id FROM capture_people "
+            "WHERE capture_id IN (SELECT value FROM json_each(:ids)) ORDER BY person_id"
+        ),
+        {"ids": json.dumps(list(capture_ids))},
+    ).all()
+    return [int(r[0]) for r in rows]
+
+
+def cache_alias(
+    conn: Connection, entity_type: str, alias: str, entity_id: int, confidence: float, now: str
+) -> None:
+    """Remember an automatic resolution (never over an existing alias)."""
+    conn.execute(
+        text(
+            "INSERT OR IGNORE INTO entity_aliases (entity_type, entity_id, alias, confidence, "
+            "auto_resolved, created_at) VALUES (:t, :e, :a, :c, 1, :now)"
+        ),
+        {"t": entity_type, "e": entity_id, "a": alias.strip(), "c": confidence, "now": now},
+    )
