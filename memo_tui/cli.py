@@ -210,23 +210,46 @@ def _costs(args: argparse.Namespace, services: Services) -> int:
 
 
 def _ask(args: argparse.Namespace, services: Services) -> int:
+    import asyncio
+
     from memo_tui.core.llm import select
-    from memo_tui.core.recall.answer import ask
+    from memo_tui.core.llm.errors import LLMError
+    from memo_tui.core.recall.answer import AnswerDelta, Answered, AskResult, ask_stream
 
     settings = services.settings
-    embedder = None if services.embed.unavailable else services.embed.embedder
-    result = ask(
+    events = ask_stream(
         services.store,
-        embedder,
+        None if services.embed.unavailable else services.embed.embedder,
         args.question,
         provider=services.provider,
         model=select.model_for(settings, "answer"),
         deadline_s=settings.answer_deadline_s,
+        min_similarity=settings.min_similarity,
+        router_model=select.model_for(settings, "router"),
+        router_deadline_s=settings.router_deadline_s,
     )
+
+    async def consume() -> AskResult:
+        async for event in events:
+            if isinstance(event, AnswerDelta) and not args.json:
+                sys.stdout.write(render.sanitize(event.text))  # the answer streams in
+                sys.stdout.flush()
+            elif isinstance(event, Answered):
+                return event.result
+        raise AssertionError("ask_stream always ends with Answered")
+
+    try:
+        result = asyncio.run(consume())
+    except LLMError as error:
+        if not args.json:
+            print()
+        warn(f"memo ask: {error}")
+        return EXIT_REFUSED
     if args.json:
         render.emit_json(render.ask_json(result))
     else:
-        render.print_answer(result)
+        print()
+        render.print_sources(result)
     return EXIT_OK
 
 

@@ -249,6 +249,13 @@ def ask_json(result: Any) -> dict[str, Any]:
 
 def print_answer(result: Any) -> None:
     print(sanitize(result.answer))
+    print_sources(result)
+
+
+def print_sources(result: Any) -> None:
+    """The numbered sources under an answer (or, with none, what was searched)."""
+    if result.removed_citations:
+        warn(f"({result.removed_citations} citation(s) that named no fact were removed)")
     if result.note:
         warn(f"({result.note})")
     if not result.citations:

@@ -71,6 +71,12 @@ class Settings(BaseSettings):
     embed_timeout_s: float = Field(
         default=5.0, gt=0, description="A batch taking longer is left for backfill."
     )
+    min_similarity: float = Field(
+        default=0.65,
+        ge=0,
+        le=1,
+        description="Vector matches below this cosine similarity are not retrieved.",
+    )
     max_capture_chars: int = Field(
         default=100_000, gt=0, description="Transcripts longer than this are rejected."
     )

@@ -65,7 +65,8 @@ def add_person(conn: Connection, name: str, now: str) -> int:
 
 
 def apply_names(conn: Connection, capture_id: int, new: NewCapture) -> dict[str, int]:
-    """Create the capture's new people, record who attended, cache its aliases.
+    """Create the capture's new people, record who attended, cache its aliases, link the
+    projects it is about.
 
     Returns the id of every new person by name, for resolving the facts' PersonRefs.
     """
@@ -102,6 +103,18 @@ def apply_names(conn: Connection, capture_id: int, new: NewCapture) -> dict[str,
                 "by": alias.confirmed_by,
                 "now": now,
             },
+        )
+    conn.execute(
+        text("DELETE FROM capture_projects WHERE capture_id = :c AND linked_by = 'capture'"),
+        {"c": capture_id},
+    )
+    for project in new.project_ids:
+        conn.execute(
+            text(
+                "INSERT OR IGNORE INTO capture_projects (capture_id, project_id, linked_by, "
+                "created_at) VALUES (:c, :p, 'capture', :now)"
+            ),
+            {"c": capture_id, "p": project, "now": now},
         )
     return created
 

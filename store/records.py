@@ -108,6 +108,7 @@ class NewCapture:
     attendees: tuple[PersonRef, ...] = ()
     aliases: tuple[NewAlias, ...] = ()
     stale_aliases: tuple[str, ...] = ()  # cached guesses a new person makes doubtful
+    project_ids: tuple[int, ...] = ()  # known projects the meeting is about
 
 
 @dataclass(frozen=True)

@@ -25,14 +25,66 @@ class FactFilter:
     since: str | None = None
     until: str | None = None
     capture_ids: tuple[int, ...] = field(default_factory=tuple)
+    person_ids: tuple[int, ...] = ()
+    project_ids: tuple[int, ...] = ()
+    client_ids: tuple[int, ...] = ()
 
     @property
     def empty(self) -> bool:
-        return not (self.fact_types or self.since or self.until or self.capture_ids)
+        return not (
+            self.fact_types
+            or self.since
+            or self.until
+            or self.capture_ids
+            or self.person_ids
+            or self.project_ids
+            or self.client_ids
+        )
+
+
+# The facts about a person: what they owe, what they decided, and what was decided, said and
+# summarized in the meetings they attended.
+_PERSON_KEYS = """
+SELECT (2 << 32) | id FROM action_items WHERE person_id IN ({ids})
+UNION ALL SELECT (1 << 32) | id FROM decisions WHERE person_id IN ({ids})
+    OR capture_id IN (SELECT capture_id FROM capture_people WHERE person_id IN ({ids}))
+UNION ALL SELECT (3 << 32) | capture_id FROM capture_people WHERE person_id IN ({ids})
+UNION ALL SELECT (4 << 32) | id FROM excerpts
+    WHERE capture_id IN (SELECT capture_id FROM capture_people WHERE person_id IN ({ids}))
+"""
+# The facts about a project: its meetings' facts and its notes.
+_PROJECT_KEYS = """
+SELECT fact_key FROM facts
+    WHERE capture_id IN (SELECT capture_id FROM capture_projects WHERE project_id IN ({ids}))
+UNION ALL SELECT (6 << 32) | id FROM context_notes WHERE project_id IN ({ids})
+"""
+# A client's: its own notes, and everything about its projects.
+_CLIENT_KEYS = """
+SELECT (5 << 32) | id FROM context_notes WHERE client_id IN ({ids})
+UNION ALL SELECT (6 << 32) | id FROM context_notes
+    WHERE project_id IN (SELECT id FROM projects WHERE client_id IN ({ids}))
+UNION ALL SELECT fact_key FROM facts WHERE capture_id IN (
+    SELECT capture_id FROM capture_projects
+    WHERE project_id IN (SELECT id FROM projects WHERE client_id IN ({ids})))
+"""
+
+
+def _entity_keys(flt: FactFilter, clauses: list[str], params: dict[str, Any]) -> None:
+    """`fact_key IN (...)` clauses for the entity filters (each id bound, never formatted in)."""
+    for name, ids, keys in (
+        ("pe", flt.person_ids, _PERSON_KEYS),
+        ("pr", flt.project_ids, _PROJECT_KEYS),
+        ("cl", flt.client_ids, _CLIENT_KEYS),
+    ):
+        if ids:
+            names = ", ".join(f":{name}{i}" for i in range(len(ids)))
+            params.update({f"{name}{i}": v for i, v in enumerate(ids)})
+            clauses.append(f"fact_key IN ({keys.format(ids=names)})")
 
 
 def _allowed_keys(flt: FactFilter) -> tuple[str, dict[str, Any]]:
-    """`AND rowid IN (...)` for a filter (nothing when it filters nothing)."""
+    """`AND rowid IN (...)` for a filter (nothing when it filters nothing); a single IN,
+    as vec0 allows only one."""
     if flt.empty:
         return "", {}
     clauses: list[str] = []
@@ -52,6 +104,7 @@ def _allowed_keys(flt: FactFilter) -> tuple[str, dict[str, Any]]:
         names = ", ".join(f":c{i}" for i in range(len(flt.capture_ids)))
         clauses.append(f"capture_id IN ({names})")
         params.update({f"c{i}": c for i, c in enumerate(flt.capture_ids)})
+    _entity_keys(flt, clauses, params)
     return f" AND rowid IN (SELECT fact_key FROM facts WHERE {' AND '.join(clauses)})", params
 
 

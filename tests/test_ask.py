@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
+from collections.abc import AsyncIterator
 
 import pytest
 from fakes import anthropic_api as api
@@ -10,8 +12,17 @@ from fakes.server import FakeServer
 
 from memo_tui.core.embed import FastEmbedder
 from memo_tui.core.llm.anthropic_provider import AnthropicProvider
-from memo_tui.core.recall.answer import NO_FACTS, ask, check_citations
-from memo_tui.core.recall.filters import parse_question
+from memo_tui.core.recall.answer import (
+    NO_FACTS,
+    AnswerDelta,
+    Answered,
+    AskEvent,
+    Cited,
+    ask,
+    ask_stream,
+    check_citations,
+)
+from memo_tui.core.recall.filters import parse_question, with_entities
 from store import Store
 
 TODAY = dt.date(2026, 11, 29)
@@ -55,11 +66,16 @@ def test_citations_that_name_no_fact_are_removed_and_counted() -> None:
     assert (answer, removed, cited) == ("Postgres [1], for JSONB and [2].", 2, [1, 2])
 
 
+ROUTED_NOTHING = api.message(tool=("search_filters", {}))
+
+
 def test_a_model_answer_is_checked_against_the_facts_it_was_given(
     demo: Store, embedder: FastEmbedder
 ) -> None:
     with FakeServer() as server:
-        server.push(api.message("We chose Postgres for JSONB [1] and PostGIS [7]."))
+        server.push(
+            ROUTED_NOTHING, api.stream(["We chose Postgres for JSONB [1] and PostGIS [7]."])
+        )
         provider = AnthropicProvider("k", server.url)
         result = ask(
             demo,
@@ -68,12 +84,118 @@ def test_a_model_answer_is_checked_against_the_facts_it_was_given(
             provider=provider,
             model="claude-sonnet-4-6",
             today=TODAY,
+            limit=3,
         )
-        prompt = server.seen[0].body["messages"][0]["content"]
-        assert "ONLY on the provided facts" in server.seen[0].body["system"]
+        prompt = server.seen[1].body["messages"][0]["content"]
+        assert "ONLY on the provided facts" in server.seen[1].body["system"]
+        assert server.seen[1].body.get("stream") is True
     assert result.answer == "We chose Postgres for JSONB [1] and PostGIS."
     assert result.removed_citations == 1 and result.cited == [1]
     assert "[1] (decision" in prompt
+
+
+async def _events(stream: AsyncIterator[AskEvent]) -> list[AskEvent]:
+    return [event async for event in stream]
+
+
+def test_the_answer_streams_and_an_invented_citation_never_reaches_the_screen(
+    demo: Store, embedder: FastEmbedder
+) -> None:
+    # A scripted model that cites [7] of the 3 facts it was given, split across deltas.
+    pieces = ["Postgres won", " on JSONB [", "1] and on", " PostGIS [", "7", "] too [2]."]
+    with FakeServer() as server:
+        server.push(ROUTED_NOTHING, api.stream(pieces))
+        provider = AnthropicProvider("k", server.url)
+        events = asyncio.run(
+            _events(
+                ask_stream(
+                    demo,
+                    embedder,
+                    "why did we pick Postgres?",
+                    provider,
+                    "m",
+                    today=TODAY,
+                    limit=3,
+                )
+            )
+        )
+    kinds = [type(e).__name__ for e in events]
+    assert kinds[0] == "Retrieved" and kinds[-1] == "Answered"
+    deltas = [e.text for e in events if isinstance(e, AnswerDelta)]
+    assert len(deltas) >= 4  # streamed, not delivered whole
+    shown = "".join(deltas)
+    assert "[7]" not in shown and "[1]" in shown and "[2]" in shown
+    assert [e.n for e in events if isinstance(e, Cited)] == [1, 2]
+    first_cite = kinds.index("Cited")
+    assert first_cite < max(i for i, k in enumerate(kinds) if k == "AnswerDelta")  # as they come
+    final = events[-1]
+    assert isinstance(final, Answered)
+    assert final.result.removed_citations == 1 and final.result.cited == [1, 2]
+
+
+def test_the_model_router_names_things_and_memo_resolves_them(
+    demo: Store, embedder: FastEmbedder
+) -> None:
+    routed = api.message(
+        tool=(
+            "search_filters",
+            {"person": "Ingrid", "since": "2026-11-01", "fact_types": ["decision"]},
+        )
+    )
+    with FakeServer() as server:
+        server.push(routed, api.stream(["Tromsø waits for January [1]."]))
+        provider = AnthropicProvider("k", server.url)
+        result = ask(demo, embedder, "what did Ingrid decide lately?", provider, "m", today=TODAY)
+        assert server.seen[0].body["tool_choice"] == {"type": "tool", "name": "search_filters"}
+    assert result.filters.router == "model"
+    assert result.filters.describe()["person"] == "Ingrid Halvorsen"
+    assert result.filters.since == "2026-11-01"
+    assert result.citations and all(
+        h.fact.fact_type == "decision" and (h.fact.occurred_at or "") >= "2026-11-01"
+        for h in result.citations
+    )
+
+
+def test_a_failing_router_falls_back_to_the_rules(demo: Store, embedder: FastEmbedder) -> None:
+    with FakeServer() as server:
+        server.push(
+            api.error(400, "invalid_request_error", "bad"),
+            api.stream(["Postgres [1]."]),
+        )
+        provider = AnthropicProvider("k", server.url)
+        result = ask(demo, embedder, "why did we pick Postgres?", provider, "m", today=TODAY)
+    assert result.filters.router.startswith("rules")
+    assert result.note and "filters by rules" in result.note
+    assert result.answer == "Postgres [1]."
+
+
+def test_rule_router_applies_known_names_and_reports_ambiguous_ones(demo: Store) -> None:
+    directory = demo.directory()
+    owes = with_entities(
+        parse_question("what does Sam Cheng owe?", TODAY), "what does Sam Cheng owe?", directory
+    )
+    assert owes.fact_types == ("action_item",)
+    assert [(e.entity_type, e.name) for e in owes.entities] == [("person", "Sam Cheng")]
+    sam = with_entities(
+        parse_question("what did Sam decide?", TODAY), "what did Sam decide?", directory
+    )
+    assert sam.entities == () and sam.unresolved == ("Sam",)
+    plain = with_entities(
+        parse_question("will the pilot start?", TODAY), "will the pilot start?", directory
+    )
+    assert plain.entities == () and plain.unresolved == ()
+
+
+def test_person_filter_keeps_to_that_person(demo: Store, embedder: FastEmbedder) -> None:
+    result = ask(demo, embedder, "what does Sam Cheng owe?", today=TODAY)
+    assert result.citations
+    people = {p.name: p.id for p in demo.people()}
+    for hit in result.citations:
+        assert hit.fact.fact_type == "action_item"
+        [item] = [
+            a for a in demo.action_items([hit.fact.capture_id or 0]) if a.id == hit.fact.fact_id
+        ]
+        assert item.person_id == people["Sam Cheng"]
 
 
 def test_ask_from_the_command_line(memo, tmp_path) -> None:  # type: ignore[no-untyped-def]

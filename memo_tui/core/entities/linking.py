@@ -15,6 +15,7 @@ name kept, until `confirm` back-fills them.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
@@ -112,6 +113,17 @@ def _stale_aliases(directory: Directory, new_people: list[str]) -> tuple[str, ..
     )
 
 
+def projects_named(new: NewCapture, directory: Directory) -> tuple[int, ...]:
+    """Known projects a meeting is about: named in its title, or at least twice in its text
+    (a heuristic; the collector agent proposes the links this misses)."""
+    found = []
+    for project in directory.projects:
+        word = re.compile(rf"(?<!\w){re.escape(project.name)}(?!\w)", re.I)
+        if word.search(new.title) or len(word.findall(new.text)) >= 2:
+            found.append(project.id)
+    return tuple(found)
+
+
 def link_names(new: NewCapture, labels: Sequence[str], directory: Directory) -> NewCapture:
     """`new` with its roster, owners, deciders, new people and aliases filled in."""
     roster = _roster(labels, directory)
@@ -134,4 +146,5 @@ def link_names(new: NewCapture, labels: Sequence[str], directory: Directory) -> 
         attendees=tuple(dict.fromkeys(roster.refs.values())),
         aliases=tuple(unique.values()),
         stale_aliases=_stale_aliases(directory, roster.new_people),
+        project_ids=projects_named(new, directory),
     )

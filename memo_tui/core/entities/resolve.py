@@ -21,6 +21,7 @@ MAX_CANDIDATES = 4
 TIE = 0.05
 
 EntityType = Literal["person", "project", "client"]
+ENTITY_TYPES: tuple[EntityType, ...] = ("person", "project", "client")
 
 
 @dataclass(frozen=True)

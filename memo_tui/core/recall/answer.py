@@ -1,22 +1,29 @@
 """Answers with receipts: numbered facts in, an answer that cites them, citations checked.
 
 Offline, the answer is extractive (the top facts, each cited). With a model, it is written
-from the numbered facts only; any [n] that names no given fact is removed and counted.
+from the numbered facts only, streamed; any [n] that names no given fact is removed (as the
+text streams, and again from the whole answer) and counted.
+
+`ask_stream` is the async API the TUI consumes: the facts found, then answer deltas and each
+citation as it is first used, then the finished result. `ask` runs it to the end.
 """
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import re
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
 from memo_tui.core.capture.offline.text import STOPWORDS
 from memo_tui.core.llm.base import Provider
 from memo_tui.core.llm.run import run_sync
-from memo_tui.core.llm.types import Message, Request
-from memo_tui.core.recall.filters import QUESTION_WORDS, QuestionFilters, parse_question
-from memo_tui.core.recall.search import Hit, QueryEmbedder, hybrid_search
-from store import FactFilter, Store
+from memo_tui.core.llm.types import Message, Request, TextDelta
+from memo_tui.core.recall.filters import QUESTION_WORDS, QuestionFilters
+from memo_tui.core.recall.router import route
+from memo_tui.core.recall.search import Hit, QueryEmbedder, SearchResult, hybrid_search
+from store import Store
 
 NO_FACTS = "No relevant facts found. Try narrowing the time range or rephrasing the query."
 SYSTEM = (
@@ -39,6 +46,37 @@ class AskResult:
     cited: list[int] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class Retrieved:
+    """The numbered facts the answer may cite (first event of a stream)."""
+
+    hits: list[Hit]
+    filters: QuestionFilters
+    mode: str
+    note: str | None
+
+
+@dataclass(frozen=True)
+class AnswerDelta:
+    text: str
+
+
+@dataclass(frozen=True)
+class Cited:
+    """Fact [n] was cited for the first time."""
+
+    n: int
+    hit: Hit
+
+
+@dataclass(frozen=True)
+class Answered:
+    result: AskResult
+
+
+AskEvent = Retrieved | AnswerDelta | Cited | Answered
+
+
 def check_citations(answer: str, count: int) -> tuple[str, int, list[int]]:
     """Remove every [n] that names no given fact; return the answer, how many went, and
     the valid numbers cited, in order of first use."""
@@ -59,6 +97,44 @@ def check_citations(answer: str, count: int) -> tuple[str, int, list[int]]:
     return re.sub(r"\s+([.,;])", r"\1", re.sub(r"[ \t]{2,}", " ", cleaned)).strip(), removed, cited
 
 
+class CitationStream:
+    """Checks citations in streamed text: a "[" is held back until its "]" shows whether it
+    names a given fact, so no invented [n] ever reaches the screen."""
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+        self.held = ""
+        self.cited: list[int] = []
+
+    def feed(self, delta: str) -> tuple[str, list[int]]:
+        """(text safe to show, numbers cited for the first time)."""
+        text = self.held + delta
+        cut = text.rfind("[")
+        if cut != -1 and "]" not in text[cut:] and len(text) - cut <= 5:
+            text, self.held = text[:cut], text[cut:]
+        else:
+            self.held = ""
+        return self._clean(text)
+
+    def finish(self) -> tuple[str, list[int]]:
+        text, self.held = self.held, ""
+        return self._clean(text)
+
+    def _clean(self, text: str) -> tuple[str, list[int]]:
+        fresh: list[int] = []
+
+        def keep(match: re.Match[str]) -> str:
+            number = int(match.group(1))
+            if not 1 <= number <= self.count:
+                return ""
+            if number not in self.cited:
+                self.cited.append(number)
+                fresh.append(number)
+            return match.group(0)
+
+        return _CITATION.sub(keep, text), fresh
+
+
 def extractive_answer(hits: list[Hit], most: int = 3) -> str:
     """The offline answer: the strongest facts, each with its citation."""
     lines = [
@@ -75,6 +151,108 @@ def _numbered(hits: list[Hit]) -> str:
     )
 
 
+def search_words(question: str) -> str:
+    """The question without the words that only steer the search."""
+    kept = [w for w in re.findall(r"\w+", question) if w.lower() not in QUESTION_WORDS | STOPWORDS]
+    return " ".join(kept) or question
+
+
+def retrieve(
+    store: Store,
+    embedder: QueryEmbedder | None,
+    question: str,
+    filters: QuestionFilters,
+    min_similarity: float,
+    limit: int = 10,
+) -> SearchResult:
+    """Hybrid retrieval under the filters; a guessed fact type is dropped before giving up."""
+    text = search_words(question)
+    result = hybrid_search(store, embedder, text, filters.fact_filter(), limit, min_similarity)
+    if not result.hits and filters.fact_types:
+        flt = filters.fact_filter(with_types=False)
+        result = hybrid_search(store, embedder, text, flt, limit, min_similarity)
+    return result
+
+
+async def ask_stream(
+    store: Store,
+    embedder: QueryEmbedder | None,
+    question: str,
+    provider: Provider | None = None,
+    model: str = "",
+    deadline_s: float = 25.0,
+    today: dt.date | None = None,
+    min_similarity: float = 0.65,
+    router_model: str = "",
+    router_deadline_s: float = 5.0,
+    limit: int = 10,
+) -> AsyncIterator[AskEvent]:
+    """Retrieved, then AnswerDelta and Cited events as the answer comes, then Answered."""
+    directory = await asyncio.to_thread(store.directory)
+    filters, router_note = await route(
+        question, directory, today or dt.date.today(), provider, router_model, router_deadline_s
+    )
+    found = await asyncio.to_thread(
+        retrieve, store, embedder, question, filters, min_similarity, limit
+    )
+    note = "; ".join(n for n in (found.note, router_note) if n) or None
+    yield Retrieved(found.hits, filters, found.mode, note)
+    if not found.hits:
+        yield AnswerDelta(NO_FACTS)
+        yield Answered(AskResult(NO_FACTS, [], filters, found.mode, 0, note))
+        return
+    checker = CitationStream(len(found.hits))
+    raw = ""
+    if provider is None or provider.name == "offline":
+        deltas: AsyncIterator[str] = _once(extractive_answer(found.hits))
+    else:
+        deltas = _model_deltas(provider, _synthesis(found.hits, question, model, deadline_s))
+    async for delta in deltas:
+        raw += delta
+        shown, fresh = checker.feed(delta)
+        if shown:
+            yield AnswerDelta(shown)
+        for n in fresh:
+            yield Cited(n, found.hits[n - 1])
+    shown, fresh = checker.finish()
+    if shown:
+        yield AnswerDelta(shown)
+    for n in fresh:
+        yield Cited(n, found.hits[n - 1])
+    answer, removed, cited = check_citations(raw, len(found.hits))
+    yield Answered(
+        AskResult(answer, found.hits, filters, found.mode, found.candidates, note, removed, cited)
+    )
+
+
+async def _once(text: str) -> AsyncIterator[str]:
+    yield text
+
+
+async def _model_deltas(provider: Provider, request: Request) -> AsyncIterator[str]:
+    async for event in provider.stream(request):
+        if isinstance(event, TextDelta):
+            yield event.text
+
+
+def _synthesis(hits: list[Hit], question: str, model: str, deadline_s: float) -> Request:
+    return Request(
+        model=model,
+        system=SYSTEM,
+        messages=(Message("user", f"Facts:\n{_numbered(hits)}\n\nQuestion: {question}"),),
+        deadline_s=deadline_s,
+        trigger="ask",
+        max_tokens=1024,
+    )
+
+
+async def _collect(events: AsyncIterator[AskEvent]) -> AskResult:
+    async for event in events:
+        if isinstance(event, Answered):
+            return event.result
+    raise AssertionError("ask_stream always ends with Answered")
+
+
 def ask(
     store: Store,
     embedder: QueryEmbedder | None,
@@ -84,36 +262,22 @@ def ask(
     deadline_s: float = 25.0,
     today: dt.date | None = None,
     min_similarity: float = 0.65,
+    router_model: str = "",
+    router_deadline_s: float = 5.0,
+    limit: int = 10,
 ) -> AskResult:
-    filters = parse_question(question, today or dt.date.today())
-    flt = FactFilter(filters.fact_types, filters.since, filters.until)
-    search_text = (
-        " ".join(
-            w for w in re.findall(r"\w+", question) if w.lower() not in QUESTION_WORDS | STOPWORDS
-        )
-        or question
+    """The whole answer at once (the CLI's --json, benchmarks, tests)."""
+    events = ask_stream(
+        store,
+        embedder,
+        question,
+        provider,
+        model,
+        deadline_s,
+        today,
+        min_similarity,
+        router_model,
+        router_deadline_s,
+        limit,
     )
-    result = hybrid_search(store, embedder, search_text, flt, 10, min_similarity)
-    if not result.hits and filters.fact_types:  # the type was a guess: widen before giving up
-        flt = FactFilter((), filters.since, filters.until)
-        result = hybrid_search(store, embedder, search_text, flt, 10, min_similarity)
-    if not result.hits:
-        return AskResult(NO_FACTS, [], filters, result.mode, 0, result.note)
-    if provider is None or provider.name == "offline":
-        answer = extractive_answer(result.hits)
-    else:
-        request = Request(
-            model=model,
-            system=SYSTEM,
-            messages=(
-                Message("user", f"Facts:\n{_numbered(result.hits)}\n\nQuestion: {question}"),
-            ),
-            deadline_s=deadline_s,
-            trigger="ask",
-            max_tokens=1024,
-        )
-        answer = run_sync(provider.complete(request)).text
-    answer, removed, cited = check_citations(answer, len(result.hits))
-    return AskResult(
-        answer, result.hits, filters, result.mode, result.candidates, result.note, removed, cited
-    )
+    return run_sync(_collect(events))

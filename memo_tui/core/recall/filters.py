@@ -1,8 +1,10 @@
-"""Filters from a question, by rules (the offline router): dates and fact types.
+"""Filters from a question, by rules (the offline router): dates, fact types, entities.
 
 "last month", "in March", "since 2026-03-01", "Q2", "this week"; "why ... decide" asks for
-decisions, "who owns ... todo" for action items. The words that only steer the search
-(question words, "decide") are not searched for themselves.
+decisions, "who owns ... todo" for action items; names of known people, projects and
+clients. The words that only steer the search (question words, "decide") are not searched
+for themselves. An entity filter applies only when its name resolves at 0.85 or better; a
+name that could be several people is reported, not guessed.
 """
 
 from __future__ import annotations
@@ -10,9 +12,20 @@ from __future__ import annotations
 import calendar
 import datetime as dt
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from memo_tui.core.capture.dates import MONTHS, find_absolute_date
+from memo_tui.core.capture.offline.text import STOPWORDS
+from memo_tui.core.entities.names import normalize
+from memo_tui.core.entities.resolve import (
+    AUTO_RESOLVE,
+    ENTITY_TYPES,
+    EntityType,
+    NeedsDisambiguation,
+    Resolved,
+    resolve,
+)
+from store import Directory, FactFilter
 
 QUESTION_WORDS = frozenset(
     """why what who whom whose when where which how did does do was were is are decide decided
@@ -23,13 +36,51 @@ QUESTION_WORDS = frozenset(
 
 
 @dataclass(frozen=True)
+class EntityFilter:
+    entity_type: EntityType
+    id: int
+    name: str
+    mention: str
+    score: float
+
+
+@dataclass(frozen=True)
 class QuestionFilters:
     since: str | None = None
     until: str | None = None
     fact_types: tuple[str, ...] = ()
+    entities: tuple[EntityFilter, ...] = ()
+    unresolved: tuple[str, ...] = ()  # names in the question that could be several
+    router: str = "rules"
+
+    def named(self, entity_type: EntityType) -> list[EntityFilter]:
+        return [e for e in self.entities if e.entity_type == entity_type]
+
+    def fact_filter(self, with_types: bool = True) -> FactFilter:
+        return FactFilter(
+            self.fact_types if with_types else (),
+            self.since,
+            self.until,
+            person_ids=tuple(e.id for e in self.named("person")),
+            project_ids=tuple(e.id for e in self.named("project")),
+            client_ids=tuple(e.id for e in self.named("client")),
+        )
 
     def describe(self) -> dict[str, object]:
-        return {"since": self.since, "until": self.until, "fact_types": list(self.fact_types)}
+        def first(entity_type: EntityType) -> str | None:
+            found = self.named(entity_type)
+            return found[0].name if found else None
+
+        return {
+            "since": self.since,
+            "until": self.until,
+            "fact_types": list(self.fact_types),
+            "person": first("person"),
+            "project": first("project"),
+            "client": first("client"),
+            "unresolved_names": list(self.unresolved),
+            "router": self.router,
+        }
 
 
 def _month_range(year: int, month: int) -> tuple[dt.date, dt.date]:
@@ -79,14 +130,66 @@ def _month_start(text: str, today: dt.date) -> dt.date | None:
     return None
 
 
+_ACTIONS = re.compile(
+    r"\b(?:who owns|owes?|owed|to-?dos?|tasks?|open items?|action items?|who is doing|assigned)\b"
+)
+
+
 def parse_question(question: str, today: dt.date) -> QuestionFilters:
     since, until = _dates(question, today)
     q = question.lower()
     types: tuple[str, ...] = ()
-    if re.search(r"\b(?:who owns|who owes|to-?dos?|action items?|who is doing|assigned)\b", q):
+    if _ACTIONS.search(q):
         types = ("action_item",)
     elif re.search(r"\b(?:why|decid\w*|decision\w*|chose|choose|picked?)\b", q):
         types = ("decision",)
     return QuestionFilters(
         since.isoformat() if since else None, until.isoformat() if until else None, types
     )
+
+
+def _known_words(directory: Directory) -> set[str]:
+    names = [e.name for e in (*directory.people, *directory.projects, *directory.clients)]
+    names += [a.alias for a in directory.aliases if a.entity_id is not None]
+    return {word for name in names for word in normalize(name).split()}
+
+
+def entities_in(
+    question: str, directory: Directory
+) -> tuple[tuple[EntityFilter, ...], tuple[str, ...]]:
+    """Known people, projects and clients the question names (longest names first), and
+    names that could be several. Only spans made of words some known name contains are
+    tried, so ordinary words are never fuzzily read as names."""
+    words = re.findall(r"[^\W_][\w'.-]*", question)
+    known = _known_words(directory)
+    used: set[int] = set()
+    found: list[EntityFilter] = []
+    unsure: list[str] = []
+    for size in (4, 3, 2, 1):
+        for start in range(len(words) - size + 1):
+            span = range(start, start + size)
+            keys = [normalize(words[i]) for i in span]
+            if used & set(span) or not all(k in known for k in keys):
+                continue
+            if size == 1 and keys[0] in STOPWORDS | QUESTION_WORDS:
+                continue
+            mention = " ".join(words[i] for i in span)
+            for entity_type in ENTITY_TYPES:
+                answer = resolve(mention, directory, entity_type)
+                if isinstance(answer, Resolved) and answer.entity.score >= AUTO_RESOLVE:
+                    e = answer.entity
+                    found.append(EntityFilter(entity_type, e.id, e.name, mention, e.score))
+                elif isinstance(answer, NeedsDisambiguation) and (
+                    answer.candidates[0].score >= AUTO_RESOLVE
+                ):
+                    unsure.append(mention)
+                else:
+                    continue
+                used |= set(span)
+                break
+    return tuple(found), tuple(dict.fromkeys(unsure))
+
+
+def with_entities(filters: QuestionFilters, question: str, directory: Directory) -> QuestionFilters:
+    found, unsure = entities_in(question, directory)
+    return replace(filters, entities=found, unresolved=unsure)
