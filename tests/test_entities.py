@@ -266,3 +266,21 @@ def test_cli_people_resolve_pending_confirm(memo, tmp_path: Path) -> None:  # ty
         p for p in memo("--db", db, "people", "--json").json()["people"] if p["name"] == "Sam Cheng"
     )
     assert "Sam" in cheng["aliases"] and cheng["open_action_items"] == 2
+
+
+def test_a_meeting_about_a_known_project_is_linked_and_filterable(
+    service: CaptureService, store: Store
+) -> None:
+    from memo_tui.core.recall.filters import entities_in
+    from store import FactFilter, Provenance
+
+    note = Provenance("note", "project:atlas", "2026-09-01T00:00:00+00:00", "ana")
+    store.add_project_note("Atlas", "The fleet-data platform; Postgres since September.", note)
+    atlas = capture(service, ONE_SAM, "kickoff.txt")
+    other = capture(service, TWO_SAMS, "review.txt")  # about Beacon, never names Atlas
+    found, _ = entities_in("what did we decide about atlas?", store.directory())
+    assert [(e.entity_type, e.name) for e in found] == [("project", "Atlas")]
+    keys = store.keyword_search("Postgres sync devices", FactFilter(project_ids=(found[0].id,)), 50)
+    facts = store.facts_by_keys([key for key, _ in keys]).values()
+    assert {f.capture_id for f in facts} == {atlas, None}  # the meeting and the project note
+    assert all(f.capture_id != other for f in facts)
