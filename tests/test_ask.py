@@ -7,6 +7,7 @@ import datetime as dt
 from collections.abc import AsyncIterator
 
 import pytest
+from conftest import DEMO
 from fakes import anthropic_api as api
 from fakes.server import FakeServer
 
@@ -216,3 +217,24 @@ def test_ask_from_the_command_line(memo, tmp_path) -> None:  # type: ignore[no-u
     assert "Stripe" in result["answer"]
     plain = memo("--demo", "ask", "why did we pick Postgres?")
     assert "Sources:" in plain.stdout and "[1]" in plain.stdout
+
+
+def test_ask_streams_from_the_fake_anthropic_server_on_the_command_line(memo, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    db = str(tmp_path / "m.db")
+    assert memo("--db", db, "capture", str(DEMO)).code == 0
+    env = {"MEMO_PROVIDER": "anthropic", "ANTHROPIC_API_KEY": "k"}
+    with FakeServer() as server:
+        server.push(
+            api.message(tool=("search_filters", {"fact_types": ["decision"]})),
+            api.stream(["Atlas moved to ", "Postgres [1]", " for JSONB [9]."]),
+        )
+        run = memo(
+            "--db", db, "ask", "why Postgres?", extra_env={**env, "ANTHROPIC_BASE_URL": server.url}
+        )
+        assert [r.body.get("stream") for r in server.seen] == [None, True]
+    assert run.code == 0, run.stderr
+    assert "Atlas moved to Postgres [1] for JSONB." in run.stdout
+    assert "[9]" not in run.stdout and "Sources:" in run.stdout
+    assert "1 citation(s) that named no fact were removed" in run.stderr
+    costs = memo("--db", db, "costs", "--json").json()
+    assert {line["key"] for line in costs["by_trigger"]} == {"ask", "ask_router"}

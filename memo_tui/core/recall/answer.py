@@ -32,6 +32,7 @@ SYSTEM = (
     "the facts. If the facts do not answer the question, say so."
 )
 _CITATION = re.compile(r"\[(\d{1,3})\]")
+_SPACED_CITATION = re.compile(r"([ \t]*)\[(\d{1,3})\]")
 
 
 @dataclass
@@ -98,8 +99,9 @@ def check_citations(answer: str, count: int) -> tuple[str, int, list[int]]:
 
 
 class CitationStream:
-    """Checks citations in streamed text: a "[" is held back until its "]" shows whether it
-    names a given fact, so no invented [n] ever reaches the screen."""
+    """Checks citations in streamed text. A "[" is held back until its "]" shows whether it
+    names a given fact, and trailing spaces until the next word, so no invented [n] (nor the
+    space before it) ever reaches the screen."""
 
     def __init__(self, count: int) -> None:
         self.count = count
@@ -109,11 +111,11 @@ class CitationStream:
     def feed(self, delta: str) -> tuple[str, list[int]]:
         """(text safe to show, numbers cited for the first time)."""
         text = self.held + delta
-        cut = text.rfind("[")
-        if cut != -1 and "]" not in text[cut:] and len(text) - cut <= 5:
-            text, self.held = text[:cut], text[cut:]
-        else:
-            self.held = ""
+        cut = len(text.rstrip())
+        bracket = text.rfind("[")
+        if bracket != -1 and "]" not in text[bracket:] and len(text) - bracket <= 5:
+            cut = len(text[:bracket].rstrip())
+        text, self.held = text[:cut], text[cut:]
         return self._clean(text)
 
     def finish(self) -> tuple[str, list[int]]:
@@ -124,7 +126,7 @@ class CitationStream:
         fresh: list[int] = []
 
         def keep(match: re.Match[str]) -> str:
-            number = int(match.group(1))
+            number = int(match.group(2))
             if not 1 <= number <= self.count:
                 return ""
             if number not in self.cited:
@@ -132,7 +134,7 @@ class CitationStream:
                 fresh.append(number)
             return match.group(0)
 
-        return _CITATION.sub(keep, text), fresh
+        return _SPACED_CITATION.sub(keep, text), fresh
 
 
 def extractive_answer(hits: list[Hit], most: int = 3) -> str:
