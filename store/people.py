@@ -126,33 +126,43 @@ def person_id(ref: PersonRef | None, created: dict[str, int]) -> int | None:
 
 
 def confirm(
-    conn: Connection, entity_type: str, mention: str, entity_id: int | None, user: str, now: str
+    conn: Connection,
+    entity_type: str,
+    mention: str,
+    entity_id: int | None,
+    user: str,
+    now: str,
+    capture_ids: Sequence[int] | None = None,
 ) -> Backfill:
     """The user's word: `mention` is entity `entity_id` (None: none of the candidates).
 
-    Writes a confidence-1.0 alias and settles every fact waiting on that raw name.
+    Store-wide, it becomes a confidence-1.0 alias and settles every fact waiting on that raw
+    name. Given `capture_ids`, it settles only those meetings' facts and makes no alias (two
+    Sams in a room can each be "Sam").
     """
     mention = mention.strip()
-    conn.execute(
-        text(
-            "INSERT INTO entity_aliases (entity_type, entity_id, alias, confidence, "
-            "auto_resolved, confirmed_by, created_at) VALUES (:t, :e, :a, 1.0, 0, :by, :now) "
-            "ON CONFLICT (entity_type, alias) DO UPDATE SET entity_id = excluded.entity_id, "
-            "confidence = 1.0, auto_resolved = 0, confirmed_by = excluded.confirmed_by, "
-            "created_at = excluded.created_at"
-        ),
-        {"t": entity_type, "e": entity_id, "a": mention, "by": user, "now": now},
-    )
+    if capture_ids is None:
+        conn.execute(
+            text(
+                "INSERT INTO entity_aliases (entity_type, entity_id, alias, confidence, "
+                "auto_resolved, confirmed_by, created_at) VALUES (:t, :e, :a, 1.0, 0, :by, :now) "
+                "ON CONFLICT (entity_type, alias) DO UPDATE SET entity_id = excluded.entity_id, "
+                "confidence = 1.0, auto_resolved = 0, confirmed_by = excluded.confirmed_by, "
+                "created_at = excluded.created_at"
+            ),
+            {"t": entity_type, "e": entity_id, "a": mention, "by": user, "now": now},
+        )
     if entity_type != "person":
         return Backfill(0, 0)
+    scope = "" if capture_ids is None else " AND capture_id IN (SELECT value FROM json_each(:ids))"
     counts = []
     for table, column in (("action_items", "assignee_raw"), ("decisions", "decided_by")):
         result = conn.execute(
             text(
                 f"UPDATE {table} SET person_id = :p, pending = 0 "
-                f"WHERE pending = 1 AND trim({column}) = :m COLLATE NOCASE"
+                f"WHERE pending = 1 AND trim({column}) = :m COLLATE NOCASE{scope}"
             ),
-            {"p": entity_id, "m": mention},
+            {"p": entity_id, "m": mention, "ids": json.dumps(list(capture_ids or []))},
         )
         counts.append(int(result.rowcount or 0))
     return Backfill(action_items=counts[0], decisions=counts[1])

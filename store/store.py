@@ -177,11 +177,18 @@ class Store:
             people.cache_alias(conn, entity_type, alias, entity_id, confidence, utc_now())
 
     def confirm_alias(
-        self, entity_type: str, mention: str, entity_id: int | None, user: str
+        self,
+        entity_type: str,
+        mention: str,
+        entity_id: int | None,
+        user: str,
+        capture_ids: Sequence[int] | None = None,
     ) -> Backfill:
         """The user's answer to "who is this?", back-filled in the same transaction."""
         with self.writer.begin() as conn:
-            return people.confirm(conn, entity_type, mention, entity_id, user, utc_now())
+            return people.confirm(
+                conn, entity_type, mention, entity_id, user, utc_now(), capture_ids
+            )
 
     # Clients, projects, notes, digests
 

@@ -284,3 +284,17 @@ def test_a_meeting_about_a_known_project_is_linked_and_filterable(
     facts = store.facts_by_keys([key for key, _ in keys]).values()
     assert {f.capture_id for f in facts} == {atlas, None}  # the meeting and the project note
     assert all(f.capture_id != other for f in facts)
+
+
+def test_confirming_within_one_meeting_writes_no_alias(
+    service: CaptureService, store: Store
+) -> None:
+    capture(service, ONE_SAM, "kickoff.txt")
+    review = capture(service, TWO_SAMS, "review.txt")
+    later = capture(service, TWO_SAMS.replace("2026-09-22", "2026-09-29"), "review2.txt")
+    entities = EntityService(store, "ana")
+    filled = entities.confirm("Sam", entities.person("Sam Cheng"), capture_ids=[review])
+    assert filled.action_items == 1
+    assert store.directory().aliases == []
+    [waiting] = entities.pending()
+    assert waiting.mention.capture_ids == [later]  # the other meeting still asks

@@ -3,6 +3,7 @@ people and the names still waiting for an answer."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from memo_tui.core.entities.names import normalize
@@ -56,11 +57,14 @@ class EntityService:
         listed = ", ".join(f"{p.name} (id {p.id})" for p in found)
         raise UnknownPerson(f"{name_or_id!r} could be {listed}: give the id")
 
-    def confirm(self, mention: str, person: PersonRow | None) -> Backfill:
+    def confirm(
+        self, mention: str, person: PersonRow | None, capture_ids: Sequence[int] | None = None
+    ) -> Backfill:
         """`mention` is `person` (None: none of the candidates), from now on; every fact
-        waiting on that raw name is settled."""
+        waiting on that raw name is settled. With `capture_ids`, only in those meetings,
+        and no alias is written."""
         entity_id = person.id if person is not None else None
-        return self.store.confirm_alias("person", mention, entity_id, self.user)
+        return self.store.confirm_alias("person", mention, entity_id, self.user, capture_ids)
 
     def people(self) -> list[PersonSummary]:
         return self.store.people()
