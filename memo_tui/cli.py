@@ -86,6 +86,14 @@ def build_parser() -> argparse.ArgumentParser:
     confirm.add_argument(
         "--none", action="store_true", help="the name is none of the people memo knows"
     )
+    confirm.add_argument(
+        "--capture",
+        type=int,
+        action="append",
+        dest="captures",
+        metavar="ID",
+        help="only in this meeting (repeatable); no alias is written",
+    )
     commands.add_parser(
         "pending", parents=[common], help="names waiting for you to say who they are"
     )
@@ -102,7 +110,28 @@ def build_parser() -> argparse.ArgumentParser:
     )
     extract.add_argument("--data", type=Path, required=True, help="folder of <id>.txt + <id>.json")
     extract.add_argument("--window", type=int, default=2, help="turns of slack when matching")
+    recall = benches.add_parser(
+        "recall", parents=[common], help="Recall@10 and MRR of keyword, vector and hybrid search"
+    )
+    recall.add_argument("--data", type=Path, required=True, help="the qmsum-val folder")
+    search = benches.add_parser(
+        "search", parents=[common], help="retrieval latency on synthetic stores vs NumPy"
+    )
+    search.add_argument(
+        "--facts", type=_sizes, default=[10_000, 100_000], help="store sizes, e.g. 10000,100000"
+    )
+    search.add_argument("--queries", type=int, default=200, help="queries timed per size")
     return parser
+
+
+def _sizes(value: str) -> list[int]:
+    try:
+        sizes = [int(part.replace("_", "")) for part in value.split(",") if part.strip()]
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a list like 10000,100000") from error
+    if not sizes or min(sizes) < 1:
+        raise argparse.ArgumentTypeError("sizes must be positive")
+    return sizes
 
 
 def _iso_date(value: str) -> str:
@@ -132,7 +161,7 @@ def _main(argv: Sequence[str] | None) -> int:
         warn(f"memo: bad configuration: {error}")
         return EXIT_USAGE
     if args.command == "bench":
-        return _bench(args)
+        return _bench(args, settings)
     return _with_services(args, settings, _HANDLERS.get(args.command or "", _default))
 
 
@@ -289,7 +318,7 @@ def _confirm(args: argparse.Namespace, services: Services) -> int:
     except UnknownPerson as error:
         warn(f"memo confirm: {error}")
         return EXIT_REFUSED
-    filled = entities.confirm(args.mention, person)
+    filled = entities.confirm(args.mention, person, args.captures)
     payload = {
         "mention": args.mention,
         "person": person.name if person else None,
@@ -396,17 +425,59 @@ def _default(args: argparse.Namespace, services: Services) -> int:
     return EXIT_OK
 
 
-def _bench(args: argparse.Namespace) -> int:
-    from memo_tui.core.benchmarks import extract
+def _bench(args: argparse.Namespace, settings: Settings) -> int:
+    def progress(stage: str) -> None:
+        warn(f"  {stage}")
 
+    if args.bench == "search":
+        from memo_tui.core.benchmarks import search
+
+        if args.queries < 1:
+            warn("memo bench search: --queries must be positive")
+            return EXIT_USAGE
+        bench = search.run(args.facts, args.queries, progress=progress)
+        if args.json:
+            render.emit_json(bench.as_dict())
+        else:
+            print(search.format_report(bench))
+        return EXIT_OK
     if not args.data.is_dir():
         warn(f"memo: {args.data} is not a folder")
         return EXIT_USAGE
+    if args.bench == "recall":
+        return _bench_recall(args, settings, progress)
+    from memo_tui.core.benchmarks import extract
+
     result = extract.run(args.data, window=args.window)
     if args.json:
         render.emit_json(result.as_dict())
     else:
         render.print_extract_bench(result.as_dict())
+    return EXIT_OK
+
+
+def _bench_recall(
+    args: argparse.Namespace, settings: Settings, progress: Callable[[str], None]
+) -> int:
+    from memo_tui.core.benchmarks import recall
+    from memo_tui.core.embed import FastEmbedder
+    from memo_tui.core.embed.embedder import EmbeddingUnavailable
+
+    embedder = FastEmbedder(
+        settings.embed_model, settings.embed_model_path, settings.embed_download
+    )
+    try:
+        bench = recall.run(args.data, progress, embedder=embedder)
+    except EmbeddingUnavailable as error:
+        warn(f"memo bench recall needs the embedding model: {error}")
+        return EXIT_REFUSED
+    except FileNotFoundError as error:
+        warn(f"memo bench recall: {error}")
+        return EXIT_USAGE
+    if args.json:
+        render.emit_json(bench.as_dict())
+    else:
+        print(recall.format_report(bench))
     return EXIT_OK
 
 

@@ -151,10 +151,8 @@ def test_the_model_router_names_things_and_memo_resolves_them(
     assert result.filters.router == "model"
     assert result.filters.describe()["person"] == "Ingrid Halvorsen"
     assert result.filters.since == "2026-11-01"
-    assert result.citations and all(
-        h.fact.fact_type == "decision" and (h.fact.occurred_at or "") >= "2026-11-01"
-        for h in result.citations
-    )
+    assert result.citations[0].fact.fact_type == "decision"  # the type lifts, dates filter
+    assert all((h.fact.occurred_at or "") >= "2026-11-01" for h in result.citations)
 
 
 def test_a_failing_router_falls_back_to_the_rules(demo: Store, embedder: FastEmbedder) -> None:
@@ -189,14 +187,16 @@ def test_rule_router_applies_known_names_and_reports_ambiguous_ones(demo: Store)
 
 def test_person_filter_keeps_to_that_person(demo: Store, embedder: FastEmbedder) -> None:
     result = ask(demo, embedder, "what does Sam Cheng owe?", today=TODAY)
-    assert result.citations
-    people = {p.name: p.id for p in demo.people()}
+    cheng = next(p.id for p in demo.people() if p.name == "Sam Cheng")
+    attended = {c for c in range(1, 20) if cheng in demo.attendees([c])}
+    top = result.citations[:3]
+    assert [h.fact.fact_type for h in top] == ["action_item"] * 3
     for hit in result.citations:
-        assert hit.fact.fact_type == "action_item"
-        [item] = [
-            a for a in demo.action_items([hit.fact.capture_id or 0]) if a.id == hit.fact.fact_id
-        ]
-        assert item.person_id == people["Sam Cheng"]
+        assert hit.fact.capture_id in attended
+        if hit.fact.fact_type == "action_item":
+            items = demo.action_items([hit.fact.capture_id or 0])
+            [item] = [a for a in items if a.id == hit.fact.fact_id]
+            assert item.person_id == cheng
 
 
 def test_ask_from_the_command_line(memo, tmp_path) -> None:  # type: ignore[no-untyped-def]
@@ -226,7 +226,7 @@ def test_ask_streams_from_the_fake_anthropic_server_on_the_command_line(memo, tm
     with FakeServer() as server:
         server.push(
             api.message(tool=("search_filters", {"fact_types": ["decision"]})),
-            api.stream(["Atlas moved to ", "Postgres [1]", " for JSONB [9]."]),
+            api.stream(["Atlas moved to ", "Postgres [1]", " for JSONB [11]."]),  # 10 given
         )
         run = memo(
             "--db", db, "ask", "why Postgres?", extra_env={**env, "ANTHROPIC_BASE_URL": server.url}
@@ -234,7 +234,7 @@ def test_ask_streams_from_the_fake_anthropic_server_on_the_command_line(memo, tm
         assert [r.body.get("stream") for r in server.seen] == [None, True]
     assert run.code == 0, run.stderr
     assert "Atlas moved to Postgres [1] for JSONB." in run.stdout
-    assert "[9]" not in run.stdout and "Sources:" in run.stdout
+    assert "[11]" not in run.stdout and "Sources:" in run.stdout
     assert "1 citation(s) that named no fact were removed" in run.stderr
     costs = memo("--db", db, "costs", "--json").json()
     assert {line["key"] for line in costs["by_trigger"]} == {"ask", "ask_router"}

@@ -14,7 +14,7 @@ import asyncio
 import datetime as dt
 import re
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from memo_tui.core.capture.offline.text import STOPWORDS
 from memo_tui.core.llm.base import Provider
@@ -22,7 +22,13 @@ from memo_tui.core.llm.run import run_sync
 from memo_tui.core.llm.types import Message, Request, TextDelta
 from memo_tui.core.recall.filters import QUESTION_WORDS, QuestionFilters
 from memo_tui.core.recall.router import route
-from memo_tui.core.recall.search import Hit, QueryEmbedder, SearchResult, hybrid_search
+from memo_tui.core.recall.search import (
+    MIN_SIMILARITY,
+    Hit,
+    QueryEmbedder,
+    SearchResult,
+    hybrid_search,
+)
 from store import Store
 
 NO_FACTS = "No relevant facts found. Try narrowing the time range or rephrasing the query."
@@ -164,16 +170,30 @@ def retrieve(
     embedder: QueryEmbedder | None,
     question: str,
     filters: QuestionFilters,
-    min_similarity: float,
+    min_similarity: float = MIN_SIMILARITY,
     limit: int = 10,
 ) -> SearchResult:
-    """Hybrid retrieval under the filters; a guessed fact type is dropped before giving up."""
-    text = search_words(question)
-    result = hybrid_search(store, embedder, text, filters.fact_filter(), limit, min_similarity)
-    if not result.hits and filters.fact_types:
+    """Hybrid retrieval under the question's dates and entities.
+
+    "Who owns / owes / to-do" asks for action items, so they filter (and the filter is
+    dropped only when it leaves nothing). "Why did we..." is often answered by the
+    discussion rather than the decision (measured on QMSum: 2 of 40 such questions found
+    with decisions only, 11 without), so decisions are preferred, not required. Keywords come
+    from the question without its steering words; the vector side embeds the whole question.
+    """
+    words = search_words(question)
+    hard = tuple(t for t in filters.fact_types if t == "action_item")
+    soft = tuple(t for t in filters.fact_types if t not in hard)
+    flt = replace(filters.fact_filter(with_types=False), fact_types=hard)
+    found = hybrid_search(
+        store, embedder, words, flt, limit, min_similarity, vector_query=question, prefer=soft
+    )
+    if not found.hits and hard:
         flt = filters.fact_filter(with_types=False)
-        result = hybrid_search(store, embedder, text, flt, limit, min_similarity)
-    return result
+        found = hybrid_search(
+            store, embedder, words, flt, limit, min_similarity, vector_query=question
+        )
+    return found
 
 
 async def ask_stream(
@@ -184,7 +204,7 @@ async def ask_stream(
     model: str = "",
     deadline_s: float = 25.0,
     today: dt.date | None = None,
-    min_similarity: float = 0.65,
+    min_similarity: float = MIN_SIMILARITY,
     router_model: str = "",
     router_deadline_s: float = 5.0,
     limit: int = 10,
@@ -263,7 +283,7 @@ def ask(
     model: str = "",
     deadline_s: float = 25.0,
     today: dt.date | None = None,
-    min_similarity: float = 0.65,
+    min_similarity: float = MIN_SIMILARITY,
     router_model: str = "",
     router_deadline_s: float = 5.0,
     limit: int = 10,

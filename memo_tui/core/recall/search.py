@@ -6,7 +6,7 @@ vectors. Without an embedding model the search is keyword-only, and says so.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal, Protocol
 
 from memo_tui.core.capture.offline.text import STOPWORDS
@@ -14,6 +14,12 @@ from memo_tui.core.embed.embedder import EmbeddingUnavailable
 from store import FactFilter, FactRecord, Store
 
 RRF_K = 60  # the usual reciprocal-rank constant: later ranks still count, a little
+# Cosine similarity below which a vector match is not retrieved. Calibrated for
+# all-MiniLM-L6-v2 by `memo bench recall`: relevant facts sit at 0.4-0.65 and off-topic
+# questions reach 0.16-0.30, so the 0.65 of larger models would silence the vector side.
+MIN_SIMILARITY = 0.35
+
+SearchMode = Literal["hybrid", "keyword", "vector"]
 
 
 class QueryEmbedder(Protocol):
@@ -34,7 +40,7 @@ class Hit:
 @dataclass(frozen=True)
 class SearchResult:
     hits: list[Hit]
-    mode: Literal["hybrid", "keyword"]
+    mode: SearchMode
     candidates: int
     note: str | None = None
 
@@ -48,37 +54,68 @@ def fuse(rankings: list[list[int]], k: int = RRF_K) -> dict[int, float]:
     return scores
 
 
+def _query_vector(
+    store: Store, embedder: QueryEmbedder | None, query: str
+) -> tuple[list[float] | None, str | None]:
+    """The query's vector, or None and why vectors cannot be used."""
+    model = store.embedding_model()
+    if embedder is None or model is None:
+        return None, "no embedding model (set MEMO_EMBED_MODEL_PATH)"
+    if model != embedder.name:
+        return None, f"stored vectors come from {model}; run memo backfill"
+    try:
+        [vector] = embedder.embed([query])
+    except EmbeddingUnavailable as error:
+        return None, str(error)
+    return vector, None
+
+
 def hybrid_search(
     store: Store,
     embedder: QueryEmbedder | None,
     query: str,
     flt: FactFilter | None = None,
     limit: int = 10,
-    min_similarity: float = 0.65,
+    min_similarity: float = MIN_SIMILARITY,
     pool: int = 50,
+    mode: SearchMode = "hybrid",
+    vector_query: str | None = None,
+    prefer: tuple[str, ...] = (),
 ) -> SearchResult:
-    """The best `limit` facts for `query` under `flt`; each list contributes `pool` candidates."""
+    """The best `limit` facts for `query` under `flt`; each list contributes `pool` candidates.
+
+    `mode` keeps one ranking alone ("keyword", "vector"), for comparing them. `vector_query`
+    is embedded instead of `query` (a whole question embeds better than its keywords).
+    `prefer` fact types add rankings of their own: a guessed type lifts those facts without
+    hiding the rest, as a hard filter would.
+    """
     flt = flt or FactFilter()
-    keyword = store.keyword_search(query, flt, pool, STOPWORDS)
-    vector: list[tuple[int, float]] = []
+    filters = [flt]
+    if prefer and not flt.fact_types:
+        filters.append(replace(flt, fact_types=prefer))
+    vector: list[float] | None = None
     note = None
-    model = store.embedding_model()
-    if embedder is None or model is None:
-        note = "keyword search only: no embedding model (set MEMO_EMBED_MODEL_PATH)"
-    elif model != embedder.name:
-        note = f"keyword search only: stored vectors come from {model}; run memo backfill"
-    else:
-        try:
-            [query_vector] = embedder.embed([query])
-            vector = store.vector_search(query_vector, flt, pool, min_similarity)
-        except EmbeddingUnavailable as error:
-            note = f"keyword search only: {error}"
-    keyword_ranks = [key for key, _ in keyword]
-    vector_ranks = [key for key, _ in vector]
-    scores = fuse([keyword_ranks, vector_ranks])
+    if mode != "keyword":
+        vector, why = _query_vector(store, embedder, vector_query or query)
+        if why is not None:
+            note = f"{'keyword search only' if mode == 'hybrid' else 'no vector search'}: {why}"
+    rankings: list[list[int]] = []
+    keyword_ranks: list[int] = []
+    vector_ranks: list[int] = []
+    similarity: dict[int, float] = {}
+    for number, only in enumerate(filters):
+        if mode != "vector":
+            ranked = [key for key, _ in store.keyword_search(query, only, pool, STOPWORDS)]
+            rankings.append(ranked)
+            keyword_ranks = keyword_ranks if number else ranked
+        if vector is not None:
+            found = store.vector_search(vector, only, pool, min_similarity)
+            similarity.update(found)
+            rankings.append([key for key, _ in found])
+            vector_ranks = vector_ranks if number else rankings[-1]
+    scores = fuse(rankings)
     best = sorted(scores, key=lambda key: (-scores[key], key))[:limit]
     records = store.facts_by_keys(best)
-    similarity = dict(vector)
     hits = [
         Hit(
             records[key],
@@ -90,5 +127,5 @@ def hybrid_search(
         for key in best
         if key in records
     ]
-    mode: Literal["hybrid", "keyword"] = "keyword" if note else "hybrid"
-    return SearchResult(hits, mode, len(scores), note)
+    used: SearchMode = "keyword" if mode == "hybrid" and note else mode
+    return SearchResult(hits, used, len(scores), note)

@@ -1,0 +1,367 @@
+"""`memo bench recall`: does retrieval bring up the passage a question is about?
+
+Every meeting is captured (offline extractor) into one scratch store and embedded; each query
+is searched keyword-only, vector-only, hybrid and through `ask`, across the store and within
+its own meeting. A hit is a fact of the query's meeting whose line range (1-based) holds one
+of its evidence turns (0-based). The meeting summary spans every line, so it never counts.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import tempfile
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from memo_tui.core.capture import CaptureOptions, CaptureService
+from memo_tui.core.embed import EmbeddingUnavailable, EmbedService
+from memo_tui.core.embed.service import Embedder
+from memo_tui.core.recall.answer import ask
+from memo_tui.core.recall.search import Hit, QueryEmbedder, SearchMode, hybrid_search
+from store import FactFilter, FactRecord, Store
+
+Progress = Callable[[str], None]
+
+MODES: tuple[SearchMode, ...] = ("keyword", "vector", "hybrid")
+SCOPES = ("store", "meeting")
+THRESHOLDS = (0.0, 0.3, 0.35, 0.4, 0.5, 0.65)
+CALIBRATED: tuple[tuple[str, SearchMode], ...] = (
+    ("store", "vector"),
+    ("store", "hybrid"),
+    ("meeting", "hybrid"),
+)
+MATCHING = "a non-summary fact of the query's meeting whose lines hold an evidence turn"
+CAP_CHARS = 40_000  # what an extractor that reads only the start of a meeting would see
+SEARCH_DEFAULT = float(inspect.signature(hybrid_search).parameters["min_similarity"].default)
+
+
+@dataclass(frozen=True)
+class Query:
+    id: str
+    meeting: str
+    text: str
+    kind: str
+    evidence: tuple[int, ...]  # 0-based turns
+
+
+@dataclass(frozen=True)
+class Meeting:
+    capture_id: int
+    ranges: tuple[tuple[int, int], ...]  # 0-based turns of every fact but the summary
+    turn_offsets: tuple[int, ...]  # where each turn starts in the transcript
+
+
+@dataclass
+class Tally:
+    queries: int = 0
+    hits: int = 0
+    reciprocal_ranks: float = 0.0
+
+    def add(self, rank: int | None) -> None:
+        self.queries += 1
+        if rank is not None:
+            self.hits += 1
+            self.reciprocal_ranks += 1.0 / rank
+
+    @property
+    def recall(self) -> float:
+        return self.hits / self.queries if self.queries else 0.0
+
+    @property
+    def mrr(self) -> float:
+        return self.reciprocal_ranks / self.queries if self.queries else 0.0
+
+    def as_dict(self) -> dict[str, float | int]:
+        return {"hits": self.hits, "recall": round(self.recall, 3), "mrr": round(self.mrr, 3)}
+
+
+@dataclass
+class RecallBench:
+    """Per query, the rank of the first hit of each search ("store/hybrid", "store/vector@0.3")."""
+
+    meetings: int = 0
+    rejected: list[str] = field(default_factory=list)
+    facts: int = 0
+    limit: int = 10
+    min_similarity: float = SEARCH_DEFAULT
+    cap_chars: int = CAP_CHARS
+    seconds: dict[str, float] = field(default_factory=dict)
+    ranks: dict[str, dict[str, int | None]] = field(default_factory=dict)
+    kinds: dict[str, str] = field(default_factory=dict)  # query id -> specific / general
+    answerable: set[str] = field(default_factory=set)  # some stored fact holds evidence
+    beyond_cap: set[str] = field(default_factory=set)  # every evidence turn past cap_chars
+    skipped: int = 0  # no evidence, or its meeting was not captured
+
+    def tally(self, key: str, among: Iterable[str] | None = None) -> Tally:
+        found = Tally()
+        for query_id in self.ranks if among is None else among:
+            found.add(self.ranks[query_id].get(key))
+        return found
+
+    def hit_by(self, key: str) -> set[str]:
+        return {q for q, ranks in self.ranks.items() if ranks.get(key) is not None}
+
+    @property
+    def ceiling(self) -> float:
+        return len(self.answerable) / len(self.ranks) if self.ranks else 0.0
+
+    def versus(self, scope: str = "store") -> dict[str, int]:
+        """Where hybrid loses what a single ranking found, and what only hybrid found."""
+        keyword, vector, hybrid = (self.hit_by(f"{scope}/{mode}") for mode in MODES)
+        return {
+            "keyword_hit_hybrid_missed": len(keyword - hybrid),
+            "vector_hit_hybrid_missed": len(vector - hybrid),
+            "hybrid_hit_neither": len(hybrid - keyword - vector),
+        }
+
+    def as_dict(self) -> dict[str, object]:
+        keys = sorted({key for ranks in self.ranks.values() for key in ranks})
+        specific = [q for q, kind in self.kinds.items() if kind == "specific"]
+        return {
+            "meetings": self.meetings,
+            "meetings_rejected": self.rejected,
+            "facts": self.facts,
+            "queries": len(self.ranks),
+            "queries_skipped": self.skipped,
+            "limit": self.limit,
+            "min_similarity": self.min_similarity,
+            "seconds": {k: round(v, 1) for k, v in self.seconds.items()},
+            "matching": MATCHING,
+            "ceiling": round(self.ceiling, 3),
+            "scores": {key: self.tally(key).as_dict() for key in keys if "@" not in key},
+            "specific_only": {
+                key: self.tally(key, specific).as_dict() for key in keys if "@" not in key
+            },
+            "calibration": {key: self.tally(key).as_dict() for key in keys if "@" in key},
+            "beyond_cap": {
+                "cap_chars": self.cap_chars,
+                "queries": len(self.beyond_cap),
+                "hybrid_hits": len(self.beyond_cap & self.hit_by("store/hybrid")),
+            },
+            "hybrid_vs_single": {scope: self.versus(scope) for scope in SCOPES},
+        }
+
+
+class _QueryVectors:
+    """The embedder, remembering each query's vector: one query is searched many ways."""
+
+    def __init__(self, embedder: QueryEmbedder) -> None:
+        self.name = embedder.name
+        self._embedder = embedder
+        self._seen: dict[str, list[float]] = {}
+
+    def embed(self, texts: list[str]) -> list[list[float]]:
+        missing = [t for t in dict.fromkeys(texts) if t not in self._seen]
+        if missing:
+            self._seen.update(zip(missing, self._embedder.embed(missing), strict=True))
+        return [self._seen[t] for t in texts]
+
+
+def qmsum_folder(data: Path) -> Path:
+    """`data` itself or its qmsum/ subfolder, whichever holds queries.jsonl and meetings/."""
+    for folder in (data / "qmsum", data):
+        if (folder / "queries.jsonl").is_file() and (folder / "meetings").is_dir():
+            return folder
+    raise FileNotFoundError(f"no qmsum/queries.jsonl and qmsum/meetings/ in {data}")
+
+
+def load_queries(path: Path) -> list[Query]:
+    queries = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            item = json.loads(line)
+            evidence = tuple(sorted({int(t) for t in item.get("evidence_turns") or ()}))
+            queries.append(
+                Query(item["id"], item["meeting"], item["query"], item.get("type", ""), evidence)
+            )
+    return queries
+
+
+def _turn_offsets(text: str) -> tuple[int, ...]:
+    offsets, at = [], 0
+    for line in text.split("\n"):
+        offsets.append(at)
+        at += len(line) + 1
+    return tuple(offsets)
+
+
+def _fact_ranges(facts: list[FactRecord]) -> tuple[tuple[int, int], ...]:
+    return tuple(
+        (f.line_start - 1, f.line_end - 1)
+        for f in facts
+        if f.fact_type != "summary" and f.line_start is not None and f.line_end is not None
+    )
+
+
+def _capture_all(
+    store: Store, folder: Path, bench: RecallBench, progress: Progress
+) -> dict[str, Meeting]:
+    """Capture every transcript with the offline extractor; meeting id -> what was stored."""
+    service = CaptureService(store, CaptureOptions(max_chars=10_000_000, user="bench"))
+    paths = sorted((folder / "meetings").glob("*.txt"))
+    meetings: dict[str, Meeting] = {}
+    for n, path in enumerate(paths, 1):
+        text = path.read_text(encoding="utf-8")
+        result = service.capture_text(text, path.name, "txt")
+        if result.status != "captured" or result.capture_id is None:
+            bench.rejected.append(f"{path.stem}: {result.status} {result.error or ''}".strip())
+            continue
+        facts = store.facts(capture_id=result.capture_id)
+        bench.facts += len(facts)
+        meetings[path.stem] = Meeting(result.capture_id, _fact_ranges(facts), _turn_offsets(text))
+        progress(f"captured {n}/{len(paths)} meetings")
+    bench.meetings = len(meetings)
+    return meetings
+
+
+def _embed_all(store: Store, embedder: Embedder, batch_size: int, progress: Progress) -> None:
+    service = EmbedService(store, embedder, batch_size=batch_size, timeout_s=300.0)
+    try:
+        result = service.backfill(
+            progress=lambda done: progress(f"embedded {done.embedded + done.reused} facts")
+        )
+    finally:
+        service.close()
+    if result.error is not None or result.remaining:
+        raise EmbeddingUnavailable(result.error or f"{result.remaining} facts without a vector")
+
+
+def first_hit(hits: list[Hit], capture_id: int, evidence: tuple[int, ...]) -> int | None:
+    """The 1-based rank of the first hit that holds evidence, if any does."""
+    for rank, hit in enumerate(hits, 1):
+        fact = hit.fact
+        if fact.fact_type == "summary" or fact.capture_id != capture_id:
+            continue
+        if fact.line_start is None or fact.line_end is None:
+            continue
+        if any(fact.line_start - 1 <= turn <= fact.line_end - 1 for turn in evidence):
+            return rank
+    return None
+
+
+def _searches() -> list[tuple[str, str, SearchMode, float]]:
+    """(key, scope, mode, min_similarity) of every search run for each query."""
+    found = [(f"{scope}/{mode}", scope, mode, SEARCH_DEFAULT) for scope in SCOPES for mode in MODES]
+    for threshold in THRESHOLDS:
+        found += [(f"{s}/{m}@{threshold:g}", s, m, threshold) for s, m in CALIBRATED]
+    return found
+
+
+def _rank_query(
+    store: Store, embedder: QueryEmbedder, query: Query, meeting: Meeting, limit: int
+) -> dict[str, int | None]:
+    """The first-hit rank of every search for one query (a repeated search is run once)."""
+    flt = {"store": FactFilter(), "meeting": FactFilter(capture_ids=(meeting.capture_id,))}
+    ranks: dict[str, int | None] = {}
+    done: dict[tuple[str, SearchMode, float], int | None] = {}
+    for key, scope, mode, threshold in _searches():
+        same = (scope, mode, 0.0 if mode == "keyword" else threshold)
+        if same not in done:
+            result = hybrid_search(
+                store, embedder, query.text, flt[scope], limit, threshold, mode=mode
+            )
+            done[same] = first_hit(result.hits, meeting.capture_id, query.evidence)
+        ranks[key] = done[same]
+    asked = ask(store, embedder, query.text, limit=limit)  # offline: rule filters, no model
+    ranks["store/ask"] = first_hit(asked.citations, meeting.capture_id, query.evidence)
+    return ranks
+
+
+def _judge(bench: RecallBench, query: Query, meeting: Meeting) -> None:
+    """Whether any stored fact holds the evidence, and whether all of it is past the cap."""
+    if any(a <= turn <= b for a, b in meeting.ranges for turn in query.evidence):
+        bench.answerable.add(query.id)
+    offsets = meeting.turn_offsets
+    if all(turn < len(offsets) and offsets[turn] >= bench.cap_chars for turn in query.evidence):
+        bench.beyond_cap.add(query.id)
+
+
+def run(
+    data: Path,
+    progress: Progress | None = None,
+    *,
+    embedder: Embedder,
+    batch_size: int = 16,
+    limit: int = 10,
+    cap_chars: int = CAP_CHARS,
+) -> RecallBench:
+    """Capture and embed every meeting in a scratch store, then search for every query."""
+    folder = qmsum_folder(data)
+    queries = load_queries(folder / "queries.jsonl")
+    say = progress or (lambda _: None)
+    bench = RecallBench(limit=limit, cap_chars=cap_chars)
+    with tempfile.TemporaryDirectory() as scratch, Store(Path(scratch) / "bench.db") as store:
+        started = time.perf_counter()
+        meetings = _capture_all(store, folder, bench, say)
+        bench.seconds["capture"] = time.perf_counter() - started
+        _embed_all(store, embedder, batch_size, say)
+        bench.seconds["embed"] = time.perf_counter() - started - bench.seconds["capture"]
+        searcher = _QueryVectors(embedder)
+        for n, query in enumerate(queries, 1):
+            meeting = meetings.get(query.meeting)
+            if meeting is None or not query.evidence:
+                bench.skipped += 1
+                continue
+            _judge(bench, query, meeting)
+            bench.kinds[query.id] = query.kind
+            bench.ranks[query.id] = _rank_query(store, searcher, query, meeting, limit)
+            if n % 25 == 0 or n == len(queries):
+                say(f"searched {n}/{len(queries)} queries")
+        bench.seconds["search"] = time.perf_counter() - started - sum(bench.seconds.values())
+    return bench
+
+
+def _cells(bench: RecallBench, keys: Iterable[str]) -> str:
+    cells = []
+    for key in keys:
+        if any(key in ranks for ranks in bench.ranks.values()):
+            tally = bench.tally(key)
+            cells.append(f"{tally.recall:6.1%} {tally.mrr:6.3f}")
+        else:
+            cells.append(f"{'-':>6} {'-':>6}")
+    return "   ".join(cells)
+
+
+def format_report(bench: RecallBench) -> str:
+    """The figures as aligned tables: modes, threshold calibration, then the diagnostics."""
+    seconds = ", ".join(f"{k} {v:.1f} s" for k, v in bench.seconds.items())
+    head = f"  {'':<18}" + "   ".join(f"{'R@' + str(bench.limit):>6} {'MRR':>6}" for _ in SCOPES)
+    lines = [
+        f"recall over {len(bench.ranks)} queries, {bench.meetings} meetings, "
+        f"{bench.facts:,} facts ({seconds})",
+        f"hit: {MATCHING}",
+        f"ceiling (some stored fact holds evidence): {bench.ceiling:.1%}",
+        "",
+        f"  {'':<18}{'store-wide':>13}   {'own meeting':>13}",
+        head,
+    ]
+    for mode in (*MODES, "ask"):
+        label = mode if mode == "keyword" else f"{mode} (>= {bench.min_similarity:g})"
+        lines.append(f"  {label:<18}" + _cells(bench, (f"{s}/{mode}" for s in SCOPES)))
+    specific = [q for q, kind in bench.kinds.items() if kind == "specific"]
+    if specific:
+        figures = ", ".join(
+            f"{mode} {bench.tally(f'store/{mode}', specific).recall:.1%}" for mode in MODES
+        )
+        lines.append(f"  specific queries only ({len(specific)}), store-wide: {figures}")
+    lines += ["", "min similarity (vector side)"]
+    lines.append(f"  {'':<18}" + "   ".join(f"{f'{s} {m}':>13}" for s, m in CALIBRATED))
+    for t in THRESHOLDS:
+        keys = (f"{s}/{m}@{t:g}" for s, m in CALIBRATED)
+        lines.append(f"  {f'>= {t:g}':<18}" + _cells(bench, keys))
+    past = len(bench.beyond_cap & bench.hit_by("store/hybrid"))
+    versus = bench.versus()
+    lines += [
+        "",
+        f"{len(bench.beyond_cap)} queries have all their evidence past the first "
+        f"{bench.cap_chars:,} chars; hybrid found {past} of them (store-wide)",
+        f"store-wide, hybrid missed {versus['keyword_hit_hybrid_missed']} keyword hits and "
+        f"{versus['vector_hit_hybrid_missed']} vector hits; "
+        f"{versus['hybrid_hit_neither']} hits were hybrid's alone",
+    ]
+    if bench.rejected or bench.skipped:
+        lines.append(f"not captured: {bench.rejected or 'none'}; queries skipped: {bench.skipped}")
+    return "\n".join(lines)
