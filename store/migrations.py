@@ -72,10 +72,61 @@ CREATE INDEX capture_people_person ON capture_people(person_id);
     )
 
 
+def _v4_compact_vector_ids(conn: Connection) -> None:
+    """vec0 rowids become small ids, and a counter tracks vector changes.
+
+    sqlite-vec 0.1.9 compares only the low 32 bits of rowids in a KNN query's `rowid IN`
+    filter, so with fact keys ((arm << 32) | id) as rowids a filtered vector search returned
+    facts of other arms. Each vector's rowid is now its fact_embeddings id. The epoch moves
+    whenever a vector comes or goes, so an in-process copy of the vectors knows it is stale.
+    """
+    triggers = conn.exec_driver_sql(
+        "SELECT name FROM sqlite_master WHERE type = 'trigger' "
+        "AND (name LIKE '%\\_ai' ESCAPE '\\' OR name LIKE '%\\_au' ESCAPE '\\' "
+        "OR name LIKE '%\\_ad' ESCAPE '\\')"
+    ).all()
+    for (name,) in triggers:
+        conn.exec_driver_sql(f'DROP TRIGGER "{name}"')
+    dim = int(conn.exec_driver_sql("SELECT dim FROM embedding_space WHERE id = 1").scalar_one())
+    _run(
+        conn,
+        f"""
+CREATE TABLE fact_embeddings_v4 (
+    id INTEGER PRIMARY KEY,
+    fact_key INTEGER NOT NULL UNIQUE,
+    content_hash TEXT NOT NULL,
+    model TEXT NOT NULL,
+    embedded_at TEXT NOT NULL
+);
+INSERT INTO fact_embeddings_v4 (fact_key, content_hash, model, embedded_at)
+    SELECT fact_key, content_hash, model, embedded_at FROM fact_embeddings ORDER BY fact_key;
+CREATE TEMP TABLE moved_vectors AS
+    SELECT e.id AS id, v.embedding AS embedding
+    FROM fact_vectors v JOIN fact_embeddings_v4 e ON e.fact_key = v.rowid;
+DROP TABLE fact_vectors;
+CREATE VIRTUAL TABLE fact_vectors USING vec0(embedding float[{dim}] distance_metric=cosine);
+INSERT INTO fact_vectors (rowid, embedding) SELECT id, embedding FROM moved_vectors;
+DROP TABLE moved_vectors;
+DELETE FROM fact_embeddings_v4 WHERE id NOT IN (SELECT rowid FROM fact_vectors);
+DROP TABLE fact_embeddings;
+ALTER TABLE fact_embeddings_v4 RENAME TO fact_embeddings;
+ALTER TABLE embedding_space ADD COLUMN epoch INTEGER NOT NULL DEFAULT 0;
+CREATE TRIGGER fact_embeddings_epoch_ai AFTER INSERT ON fact_embeddings BEGIN
+    UPDATE embedding_space SET epoch = epoch + 1 WHERE id = 1;
+END;
+CREATE TRIGGER fact_embeddings_epoch_ad AFTER DELETE ON fact_embeddings BEGIN
+    UPDATE embedding_space SET epoch = epoch + 1 WHERE id = 1;
+END;
+""",
+    )
+    _run(conn, schema_v1.index_triggers(compact_vectors=True))
+
+
 MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("initial schema", _v1_initial),
     ("embedding cache by content hash", _v2_embedding_cache),
     ("people linked to decisions and meetings", _v3_people_links),
+    ("compact vector ids and a vector epoch", _v4_compact_vector_ids),
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

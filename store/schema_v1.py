@@ -317,7 +317,9 @@ INSERT INTO embedding_space (id, model, dim, updated_at) VALUES (1, NULL, 384, d
 """
 
 
-def _index_triggers(table: str, fact_type: str, columns: str, when: str = "") -> str:
+def _index_triggers(
+    table: str, fact_type: str, columns: str, when: str = "", compact_vectors: bool = False
+) -> str:
     """Keep facts_fts (and drop stale vectors) in the transaction that changes a fact row.
 
     The indexed text is read back from the facts view, so index and view never disagree.
@@ -329,9 +331,14 @@ def _index_triggers(table: str, fact_type: str, columns: str, when: str = "") ->
         f"INSERT INTO facts_fts (rowid, text) SELECT fact_key, text FROM facts "
         f"WHERE fact_type = '{fact_type}' AND fact_id = NEW.id;"
     )
+    vector_rowid = (
+        f"(SELECT id FROM fact_embeddings WHERE fact_key = {key_old})"
+        if compact_vectors
+        else key_old
+    )
     forget_old = (
         f"DELETE FROM facts_fts WHERE rowid = {key_old};"
-        f" DELETE FROM fact_vectors WHERE rowid = {key_old};"
+        f" DELETE FROM fact_vectors WHERE rowid = {vector_rowid};"
         f" DELETE FROM fact_embeddings WHERE fact_key = {key_old};"
     )
     when_new = f"WHEN {when}" if when else ""
@@ -346,16 +353,19 @@ CREATE TRIGGER {name}_ad AFTER DELETE ON {table} BEGIN {forget_old} END;
 """
 
 
-def index_triggers() -> str:
-    """Triggers for every arm of the facts view."""
+def index_triggers(compact_vectors: bool = False) -> str:
+    """Triggers for every arm of the facts view (`compact_vectors`: schema 4 on, where a
+    vector's vec0 rowid is its fact_embeddings id, not its fact key)."""
+    arms = [
+        ("decisions", "decision", "description, reasoning, decided_by", ""),
+        ("action_items", "action_item", "description, assignee_raw, due_date", ""),
+        ("captures", "summary", "summary", "coalesce(NEW.summary, '') != ''"),
+        ("excerpts", "excerpt", "text", ""),
+        ("context_notes", "client_note", "body, kind", "NEW.kind = 'client'"),
+        ("context_notes", "project_note", "body, kind", "NEW.kind = 'project'"),
+        ("digests", "digest", "body", ""),
+    ]
     return "".join(
-        [
-            _index_triggers("decisions", "decision", "description, reasoning, decided_by"),
-            _index_triggers("action_items", "action_item", "description, assignee_raw, due_date"),
-            _index_triggers("captures", "summary", "summary", "coalesce(NEW.summary, '') != ''"),
-            _index_triggers("excerpts", "excerpt", "text"),
-            _index_triggers("context_notes", "client_note", "body, kind", "NEW.kind = 'client'"),
-            _index_triggers("context_notes", "project_note", "body, kind", "NEW.kind = 'project'"),
-            _index_triggers("digests", "digest", "body"),
-        ]
+        _index_triggers(table, fact_type, columns, when, compact_vectors)
+        for table, fact_type, columns, when in arms
     )

@@ -142,11 +142,29 @@ def semantic(
     """(fact_key, cosine similarity) at or above `min_similarity`, best first."""
     _, dim = embedding_space(conn)
     allowed, params = _allowed_keys(flt)
+    if allowed:  # vec0 rowids are fact_embeddings ids (see migration 4)
+        allowed = (
+            allowed.replace(
+                " AND rowid IN (",
+                " AND rowid IN (SELECT id FROM fact_embeddings WHERE fact_key IN (",
+                1,
+            )
+            + ")"
+        )
     rows = conn.execute(
         text(
-            "SELECT rowid, distance FROM fact_vectors "
-            f"WHERE embedding MATCH :v AND k = :k{allowed} ORDER BY distance"
+            "WITH knn AS (SELECT rowid, distance FROM fact_vectors "
+            f"WHERE embedding MATCH :v AND k = :k{allowed}) "
+            "SELECT e.fact_key, knn.distance FROM knn JOIN fact_embeddings e ON e.id = knn.rowid "
+            "ORDER BY knn.distance"
         ),
         {"v": _pack(vector, dim), "k": limit, **params},
     ).all()
     return [(int(k), 1.0 - float(d)) for k, d in rows if 1.0 - float(d) >= min_similarity]
+
+
+def allowed_keys(conn: Connection, flt: FactFilter) -> list[int]:
+    """Every fact key a filter allows (for searching outside SQLite)."""
+    clause, params = _allowed_keys(flt)
+    where = clause.replace(" AND rowid IN ", "", 1) if clause else "(SELECT fact_key FROM facts)"
+    return [int(r[0]) for r in conn.execute(text(f"SELECT * FROM {where}"), params)]

@@ -247,6 +247,19 @@ class Store:
         with self.reader.connect() as conn:
             return facts.facts_by_keys(conn, keys)
 
+    def vector_epoch(self) -> tuple[str | None, int]:
+        with self.reader.connect() as conn:
+            return vectors.vector_epoch(conn)
+
+    def all_vectors(self) -> tuple[int, list[int], list[bytes]]:
+        """The vector epoch and every stored vector (packed float32) with its fact key."""
+        with self.reader.connect() as conn:
+            return vectors.all_vectors(conn)
+
+    def allowed_keys(self, flt: FactFilter) -> list[int]:
+        with self.reader.connect() as conn:
+            return search.allowed_keys(conn, flt)
+
     def set_embedding_space(self, model: str, dim: int) -> bool:
         with self.writer.begin() as conn:
             return vectors.set_embedding_space(conn, model, dim)

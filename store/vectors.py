@@ -41,10 +41,25 @@ def put_embedding(
             text("UPDATE embedding_space SET model = :m, updated_at = datetime('now')"),
             {"m": model},
         )
-    conn.execute(text("DELETE FROM fact_vectors WHERE rowid = :k"), {"k": fact_key})
     conn.execute(
-        text("INSERT INTO fact_vectors (rowid, embedding) VALUES (:k, :v)"),
-        {"k": fact_key, "v": blob},
+        text(
+            "DELETE FROM fact_vectors WHERE rowid = "
+            "(SELECT id FROM fact_embeddings WHERE fact_key = :k)"
+        ),
+        {"k": fact_key},
+    )
+    conn.execute(text("DELETE FROM fact_embeddings WHERE fact_key = :k"), {"k": fact_key})
+    vector_id = conn.execute(
+        text(
+            "INSERT INTO fact_embeddings (fact_key, content_hash, model, embedded_at) "
+            "VALUES (:k, :h, :m, datetime('now'))"
+        ),
+        {"k": fact_key, "h": content_hash, "m": model},
+    ).lastrowid
+    # The vec0 rowid is the small id: vec0's KNN filter compares only 32 bits of a rowid.
+    conn.execute(
+        text("INSERT INTO fact_vectors (rowid, embedding) VALUES (:id, :v)"),
+        {"id": vector_id, "v": blob},
     )
     conn.execute(
         text(
@@ -52,15 +67,6 @@ def put_embedding(
             "ON CONFLICT (content_hash, model) DO NOTHING"
         ),
         {"h": content_hash, "m": model, "v": blob},
-    )
-    conn.execute(
-        text(
-            "INSERT INTO fact_embeddings (fact_key, content_hash, model, embedded_at) "
-            "VALUES (:k, :h, :m, datetime('now')) ON CONFLICT (fact_key) DO UPDATE SET "
-            "content_hash = excluded.content_hash, model = excluded.model, "
-            "embedded_at = excluded.embedded_at"
-        ),
-        {"k": fact_key, "h": content_hash, "m": model},
     )
 
 
@@ -141,9 +147,45 @@ def nearest(conn: Connection, vector: Sequence[float], k: int) -> list[tuple[int
     _, dim = embedding_space(conn)
     rows = conn.execute(
         text(
-            "SELECT rowid, distance FROM fact_vectors WHERE embedding MATCH :v AND k = :k "
-            "ORDER BY distance"
+            "WITH knn AS (SELECT rowid, distance FROM fact_vectors "
+            "WHERE embedding MATCH :v AND k = :k) "
+            "SELECT e.fact_key, knn.distance FROM knn JOIN fact_embeddings e ON e.id = knn.rowid "
+            "ORDER BY knn.distance"
         ),
         {"v": _pack(vector, dim), "k": int(k)},
     ).all()
     return [(int(key), 1.0 - float(distance)) for key, distance in rows]
+
+
+def vector_epoch(conn: Connection) -> tuple[str | None, int]:
+    """(model, epoch): the epoch moves whenever a vector is stored or dropped."""
+    model, epoch = conn.execute(text("SELECT model, epoch FROM embedding_space WHERE id = 1")).one()
+    return model, int(epoch)
+
+
+def all_vectors(conn: Connection) -> tuple[int, list[int], list[bytes]]:
+    """The epoch, then every fact's key and packed vector: read from the content-hash cache
+    (a plain table, fast to scan) and, for vectors stored before the cache existed, vec0.
+    The epoch is read first, so a write in between can only make the copy look older."""
+    _, epoch = vector_epoch(conn)
+    rows = conn.execute(
+        text(
+            "SELECT fe.fact_key, ec.embedding FROM fact_embeddings fe "
+            "LEFT JOIN embedding_cache ec "
+            "ON ec.content_hash = fe.content_hash AND ec.model = fe.model ORDER BY fe.fact_key"
+        )
+    ).all()
+    keys, blobs = [], []
+    for key, blob in rows:
+        if blob is None:
+            blob = conn.execute(
+                text(
+                    "SELECT embedding FROM fact_vectors WHERE rowid = "
+                    "(SELECT id FROM fact_embeddings WHERE fact_key = :k)"
+                ),
+                {"k": key},
+            ).scalar()
+        if blob is not None:
+            keys.append(int(key))
+            blobs.append(bytes(blob))
+    return epoch, keys, blobs

@@ -27,7 +27,16 @@ def test_bench_search_reports_latency_and_exact_recall() -> None:
     [size] = figures["sizes"]
     assert size["facts"] == 500 and sum(size["fact_types"].values()) == 500
     assert size["store_bytes"] > 0 and all(s > 0 for s in size["build_seconds"].values())
-    assert set(size["latency_ms"]) == {"keyword", "vector", "hybrid", "fetch", "numpy"}
+    assert set(size["latency_ms"]) == {
+        "keyword",
+        "vector",
+        "hybrid",
+        "hybrid_index",
+        "hybrid_filtered",
+        "fetch",
+        "numpy",
+    }
+    assert size["index_same_top10"] == 1.0  # the in-memory index answers as vec0 does
     for latency in size["latency_ms"].values():
         assert 0 < latency["p50"] <= latency["p95"] and latency["cpu_p50"] >= 0
     assert size["vec0_recall_at_10"] == 1.0  # both scans are exact over the same vectors
@@ -38,7 +47,7 @@ def test_bench_search_reports_latency_and_exact_recall() -> None:
 def test_the_report_is_a_table_with_a_column_per_size() -> None:
     report = format_report(run([120, 240], queries=5))
     assert "120 facts" in report and "240 facts" in report
-    assert "hybrid_search (top 10)" in report and "vec0 recall@10 vs NumPy" in report
+    assert "hybrid, in-memory index (TUI)" in report and "vec0 recall@10 vs NumPy" in report
     assert "not measured here" in report  # the 100,000-fact target needs a bigger size
 
 

@@ -93,7 +93,10 @@ def check(store: Store) -> tuple[int, int]:
         vectors = q("SELECT count(*) FROM fact_vectors")
         assert vectors == q("SELECT count(*) FROM fact_embeddings")
         assert (
-            q("SELECT count(*) FROM fact_vectors WHERE rowid NOT IN (SELECT fact_key FROM facts)")
+            q(
+                "SELECT count(*) FROM fact_vectors WHERE rowid NOT IN (SELECT id FROM "
+                "fact_embeddings WHERE fact_key IN (SELECT fact_key FROM facts))"
+            )
             == 0
         )
         rows = conn.execute(

@@ -265,3 +265,54 @@ def test_the_store_opens_once_and_only_when_first_used(tmp_path: Path) -> None:
     assert store.open().writer is writer  # opening again changes nothing
     store.close()
     store.close()  # closing twice is fine
+
+
+def test_migration_4_gives_vectors_small_ids_so_vec0_filters_hold(tmp_path: Path) -> None:
+    """sqlite-vec 0.1.9 compares 32 bits of a rowid in a KNN filter: with fact keys as rowids
+    a decisions-only search returned excerpts. A schema-3 store with vectors is migrated."""
+    import struct
+
+    from store import FactFilter, captures
+    from store.engine import writer_engine
+    from store.migrations import MIGRATIONS
+
+    path = tmp_path / "old.db"
+    engine = writer_engine(path, 5_000)
+    with engine.begin() as conn:
+        conn.exec_driver_sql(
+            "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, "
+            "applied_at TEXT NOT NULL)"
+        )
+        for number, (name, step) in enumerate(MIGRATIONS[:3], 1):
+            step(conn)
+            conn.exec_driver_sql(
+                "INSERT INTO schema_migrations VALUES (?, ?, datetime('now'))", (number, name)
+            )
+        conn.exec_driver_sql("PRAGMA user_version = 3")
+        captures.write_capture(conn, new_capture(), None)
+        keys = [int(k) for (k,) in conn.exec_driver_sql("SELECT fact_key FROM facts").all()]
+        conn.exec_driver_sql("UPDATE embedding_space SET model = 'm'")
+        for key in keys:  # as schema 3 stored them: the fact key is the vec0 rowid
+            vector = [1.0] + [0.0] * 383 if key >> 32 == 1 else [1.0, 0.5] + [0.0] * 382
+            conn.exec_driver_sql(
+                "INSERT INTO fact_vectors (rowid, embedding) VALUES (?, ?)",
+                (key, struct.pack("384f", *vector)),
+            )
+            conn.exec_driver_sql(
+                "INSERT INTO fact_embeddings VALUES (?, 'h', 'm', datetime('now'))", (key,)
+            )
+    engine.dispose()
+
+    with Store(path) as store:
+        assert store.stats().schema_version == SCHEMA_VERSION
+        with store.reader.connect() as conn:
+            rowids = [r for (r,) in conn.execute(text("SELECT rowid FROM fact_vectors"))]
+        assert len(rowids) == len(keys) and max(rowids) < 2**32
+        query = [1.0, 0.5] + [0.0] * 382  # nearer the excerpt and summary than the decision
+        found = store.vector_search(query, FactFilter(fact_types=("decision",)), 5, -1.0)
+        assert [key >> 32 for key, _ in found] == [1]
+        assert {key for key, _ in store.vector_search(query, FactFilter(), 10, -1.0)} == set(keys)
+        store.write_capture(new_capture(summary="Changed."), replace_id=1)  # triggers still work
+        with store.reader.connect() as conn:
+            assert conn.execute(text("SELECT count(*) FROM fact_vectors")).scalar_one() == 0
+            assert conn.execute(text("SELECT count(*) FROM fact_embeddings")).scalar_one() == 0

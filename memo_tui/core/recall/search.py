@@ -11,6 +11,7 @@ from typing import Literal, Protocol
 
 from memo_tui.core.capture.offline.text import STOPWORDS
 from memo_tui.core.embed.embedder import EmbeddingUnavailable
+from memo_tui.core.recall.index import VectorIndex
 from store import FactFilter, FactRecord, Store
 
 RRF_K = 60  # the usual reciprocal-rank constant: later ranks still count, a little
@@ -81,13 +82,15 @@ def hybrid_search(
     mode: SearchMode = "hybrid",
     vector_query: str | None = None,
     prefer: tuple[str, ...] = (),
+    index: VectorIndex | None = None,
 ) -> SearchResult:
     """The best `limit` facts for `query` under `flt`; each list contributes `pool` candidates.
 
     `mode` keeps one ranking alone ("keyword", "vector"), for comparing them. `vector_query`
     is embedded instead of `query` (a whole question embeds better than its keywords).
     `prefer` fact types add rankings of their own: a guessed type lifts those facts without
-    hiding the rest, as a hard filter would.
+    hiding the rest, as a hard filter would. `index`, an in-process copy of the vectors,
+    answers the vector side when it is loaded and worth it (see recall.index).
     """
     flt = flt or FactFilter()
     filters = [flt]
@@ -109,7 +112,9 @@ def hybrid_search(
             rankings.append(ranked)
             keyword_ranks = keyword_ranks if number else ranked
         if vector is not None:
-            found = store.vector_search(vector, only, pool, min_similarity)
+            found = index.search(vector, only, pool, min_similarity) if index else None
+            if found is None:
+                found = store.vector_search(vector, only, pool, min_similarity)
             similarity.update(found)
             rankings.append([key for key, _ in found])
             vector_ranks = vector_ranks if number else rankings[-1]
