@@ -10,6 +10,7 @@ from memo_tui.core.embed import EmbedService, FastEmbedder
 from memo_tui.core.llm import select
 from memo_tui.core.llm.base import Provider
 from memo_tui.core.llm.ledger import DEFAULT_PRICES, StoreLedger
+from memo_tui.core.recall.index import VectorIndex
 from memo_tui.settings import Settings
 from store import Store
 
@@ -22,6 +23,7 @@ class Services:
     provider: Provider
     ledger: StoreLedger
     embed: EmbedService
+    vectors: VectorIndex  # for long-lived processes; loads on first use
 
     def close(self) -> None:
         self.embed.close()
@@ -58,4 +60,4 @@ def build_services(settings: Settings, db_path: Path) -> Services:
         capture = CaptureService(
             store, options, extractor=extractor, after_commit=embed.embed_capture
         )
-    return Services(settings, store, capture, provider, ledger, embed)
+    return Services(settings, store, capture, provider, ledger, embed, VectorIndex(store))

@@ -5,7 +5,8 @@ from the numbered facts only, streamed; any [n] that names no given fact is remo
 text streams, and again from the whole answer) and counted.
 
 `ask_stream` is the async API the TUI consumes: the facts found, then answer deltas and each
-citation as it is first used, then the finished result. `ask` runs it to the end.
+citation as it is first used, then the finished result (pass the services' VectorIndex from
+a long-lived process). `ask` runs it to the end.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from memo_tui.core.llm.base import Provider
 from memo_tui.core.llm.run import run_sync
 from memo_tui.core.llm.types import Message, Request, TextDelta
 from memo_tui.core.recall.filters import QUESTION_WORDS, QuestionFilters
+from memo_tui.core.recall.index import VectorIndex
 from memo_tui.core.recall.router import route
 from memo_tui.core.recall.search import (
     MIN_SIMILARITY,
@@ -172,6 +174,7 @@ def retrieve(
     filters: QuestionFilters,
     min_similarity: float = MIN_SIMILARITY,
     limit: int = 10,
+    index: VectorIndex | None = None,
 ) -> SearchResult:
     """Hybrid retrieval under the question's dates and entities.
 
@@ -186,12 +189,20 @@ def retrieve(
     soft = tuple(t for t in filters.fact_types if t not in hard)
     flt = replace(filters.fact_filter(with_types=False), fact_types=hard)
     found = hybrid_search(
-        store, embedder, words, flt, limit, min_similarity, vector_query=question, prefer=soft
+        store,
+        embedder,
+        words,
+        flt,
+        limit,
+        min_similarity,
+        vector_query=question,
+        prefer=soft,
+        index=index,
     )
     if not found.hits and hard:
         flt = filters.fact_filter(with_types=False)
         found = hybrid_search(
-            store, embedder, words, flt, limit, min_similarity, vector_query=question
+            store, embedder, words, flt, limit, min_similarity, vector_query=question, index=index
         )
     return found
 
@@ -208,6 +219,7 @@ async def ask_stream(
     router_model: str = "",
     router_deadline_s: float = 5.0,
     limit: int = 10,
+    index: VectorIndex | None = None,
 ) -> AsyncIterator[AskEvent]:
     """Retrieved, then AnswerDelta and Cited events as the answer comes, then Answered."""
     directory = await asyncio.to_thread(store.directory)
@@ -215,7 +227,7 @@ async def ask_stream(
         question, directory, today or dt.date.today(), provider, router_model, router_deadline_s
     )
     found = await asyncio.to_thread(
-        retrieve, store, embedder, question, filters, min_similarity, limit
+        retrieve, store, embedder, question, filters, min_similarity, limit, index
     )
     note = "; ".join(n for n in (found.note, router_note) if n) or None
     yield Retrieved(found.hits, filters, found.mode, note)
