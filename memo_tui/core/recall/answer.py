@@ -14,8 +14,9 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field, replace
+from typing import ParamSpec
 
 from memo_tui.core.capture.offline.text import STOPWORDS
 from memo_tui.core.llm.base import Provider
@@ -39,6 +40,7 @@ SYSTEM = (
     "its number in square brackets like [1] or [2]. Do not invent information not present in "
     "the facts. If the facts do not answer the question, say so."
 )
+P = ParamSpec("P")
 _CITATION = re.compile(r"\[(\d{1,3})\]")
 _SPACED_CITATION = re.compile(r"([ \t]*)\[(\d{1,3})\]")
 
@@ -287,31 +289,12 @@ async def _collect(events: AsyncIterator[AskEvent]) -> AskResult:
     raise AssertionError("ask_stream always ends with Answered")
 
 
-def ask(
-    store: Store,
-    embedder: QueryEmbedder | None,
-    question: str,
-    provider: Provider | None = None,
-    model: str = "",
-    deadline_s: float = 25.0,
-    today: dt.date | None = None,
-    min_similarity: float = MIN_SIMILARITY,
-    router_model: str = "",
-    router_deadline_s: float = 5.0,
-    limit: int = 10,
-) -> AskResult:
-    """The whole answer at once (the CLI's --json, benchmarks, tests)."""
-    events = ask_stream(
-        store,
-        embedder,
-        question,
-        provider,
-        model,
-        deadline_s,
-        today,
-        min_similarity,
-        router_model,
-        router_deadline_s,
-        limit,
-    )
-    return run_sync(_collect(events))
+def _to_the_end(stream: Callable[P, AsyncIterator[AskEvent]]) -> Callable[P, AskResult]:
+    def run(*args: P.args, **kwargs: P.kwargs) -> AskResult:
+        return run_sync(_collect(stream(*args, **kwargs)))
+
+    return run
+
+
+ask = _to_the_end(ask_stream)
+"""`ask_stream` run to the end: the whole answer at once (the CLI's --json, benchmarks)."""
