@@ -418,6 +418,10 @@ def _default(args: argparse.Namespace, services: Services) -> int:
         render.print_meeting(
             capture, store.decisions([capture.id]), store.action_items([capture.id])
         )
+    waiting = store.pending_mentions()
+    if waiting:
+        names = ", ".join(sanitize_line(w.mention) for w in waiting)
+        print(f"\nWho is {names}? Several people fit: memo pending, then memo confirm.")
     print(
         "\nL12-14 = transcript lines. More: memo facts --type decision | memo capture PATH"
         " | memo doctor | memo --help"

@@ -251,6 +251,7 @@ def test_cli_people_resolve_pending_confirm(memo, tmp_path: Path) -> None:  # ty
     assert memo("--db", db, "resolve", "Tom", "--json").json()["person"] == "Tom Adeyemi"
     assert memo("--db", db, "resolve", "Zed", "--json").json()["status"] == "none"
     assert memo("--db", db, "pending", "--json").json()["pending"][0]["mention"] == "Sam"
+    assert "Who is Sam? Several people fit" in memo("--db", db).stdout
 
     before = dump(Store(Path(db)))
     refused = memo("--db", db, "confirm", "Sam", "Nobody")
