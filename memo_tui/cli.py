@@ -241,6 +241,10 @@ def _costs(args: argparse.Namespace, services: Services) -> int:
 def _ask(args: argparse.Namespace, services: Services) -> int:
     import asyncio
 
+    if not args.question.strip():
+        warn('memo ask: ask a question, e.g. memo ask "why did we pick Postgres?"')
+        return EXIT_USAGE
+
     from memo_tui.core.llm import select
     from memo_tui.core.llm.errors import LLMError
     from memo_tui.core.recall.answer import AnswerDelta, Answered, AskResult, ask_stream
@@ -315,10 +319,13 @@ def _confirm(args: argparse.Namespace, services: Services) -> int:
     entities = _entities(services)
     try:
         person = None if args.none else entities.person(args.person)
+        filled = entities.confirm(args.mention, person, args.captures)
     except UnknownPerson as error:
         warn(f"memo confirm: {error}")
         return EXIT_REFUSED
-    filled = entities.confirm(args.mention, person, args.captures)
+    except ValueError as error:
+        warn(f"memo confirm: {error}")
+        return EXIT_USAGE
     payload = {
         "mention": args.mention,
         "person": person.name if person else None,

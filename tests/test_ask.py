@@ -238,3 +238,19 @@ def test_ask_streams_from_the_fake_anthropic_server_on_the_command_line(memo, tm
     assert "1 citation(s) that named no fact were removed" in run.stderr
     costs = memo("--db", db, "costs", "--json").json()
     assert {line["key"] for line in costs["by_trigger"]} == {"ask", "ask_router"}
+
+
+def test_a_removed_citation_never_splices_a_new_one() -> None:
+    answer, removed, cited = check_citations("A [[9]9], B [1[7]0], C [[4]2].", 3)
+    assert "[9]" not in answer and "[10]" not in answer and cited == [2]
+    assert removed >= 3
+    from memo_tui.core.recall.answer import CitationStream
+
+    stream = CitationStream(3)
+    shown = [stream.feed(piece)[0] for piece in ("See [[9]", "9] and [1].")]
+    assert "".join(shown) + stream.finish()[0] == "See and [1]."
+
+
+def test_an_empty_question_is_a_usage_error(memo) -> None:  # type: ignore[no-untyped-def]
+    run = memo("--demo", "ask", "  ")
+    assert run.code == 2 and "ask a question" in run.stderr

@@ -18,7 +18,7 @@ from memo_tui.core.entities.resolve import (
     Unresolved,
 )
 from memo_tui.core.entities.service import EntityService, UnknownPerson
-from store import Store
+from store import AliasRow, Directory, PersonRow, Store
 
 TWO_SAMS = """Beacon device review
 Date: 2026-09-22
@@ -299,3 +299,87 @@ def test_confirming_within_one_meeting_writes_no_alias(
     assert store.directory().aliases == []
     [waiting] = entities.pending()
     assert waiting.mention.capture_ids == [later]  # the other meeting still asks
+
+
+# Found in review
+
+
+def directory_of(*names: str, aliases: tuple[tuple[str, int | None, bool], ...] = ()) -> Directory:
+    people = [PersonRow(i, n) for i, n in enumerate(names, 1)]
+    rows = [
+        AliasRow("person", who, alias, 1.0 if not auto else 0.9, auto, None)
+        for alias, who, auto in aliases
+    ]
+    return Directory(people, [], [], rows)
+
+
+def test_an_ordinary_word_is_not_read_as_a_first_name() -> None:
+    from memo_tui.core.recall.filters import entities_in
+
+    people = directory_of("Mark Owens", "Priya Natarajan")
+    assert entities_in("Did we mark the Stripe invoices as paid?", people) == ((), ())
+    [mark], _ = entities_in("What does Mark owe?", people)
+    assert mark.name == "Mark Owens"
+    [priya], _ = entities_in("What are Priya's action items?", people)  # a possessive
+    assert priya.name == "Priya Natarajan"
+
+
+def test_the_users_newest_word_wins_over_older_aliases_and_guesses() -> None:
+    from memo_tui.core.entities.resolve import resolve
+
+    lees = directory_of("Ana Lee", "Ben Lee", aliases=(("Dr. Lee", 1, False), ("Dr Lee", 2, False)))
+    found = resolve("Dr Lee", lees)
+    assert isinstance(found, Resolved) and found.entity.name == "Ben Lee"
+    sams = directory_of("Sam Chen", "Sam Cheng", aliases=(("Sam", 2, False), ("sam.", 1, True)))
+    found = resolve("Sam", sams)
+    assert isinstance(found, Resolved) and found.entity.name == "Sam Cheng"
+
+
+def test_punctuated_names_compare_whole() -> None:
+    assert similarity("O'Brien", "Sean O'Brien") >= AUTO_RESOLVE
+    assert similarity("Smith-Jones", "Anna Smith-Jones") >= AUTO_RESOLVE
+
+
+def test_a_declined_name_is_not_linked_by_spelling_at_capture(
+    service: CaptureService, store: Store
+) -> None:
+    capture(service, ONE_SAM, "kickoff.txt")
+    EntityService(store, "ana").confirm("Sam", None)
+    capture(
+        service,
+        "Standup\nDate: 2026-10-01\n\nSam: I'll send the report by Friday.\n",
+        "standup.txt",
+    )
+    assert "Sam" in [p.name for p in store.people()]  # the label is someone else
+    assert owners(store)[-1] == ("Sam", "Sam", 0)
+
+
+@pytest.mark.parametrize(
+    ("mention", "person", "error"),
+    [
+        ("", "Sam Chen", ValueError),
+        ("!!!", "Sam Chen", ValueError),
+        ("Sam Chen", None, UnknownPerson),  # --none for a person's own name
+    ],
+)
+def test_confirm_refuses_what_is_not_a_name(
+    service: CaptureService, store: Store, mention: str, person: str | None, error: type
+) -> None:
+    capture(service, ONE_SAM, "kickoff.txt")
+    entities = EntityService(store, "ana")
+    before = dump(store)
+    with pytest.raises(error):
+        entities.confirm(mention, entities.person(person) if person else None)
+    with pytest.raises(UnknownPerson):
+        entities.confirm("Sam", entities.person("Sam Chen"), capture_ids=[999])
+    with pytest.raises(UnknownPerson):
+        entities.person("²")  # a digit, but not a number
+    assert dump(store) == before
+
+
+def test_an_empty_store_with_a_model_has_no_index_to_offer(store: Store) -> None:
+    from memo_tui.core.recall.index import VectorIndex
+    from store import FactFilter
+
+    store.set_embedding_space("m", 384)
+    assert VectorIndex(store, min_vectors=0).search([1.0] * 384, FactFilter(), 5, 0.0) is None

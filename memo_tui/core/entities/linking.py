@@ -25,6 +25,7 @@ from memo_tui.core.entities.resolve import (
     AUTO_RESOLVE,
     NeedsDisambiguation,
     Resolved,
+    Unresolved,
     decide,
     rank,
     resolve,
@@ -63,10 +64,12 @@ def _roster(labels: Sequence[str], directory: Directory) -> _Roster:
         if normalize(label) in roster.refs:
             continue
         free = [p.id for p in directory.people if p.id not in roster.names]
-        found = decide(label, rank(label, directory, among=free))
-        if isinstance(found, Resolved):  # a typo of a known name
-            roster.claim(label, found.entity.id, found.entity.name)
-            roster.aliases.append(NewAlias(label, found.entity.id, found.entity.score, True))
+        # Nobody close, or a name the user said is nobody memo knows: a new person.
+        close = not isinstance(resolve(label, directory), Unresolved)
+        typo = decide(label, rank(label, directory, among=free)) if close else None
+        if isinstance(typo, Resolved):  # a typo of a known name
+            roster.claim(label, typo.entity.id, typo.entity.name)
+            roster.aliases.append(NewAlias(label, typo.entity.id, typo.entity.score, True))
         else:
             roster.new_people.append(label)
             roster.claim(label, label, label)

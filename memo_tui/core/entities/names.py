@@ -32,9 +32,12 @@ ROLE_WORDS = frozenset(
 
 
 def normalize(name: str) -> str:
-    """Case-, accent- and punctuation-free, single-spaced."""
+    """Case-, accent- and punctuation-free, single-spaced. A possessive goes ("Priya's"),
+    and apostrophes and hyphens join a name's pieces ("O'Brien", "Smith-Jones")."""
     decomposed = unicodedata.normalize("NFKD", name)
     plain = "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+    plain = re.sub(r"(?<=\w)['\u2019]s\b", "", plain)
+    plain = re.sub(r"(?<=\w)['\u2019-](?=\w)", "", plain)
     return " ".join(re.sub(r"[^\w\s]|_", " ", plain).split())
 
 

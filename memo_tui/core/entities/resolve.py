@@ -113,9 +113,14 @@ def resolve(
     if not key:
         return Unresolved(mention, "no_match")
     if among is None:
-        for alias in directory.aliases:
-            if alias.entity_type != entity_type or normalize(alias.alias) != key:
-                continue
+        said = [
+            a
+            for a in directory.aliases
+            if a.entity_type == entity_type and normalize(a.alias) == key
+        ]
+        # The user's word over a guess, and the newest word over older ones.
+        said.sort(key=lambda a: not a.auto_resolved)
+        for alias in reversed(said):
             if alias.entity_id is None:
                 return Unresolved(mention, "declined")
             found = next(

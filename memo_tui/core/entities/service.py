@@ -43,7 +43,7 @@ class EntityService:
     def person(self, name_or_id: str) -> PersonRow:
         """The one person `name_or_id` names exactly (an id, a full name or an alias)."""
         directory = self.store.directory()
-        if name_or_id.strip().isdigit():
+        if name_or_id.strip().isdecimal() and name_or_id.strip().isascii():
             wanted = int(name_or_id)
             found = [p for p in directory.people if p.id == wanted]
         else:
@@ -63,6 +63,21 @@ class EntityService:
         """`mention` is `person` (None: none of the candidates), from now on; every fact
         waiting on that raw name is settled. With `capture_ids`, only in those meetings,
         and no alias is written."""
+        if not normalize(mention):
+            raise ValueError(f"{mention!r} is not a name")
+        directory = self.store.directory()
+        if person is None and any(
+            normalize(p.name) == normalize(mention) for p in directory.people
+        ):
+            raise UnknownPerson(
+                f"{mention!r} is the name of a person memo knows; --none is for names that "
+                "are nobody memo knows"
+            )
+        if capture_ids is not None:
+            known = {c.id for c in self.store.captures()}
+            missing = [c for c in capture_ids if c not in known]
+            if missing:
+                raise UnknownPerson(f"no capture {missing[0]}: see memo facts or memo (no command)")
         entity_id = person.id if person is not None else None
         return self.store.confirm_alias("person", mention, entity_id, self.user, capture_ids)
 

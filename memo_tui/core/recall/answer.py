@@ -88,24 +88,29 @@ class Answered:
 AskEvent = Retrieved | AnswerDelta | Cited | Answered
 
 
+def _drop_invalid(text: str, count: int) -> tuple[str, int]:
+    """Remove every [n] naming no given fact, again until none is left: removing "[9]" from
+    "[[9]9]" must not leave a "[9]" behind. Returns the text and how many went."""
+    removed = 0
+    while True:
+        invalid = sum(
+            1 for m in _SPACED_CITATION.finditer(text) if not 1 <= int(m.group(2)) <= count
+        )
+        if not invalid:
+            return text, removed
+        removed += invalid
+        text = _SPACED_CITATION.sub(
+            lambda m: m.group(0) if 1 <= int(m.group(2)) <= count else "", text
+        )
+
+
 def check_citations(answer: str, count: int) -> tuple[str, int, list[int]]:
     """Remove every [n] that names no given fact; return the answer, how many went, and
     the valid numbers cited, in order of first use."""
-    removed = 0
-    cited: list[int] = []
-
-    def keep(match: re.Match[str]) -> str:
-        nonlocal removed
-        number = int(match.group(1))
-        if 1 <= number <= count:
-            if number not in cited:
-                cited.append(number)
-            return match.group(0)
-        removed += 1
-        return ""
-
-    cleaned = _CITATION.sub(keep, answer)
-    return re.sub(r"\s+([.,;])", r"\1", re.sub(r"[ \t]{2,}", " ", cleaned)).strip(), removed, cited
+    cleaned, removed = _drop_invalid(answer, count)
+    cited = list(dict.fromkeys(int(n) for n in _CITATION.findall(cleaned)))
+    tidy = re.sub(r"\s+([.,;])", r"\1", re.sub(r"[ \t]{2,}", " ", cleaned)).strip()
+    return tidy, removed, cited
 
 
 class CitationStream:
@@ -120,31 +125,24 @@ class CitationStream:
 
     def feed(self, delta: str) -> tuple[str, list[int]]:
         """(text safe to show, numbers cited for the first time)."""
-        text = self.held + delta
+        text, _ = _drop_invalid(self.held + delta, self.count)
         cut = len(text.rstrip())
         bracket = text.rfind("[")
         if bracket != -1 and "]" not in text[bracket:] and len(text) - bracket <= 5:
             cut = len(text[:bracket].rstrip())
         text, self.held = text[:cut], text[cut:]
-        return self._clean(text)
+        return text, self._fresh(text)
 
     def finish(self) -> tuple[str, list[int]]:
         text, self.held = self.held, ""
-        return self._clean(text)
+        text, _ = _drop_invalid(text, self.count)
+        return text, self._fresh(text)
 
-    def _clean(self, text: str) -> tuple[str, list[int]]:
-        fresh: list[int] = []
-
-        def keep(match: re.Match[str]) -> str:
-            number = int(match.group(2))
-            if not 1 <= number <= self.count:
-                return ""
-            if number not in self.cited:
-                self.cited.append(number)
-                fresh.append(number)
-            return match.group(0)
-
-        return _SPACED_CITATION.sub(keep, text), fresh
+    def _fresh(self, text: str) -> list[int]:
+        fresh = [int(n) for n in _CITATION.findall(text) if int(n) not in self.cited]
+        fresh = list(dict.fromkeys(fresh))
+        self.cited += fresh
+        return fresh
 
 
 def extractive_answer(hits: list[Hit], most: int = 3) -> str:
@@ -206,6 +204,14 @@ def retrieve(
         found = hybrid_search(
             store, embedder, words, flt, limit, min_similarity, vector_query=question, index=index
         )
+    if not found.hits and filters.entities:  # a name read from the question, wrongly perhaps
+        flt = replace(filters, entities=()).fact_filter(with_types=False)
+        found = hybrid_search(
+            store, embedder, words, flt, limit, min_similarity, vector_query=question, index=index
+        )
+        if found.hits:
+            names = ", ".join(e.name for e in filters.entities)
+            found = replace(found, note=f"nothing about {names}: searched without that filter")
     return found
 
 

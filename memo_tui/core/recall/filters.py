@@ -148,6 +148,12 @@ def parse_question(question: str, today: dt.date) -> QuestionFilters:
     )
 
 
+def _name_like(word: str, question: str) -> bool:
+    """A lone word reads as a name when capitalized, or when the whole question is lower
+    case: "did we mark the invoices" never filters to Mark."""
+    return word[:1].isupper() or question == question.lower()
+
+
 def _known_words(directory: Directory) -> set[str]:
     names = [e.name for e in (*directory.people, *directory.projects, *directory.clients)]
     names += [a.alias for a in directory.aliases if a.entity_id is not None]
@@ -160,7 +166,7 @@ def entities_in(
     """Known people, projects and clients the question names (longest names first), and
     names that could be several. Only spans made of words some known name contains are
     tried, so ordinary words are never fuzzily read as names."""
-    words = re.findall(r"[^\W_][\w'.-]*", question)
+    words = re.findall(r"[^\W_][\w'\u2019.-]*", question)
     known = _known_words(directory)
     used: set[int] = set()
     found: list[EntityFilter] = []
@@ -171,7 +177,8 @@ def entities_in(
             keys = [normalize(words[i]) for i in span]
             if used & set(span) or not all(k in known for k in keys):
                 continue
-            if size == 1 and keys[0] in STOPWORDS | QUESTION_WORDS:
+            common = keys[0] in STOPWORDS | QUESTION_WORDS
+            if size == 1 and (common or not _name_like(words[start], question)):
                 continue
             mention = " ".join(words[i] for i in span)
             for entity_type in ENTITY_TYPES:

@@ -29,27 +29,35 @@ class VectorIndex:
         self._keys: npt.NDArray[np.int64] = np.zeros(0, dtype=np.int64)
         self._matrix: npt.NDArray[np.float32] = np.zeros((0, 0), dtype=np.float32)
 
-    def _fresh(self) -> bool:
-        """Bring the copy up to date; False when the store is too small to bother."""
+    def _snapshot(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float32]] | None:
+        """The up-to-date keys and matrix (taken together, under the lock), or None when
+        the store is too small to bother."""
         stamp = self.store.vector_epoch()
         with self._lock:
             if stamp != self._epoch:
                 epoch, keys, blobs = self.store.all_vectors()
-                matrix = np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(keys), -1)
-                norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-                self._matrix = (matrix / np.where(norms == 0, 1, norms)).astype(np.float32)
+                if keys:
+                    flat = np.frombuffer(b"".join(blobs), dtype=np.float32)
+                    matrix = flat.reshape(len(keys), -1)
+                    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+                    self._matrix = (matrix / np.where(norms == 0, 1, norms)).astype(np.float32)
+                else:
+                    self._matrix = np.zeros((0, 0), dtype=np.float32)
                 self._keys = np.asarray(keys, dtype=np.int64)
                 self._epoch = (stamp[0], epoch)
-            return len(self._keys) >= self.min_vectors
+            if len(self._keys) == 0 or len(self._keys) < self.min_vectors:
+                return None
+            return self._keys, self._matrix
 
     def search(
         self, vector: list[float], flt: FactFilter, k: int, min_similarity: float
     ) -> list[tuple[int, float]] | None:
         """(fact_key, cosine similarity) best first, as store.vector_search returns them;
         None when vec0 should answer instead."""
-        if not self._fresh():
+        snapshot = self._snapshot()
+        if snapshot is None:
             return None
-        keys, matrix = self._keys, self._matrix
+        keys, matrix = snapshot
         query = np.asarray(vector, dtype=np.float32)
         norm = float(np.linalg.norm(query))
         scores = matrix @ (query / norm if norm else query)
