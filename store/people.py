@@ -133,8 +133,10 @@ def confirm(
     user: str,
     now: str,
     capture_ids: Sequence[int] | None = None,
+    spellings: Sequence[str] = (),
 ) -> Backfill:
     """The user's word: `mention` is entity `entity_id` (None: none of the candidates).
+    `spellings`: other raw forms of the same name ("José" for "Jose") to settle too.
 
     Store-wide, it becomes a confidence-1.0 alias and settles every fact waiting on that raw
     name. Given `capture_ids`, it settles only those meetings' facts and makes no alias (two
@@ -159,10 +161,14 @@ def confirm(
     for table, column in (("action_items", "assignee_raw"), ("decisions", "decided_by")):
         result = conn.execute(
             text(
-                f"UPDATE {table} SET person_id = :p, pending = 0 "
-                f"WHERE pending = 1 AND trim({column}) = :m COLLATE NOCASE{scope}"
+                f"UPDATE {table} SET person_id = :p, pending = 0 WHERE pending = 1 "
+                f"AND trim({column}) COLLATE NOCASE IN (SELECT value FROM json_each(:m)){scope}"
             ),
-            {"p": entity_id, "m": mention, "ids": json.dumps(list(capture_ids or []))},
+            {
+                "p": entity_id,
+                "m": json.dumps([mention, *spellings]),
+                "ids": json.dumps(list(capture_ids or [])),
+            },
         )
         counts.append(int(result.rowcount or 0))
     return Backfill(action_items=counts[0], decisions=counts[1])

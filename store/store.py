@@ -183,11 +183,12 @@ class Store:
         entity_id: int | None,
         user: str,
         capture_ids: Sequence[int] | None = None,
+        spellings: Sequence[str] = (),
     ) -> Backfill:
         """The user's answer to "who is this?", back-filled in the same transaction."""
         with self.writer.begin() as conn:
             return people.confirm(
-                conn, entity_type, mention, entity_id, user, utc_now(), capture_ids
+                conn, entity_type, mention, entity_id, user, utc_now(), capture_ids, spellings
             )
 
     # Clients, projects, notes, digests

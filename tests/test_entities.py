@@ -383,3 +383,32 @@ def test_an_empty_store_with_a_model_has_no_index_to_offer(store: Store) -> None
 
     store.set_embedding_space("m", 384)
     assert VectorIndex(store, min_vectors=0).search([1.0] * 384, FactFilter(), 5, 0.0) is None
+
+
+def test_confirm_settles_every_spelling_of_the_name(service: CaptureService, store: Store) -> None:
+    capture(
+        service,
+        "Ops sync\nDate: 2026-10-02\n\nJosé Ruiz: Hi.\nJosé Ortega: Hello.\n"
+        "Ana Park: José, please send the invoice by Friday.\n",
+        "ops.txt",
+    )
+    assert ("José", None, 1) in owners(store)
+    entities = EntityService(store, "ana")
+    filled = entities.confirm("Jose", entities.person("José Ruiz"))  # typed without the accent
+    assert filled.action_items == 1 and ("José", "José Ruiz", 0) in owners(store)
+
+
+def test_an_exact_label_keeps_its_person_from_an_aliased_short_label(
+    service: CaptureService, store: Store
+) -> None:
+    capture(service, ONE_SAM, "kickoff.txt")
+    capture(service, TWO_SAMS, "review.txt")
+    entities = EntityService(store, "ana")
+    entities.confirm("Sam", entities.person("Sam Chen"))
+    later = capture(
+        service,
+        "Sync\nDate: 2026-10-09\n\nSam: Morning.\nSam Chen: Morning, Sam.\n",
+        "sync.txt",
+    )
+    attended = store.attendees([later])
+    assert len(attended) == 2 and entities.person("Sam Chen").id in attended

@@ -49,17 +49,20 @@ class _Roster:
 def _roster(labels: Sequence[str], directory: Directory) -> _Roster:
     roster = _Roster(directory)
     people = [label.strip() for label in dict.fromkeys(labels) if looks_like_a_person(label)]
-    unsettled = []
-    for label in people:  # exact names and known aliases first: they claim their person
-        found = resolve(label, directory)
-        if (
-            isinstance(found, Resolved)
-            and found.via in ("name", "alias")
-            and found.entity.id not in roster.names
-        ):
-            roster.claim(label, found.entity.id, found.entity.name)
-            continue
-        unsettled.append(label)
+    # Exact names claim their person first, then the user's aliases: a label "Sam" that an
+    # alias gives to Sam Chen must not take him from the label "Sam Chen".
+    found = {label: resolve(label, directory) for label in people}
+    for via in ("name", "alias"):
+        for label in people:
+            answer = found[label]
+            if (
+                isinstance(answer, Resolved)
+                and answer.via == via
+                and answer.entity.id not in roster.names
+                and normalize(label) not in roster.refs
+            ):
+                roster.claim(label, answer.entity.id, answer.entity.name)
+    unsettled = [label for label in people if normalize(label) not in roster.refs]
     for label in unsettled:
         if normalize(label) in roster.refs:
             continue

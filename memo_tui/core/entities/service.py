@@ -79,7 +79,14 @@ class EntityService:
             if missing:
                 raise UnknownPerson(f"no capture {missing[0]}: see memo facts or memo (no command)")
         entity_id = person.id if person is not None else None
-        return self.store.confirm_alias("person", mention, entity_id, self.user, capture_ids)
+        spellings = [  # "Jose" settles a waiting "José" too: names compare normalized
+            m.mention
+            for m in self.store.pending_mentions()
+            if normalize(m.mention) == normalize(mention)
+        ]
+        return self.store.confirm_alias(
+            "person", mention, entity_id, self.user, capture_ids, spellings
+        )
 
     def people(self) -> list[PersonSummary]:
         return self.store.people()
