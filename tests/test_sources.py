@@ -160,3 +160,10 @@ def test_vtt_without_voice_tags_reads_names_from_the_cue_text() -> None:
         ("Priya Natarajan", "We go with Stripe."),
         ("Sam Chen", "Agreed."),
     ]
+
+
+def test_a_bare_speaker_label_on_the_first_line_is_no_title() -> None:
+    transcript = parse(
+        "Grad B: \nGrad D: How many batteries?\nGrad B: Thanks.\n", "Bed010.txt", "txt"
+    )
+    assert transcript.title == "Bed010"

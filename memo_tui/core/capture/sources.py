@@ -268,7 +268,10 @@ def _header(text: str, name: str) -> tuple[str | None, dt.date | None, list[str]
     if title is None and head:
         first = head[0]
         looks_like_title = (
-            len(first) <= 80 and split_speaker(first)[0] is None and not _OTTER_HEADER.match(first)
+            len(first) <= 80
+            and split_speaker(first)[0] is None
+            and not _OTTER_HEADER.match(first)
+            and not first.endswith(":")  # a bare "Grad B:" or "Agenda:" is no title
         )
         if looks_like_title and not _TS_PREFIX.match(first) and first.upper() != "WEBVTT":
             title = first.strip(" #*")
