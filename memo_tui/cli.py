@@ -97,6 +97,9 @@ def build_parser() -> argparse.ArgumentParser:
     commands.add_parser(
         "pending", parents=[common], help="names waiting for you to say who they are"
     )
+    commands.add_parser(
+        "relink", parents=[common], help="link people in meetings captured before memo knew them"
+    )
 
     costs = commands.add_parser(
         "costs", parents=[common], help="model spend by day, trigger, model"
@@ -352,6 +355,15 @@ def _pending(args: argparse.Namespace, services: Services) -> int:
     return EXIT_OK
 
 
+def _relink(args: argparse.Namespace, services: Services) -> int:
+    captures, facts = _entities(services).relink()
+    if args.json:
+        render.emit_json({"captures": captures, "facts": facts})
+    else:
+        print(f"linked people in {captures} meetings; {facts} owners and deciders settled")
+    return EXIT_OK
+
+
 def _backfill(args: argparse.Namespace, services: Services) -> int:
     def progress(result: object) -> None:
         done = getattr(result, "embedded", 0) + getattr(result, "reused", 0)
@@ -503,4 +515,5 @@ _HANDLERS: dict[str, Handler] = {
     "resolve": _resolve,
     "confirm": _confirm,
     "pending": _pending,
+    "relink": _relink,
 }

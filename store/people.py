@@ -230,3 +230,49 @@ def cache_alias(
         ),
         {"t": entity_type, "e": entity_id, "a": alias.strip(), "c": confidence, "now": now},
     )
+
+
+def unlinked_captures(conn: Connection) -> list[int]:
+    """Captures no one was linked to: stored before people existed (schema 3), or whose
+    speakers are all roles."""
+    rows = conn.execute(
+        text(
+            "SELECT id FROM captures WHERE id NOT IN (SELECT capture_id FROM capture_people) "
+            "ORDER BY coalesce(occurred_at, captured_at), id"
+        )
+    ).all()
+    return [int(r[0]) for r in rows]
+
+
+def relink(
+    conn: Connection,
+    capture_id: int,
+    new: NewCapture,
+    decision_ids: Sequence[int],
+    action_ids: Sequence[int],
+) -> int:
+    """Apply names worked out afresh to a stored capture's facts. Facts already settled (a
+    person, or waiting on the user) are left as they are. Returns how many facts changed."""
+    created = apply_names(conn, capture_id, new)
+    changed = 0
+    links = [
+        ("decisions", i, d.person, d.pending)
+        for i, d in zip(decision_ids, new.decisions, strict=True)
+    ]
+    links += [
+        ("action_items", i, a.person, a.pending)
+        for i, a in zip(action_ids, new.action_items, strict=True)
+    ]
+    for table, row_id, ref, pending in links:
+        person = person_id(ref, created)
+        if person is None and not pending:
+            continue
+        result = conn.execute(
+            text(
+                f"UPDATE {table} SET person_id = :p, pending = :w "
+                "WHERE id = :id AND person_id IS NULL AND pending = 0"
+            ),
+            {"p": person, "w": int(person is None and pending), "id": row_id},
+        )
+        changed += int(result.rowcount or 0)
+    return changed

@@ -168,6 +168,29 @@ class Store:
         with self.reader.connect() as conn:
             return people.attendees(conn, capture_ids)
 
+    def unlinked_captures(self) -> list[int]:
+        with self.reader.connect() as conn:
+            return people.unlinked_captures(conn)
+
+    def capture_source(self, capture_id: int) -> tuple[str, str, str, str | None]:
+        """(title, stored text, source format, source path) of a capture."""
+        with self.reader.connect() as conn:
+            row = conn.execute(
+                text("SELECT title, text, source_format, source_path FROM captures WHERE id = :c"),
+                {"c": capture_id},
+            ).one()
+        return str(row[0]), str(row[1]), str(row[2]), row[3]
+
+    def relink_capture(
+        self,
+        capture_id: int,
+        new: NewCapture,
+        decision_ids: Sequence[int],
+        action_ids: Sequence[int],
+    ) -> int:
+        with self.writer.begin() as conn:
+            return people.relink(conn, capture_id, new, decision_ids, action_ids)
+
     def add_person(self, name: str) -> int:
         with self.writer.begin() as conn:
             return people.add_person(conn, name, utc_now())

@@ -412,3 +412,24 @@ def test_an_exact_label_keeps_its_person_from_an_aliased_short_label(
     )
     attended = store.attendees([later])
     assert len(attended) == 2 and entities.person("Sam Chen").id in attended
+
+
+def test_relink_gives_old_captures_their_people(service: CaptureService, store: Store) -> None:
+    """A store captured before people existed (schema < 3): relink puts them in."""
+    capture(service, ONE_SAM, "kickoff.txt")
+    capture(service, TWO_SAMS.replace("Date: 2026-09-22", "Date: 2026-09-22\n"), "review.vtt")
+    linked_at_capture = owners(store)
+    with store.writer.begin() as conn:  # as a schema-2 store would look once migrated
+        for sql in (
+            "DELETE FROM capture_people",
+            "UPDATE action_items SET person_id = NULL, pending = 0",
+            "UPDATE decisions SET person_id = NULL, pending = 0",
+            "DELETE FROM entity_aliases",
+            "DELETE FROM people",
+        ):
+            conn.execute(text(sql))
+    entities = EntityService(store, "ana")
+    captures, facts = entities.relink()
+    assert captures == 2 and facts > 0
+    assert owners(store) == linked_at_capture
+    assert entities.relink() == (0, 0)  # nothing left to link

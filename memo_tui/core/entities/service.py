@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from memo_tui.core.entities.names import normalize
 from memo_tui.core.entities.resolve import (
@@ -15,7 +16,18 @@ from memo_tui.core.entities.resolve import (
     Unresolved,
     resolve,
 )
-from store import Backfill, PendingMention, PersonRow, PersonSummary, Store
+from store import (
+    Backfill,
+    NewActionItem,
+    NewCapture,
+    NewDecision,
+    PendingMention,
+    PersonRow,
+    PersonSummary,
+    Provenance,
+    Store,
+    utc_now,
+)
 
 
 class UnknownPerson(LookupError):
@@ -87,6 +99,58 @@ class EntityService:
         return self.store.confirm_alias(
             "person", mention, entity_id, self.user, capture_ids, spellings
         )
+
+    def relink(self) -> tuple[int, int]:
+        """Link the people of captures stored before memo knew people (or never linked):
+        speakers and attendees from the stored text, owners and deciders as a capture
+        would. Returns (captures linked, facts changed)."""
+        from memo_tui.core.capture.sources import parse
+        from memo_tui.core.entities.linking import link_names
+
+        linked = changed = 0
+        for capture_id in self.store.unlinked_captures():
+            title, body, source_format, path = self.store.capture_source(capture_id)
+            # vtt and srt are stored as one "Speaker: text" line per turn
+            kind = source_format if source_format in ("txt", "md") else "txt"
+            transcript = parse(body, Path(path or "meeting.txt").name, kind)
+            decisions = self.store.decisions([capture_id])
+            actions = self.store.action_items([capture_id])
+            new = NewCapture(
+                "relink",
+                path,
+                source_format,
+                "",
+                None,
+                title,
+                None,
+                "",
+                body,
+                0,
+                None,
+                {},
+                "",
+                False,
+                Provenance("relink", f"capture:{capture_id}", utc_now(), self.user),
+                decisions=[
+                    NewDecision(d.description, None, d.decided_by, None, None, None)
+                    for d in decisions
+                ],
+                action_items=[
+                    NewActionItem(a.description, a.assignee_raw, None, None, None, None)
+                    for a in actions
+                ],
+            )
+            labels = [*transcript.speakers, *transcript.attendees]
+            named = link_names(new, labels, self.store.directory())
+            refs = [(d.person, d.pending) for d in named.decisions]
+            refs += [(a.person, a.pending) for a in named.action_items]
+            if not named.attendees and not any(person or wait for person, wait in refs):
+                continue
+            changed += self.store.relink_capture(
+                capture_id, named, [d.id for d in decisions], [a.id for a in actions]
+            )
+            linked += 1
+        return linked, changed
 
     def people(self) -> list[PersonSummary]:
         return self.store.people()
