@@ -258,6 +258,11 @@ def print_sources(result: Any) -> None:
         warn(f"({result.removed_citations} citation(s) that named no fact were removed)")
     if result.note:
         warn(f"({result.note})")
+    for name in result.filters.unresolved:
+        warn(
+            f'("{sanitize_line(name)}" could be several people, so no one was filtered for: '
+            f'memo resolve "{sanitize_line(name)}")'
+        )
     if not result.citations:
         applied = {k: v for k, v in result.filters.describe().items() if v}
         print(f"Searched with filters: {applied or 'none'}")

@@ -252,6 +252,8 @@ def test_cli_people_resolve_pending_confirm(memo, tmp_path: Path) -> None:  # ty
     assert memo("--db", db, "resolve", "Zed", "--json").json()["status"] == "none"
     assert memo("--db", db, "pending", "--json").json()["pending"][0]["mention"] == "Sam"
     assert "Who is Sam? Several people fit" in memo("--db", db).stdout
+    asked = memo("--db", db, "ask", "what did Sam decide?")
+    assert '"Sam" could be several people' in asked.stderr
 
     before = dump(Store(Path(db)))
     refused = memo("--db", db, "confirm", "Sam", "Nobody")
