@@ -1,4 +1,4 @@
-"""The `memo` command: headless subcommands with --json output (the TUI lands later).
+"""The `memo` command: the app in a terminal, and headless subcommands with --json output.
 
 Builds Settings -> Store -> Services once per invocation and hands them to the command.
 Exit codes: 0 success, 1 when any input was refused or needs confirmation, 2 usage errors.
@@ -426,7 +426,12 @@ def _doctor(args: argparse.Namespace, services: Services) -> int:
 
 
 def _default(args: argparse.Namespace, services: Services) -> int:
-    """`memo` / `memo --demo` before the TUI lands: every meeting with what it decided."""
+    """`memo` / `memo --demo`: the app in a terminal; piped, every meeting as text."""
+    if sys.stdin.isatty() and sys.stdout.isatty() and not getattr(args, "json", False):
+        from memo_tui.ui.app import MemoApp
+
+        MemoApp(services).run()
+        return EXIT_OK
     store = services.store
     print(f"memo {__version__}, store: {sanitize_line(str(store.path))}")
     captures = store.captures()

@@ -1,0 +1,295 @@
+"""The memo app: panes a key away, a capture's detail with its transcript, and Ask.
+
+Every string that came from a transcript, a name or a model goes through
+`core.safety.sanitize` and is shown as plain `rich.text.Text`, never as markup.
+Database work and answers run in workers, off the UI thread.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on, work
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import ContentSwitcher, DataTable, Footer, Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from memo_tui.core.llm import select
+from memo_tui.core.recall.answer import AnswerDelta, Answered, Cited, Retrieved, ask_stream
+from memo_tui.core.recall.search import Hit
+from memo_tui.core.safety import sanitize, sanitize_line
+from memo_tui.core.services import Services
+
+
+def plain(text: str) -> Text:
+    """Untrusted text as a renderable: controls made visible, no markup read."""
+    return Text(sanitize(text))
+
+
+class CaptureScreen(Screen[None]):
+    """One capture: summary, decisions with why and who, action items, the transcript."""
+
+    BINDINGS = [Binding("escape", "app.pop_screen", "Back", id="capture.back")]
+
+    def __init__(self, services: Services, capture_id: int, lines: tuple[int, int] | None = None):
+        super().__init__()
+        self.services = services
+        self.capture_id = capture_id
+        self.lines = lines
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="capture-detail"):
+            yield Static(id="capture-record")
+            yield Static(id="capture-transcript")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#capture-detail", VerticalScroll).focus()  # so the keys scroll it
+        self.load()
+
+    @work(thread=True, exclusive=True)
+    def load(self) -> None:
+        store = self.services.store
+        title, body, _, _ = store.capture_source(self.capture_id)
+        decisions = store.decisions([self.capture_id])
+        actions = store.action_items([self.capture_id])
+        summary = next((f.text for f in store.facts("summary", capture_id=self.capture_id)), "")
+        record = Text()
+        record.append(sanitize_line(title) + "\n", style="bold")
+        if summary:
+            record.append(sanitize(summary) + "\n")
+        for d in decisions:
+            record.append("\nDecision ", style="bold")
+            record.append(_span(d.line_start, d.line_end) + " ")
+            record.append(sanitize_line(d.description))
+            if d.decided_by:
+                record.append(f" (decided by {sanitize_line(d.decided_by)})")
+            if d.reasoning:
+                record.append("\n  why: " + sanitize_line(d.reasoning))
+        for a in actions:
+            record.append("\nAction ", style="bold")
+            record.append(_span(a.line_start, a.line_end) + " ")
+            owner = sanitize_line(a.assignee_raw) if a.assignee_raw else "no owner"
+            due = f", due {a.due_date}" if a.due_date else ""
+            which = " (which one?)" if a.pending else ""
+            record.append(f"{sanitize_line(a.description)} -> {owner}{which}{due}")
+        evidence = {
+            n
+            for item in (*decisions, *actions)
+            if item.line_start is not None and item.line_end is not None
+            for n in range(item.line_start, item.line_end + 1)
+        }
+        focus = set(range(self.lines[0], self.lines[1] + 1)) if self.lines else set()
+        transcript = Text()
+        transcript.append("\nTranscript\n", style="bold")
+        for number, line in enumerate(body.split("\n"), 1):
+            style = "reverse" if number in focus else "bold" if number in evidence else ""
+            transcript.append(f"{number:>5}  ", style="dim")
+            transcript.append(sanitize_line(line) + "\n", style=style)
+        self.app.call_from_thread(self._show, record, transcript)
+
+    def _show(self, record: Text, transcript: Text) -> None:
+        self.query_one("#capture-record", Static).update(record)
+        self.query_one("#capture-transcript", Static).update(transcript)
+        if self.lines:
+            scroller = self.query_one("#capture-detail", VerticalScroll)
+            scroller.scroll_to(y=max(0, self.lines[0] - 3), animate=False)
+
+
+def _span(start: int | None, end: int | None) -> str:
+    if start is None:
+        return "(unverified)"
+    return f"L{start}" if start == end else f"L{start}-{end}"
+
+
+class CapturesPane(Vertical):
+    """Every capture: title, date, counts, extractor, truncated."""
+
+    def compose(self) -> ComposeResult:
+        table: DataTable[str] = DataTable(id="captures-table", cursor_type="row")
+        table.add_columns("Title", "Date", "Decisions", "Actions", "Extractor", "Read")
+        yield table
+
+    def fill(self, services: Services) -> None:
+        table = self.query_one(DataTable)
+        table.clear()
+        for c in services.store.captures():
+            table.add_row(
+                sanitize_line(c.title),
+                c.occurred_at or c.captured_at[:10],
+                str(c.decisions),
+                str(c.action_items),
+                c.extractor.split()[0],  # "offline", "llm"
+                "TRUNCATED" if c.truncated else "whole",
+                key=str(c.id),
+            )
+
+
+class PeoplePane(Vertical):
+    """People with their aliases, open action items, decisions and meetings."""
+
+    def compose(self) -> ComposeResult:
+        table: DataTable[str] = DataTable(id="people-table", cursor_type="row")
+        table.add_columns("Name", "Also", "Open actions", "Decisions", "Meetings")
+        yield table
+
+    def fill(self, services: Services) -> None:
+        table = self.query_one(DataTable)
+        table.clear()
+        for p in services.store.people():
+            table.add_row(
+                sanitize_line(p.name),
+                sanitize_line(", ".join(p.aliases)),
+                str(p.open_action_items),
+                str(p.decisions),
+                str(p.meetings),
+                key=str(p.id),
+            )
+
+
+class AskPane(Vertical):
+    """A question, its answer as it streams in, and the numbered sources beneath it."""
+
+    def compose(self) -> ComposeResult:
+        yield Input(placeholder="Ask your meetings, e.g. why did we pick Postgres?", id="ask-input")
+        with VerticalScroll(id="ask-output"):
+            yield Static(id="ask-answer")
+            yield Static(id="ask-note")
+        yield OptionList(id="ask-sources")
+
+
+class MemoApp(App[None]):
+    """memo in the terminal."""
+
+    TITLE = "memo"
+    CSS = """
+    #panes { height: 1fr; }
+    #status { height: 1; background: $panel; padding: 0 1; }
+    #ask-input { margin: 0 0 1 0; }
+    #ask-output { height: 1fr; }
+    #ask-note { color: $text-muted; }
+    #ask-sources { height: auto; max-height: 12; }
+    #capture-detail { padding: 0 1; }
+    """
+    BINDINGS = [
+        Binding("1", "pane('captures')", "Captures", id="pane.captures"),
+        Binding("3", "pane('people')", "People", id="pane.people"),
+        Binding("5", "pane('ask')", "Ask", id="pane.ask"),
+        Binding("ctrl+q", "quit", "Quit", id="app.quit"),
+    ]
+
+    def __init__(self, services: Services) -> None:
+        super().__init__()
+        self.services = services
+        self.hits: list[Hit] = []
+
+    def compose(self) -> ComposeResult:
+        with ContentSwitcher(initial="captures", id="panes"):
+            yield CapturesPane(id="captures")
+            yield PeoplePane(id="people")
+            yield AskPane(id="ask")
+        yield Static(id="status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.refresh_lists()
+
+    @work(thread=True, exclusive=True, group="lists")
+    def refresh_lists(self) -> None:
+        """Lists and the status line from the store (a worker: the store may be large)."""
+        services = self.services
+        status = self._status_line()
+        self.call_from_thread(self.query_one(CapturesPane).fill, services)
+        self.call_from_thread(self.query_one(PeoplePane).fill, services)
+        self.call_from_thread(self.query_one("#status", Static).update, status)
+
+    def _status_line(self) -> Text:
+        services = self.services
+        provider = services.provider.name
+        model = "" if provider == "offline" else " " + select.model_for(services.settings, "answer")
+        vectors = services.store.embedding_model()
+        search = "keyword search only" if services.embed.unavailable or not vectors else vectors
+        waiting = len(services.store.pending_mentions())
+        spend = sum(line.cost_microdollars for line in services.store.llm_costs("day")[-1:])
+        parts = [f"{provider}{model}", search]
+        if waiting:
+            parts.append(f"{waiting} name{'s' if waiting != 1 else ''} to settle")
+        parts.append(f"today ${spend / 1e6:.2f}")
+        return Text(sanitize_line("  |  ".join(parts)))
+
+    def action_pane(self, name: str) -> None:
+        self.query_one(ContentSwitcher).current = name
+        if name == "ask":
+            self.query_one("#ask-input", Input).focus()
+        else:
+            self.query_one(f"#{name} DataTable", DataTable).focus()
+
+    @on(DataTable.RowSelected, "#captures-table")
+    def open_capture(self, event: DataTable.RowSelected) -> None:
+        if event.row_key.value is not None:
+            self.push_screen(CaptureScreen(self.services, int(event.row_key.value)))
+
+    @on(Input.Submitted, "#ask-input")
+    def ask(self, event: Input.Submitted) -> None:
+        if event.value.strip():
+            self.answer(event.value.strip())
+
+    @work(exclusive=True, group="ask")
+    async def answer(self, question: str) -> None:
+        """Stream the answer in; sources appear as they are cited."""
+        answer = self.query_one("#ask-answer", Static)
+        note = self.query_one("#ask-note", Static)
+        sources = self.query_one("#ask-sources", OptionList)
+        answer.update(Text("Searching…", style="dim"))
+        note.update("")
+        sources.clear_options()
+        services, shown = self.services, ""
+        embedder = None if services.embed.unavailable else services.embed.embedder
+        events = ask_stream(
+            services.store,
+            embedder,
+            question,
+            provider=services.provider,
+            model=select.model_for(services.settings, "answer"),
+            deadline_s=services.settings.answer_deadline_s,
+            min_similarity=services.settings.min_similarity,
+            router_model=select.model_for(services.settings, "router"),
+            router_deadline_s=services.settings.router_deadline_s,
+            index=services.vectors,
+        )
+        try:
+            async for event in events:
+                if isinstance(event, Retrieved):
+                    self.hits = list(event.hits)
+                    answer.update("")
+                elif isinstance(event, AnswerDelta):
+                    shown += event.text
+                    answer.update(plain(shown))
+                elif isinstance(event, Cited):
+                    fact = event.hit.fact
+                    where = (
+                        f"{fact.capture_title or 'note'} {_span(fact.line_start, fact.line_end)}"
+                    )
+                    label = f"[{event.n}] {fact.fact_type} - {where} ({fact.occurred_at or ''})"
+                    sources.add_option(Option(Text(sanitize_line(label)), id=str(event.n)))
+                elif isinstance(event, Answered):
+                    result = event.result
+                    answer.update(plain(result.answer))
+                    notes = [result.note] if result.note else []
+                    notes += [f'"{n}" could be several people' for n in result.filters.unresolved]
+                    note.update(Text(sanitize_line("; ".join(notes))))
+        except Exception as error:  # noqa: BLE001 - any failure is shown, the app stays usable
+            answer.update(Text(f"Could not answer: {sanitize_line(str(error))}", style="red"))
+
+    @on(OptionList.OptionSelected, "#ask-sources")
+    def open_source(self, event: OptionList.OptionSelected) -> None:
+        number = int(event.option.id or 0)
+        if not 1 <= number <= len(self.hits):
+            return
+        fact = self.hits[number - 1].fact
+        if fact.capture_id is None:
+            return
+        lines = (fact.line_start, fact.line_end) if fact.line_start is not None else None
+        self.push_screen(CaptureScreen(self.services, fact.capture_id, lines))

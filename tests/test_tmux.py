@@ -1,0 +1,79 @@
+"""The app in a real terminal (tmux): a cited answer streams in, and a transcript's escape
+sequence is shown, not obeyed."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+
+def tmux(*args: str) -> str:
+    return subprocess.run(["tmux", *args], capture_output=True, text=True, check=True).stdout
+
+
+def screen(session: str) -> str:
+    return tmux("capture-pane", "-p", "-t", session)
+
+
+def wait_for(session: str, text: str, timeout: float = 60) -> str:
+    """Poll the terminal until `text` shows (the app works in the background)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        shown = screen(session)
+        if text in shown:
+            return shown
+        time.sleep(0.2)
+    raise AssertionError(f"{text!r} never showed; the screen was:\n{screen(session)}")
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Iterator[str]:
+    """A tmux session running `memo --demo`; its name."""
+    session = f"memo-test-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+    env = f"MEMO_HOME={shlex.quote(str(tmp_path / 'home'))} MEMO_PROVIDER=offline"
+    command = f"{env} {shlex.quote(sys.executable)} -m memo_tui --demo"
+    tmux("new-session", "-d", "-s", session, "-x", "100", "-y", "30", command)
+    # A detached session on a running server may get its default size: insist on 100x30.
+    tmux("set-option", "-t", session, "window-size", "manual")
+    tmux("resize-window", "-t", session, "-x", "100", "-y", "30")
+    try:
+        yield session
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True, check=False)
+
+
+def test_a_cited_answer_in_a_real_terminal(app: str) -> None:
+    session = app
+    wait_for(session, "Atlas migration retrospective")
+    tmux("send-keys", "-t", session, "5")
+    wait_for(session, "Ask your meetings")  # the pane is up and its input has the focus
+    tmux("send-keys", "-t", session, "-l", "why did we pick Postgres?")
+    tmux("send-keys", "-t", session, "Enter")
+    shown = wait_for(session, "[1] decision")
+    assert "Postgres" in shown and "From your meetings" in shown
+
+
+def test_an_escape_sequence_in_a_transcript_is_shown_not_obeyed(app: str) -> None:
+    session = app
+    wait_for(session, "Atlas migration retrospective")
+    for _ in range(5):  # the retro is the sixth meeting
+        tmux("send-keys", "-t", session, "Down")
+    tmux("send-keys", "-t", session, "Enter")
+    wait_for(session, "Decision L33")
+    shown = ""
+    for _ in range(12):  # a page at a time, down to transcript line 20
+        try:
+            shown = wait_for(session, "]0;pwned", timeout=1)
+            break
+        except AssertionError:
+            tmux("send-keys", "-t", session, "PageDown")
+    assert "\u241b]0;pwned" in shown  # ESC made visible as a control picture
+    assert tmux("display-message", "-p", "-t", session, "#{pane_title}").strip() != "pwned"

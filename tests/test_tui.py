@@ -1,0 +1,89 @@
+"""The app, driven by Textual's Pilot on a real store: panes, capture detail, Ask."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from conftest import DEMO
+
+from memo_tui.core.services import build_services
+from memo_tui.settings import Settings
+from memo_tui.ui.app import CaptureScreen, MemoApp
+
+
+@pytest.fixture
+def services(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+    for name in ("MEMO_PROVIDER", "ANTHROPIC_API_KEY", "MEMO_EMBED_MODEL_PATH"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("MEMO_HOME", str(tmp_path / "home"))
+    built = build_services(Settings(provider="offline"), tmp_path / "memo.db")
+    built.capture.capture_paths([DEMO])
+    yield built
+    built.close()
+
+
+def test_captures_pane_lists_and_opens_a_capture(services) -> None:  # type: ignore[no-untyped-def]
+    asyncio.run(_captures_pane_lists_and_opens_a_capture(services))
+
+
+async def _captures_pane_lists_and_opens_a_capture(services) -> None:  # type: ignore[no-untyped-def]
+    app = MemoApp(services)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        table = app.query_one("#captures-table")
+        assert table.row_count == 8
+        table.focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, CaptureScreen)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        record = str(app.screen.query_one("#capture-record").render())
+        assert "Atlas kickoff" in record and "Decision" in record
+        transcript = str(app.screen.query_one("#capture-transcript").render())
+        assert "\x1b" not in transcript
+        await pilot.press("escape")
+        assert not isinstance(app.screen, CaptureScreen)
+
+
+def test_ask_streams_a_cited_answer_and_a_source_opens_its_lines(services) -> None:  # type: ignore[no-untyped-def]
+    asyncio.run(_ask_streams_a_cited_answer_and_a_source_opens_its_lines(services))
+
+
+async def _ask_streams_a_cited_answer_and_a_source_opens_its_lines(services) -> None:  # type: ignore[no-untyped-def]
+    app = MemoApp(services)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.press("5")
+        await pilot.press(*"why did we pick Postgres?")
+        await pilot.press("enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        answer = str(app.query_one("#ask-answer").render())
+        assert "Postgres" in answer and "[1]" in answer
+        sources = app.query_one("#ask-sources")
+        assert sources.option_count >= 1
+        sources.focus()
+        sources.highlighted = 0
+        await pilot.press("enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert isinstance(app.screen, CaptureScreen) and app.screen.lines is not None
+
+
+def test_the_status_line_and_people(services) -> None:  # type: ignore[no-untyped-def]
+    asyncio.run(_the_status_line_and_people(services))
+
+
+async def _the_status_line_and_people(services) -> None:  # type: ignore[no-untyped-def]
+    app = MemoApp(services)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        status = str(app.query_one("#status").render())
+        assert "offline" in status and "keyword search only" in status
+        assert "1 name to settle" in status  # "Sam" in the Halvorsen meetings
+        await pilot.press("3")
+        assert app.query_one("#people-table").row_count >= 7
