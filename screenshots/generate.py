@@ -41,6 +41,11 @@ async def shoot() -> None:
             await app.workers.wait_for_complete()
             await pilot.pause()
             app.save_screenshot("ask.svg", str(HERE))
+            await pilot.press("escape")  # out of the question box
+            await pilot.press("w")
+            await pilot.pause()
+            app.save_screenshot("who-is-it.svg", str(HERE))
+            await pilot.press("escape")
         services.close()
 
 

@@ -71,6 +71,8 @@ async def _ask_streams_a_cited_answer_and_a_source_opens_its_lines(services) -> 
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert isinstance(app.screen, CaptureScreen) and app.screen.lines is not None
+        await pilot.press("escape", "5", "escape", "1")  # back; out of the question box
+        assert app.query_one("#panes").current == "captures"
 
 
 def test_the_status_line_and_people(services) -> None:  # type: ignore[no-untyped-def]
@@ -87,3 +89,46 @@ async def _the_status_line_and_people(services) -> None:  # type: ignore[no-unty
         assert "1 name to settle" in status  # "Sam" in the Halvorsen meetings
         await pilot.press("3")
         assert app.query_one("#people-table").row_count >= 7
+
+
+def test_who_is_it_confirms_a_name_and_backfills(services) -> None:  # type: ignore[no-untyped-def]
+    asyncio.run(_who_is_it(services))
+
+
+async def _who_is_it(services) -> None:  # type: ignore[no-untyped-def]
+    from memo_tui.ui.app import WhoIsIt
+
+    store = services.store
+    cheng = next(p.id for p in store.people() if p.name == "Sam Cheng")
+    before = next(p for p in store.people() if p.id == cheng).open_action_items
+    app = MemoApp(services)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.press("w")
+        await pilot.pause()
+        assert isinstance(app.screen, WhoIsIt)
+        assert app.screen.waiting.mention.mention == "Sam"
+        await pilot.click(f"#person-{cheng}")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert not isinstance(app.screen, WhoIsIt)
+        status = str(app.query_one("#status").render())
+        assert "to settle" not in status  # the status line updated
+    assert store.pending_mentions() == []
+    after = next(p for p in store.people() if p.id == cheng)
+    assert after.open_action_items > before and "Sam" in after.aliases
+
+
+def test_escape_leaves_the_names_waiting(services) -> None:  # type: ignore[no-untyped-def]
+    asyncio.run(_escape_leaves(services))
+
+
+async def _escape_leaves(services) -> None:  # type: ignore[no-untyped-def]
+    app = MemoApp(services)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.press("w")
+        await pilot.pause()
+        await pilot.press("escape")
+        await app.workers.wait_for_complete()
+    assert [m.mention for m in services.store.pending_mentions()] == ["Sam"]

@@ -7,15 +7,27 @@ Database work and answers run in workers, off the UI thread.
 
 from __future__ import annotations
 
+import asyncio
+
 from rich.text import Text
 from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
-from textual.screen import Screen
-from textual.widgets import ContentSwitcher, DataTable, Footer, Input, OptionList, Static
+from textual.screen import ModalScreen, Screen
+from textual.widgets import (
+    Button,
+    ContentSwitcher,
+    DataTable,
+    Footer,
+    Input,
+    Label,
+    OptionList,
+    Static,
+)
 from textual.widgets.option_list import Option
 
+from memo_tui.core.entities.service import EntityService, Pending
 from memo_tui.core.llm import select
 from memo_tui.core.recall.answer import AnswerDelta, Answered, Cited, Retrieved, ask_stream
 from memo_tui.core.recall.search import Hit
@@ -152,12 +164,56 @@ class PeoplePane(Vertical):
 class AskPane(Vertical):
     """A question, its answer as it streams in, and the numbered sources beneath it."""
 
+    BINDINGS = [Binding("escape", "leave", "Leave the question", id="ask.leave")]
+
+    def action_leave(self) -> None:
+        """Out of the question box, so the pane keys work again."""
+        self.query_one("#ask-sources", OptionList).focus()
+
     def compose(self) -> ComposeResult:
         yield Input(placeholder="Ask your meetings, e.g. why did we pick Postgres?", id="ask-input")
         with VerticalScroll(id="ask-output"):
             yield Static(id="ask-answer")
             yield Static(id="ask-note")
         yield OptionList(id="ask-sources")
+
+
+class WhoIsIt(ModalScreen[int | None]):
+    """Which person a name means: a button per candidate, and "None of these".
+
+    Dismisses with the person's id, 0 for "none of these", or None when escaped."""
+
+    BINDINGS = [Binding("escape", "cancel", "Not now", id="who.cancel")]
+    DEFAULT_CSS = """
+    WhoIsIt { align: center middle; }
+    #who { width: 64; height: auto; border: round $accent; padding: 1 2; background: $surface; }
+    #who Button { width: 1fr; margin: 0 0 1 0; }
+    """
+
+    def __init__(self, waiting: Pending) -> None:
+        super().__init__()
+        self.waiting = waiting
+
+    def compose(self) -> ComposeResult:
+        mention = self.waiting.mention
+        count = mention.action_items + mention.decisions
+        with Vertical(id="who"):
+            yield Label(
+                Text(
+                    f'Who is "{sanitize_line(mention.mention)}"? '
+                    f"{count} item{'s' if count != 1 else ''} wait for the answer."
+                )
+            )
+            for c in self.waiting.resolution.candidates:
+                yield Button(Text(sanitize_line(c.name)), id=f"person-{c.id}")
+            yield Button("None of these", id="person-0", variant="warning")
+
+    @on(Button.Pressed)
+    def choose(self, event: Button.Pressed) -> None:
+        self.dismiss(int((event.button.id or "person-0").removeprefix("person-")))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
 
 
 class MemoApp(App[None]):
@@ -177,6 +233,7 @@ class MemoApp(App[None]):
         Binding("1", "pane('captures')", "Captures", id="pane.captures"),
         Binding("3", "pane('people')", "People", id="pane.people"),
         Binding("5", "pane('ask')", "Ask", id="pane.ask"),
+        Binding("w", "who", "Who is it?", id="app.who"),
         Binding("ctrl+q", "quit", "Quit", id="app.quit"),
     ]
 
@@ -218,6 +275,31 @@ class MemoApp(App[None]):
             parts.append(f"{waiting} name{'s' if waiting != 1 else ''} to settle")
         parts.append(f"today ${spend / 1e6:.2f}")
         return Text(sanitize_line("  |  ".join(parts)))
+
+    @work(exclusive=True, group="who")
+    async def action_who(self) -> None:
+        """Settle the names waiting for the user, one dialog each."""
+        entities = EntityService(self.services.store, self.services.settings.user_name)
+        waiting = await asyncio.to_thread(entities.pending)
+        if not waiting:
+            self.notify("No names are waiting: every owner and decider is settled.")
+            return
+        for item in waiting:
+            choice = await self.push_screen_wait(WhoIsIt(item))
+            if choice is None:
+                break
+            person = (
+                next(p for p in self.services.store.directory().people if p.id == choice)
+                if choice
+                else None
+            )
+            filled = await asyncio.to_thread(entities.confirm, item.mention.mention, person)
+            who = sanitize_line(person.name) if person else "none of the people memo knows"
+            self.notify(
+                f"{sanitize_line(item.mention.mention)} = {who}: "
+                f"{filled.action_items + filled.decisions} item(s) updated"
+            )
+        self.refresh_lists()
 
     def action_pane(self, name: str) -> None:
         self.query_one(ContentSwitcher).current = name
