@@ -21,8 +21,10 @@ def list_facts(
     since: str | None = None,
     capture_id: int | None = None,
     limit: int | None = None,
+    offset: int = 0,
 ) -> list[FactRecord]:
-    """Facts newest meeting first; `since` compares with the meeting date (else capture time)."""
+    """Facts newest meeting first; `since` compares with the meeting date (else capture time).
+    `limit` and `offset` page through them."""
     clauses: list[str] = []
     params: dict[str, object] = {}
     if fact_type is not None:
@@ -35,7 +37,7 @@ def list_facts(
         clauses.append("capture_id = :capture_id")
         params["capture_id"] = capture_id
     where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
-    limit_sql = f"LIMIT {int(limit)}" if limit is not None else ""
+    limit_sql = f"LIMIT {int(limit)} OFFSET {int(offset)}" if limit is not None else ""
     rows = conn.execute(
         text(
             f"SELECT {_FACT_COLUMNS} FROM facts {where} "

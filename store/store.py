@@ -246,9 +246,10 @@ class Store:
         since: str | None = None,
         capture_id: int | None = None,
         limit: int | None = None,
+        offset: int = 0,
     ) -> list[FactRecord]:
         with self.reader.connect() as conn:
-            return facts.list_facts(conn, fact_type, since, capture_id, limit)
+            return facts.list_facts(conn, fact_type, since, capture_id, limit, offset)
 
     def keyword_search(
         self, query: str, flt: FactFilter, limit: int, stopwords: frozenset[str] = frozenset()

@@ -132,3 +132,29 @@ async def _escape_leaves(services) -> None:  # type: ignore[no-untyped-def]
         await pilot.press("escape")
         await app.workers.wait_for_complete()
     assert [m.mention for m in services.store.pending_mentions()] == ["Sam"]
+
+
+def test_the_facts_feed_pages_and_opens_a_fact(services, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from memo_tui.ui.app import FactsPane
+
+    monkeypatch.setattr(FactsPane, "PAGE", 20)  # the demo has more than two pages of 20
+    asyncio.run(_facts_feed(services))
+
+
+async def _facts_feed(services) -> None:  # type: ignore[no-untyped-def]
+    total = len(services.store.facts())
+    app = MemoApp(services)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.press("2")
+        table = app.query_one("#facts-table")
+        assert table.row_count == 20
+        for _ in range(15):  # near the end of the page the next one loads
+            await pilot.press("down")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert table.row_count == min(40, total)
+        await pilot.press("enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert isinstance(app.screen, CaptureScreen)

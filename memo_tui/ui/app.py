@@ -33,6 +33,7 @@ from memo_tui.core.recall.answer import AnswerDelta, Answered, Cited, Retrieved,
 from memo_tui.core.recall.search import Hit
 from memo_tui.core.safety import sanitize, sanitize_line
 from memo_tui.core.services import Services
+from store import FactRecord
 
 
 def plain(text: str) -> Text:
@@ -139,6 +140,46 @@ class CapturesPane(Vertical):
             )
 
 
+class FactsPane(Vertical):
+    """Every fact, newest meeting first, a page at a time (a store may hold 100,000)."""
+
+    PAGE = 200
+
+    def __init__(self, services: Services, id: str) -> None:  # noqa: A002 - Textual's name
+        super().__init__(id=id)
+        self.services = services
+        self.facts: list[FactRecord] = []
+        self.exhausted = False
+
+    def compose(self) -> ComposeResult:
+        table: DataTable[str] = DataTable(id="facts-table", cursor_type="row")
+        table.add_columns("Type", "Date", "Fact", "Meeting", "Lines")
+        yield table
+
+    def add_page(self, page: list[FactRecord]) -> None:
+        table = self.query_one(DataTable)
+        self.exhausted = len(page) < self.PAGE
+        for fact in page:
+            table.add_row(
+                fact.fact_type.replace("_", " "),
+                fact.occurred_at or fact.captured_at[:10],
+                sanitize_line(" ".join(fact.text.split()))[:70],
+                sanitize_line(fact.capture_title or "note")[:24],
+                _span(fact.line_start, fact.line_end),
+                key=str(len(self.facts)),
+            )
+            self.facts.append(fact)
+
+    @on(DataTable.RowHighlighted)
+    def near_the_end(self, event: DataTable.RowHighlighted) -> None:
+        if not self.exhausted and event.cursor_row >= len(self.facts) - 10:
+            self.app.run_worker(self._more, thread=True, exclusive=True, group="facts")
+
+    def _more(self) -> None:
+        page = self.services.store.facts(limit=self.PAGE, offset=len(self.facts))
+        self.app.call_from_thread(self.add_page, page)
+
+
 class PeoplePane(Vertical):
     """People with their aliases, open action items, decisions and meetings."""
 
@@ -231,6 +272,7 @@ class MemoApp(App[None]):
     """
     BINDINGS = [
         Binding("1", "pane('captures')", "Captures", id="pane.captures"),
+        Binding("2", "pane('facts')", "Facts", id="pane.facts"),
         Binding("3", "pane('people')", "People", id="pane.people"),
         Binding("5", "pane('ask')", "Ask", id="pane.ask"),
         Binding("w", "who", "Who is it?", id="app.who"),
@@ -245,6 +287,7 @@ class MemoApp(App[None]):
     def compose(self) -> ComposeResult:
         with ContentSwitcher(initial="captures", id="panes"):
             yield CapturesPane(id="captures")
+            yield FactsPane(self.services, id="facts")
             yield PeoplePane(id="people")
             yield AskPane(id="ask")
         yield Static(id="status")
@@ -260,6 +303,9 @@ class MemoApp(App[None]):
         status = self._status_line()
         self.call_from_thread(self.query_one(CapturesPane).fill, services)
         self.call_from_thread(self.query_one(PeoplePane).fill, services)
+        facts = self.query_one(FactsPane)
+        if not facts.facts:
+            self.call_from_thread(facts.add_page, services.store.facts(limit=FactsPane.PAGE))
         self.call_from_thread(self.query_one("#status", Static).update, status)
 
     def _status_line(self) -> Text:
@@ -365,13 +411,21 @@ class MemoApp(App[None]):
         except Exception as error:  # noqa: BLE001 - any failure is shown, the app stays usable
             answer.update(Text(f"Could not answer: {sanitize_line(str(error))}", style="red"))
 
+    @on(DataTable.RowSelected, "#facts-table")
+    def open_fact(self, event: DataTable.RowSelected) -> None:
+        fact = self.query_one(FactsPane).facts[int(event.row_key.value or 0)]
+        self._open(fact)
+
+    def _open(self, fact: FactRecord) -> None:
+        if fact.capture_id is None:
+            self.notify("A note: it has no transcript to open.")
+            return
+        lines = (fact.line_start, fact.line_end) if fact.line_start is not None else None
+        self.push_screen(CaptureScreen(self.services, fact.capture_id, lines))
+
     @on(OptionList.OptionSelected, "#ask-sources")
     def open_source(self, event: OptionList.OptionSelected) -> None:
         number = int(event.option.id or 0)
         if not 1 <= number <= len(self.hits):
             return
-        fact = self.hits[number - 1].fact
-        if fact.capture_id is None:
-            return
-        lines = (fact.line_start, fact.line_end) if fact.line_start is not None else None
-        self.push_screen(CaptureScreen(self.services, fact.capture_id, lines))
+        self._open(self.hits[number - 1].fact)
