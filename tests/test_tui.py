@@ -158,3 +158,20 @@ async def _facts_feed(services) -> None:  # type: ignore[no-untyped-def]
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert isinstance(app.screen, CaptureScreen)
+
+
+def test_an_empty_store_says_how_to_start(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMO_HOME", str(tmp_path / "home"))
+    empty = build_services(Settings(provider="offline"), tmp_path / "empty.db")
+    asyncio.run(_empty(empty))
+    empty.close()
+
+
+async def _empty(services) -> None:  # type: ignore[no-untyped-def]
+    app = MemoApp(services)
+    said: list[str] = []
+    app.notify = lambda message, **_: said.append(str(message))  # type: ignore[method-assign]
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+    assert any("No captures yet" in text for text in said)

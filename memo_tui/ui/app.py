@@ -307,6 +307,12 @@ class MemoApp(App[None]):
         if not facts.facts:
             self.call_from_thread(facts.add_page, services.store.facts(limit=FactsPane.PAGE))
         self.call_from_thread(self.query_one("#status", Static).update, status)
+        if not services.store.captures():
+            self.call_from_thread(
+                self.notify,
+                "No captures yet. In a shell: memo capture meeting.txt (or try memo --demo).",
+                timeout=10,
+            )
 
     def _status_line(self) -> Text:
         services = self.services
