@@ -248,22 +248,10 @@ def _ask(args: argparse.Namespace, services: Services) -> int:
         warn('memo ask: ask a question, e.g. memo ask "why did we pick Postgres?"')
         return EXIT_USAGE
 
-    from memo_tui.core.llm import select
     from memo_tui.core.llm.errors import LLMError
-    from memo_tui.core.recall.answer import AnswerDelta, Answered, AskResult, ask_stream
+    from memo_tui.core.recall.answer import AnswerDelta, Answered, AskResult
 
-    settings = services.settings
-    events = ask_stream(
-        services.store,
-        None if services.embed.unavailable else services.embed.embedder,
-        args.question,
-        provider=services.provider,
-        model=select.model_for(settings, "answer"),
-        deadline_s=settings.answer_deadline_s,
-        min_similarity=settings.min_similarity,
-        router_model=select.model_for(settings, "router"),
-        router_deadline_s=settings.router_deadline_s,
-    )
+    events = services.ask(args.question)
 
     async def consume() -> AskResult:
         async for event in events:

@@ -302,6 +302,10 @@ def print_people(people: list[PersonSummary]) -> None:
         )
 
 
+def _candidates(candidates: Any) -> list[dict[str, Any]]:
+    return [{"name": c.name, "id": c.id, "score": c.score} for c in candidates]
+
+
 def resolution_json(found: Any) -> dict[str, Any]:
     person = found.entity if found.status == "resolved" else None
     return {
@@ -310,7 +314,7 @@ def resolution_json(found: Any) -> dict[str, Any]:
         "person": person.name if person else None,
         "person_id": person.id if person else None,
         "reason": getattr(found, "reason", None) or getattr(found, "via", None),
-        "candidates": [{"name": c.name, "id": c.id, "score": c.score} for c in found.candidates],
+        "candidates": _candidates(found.candidates),
     }
 
 
@@ -335,9 +339,7 @@ def pending_json(waiting: Any) -> dict[str, Any]:
         "action_items": waiting.mention.action_items,
         "decisions": waiting.mention.decisions,
         "capture_ids": waiting.mention.capture_ids,
-        "candidates": [
-            {"name": c.name, "id": c.id, "score": c.score} for c in waiting.resolution.candidates
-        ],
+        "candidates": _candidates(waiting.resolution.candidates),
     }
 
 

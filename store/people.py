@@ -87,22 +87,16 @@ def apply_names(conn: Connection, capture_id: int, new: NewCapture) -> dict[str,
             {"a": stale},
         )
     for alias in new.aliases:
-        # A guess never overwrites what is known; the user's word always does.
-        verb = "INSERT OR IGNORE" if alias.auto_resolved else "INSERT OR REPLACE"
-        conn.execute(
-            text(
-                f"{verb} INTO entity_aliases (entity_type, entity_id, alias, confidence, "
-                "auto_resolved, confirmed_by, created_at) "
-                "VALUES ('person', :p, :a, :c, :auto, :by, :now)"
-            ),
-            {
-                "p": None if alias.person is None else person_id(alias.person, created),
-                "a": alias.alias.strip(),
-                "c": alias.confidence,
-                "auto": int(alias.auto_resolved),
-                "by": alias.confirmed_by,
-                "now": now,
-            },
+        entity = None if alias.person is None else person_id(alias.person, created)
+        put_alias(
+            conn,
+            "person",
+            alias.alias,
+            entity,
+            alias.confidence,
+            alias.auto_resolved,
+            now,
+            alias.confirmed_by,
         )
     conn.execute(
         text("DELETE FROM capture_projects WHERE capture_id = :c AND linked_by = 'capture'"),
@@ -144,16 +138,7 @@ def confirm(
     """
     mention = mention.strip()
     if capture_ids is None:
-        conn.execute(
-            text(
-                "INSERT INTO entity_aliases (entity_type, entity_id, alias, confidence, "
-                "auto_resolved, confirmed_by, created_at) VALUES (:t, :e, :a, 1.0, 0, :by, :now) "
-                "ON CONFLICT (entity_type, alias) DO UPDATE SET entity_id = excluded.entity_id, "
-                "confidence = 1.0, auto_resolved = 0, confirmed_by = excluded.confirmed_by, "
-                "created_at = excluded.created_at"
-            ),
-            {"t": entity_type, "e": entity_id, "a": mention, "by": user, "now": now},
-        )
+        put_alias(conn, entity_type, mention, entity_id, 1.0, False, now, user)
     if entity_type != "person":
         return Backfill(0, 0)
     scope = "" if capture_ids is None else " AND capture_id IN (SELECT value FROM json_each(:ids))"
@@ -219,16 +204,40 @@ def attendees(conn: Connection, capture_ids: Sequence[int]) -> list[int]:
     return [int(r[0]) for r in rows]
 
 
-def cache_alias(
-    conn: Connection, entity_type: str, alias: str, entity_id: int, confidence: float, now: str
+def put_alias(
+    conn: Connection,
+    entity_type: str,
+    alias: str,
+    entity_id: int | None,
+    confidence: float,
+    auto_resolved: bool,
+    now: str,
+    confirmed_by: str | None = None,
 ) -> None:
-    """Remember an automatic resolution (never over an existing alias)."""
+    """Remember what a name stands for. A guess never overwrites an alias already known;
+    the user's word always does."""
+    values = (
+        "(entity_type, entity_id, alias, confidence, auto_resolved, confirmed_by, created_at) "
+        "VALUES (:t, :e, :a, :c, :auto, :by, :now)"
+    )
+    conflict = (
+        "ON CONFLICT (entity_type, alias) DO NOTHING"
+        if auto_resolved
+        else "ON CONFLICT (entity_type, alias) DO UPDATE SET entity_id = excluded.entity_id, "
+        "confidence = excluded.confidence, auto_resolved = 0, "
+        "confirmed_by = excluded.confirmed_by, created_at = excluded.created_at"
+    )
     conn.execute(
-        text(
-            "INSERT OR IGNORE INTO entity_aliases (entity_type, entity_id, alias, confidence, "
-            "auto_resolved, created_at) VALUES (:t, :e, :a, :c, 1, :now)"
-        ),
-        {"t": entity_type, "e": entity_id, "a": alias.strip(), "c": confidence, "now": now},
+        text(f"INSERT INTO entity_aliases {values} {conflict}"),
+        {
+            "t": entity_type,
+            "e": entity_id,
+            "a": alias.strip(),
+            "c": confidence,
+            "auto": int(auto_resolved),
+            "by": confirmed_by,
+            "now": now,
+        },
     )
 
 

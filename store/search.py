@@ -82,11 +82,11 @@ def _entity_keys(flt: FactFilter, clauses: list[str], params: dict[str, Any]) ->
             clauses.append(f"fact_key IN ({keys.format(ids=names)})")
 
 
-def _allowed_keys(flt: FactFilter) -> tuple[str, dict[str, Any]]:
-    """`AND rowid IN (...)` for a filter (nothing when it filters nothing); a single IN,
-    as vec0 allows only one."""
+def _allowed_keys(flt: FactFilter) -> tuple[str | None, dict[str, Any]]:
+    """`SELECT fact_key ...` of the facts a filter allows (None when it filters nothing).
+    One query, so each search can put it in the single `IN` that vec0 allows."""
     if flt.empty:
-        return "", {}
+        return None, {}
     clauses: list[str] = []
     params: dict[str, Any] = {}
     if flt.fact_types:
@@ -105,7 +105,7 @@ def _allowed_keys(flt: FactFilter) -> tuple[str, dict[str, Any]]:
         clauses.append(f"capture_id IN ({names})")
         params.update({f"c{i}": c for i, c in enumerate(flt.capture_ids)})
     _entity_keys(flt, clauses, params)
-    return f" AND rowid IN (SELECT fact_key FROM facts WHERE {' AND '.join(clauses)})", params
+    return f"SELECT fact_key FROM facts WHERE {' AND '.join(clauses)}", params
 
 
 def match_expression(query: str, stopwords: frozenset[str] = frozenset()) -> str | None:
@@ -122,10 +122,10 @@ def keyword(
     expression = match_expression(query, stopwords)
     if expression is None:
         return []
-    allowed, params = _allowed_keys(flt)
+    keys, params = _allowed_keys(flt)
     # "+rowid": filter the matches, rather than letting FTS5 run the MATCH once per allowed
     # rowid (seconds on a large store). vec0, below, needs the plain form to filter in-scan.
-    allowed = allowed.replace(" AND rowid IN", " AND +rowid IN", 1)
+    allowed = f" AND +rowid IN ({keys})" if keys else ""
     rows = conn.execute(
         text(
             "SELECT rowid, bm25(facts_fts) AS score FROM facts_fts "
@@ -141,16 +141,10 @@ def semantic(
 ) -> list[tuple[int, float]]:
     """(fact_key, cosine similarity) at or above `min_similarity`, best first."""
     _, dim = embedding_space(conn)
-    allowed, params = _allowed_keys(flt)
-    if allowed:  # vec0 rowids are fact_embeddings ids (see migration 4)
-        allowed = (
-            allowed.replace(
-                " AND rowid IN (",
-                " AND rowid IN (SELECT id FROM fact_embeddings WHERE fact_key IN (",
-                1,
-            )
-            + ")"
-        )
+    keys, params = _allowed_keys(flt)
+    allowed = (  # vec0 rowids are fact_embeddings ids (see migration 4)
+        f" AND rowid IN (SELECT id FROM fact_embeddings WHERE fact_key IN ({keys}))" if keys else ""
+    )
     rows = conn.execute(
         text(
             "WITH knn AS (SELECT rowid, distance FROM fact_vectors "
@@ -165,6 +159,5 @@ def semantic(
 
 def allowed_keys(conn: Connection, flt: FactFilter) -> list[int]:
     """Every fact key a filter allows (for searching outside SQLite)."""
-    clause, params = _allowed_keys(flt)
-    where = clause.replace(" AND rowid IN ", "", 1) if clause else "(SELECT fact_key FROM facts)"
-    return [int(r[0]) for r in conn.execute(text(f"SELECT * FROM {where}"), params)]
+    keys, params = _allowed_keys(flt)
+    return [int(r[0]) for r in conn.execute(text(keys or "SELECT fact_key FROM facts"), params)]

@@ -197,7 +197,7 @@ class Store:
 
     def cache_alias(self, entity_type: str, alias: str, entity_id: int, confidence: float) -> None:
         with self.writer.begin() as conn:
-            people.cache_alias(conn, entity_type, alias, entity_id, confidence, utc_now())
+            people.put_alias(conn, entity_type, alias, entity_id, confidence, True, utc_now())
 
     def confirm_alias(
         self,

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from memo_tui.core.capture import CaptureOptions, CaptureService
 from memo_tui.core.embed import EmbedService, FastEmbedder
@@ -13,6 +15,9 @@ from memo_tui.core.llm.ledger import DEFAULT_PRICES, StoreLedger
 from memo_tui.core.recall.index import VectorIndex
 from memo_tui.settings import Settings
 from store import Store
+
+if TYPE_CHECKING:
+    from memo_tui.core.recall.answer import AskEvent
 
 
 @dataclass
@@ -24,6 +29,25 @@ class Services:
     ledger: StoreLedger
     embed: EmbedService
     vectors: VectorIndex  # for long-lived processes; loads on first use
+
+    def ask(self, question: str, index: VectorIndex | None = None) -> AsyncIterator[AskEvent]:
+        """`ask_stream` with this store, provider, models and deadlines (pass `self.vectors`
+        from a long-lived process)."""
+        from memo_tui.core.recall.answer import ask_stream
+
+        settings = self.settings
+        return ask_stream(
+            self.store,
+            None if self.embed.unavailable else self.embed.embedder,
+            question,
+            provider=self.provider,
+            model=select.model_for(settings, "answer"),
+            deadline_s=settings.answer_deadline_s,
+            min_similarity=settings.min_similarity,
+            router_model=select.model_for(settings, "router"),
+            router_deadline_s=settings.router_deadline_s,
+            index=index,
+        )
 
     def close(self) -> None:
         self.embed.close()

@@ -8,6 +8,7 @@ Database work and answers run in workers, off the UI thread.
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 
 from rich.text import Text
 from textual import on, work
@@ -29,7 +30,7 @@ from textual.widgets.option_list import Option
 
 from memo_tui.core.entities.service import EntityService, Pending
 from memo_tui.core.llm import select
-from memo_tui.core.recall.answer import AnswerDelta, Answered, Cited, Retrieved, ask_stream
+from memo_tui.core.recall.answer import AnswerDelta, Answered, Cited, Retrieved
 from memo_tui.core.recall.search import Hit
 from memo_tui.core.safety import sanitize, sanitize_line
 from memo_tui.core.services import Services
@@ -321,7 +322,8 @@ class MemoApp(App[None]):
         vectors = services.store.embedding_model()
         search = "keyword search only" if services.embed.unavailable or not vectors else vectors
         waiting = len(services.store.pending_mentions())
-        spend = sum(line.cost_microdollars for line in services.store.llm_costs("day")[-1:])
+        today = dt.datetime.now(dt.UTC).date().isoformat()  # the ledger keeps UTC
+        spend = sum(line.cost_microdollars for line in services.store.llm_costs("day", today))
         parts = [f"{provider}{model}", search]
         if waiting:
             parts.append(f"{waiting} name{'s' if waiting != 1 else ''} to settle")
@@ -379,20 +381,8 @@ class MemoApp(App[None]):
         answer.update(Text("Searching…", style="dim"))
         note.update("")
         sources.clear_options()
-        services, shown = self.services, ""
-        embedder = None if services.embed.unavailable else services.embed.embedder
-        events = ask_stream(
-            services.store,
-            embedder,
-            question,
-            provider=services.provider,
-            model=select.model_for(services.settings, "answer"),
-            deadline_s=services.settings.answer_deadline_s,
-            min_similarity=services.settings.min_similarity,
-            router_model=select.model_for(services.settings, "router"),
-            router_deadline_s=services.settings.router_deadline_s,
-            index=services.vectors,
-        )
+        shown = ""
+        events = self.services.ask(question, index=self.services.vectors)
         try:
             async for event in events:
                 if isinstance(event, Retrieved):

@@ -68,7 +68,7 @@ def _roster(labels: Sequence[str], directory: Directory) -> _Roster:
             continue
         free = [p.id for p in directory.people if p.id not in roster.names]
         # Nobody close, or a name the user said is nobody memo knows: a new person.
-        close = not isinstance(resolve(label, directory), Unresolved)
+        close = not isinstance(found[label], Unresolved)
         typo = decide(label, rank(label, directory, among=free)) if close else None
         if isinstance(typo, Resolved):  # a typo of a known name
             roster.claim(label, typo.entity.id, typo.entity.name)
