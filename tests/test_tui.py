@@ -175,3 +175,25 @@ async def _empty(services) -> None:  # type: ignore[no-untyped-def]
         await app.workers.wait_for_complete()
         await pilot.pause()
     assert any("No captures yet" in text for text in said)
+
+
+def test_markup_in_a_title_is_shown_not_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MEMO_HOME", str(tmp_path / "home"))
+    built = build_services(Settings(provider="offline"), tmp_path / "m.db")
+    title = "[bold]Budget[/bold] [link=https://example.invalid]review[/link]"
+    assert built.capture.capture_text(
+        f"{title}\n\nAna: We decided to cut the budget.\n", "b.txt", "txt"
+    ).ok
+    asyncio.run(_markup(built, title))
+    built.close()
+
+
+async def _markup(services, title: str) -> None:  # type: ignore[no-untyped-def]
+    app = MemoApp(services)
+    async with app.run_test(size=(120, 24)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        shown = app.export_screenshot().replace("&#160;", " ")
+        assert "[bold]Budget[/bold]" in shown and "[link=" in shown  # shown, not read

@@ -42,6 +42,12 @@ def plain(text: str) -> Text:
     return Text(sanitize(text))
 
 
+def cell(text: str, width: int | None = None) -> Text:
+    """One line of untrusted text for a table cell (a plain str there is read as markup)."""
+    line = sanitize_line(" ".join(text.split()))
+    return Text(line[:width] if width else line)
+
+
 class CaptureScreen(Screen[None]):
     """One capture: summary, decisions with why and who, action items, the transcript."""
 
@@ -122,7 +128,7 @@ class CapturesPane(Vertical):
     """Every capture: title, date, counts, extractor, truncated."""
 
     def compose(self) -> ComposeResult:
-        table: DataTable[str] = DataTable(id="captures-table", cursor_type="row")
+        table: DataTable[str | Text] = DataTable(id="captures-table", cursor_type="row")
         table.add_columns("Title", "Date", "Decisions", "Actions", "Extractor", "Read")
         yield table
 
@@ -131,7 +137,7 @@ class CapturesPane(Vertical):
         table.clear()
         for c in services.store.captures():
             table.add_row(
-                sanitize_line(c.title),
+                cell(c.title),
                 c.occurred_at or c.captured_at[:10],
                 str(c.decisions),
                 str(c.action_items),
@@ -153,7 +159,7 @@ class FactsPane(Vertical):
         self.exhausted = False
 
     def compose(self) -> ComposeResult:
-        table: DataTable[str] = DataTable(id="facts-table", cursor_type="row")
+        table: DataTable[str | Text] = DataTable(id="facts-table", cursor_type="row")
         table.add_columns("Type", "Date", "Fact", "Meeting", "Lines")
         yield table
 
@@ -164,8 +170,8 @@ class FactsPane(Vertical):
             table.add_row(
                 fact.fact_type.replace("_", " "),
                 fact.occurred_at or fact.captured_at[:10],
-                sanitize_line(" ".join(fact.text.split()))[:70],
-                sanitize_line(fact.capture_title or "note")[:24],
+                cell(fact.text, 70),
+                cell(fact.capture_title or "note", 24),
                 _span(fact.line_start, fact.line_end),
                 key=str(len(self.facts)),
             )
@@ -185,7 +191,7 @@ class PeoplePane(Vertical):
     """People with their aliases, open action items, decisions and meetings."""
 
     def compose(self) -> ComposeResult:
-        table: DataTable[str] = DataTable(id="people-table", cursor_type="row")
+        table: DataTable[str | Text] = DataTable(id="people-table", cursor_type="row")
         table.add_columns("Name", "Also", "Open actions", "Decisions", "Meetings")
         yield table
 
@@ -194,8 +200,8 @@ class PeoplePane(Vertical):
         table.clear()
         for p in services.store.people():
             table.add_row(
-                sanitize_line(p.name),
-                sanitize_line(", ".join(p.aliases)),
+                cell(p.name),
+                cell(", ".join(p.aliases)),
                 str(p.open_action_items),
                 str(p.decisions),
                 str(p.meetings),
@@ -351,7 +357,8 @@ class MemoApp(App[None]):
             who = sanitize_line(person.name) if person else "none of the people memo knows"
             self.notify(
                 f"{sanitize_line(item.mention.mention)} = {who}: "
-                f"{filled.action_items + filled.decisions} item(s) updated"
+                f"{filled.action_items + filled.decisions} item(s) updated",
+                markup=False,  # names come from transcripts
             )
         self.refresh_lists()
 
