@@ -125,10 +125,13 @@ def test_kill_9_mid_capture_never_leaves_a_partial_capture(tmp_path: Path) -> No
     folder.mkdir()
     write_variants(folder, 0)
     assert start_capture(folder, db).wait(timeout=300) == 0  # cold: imports, first captures
-    write_variants(folder, KILLS + 1)
-    started = time.perf_counter()  # time a warm replace run, like the ones that get killed
-    assert start_capture(folder, db).wait(timeout=300) == 0
-    full_run = time.perf_counter() - started
+    runs = []
+    for warm in (KILLS + 1, KILLS + 2):  # time warm replace runs, like the ones that get killed
+        write_variants(folder, warm)
+        started = time.perf_counter()
+        assert start_capture(folder, db).wait(timeout=300) == 0
+        runs.append(time.perf_counter() - started)
+    full_run = min(runs)  # aim by the faster: a slow outlier sends kills after the run
     killed_mid_run = 0
     for revision in range(1, KILLS + 1):
         with Store(db) as store:
