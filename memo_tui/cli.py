@@ -124,6 +124,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--facts", type=_sizes, default=[10_000, 100_000], help="store sizes, e.g. 10000,100000"
     )
     search.add_argument("--queries", type=int, default=200, help="queries timed per size")
+    startup = benches.add_parser(
+        "startup", parents=[common], help="time to first paint vs importing Textual alone"
+    )
+    startup.add_argument("--facts", type=int, default=100_000, help="facts in the large store")
+    startup.add_argument("--runs", type=int, default=5, help="starts timed per command")
     return parser
 
 
@@ -174,8 +179,8 @@ def _with_services(args: argparse.Namespace, settings: Settings, handler: Handle
     path = settings.demo_db_path if args.demo else (args.db or settings.db_path)
     services = build_services(settings, path)  # the store opens when first used
     try:
-        if args.demo:
-            _seed_demo(services)
+        if args.demo and not (handler is _default and _interactive(args)):
+            _seed_demo(services)  # the app seeds in the background, with progress
         return handler(args, services)
     except StoreError as error:
         warn(f"memo: {error}")
@@ -413,12 +418,17 @@ def _doctor(args: argparse.Namespace, services: Services) -> int:
     return EXIT_OK
 
 
+def _interactive(args: argparse.Namespace) -> bool:
+    """In a terminal (not piped, not --json): `memo` opens the app."""
+    return sys.stdin.isatty() and sys.stdout.isatty() and not getattr(args, "json", False)
+
+
 def _default(args: argparse.Namespace, services: Services) -> int:
     """`memo` / `memo --demo`: the app in a terminal; piped, every meeting as text."""
-    if sys.stdin.isatty() and sys.stdout.isatty() and not getattr(args, "json", False):
+    if _interactive(args):
         from memo_tui.ui.app import MemoApp
 
-        MemoApp(services).run()
+        MemoApp(services, seed_demo=args.demo and not services.store.captures()).run()
         return EXIT_OK
     store = services.store
     print(f"memo {__version__}, store: {sanitize_line(str(store.path))}")
@@ -445,6 +455,8 @@ def _bench(args: argparse.Namespace, settings: Settings) -> int:
     def progress(stage: str) -> None:
         warn(f"  {stage}")
 
+    if args.bench == "startup":
+        return _bench_startup(args, progress)
     if args.bench == "search":
         from memo_tui.core.benchmarks import search
 
@@ -469,6 +481,24 @@ def _bench(args: argparse.Namespace, settings: Settings) -> int:
         render.emit_json(result.as_dict())
     else:
         render.print_extract_bench(result.as_dict())
+    return EXIT_OK
+
+
+def _bench_startup(args: argparse.Namespace, progress: Callable[[str], None]) -> int:
+    from memo_tui.core.benchmarks import startup
+
+    if args.runs < 1 or args.facts < 1:
+        warn("memo bench startup: --runs and --facts must be positive")
+        return EXIT_USAGE
+    try:
+        bench = startup.run(args.facts, args.runs, progress=progress)
+    except startup.StartupFailed as error:
+        warn(f"memo bench startup: {error}")
+        return EXIT_REFUSED
+    if args.json:
+        render.emit_json(bench.as_dict())
+    else:
+        print(startup.format_report(bench))
     return EXIT_OK
 
 

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from memo_tui.core.capture import CaptureResult
 from memo_tui.core.safety import sanitize, sanitize_line
 from store import (
     ActionItemRecord,
@@ -16,6 +15,9 @@ from store import (
     PersonSummary,
     StoreStats,
 )
+
+if TYPE_CHECKING:
+    from memo_tui.core.capture import CaptureResult
 
 
 def warn(message: str) -> None:

@@ -123,6 +123,16 @@ class Settings(BaseSettings):
         description="USD per million tokens (input, output) by model prefix; adds to defaults.",
     )
     busy_timeout_ms: int = Field(default=5_000, ge=0, description="SQLite busy timeout.")
+    theme: str = Field(
+        default="textual-dark",
+        description="The app's theme; ansi-dark and ansi-light use the terminal's own colours.",
+    )
+    animations: bool = Field(default=False, description="Let the app animate (off by default).")
+    keymap: dict[str, str] = Field(
+        default_factory=dict,
+        description='Keys for the app\'s bindings by id, e.g. {"pane.ask": "a,f5"} '
+        "(the help screen, F1 in the app, lists the ids).",
+    )
 
     @classmethod
     def settings_customise_sources(

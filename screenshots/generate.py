@@ -3,6 +3,7 @@
     python screenshots/generate.py
 
 Offline provider, keyword search (no embedding model needed), 100x30 like the tmux test.
+One SVG per pane, page and dialog.
 """
 
 from __future__ import annotations
@@ -10,45 +11,111 @@ from __future__ import annotations
 import asyncio
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
+DEMO = HERE.parent / "memo_tui" / "demo" / "meetings"
 
 
 async def shoot() -> None:
     from memo_tui.core.demo import seed_demo
     from memo_tui.core.services import build_services
     from memo_tui.settings import Settings
+    from memo_tui.ui import modals
     from memo_tui.ui.app import MemoApp
 
     with tempfile.TemporaryDirectory() as scratch:
         os.environ.pop("MEMO_EMBED_MODEL_PATH", None)
+        os.environ["MEMO_HOME"] = str(Path(scratch) / "home")
         services = build_services(Settings(provider="offline"), Path(scratch) / "demo.db")
         seed_demo(services.capture)
+        retro = "2026-10-20-atlas-migration-retro.txt"
+        edited = Path(scratch) / retro
+        edited.write_text(
+            (DEMO / retro).read_text(encoding="utf-8")
+            + "\nPriya: We decided to keep the old cluster one more week as a fallback.\n",
+            encoding="utf-8",
+        )
         app = MemoApp(services)
         async with app.run_test(size=(100, 30)) as pilot:
-            await app.workers.wait_for_complete()
-            await pilot.pause()
-            app.save_screenshot("captures.svg", str(HERE))
+
+            async def settle() -> None:
+                await app.workers.wait_for_complete()
+                await pilot.pause()
+
+            async def until(condition: Callable[[], bool]) -> None:
+                for _ in range(400):
+                    if condition():
+                        break
+                    await pilot.pause(0.05)
+                await pilot.pause()
+
+            def save(name: str) -> None:
+                app.save_screenshot(f"{name}.svg", str(HERE))
+
+            def on(kind: type[Any]) -> Callable[[], bool]:
+                return lambda: isinstance(app.screen, kind)
+
+            await settle()
+            save("captures")
             await pilot.press("enter")
-            await app.workers.wait_for_complete()
-            await pilot.pause()
-            app.save_screenshot("capture-detail.svg", str(HERE))
+            await settle()
+            save("capture-detail")
+            await pilot.press("escape", "d")
+            await until(on(modals.Confirm))
+            save("delete")
+            await pilot.press("escape", "f1")
+            await until(on(modals.Help))
+            save("help")
             await pilot.press("escape", "2")
-            await pilot.pause()
-            app.save_screenshot("facts.svg", str(HERE))
+            await settle()
+            save("facts")
             await pilot.press("3")
-            await pilot.pause()
-            app.save_screenshot("people.svg", str(HERE))
-            await pilot.press("5", *"why did we pick Postgres?", "enter")
-            await app.workers.wait_for_complete()
-            await pilot.pause()
-            app.save_screenshot("ask.svg", str(HERE))
-            await pilot.press("escape")  # out of the question box
-            await pilot.press("w")
-            await pilot.pause()
-            app.save_screenshot("who-is-it.svg", str(HERE))
+            save("people")
+            await pilot.press("slash", *"Priya", "enter", "enter")
+            await settle()
+            save("person")
+            await pilot.press("4")
+            await settle()
+            save("projects")
+            await pilot.press("slash", *"Beacon", "enter", "enter")
+            await settle()
+            save("project")
+            await pilot.press("n")
+            await until(on(modals.NoteEditor))
+            await pilot.press(*"Tromsø go/no-go at the January steering meeting.")
+            save("note-editor")
+            await pilot.press("escape", "escape", "4", "a")
+            await until(on(modals.NewProject))
+            save("new-project")
+            await pilot.press("escape", "5", *"why did we pick Postgres?", "enter")
+            await settle()
+            save("ask")
+            await pilot.press("escape", "w")
+            await until(on(modals.WhoIsIt))
+            save("who-is-it")
+            await pilot.press("escape", "c")
+            await until(on(modals.CaptureFile))
+            save("capture-file")
+            await pilot.press(*str(edited), "enter")
+            await until(on(modals.Confirm))
+            save("replace")
             await pilot.press("escape")
+            await settle()
+            app.push_screen(
+                modals.ErrorDialog(
+                    "1 file not captured",
+                    "notes.pdf: .pdf files are not captured; memo reads .txt, .md, .vtt, .srt "
+                    "transcripts",
+                )
+            )
+            await until(on(modals.ErrorDialog))
+            save("error")
+            await pilot.press("escape", "ctrl+p", *"Sam")
+            await pilot.pause(0.5)
+            save("palette")
         services.close()
 
 

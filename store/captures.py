@@ -13,6 +13,7 @@ from store import ledger, people
 from store.records import (
     ActionItemRecord,
     CaptureCandidate,
+    CaptureLink,
     CaptureRef,
     CaptureSummary,
     DecisionRecord,
@@ -54,29 +55,60 @@ def capture_candidates(conn: Connection) -> list[CaptureCandidate]:
     return [CaptureCandidate(*row) for row in rows]
 
 
+_SUMMARY_SELECT = (
+    "SELECT c.id, c.title, c.occurred_at, c.captured_at, c.extractor, c.truncated, "
+    "(SELECT count(*) FROM decisions d WHERE d.capture_id = c.id), "
+    "(SELECT count(*) FROM action_items a WHERE a.capture_id = c.id) FROM captures c"
+)
+
+
+def _summary(r: Sequence[Any]) -> CaptureSummary:
+    return CaptureSummary(
+        id=r[0],
+        title=r[1],
+        occurred_at=r[2],
+        captured_at=r[3],
+        extractor=r[4],
+        truncated=bool(r[5]),
+        decisions=r[6],
+        action_items=r[7],
+    )
+
+
 def list_captures(conn: Connection) -> list[CaptureSummary]:
     """Every capture, oldest meeting first, with its fact counts."""
     rows = conn.execute(
-        text(
-            "SELECT c.id, c.title, c.occurred_at, c.captured_at, c.extractor, c.truncated, "
-            "(SELECT count(*) FROM decisions d WHERE d.capture_id = c.id), "
-            "(SELECT count(*) FROM action_items a WHERE a.capture_id = c.id) "
-            "FROM captures c ORDER BY coalesce(c.occurred_at, c.captured_at), c.id"
-        )
+        text(f"{_SUMMARY_SELECT} ORDER BY coalesce(c.occurred_at, c.captured_at), c.id")
     ).all()
-    return [
-        CaptureSummary(
-            id=r[0],
-            title=r[1],
-            occurred_at=r[2],
-            captured_at=r[3],
-            extractor=r[4],
-            truncated=bool(r[5]),
-            decisions=r[6],
-            action_items=r[7],
-        )
-        for r in rows
-    ]
+    return [_summary(r) for r in rows]
+
+
+def capture_summary(conn: Connection, capture_id: int) -> CaptureSummary | None:
+    row = conn.execute(text(f"{_SUMMARY_SELECT} WHERE c.id = :c"), {"c": capture_id}).first()
+    return _summary(row) if row else None
+
+
+def capture_links(conn: Connection, where: str, params: dict[str, Any]) -> list[CaptureLink]:
+    """The captures `where` picks, newest meeting first, as detail views list them."""
+    rows = conn.execute(
+        text(
+            "SELECT id, title, coalesce(occurred_at, substr(captured_at, 1, 10)) AS day "
+            f"FROM captures WHERE {where} ORDER BY day DESC, id DESC"
+        ),
+        params,
+    ).all()
+    return [CaptureLink(int(i), str(t), str(d)) for i, t, d in rows]
+
+
+def delete_capture(conn: Connection, capture_id: int) -> bool:
+    """Delete a capture and everything it owns; False when there was no such capture.
+
+    Its facts, excerpts and people and project links go by ON DELETE CASCADE, and the index
+    triggers of each of those rows drop their search entries and vectors. People, aliases and
+    ledger rows stay: they outlive any one meeting.
+    """
+    deleted = conn.execute(delete(Capture).where(col(Capture.id) == capture_id))
+    return bool(deleted.rowcount)
 
 
 def _capture_columns(new: NewCapture) -> dict[str, object]:
@@ -174,57 +206,64 @@ def _insert_action_items(
     return written
 
 
-_IN_CAPTURES = "WHERE capture_id IN (SELECT value FROM json_each(:ids)) ORDER BY id"
+_IN_CAPTURES = "capture_id IN (SELECT value FROM json_each(:ids)) ORDER BY id"
+
+DECISION_COLUMNS = (
+    "id, capture_id, description, reasoning, decided_by, line_start, line_end, "
+    "evidence_quote, verified, person_id, pending"
+)
+ACTION_ITEM_COLUMNS = (
+    "id, capture_id, description, assignee_raw, due_date, line_start, line_end, "
+    "evidence_quote, status, verified, person_id, pending"
+)
+
+
+def decision_record(r: Sequence[Any]) -> DecisionRecord:
+    """A row of DECISION_COLUMNS as a record."""
+    return DecisionRecord(
+        id=r[0],
+        capture_id=r[1],
+        description=r[2],
+        reasoning=r[3],
+        decided_by=r[4],
+        line_start=r[5],
+        line_end=r[6],
+        evidence_quote=r[7],
+        verified=bool(r[8]),
+        person_id=r[9],
+        pending=bool(r[10]),
+    )
+
+
+def action_item_record(r: Sequence[Any]) -> ActionItemRecord:
+    """A row of ACTION_ITEM_COLUMNS as a record."""
+    return ActionItemRecord(
+        id=r[0],
+        capture_id=r[1],
+        description=r[2],
+        assignee_raw=r[3],
+        due_date=r[4],
+        line_start=r[5],
+        line_end=r[6],
+        evidence_quote=r[7],
+        status=r[8],
+        verified=bool(r[9]),
+        person_id=r[10],
+        pending=bool(r[11]),
+    )
 
 
 def decisions_for(conn: Connection, capture_ids: Sequence[int]) -> list[DecisionRecord]:
     rows = conn.execute(
-        text(
-            "SELECT id, capture_id, description, reasoning, decided_by, line_start, line_end, "
-            f"evidence_quote, verified, person_id, pending FROM decisions {_IN_CAPTURES}"
-        ),
+        text(f"SELECT {DECISION_COLUMNS} FROM decisions WHERE {_IN_CAPTURES}"),
         {"ids": json.dumps(list(capture_ids))},
     ).all()
-    return [
-        DecisionRecord(
-            id=r[0],
-            capture_id=r[1],
-            description=r[2],
-            reasoning=r[3],
-            decided_by=r[4],
-            line_start=r[5],
-            line_end=r[6],
-            evidence_quote=r[7],
-            verified=bool(r[8]),
-            person_id=r[9],
-            pending=bool(r[10]),
-        )
-        for r in rows
-    ]
+    return [decision_record(r) for r in rows]
 
 
 def action_items_for(conn: Connection, capture_ids: Sequence[int]) -> list[ActionItemRecord]:
     rows = conn.execute(
-        text(
-            "SELECT id, capture_id, description, assignee_raw, due_date, line_start, line_end, "
-            f"evidence_quote, status, verified, person_id, pending FROM action_items {_IN_CAPTURES}"
-        ),
+        text(f"SELECT {ACTION_ITEM_COLUMNS} FROM action_items WHERE {_IN_CAPTURES}"),
         {"ids": json.dumps(list(capture_ids))},
     ).all()
-    return [
-        ActionItemRecord(
-            id=r[0],
-            capture_id=r[1],
-            description=r[2],
-            assignee_raw=r[3],
-            due_date=r[4],
-            line_start=r[5],
-            line_end=r[6],
-            evidence_quote=r[7],
-            status=r[8],
-            verified=bool(r[9]),
-            person_id=r[10],
-            pending=bool(r[11]),
-        )
-        for r in rows
-    ]
+    return [action_item_record(r) for r in rows]

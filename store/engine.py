@@ -8,19 +8,30 @@ WAL-reset bug, which needs two connections checkpointing at once.
 
 from __future__ import annotations
 
+import importlib.util
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 import sqlean
-import sqlite_vec
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.pool import QueuePool
+
+
+@cache
+def _vec0_path() -> str:
+    """The sqlite-vec extension shipped in the sqlite_vec package, found without importing
+    the package (its import pulls in NumPy: a tenth of a second at every start)."""
+    spec = importlib.util.find_spec("sqlite_vec")
+    if spec is None or not spec.submodule_search_locations:
+        raise ImportError("sqlite-vec is not installed: pip install sqlite-vec")
+    return str(Path(next(iter(spec.submodule_search_locations))) / "vec0")
 
 
 def _load_extensions(dbapi_conn: Any) -> None:
     dbapi_conn.enable_load_extension(True)
     try:
-        sqlite_vec.load(dbapi_conn)
+        dbapi_conn.load_extension(_vec0_path())
     finally:
         dbapi_conn.enable_load_extension(False)
 

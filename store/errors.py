@@ -19,3 +19,15 @@ class DuplicateCaptureError(StoreError):
 
 class VectorError(StoreError):
     """An embedding vector is malformed (wrong dimension, NaN or infinity)."""
+
+
+class NameTakenError(StoreError):
+    """A project or client with this name (in any case) already exists."""
+
+    def __init__(self, message: str, existing_id: int) -> None:
+        super().__init__(message)
+        self.existing_id = existing_id
+
+
+class NotFoundError(StoreError):
+    """The row to change is gone (deleted meanwhile, perhaps by another process)."""

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from sqlalchemy import Connection, text
 
-from store.records import FactRecord
+from store.records import FactCursor, FactRecord
 from store.schema_v1 import FACT_CODES
+from store.search import FACT_DAY, FactFilter, filter_clauses
 
 FACT_TYPES = tuple(FACT_CODES)
 
@@ -45,6 +46,33 @@ def list_facts(
             f"{limit_sql}"
         ),
         params,
+    ).all()
+    return [FactRecord(*row) for row in rows]
+
+
+# The feed's order, total: a fact key is unique. Notes and digests (no capture) come after
+# the meetings of their day. FactCursor.after computes the same key from a record.
+_FEED_KEY = f"({FACT_DAY}, coalesce(capture_id, 0), fact_key)"
+_FEED_ORDER = f"{FACT_DAY} DESC, coalesce(capture_id, 0) DESC, fact_key DESC"
+
+
+def facts_page(
+    conn: Connection, flt: FactFilter, limit: int, after: FactCursor | None = None
+) -> list[FactRecord]:
+    """Up to `limit` facts a filter allows, newest meeting first, after the cursor.
+
+    A keyset page (the rows after the last one shown), not an OFFSET: a deep page costs what
+    the first does, and rows stored meanwhile neither repeat nor vanish from the pages.
+    The filter's conditions go straight onto the view, as search's do.
+    """
+    clauses, params = filter_clauses(flt)
+    if after is not None:
+        clauses.append(f"{_FEED_KEY} < (:after_day, :after_capture, :after_key)")
+        params.update(after_day=after.day, after_capture=after.capture_id, after_key=after.fact_key)
+    where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
+    rows = conn.execute(
+        text(f"SELECT {_FACT_COLUMNS} FROM facts {where} ORDER BY {_FEED_ORDER} LIMIT :limit"),
+        {**params, "limit": max(int(limit), 0)},
     ).all()
     return [FactRecord(*row) for row in rows]
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from sqlalchemy import Connection, insert, select
+from sqlalchemy import Connection, delete, insert, select, text, update
 from sqlmodel import col
 
-from store.records import Provenance
+from store.errors import NotFoundError, StoreError
+from store.records import NoteRecord, Provenance
 from store.tables import Client, ContextNote, Digest, Project
 
 
@@ -59,3 +60,37 @@ def add_digest(
         )
     )
     return int(row.lastrowid)
+
+
+def update_note(conn: Connection, note_id: int, body: str, now: str) -> None:
+    """A note's new text. The index triggers re-index it and drop its vector (backfill
+    embeds it again); its provenance still says who wrote it first."""
+    if not body.strip():
+        raise StoreError("a note cannot be empty: delete it instead")
+    changed = conn.execute(
+        update(ContextNote).where(col(ContextNote.id) == note_id).values(body=body, updated_at=now)
+    )
+    if not changed.rowcount:
+        raise NotFoundError(f"note {note_id} no longer exists")
+
+
+def delete_note(conn: Connection, note_id: int) -> bool:
+    """False when there was no such note; its index entries go with it (triggers)."""
+    deleted = conn.execute(delete(ContextNote).where(col(ContextNote.id) == note_id))
+    return bool(deleted.rowcount)
+
+
+def notes_about(conn: Connection, project_id: int) -> list[NoteRecord]:
+    """A project's notes, then its client's, each newest first (an edit moves nothing)."""
+    rows = conn.execute(
+        text(
+            "SELECT n.id, n.kind, coalesce(p.name, cl.name), n.body, n.updated_at "
+            "FROM context_notes n LEFT JOIN projects p ON p.id = n.project_id "
+            "LEFT JOIN clients cl ON cl.id = n.client_id "
+            "WHERE n.project_id = :p "
+            "OR n.client_id = (SELECT client_id FROM projects WHERE id = :p) "
+            "ORDER BY n.kind = 'client', n.id DESC"
+        ),
+        {"p": project_id},
+    ).all()
+    return [NoteRecord(int(i), str(k), str(o), str(b), str(u)) for i, k, o, b, u in rows]

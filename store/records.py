@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from store.errors import ProvenanceError
+from store.schema_v1 import FACT_CODES
 
 
 @dataclass(frozen=True)
@@ -204,6 +205,81 @@ class FactRecord:
 
 
 @dataclass(frozen=True)
+class FactCursor:
+    """Where a page of the facts feed ended: the sort key of its last row.
+
+    The feed runs newest meeting day first, then capture id, then fact key, all descending;
+    facts with no capture (notes, digests) come after the meetings of their day.
+    """
+
+    day: str
+    capture_id: int
+    fact_key: int
+
+    @classmethod
+    def after(cls, fact: FactRecord) -> FactCursor:
+        """The cursor that continues the feed after `fact`."""
+        day = fact.occurred_at if fact.occurred_at is not None else fact.captured_at[:10]
+        return cls(day, fact.capture_id or 0, fact.fact_key)
+
+
+@dataclass(frozen=True)
+class CaptureLink:
+    """A meeting as a detail view lists it; `day` is its date, else the day it was captured."""
+
+    id: int
+    title: str
+    day: str
+
+
+@dataclass(frozen=True)
+class NoteRecord:
+    """A note about a client or a project; `owner` is that client's or project's name."""
+
+    id: int
+    kind: str  # 'client' | 'project'
+    owner: str
+    body: str
+    updated_at: str
+
+    @property
+    def fact_key(self) -> int:
+        """The note's key in the facts view and the search indexes."""
+        return (FACT_CODES[f"{self.kind}_note"] << 32) | self.id
+
+
+@dataclass(frozen=True)
+class ProjectSummary:
+    """One project as a list shows it. `facts` counts what FactFilter(project_ids=...) allows."""
+
+    id: int
+    name: str
+    client: str | None
+    meetings: int
+    facts: int
+    notes: int
+    last_meeting: str | None
+
+
+@dataclass(frozen=True)
+class ProjectDetail:
+    """A project with its notes (its client's too, kind 'client') and its meetings, newest
+    first."""
+
+    summary: ProjectSummary
+    notes: list[NoteRecord]
+    captures: list[CaptureLink]
+
+
+@dataclass(frozen=True)
+class ClientSummary:
+    id: int
+    name: str
+    projects: int
+    notes: int
+
+
+@dataclass(frozen=True)
 class StoreStats:
     """Counts and versions for `memo doctor`."""
 
@@ -269,3 +345,31 @@ class PendingMention:
 class Backfill:
     action_items: int
     decisions: int
+
+
+@dataclass(frozen=True)
+class PersonAlias:
+    """A name that stands for a person; `confirmed` when the user said so (not a guess)."""
+
+    alias: str
+    confidence: float
+    confirmed: bool
+
+
+@dataclass(frozen=True)
+class PersonDetail:
+    """A person's page: what they owe and decided, the meetings they attended (newest first),
+    and the facts in those meetings that still wait for the user to say who a name means.
+
+    `captures` holds every meeting the lists point at, by id, for titles and dates.
+    """
+
+    id: int
+    name: str
+    aliases: list[PersonAlias]
+    open_action_items: list[ActionItemRecord]
+    decisions: list[DecisionRecord]
+    meetings: list[CaptureLink]
+    pending_action_items: list[ActionItemRecord]
+    pending_decisions: list[DecisionRecord]
+    captures: dict[int, CaptureLink]

@@ -7,6 +7,7 @@ full quota. Fusing the two rankings is the caller's (core.recall) business.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -69,42 +70,64 @@ UNION ALL SELECT fact_key FROM facts WHERE capture_id IN (
 """
 
 
+def entity_keys_sql(template: str, name: str, ids: Sequence[int]) -> tuple[str, dict[str, Any]]:
+    """One of the entity key queries above for these ids (each bound, never formatted in)."""
+    names = ", ".join(f":{name}{i}" for i in range(len(ids)))
+    return template.format(ids=names), {f"{name}{i}": v for i, v in enumerate(ids)}
+
+
+def project_keys_sql(project_ids: Sequence[int]) -> tuple[str, dict[str, Any]]:
+    """The fact keys FactFilter(project_ids=...) allows, as a query of its own: every key it
+    yields is a fact's, once, so counting it counts the filter's facts without a full scan."""
+    return entity_keys_sql(_PROJECT_KEYS, "pr", project_ids)
+
+
 def _entity_keys(flt: FactFilter, clauses: list[str], params: dict[str, Any]) -> None:
-    """`fact_key IN (...)` clauses for the entity filters (each id bound, never formatted in)."""
-    for name, ids, keys in (
+    """`fact_key IN (...)` clauses for the entity filters."""
+    for name, ids, template in (
         ("pe", flt.person_ids, _PERSON_KEYS),
         ("pr", flt.project_ids, _PROJECT_KEYS),
         ("cl", flt.client_ids, _CLIENT_KEYS),
     ):
         if ids:
-            names = ", ".join(f":{name}{i}" for i in range(len(ids)))
-            params.update({f"{name}{i}": v for i, v in enumerate(ids)})
-            clauses.append(f"fact_key IN ({keys.format(ids=names)})")
+            keys, bound = entity_keys_sql(template, name, ids)
+            params.update(bound)
+            clauses.append(f"fact_key IN ({keys})")
 
 
-def _allowed_keys(flt: FactFilter) -> tuple[str | None, dict[str, Any]]:
-    """`SELECT fact_key ...` of the facts a filter allows (None when it filters nothing).
-    One query, so each search can put it in the single `IN` that vec0 allows."""
-    if flt.empty:
-        return None, {}
+# A fact's day: its meeting's date, else the day it was captured (notes, digests).
+FACT_DAY = "coalesce(occurred_at, substr(captured_at, 1, 10))"
+
+
+def filter_clauses(flt: FactFilter) -> tuple[list[str], dict[str, Any]]:
+    """The conditions on the facts view that a filter sets, ANDed by the caller (none when it
+    filters nothing). Search and the facts feed share them, so both mean the same thing."""
     clauses: list[str] = []
     params: dict[str, Any] = {}
     if flt.fact_types:
         names = ", ".join(f":t{i}" for i in range(len(flt.fact_types)))
         clauses.append(f"fact_type IN ({names})")
         params.update({f"t{i}": t for i, t in enumerate(flt.fact_types)})
-    day = "coalesce(occurred_at, substr(captured_at, 1, 10))"
     if flt.since:
-        clauses.append(f"{day} >= :since")
+        clauses.append(f"{FACT_DAY} >= :since")
         params["since"] = flt.since
     if flt.until:
-        clauses.append(f"{day} <= :until")
+        clauses.append(f"{FACT_DAY} <= :until")
         params["until"] = flt.until
     if flt.capture_ids:
         names = ", ".join(f":c{i}" for i in range(len(flt.capture_ids)))
         clauses.append(f"capture_id IN ({names})")
         params.update({f"c{i}": c for i, c in enumerate(flt.capture_ids)})
     _entity_keys(flt, clauses, params)
+    return clauses, params
+
+
+def allowed_keys_sql(flt: FactFilter) -> tuple[str | None, dict[str, Any]]:
+    """`SELECT fact_key ...` of the facts a filter allows (None when it filters nothing).
+    One query, so each search can put it in the single `IN` that vec0 allows."""
+    if flt.empty:
+        return None, {}
+    clauses, params = filter_clauses(flt)
     return f"SELECT fact_key FROM facts WHERE {' AND '.join(clauses)}", params
 
 
@@ -122,7 +145,7 @@ def keyword(
     expression = match_expression(query, stopwords)
     if expression is None:
         return []
-    keys, params = _allowed_keys(flt)
+    keys, params = allowed_keys_sql(flt)
     # "+rowid": filter the matches, rather than letting FTS5 run the MATCH once per allowed
     # rowid (seconds on a large store). vec0, below, needs the plain form to filter in-scan.
     allowed = f" AND +rowid IN ({keys})" if keys else ""
@@ -141,7 +164,7 @@ def semantic(
 ) -> list[tuple[int, float]]:
     """(fact_key, cosine similarity) at or above `min_similarity`, best first."""
     _, dim = embedding_space(conn)
-    keys, params = _allowed_keys(flt)
+    keys, params = allowed_keys_sql(flt)
     allowed = (  # vec0 rowids are fact_embeddings ids (see migration 4)
         f" AND rowid IN (SELECT id FROM fact_embeddings WHERE fact_key IN ({keys}))" if keys else ""
     )
@@ -159,5 +182,5 @@ def semantic(
 
 def allowed_keys(conn: Connection, flt: FactFilter) -> list[int]:
     """Every fact key a filter allows (for searching outside SQLite)."""
-    keys, params = _allowed_keys(flt)
+    keys, params = allowed_keys_sql(flt)
     return [int(r[0]) for r in conn.execute(text(keys or "SELECT fact_key FROM facts"), params)]

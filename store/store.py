@@ -12,22 +12,28 @@ import sqlean
 from sqlalchemy import Engine, text
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
-from store import captures, facts, ledger, notes, people, search, vectors
+from store import captures, facts, ledger, notes, people, projects, search, vectors
 from store.engine import reader_engine, writer_engine
 from store.errors import DuplicateCaptureError, StoreError
 from store.migrations import current_version, migrate
+from store.person_detail import person_detail
 from store.records import (
     ActionItemRecord,
     Backfill,
     CaptureCandidate,
     CaptureRef,
     CaptureSummary,
+    ClientSummary,
     DecisionRecord,
     Directory,
+    FactCursor,
     FactRecord,
     NewCapture,
     PendingMention,
+    PersonDetail,
     PersonSummary,
+    ProjectDetail,
+    ProjectSummary,
     Provenance,
     StoreStats,
     WrittenCapture,
@@ -128,6 +134,16 @@ class Store:
         with self.reader.connect() as conn:
             return captures.list_captures(conn)
 
+    def capture(self, capture_id: int) -> CaptureSummary | None:
+        with self.reader.connect() as conn:
+            return captures.capture_summary(conn, capture_id)
+
+    def delete_capture(self, capture_id: int) -> bool:
+        """A capture and all it owns (facts, links, index entries, vectors) in one
+        transaction. False when there was no such capture."""
+        with self.writer.begin() as conn:
+            return captures.delete_capture(conn, capture_id)
+
     def capture_candidates(self) -> list[CaptureCandidate]:
         with self.reader.connect() as conn:
             return captures.capture_candidates(conn)
@@ -159,6 +175,10 @@ class Store:
     def people(self) -> list[PersonSummary]:
         with self.reader.connect() as conn:
             return people.summaries(conn)
+
+    def person(self, person_id: int) -> PersonDetail | None:
+        with self.reader.connect() as conn:
+            return person_detail(conn, person_id)
 
     def pending_mentions(self) -> list[PendingMention]:
         with self.reader.connect() as conn:
@@ -232,6 +252,34 @@ class Store:
             project_id = notes.ensure_project(conn, project, client_id, now)
             return notes.add_note(conn, body, provenance, project_id=project_id)
 
+    def projects(self) -> list[ProjectSummary]:
+        with self.reader.connect() as conn:
+            return projects.summaries(conn)
+
+    def project(self, project_id: int) -> ProjectDetail | None:
+        with self.reader.connect() as conn:
+            return projects.detail(conn, project_id)
+
+    def add_project(self, name: str, client: str | None = None) -> int:
+        """A new project, under `client` (created if new) when given; its id. A name already
+        taken, in any case, raises NameTakenError (which carries the existing id)."""
+        with self.writer.begin() as conn:
+            return projects.add_project(conn, name, client, utc_now())
+
+    def clients(self) -> list[ClientSummary]:
+        with self.reader.connect() as conn:
+            return projects.clients(conn)
+
+    def update_note(self, note_id: int, body: str) -> None:
+        """A note's new text; search finds the new words at once, and its vector is dropped
+        until the next embedding backfill. NotFoundError when the note is gone."""
+        with self.writer.begin() as conn:
+            notes.update_note(conn, note_id, body, utc_now())
+
+    def delete_note(self, note_id: int) -> bool:
+        with self.writer.begin() as conn:
+            return notes.delete_note(conn, note_id)
+
     def add_digest(
         self, period_start: str, period_end: str, body: str, provenance: Provenance
     ) -> int:
@@ -250,6 +298,17 @@ class Store:
     ) -> list[FactRecord]:
         with self.reader.connect() as conn:
             return facts.list_facts(conn, fact_type, since, capture_id, limit, offset)
+
+    def facts_page(
+        self, flt: FactFilter, limit: int, after: FactCursor | None = None
+    ) -> list[FactRecord]:
+        """A page of the facts feed: newest meeting first, filtered as search filters. Pass
+        `FactCursor.after(page[-1])` for the next page."""
+        with self.reader.connect() as conn:
+            return facts.facts_page(conn, flt, limit, after)
+
+    def fact(self, fact_key: int) -> FactRecord | None:
+        return self.facts_by_keys([fact_key]).get(fact_key)
 
     def keyword_search(
         self, query: str, flt: FactFilter, limit: int, stopwords: frozenset[str] = frozenset()

@@ -1,9 +1,17 @@
-"""`memo bench extract` scores against annotations the way it says it does."""
+"""`memo bench extract` scores against annotations the way it says it does; `memo bench
+startup` times the app's first paint."""
 
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
+
+import pytest
+from conftest import REPO
+
+from memo_tui.core.benchmarks import startup
 
 MEETING = [
     "Priya Natarajan: Welcome, let's look at the database options.",
@@ -46,3 +54,55 @@ def test_bench_extract_reports_precision_recall_and_throughput(memo, tmp_path: P
     plain = memo("bench", "extract", "--data", str(data))
     assert "precision" in plain.stdout and "transcripts/s" in plain.stdout
     assert memo("bench", "extract", "--data", str(tmp_path / "missing")).code == 2
+
+
+@pytest.mark.slow
+def test_bench_startup_times_first_paint_against_importing_textual(memo) -> None:  # type: ignore[no-untyped-def]
+    run = memo("bench", "startup", "--facts", "300", "--runs", "1", "--json", timeout=300)
+    assert run.code == 0, run.stderr
+    figures = run.json()
+    assert figures["runs"] == 1 and figures["facts"] == 300 and figures["target_s"] == 1.0
+    assert figures["terminal"] == "100x30"
+    for key in ("baseline", "demo", "large"):
+        [sample] = figures[key]["samples_s"]
+        assert 0 < sample < 60 and figures[key]["median_s"] == figures[key]["max_s"]
+    assert figures["large"]["command"] == "memo --db <300-fact store>"
+    assert isinstance(figures["demo"]["target_met"], bool)
+    assert "seeding the demo store" in run.stderr and "run 1/1" in run.stderr
+    assert memo("bench", "startup", "--runs", "0").code == 2
+
+
+def test_the_startup_report_is_a_table_with_a_verdict_per_start() -> None:
+    timing = startup.Timing
+    bench = startup.StartupBench(
+        runs=2,
+        facts=100_000,
+        baseline=timing("python -c 'import textual.app'", "python", [0.25, 0.3]),
+        apps={
+            "demo": timing("memo --demo (demo store)", "memo --demo", [0.8, 0.9]),
+            "large": timing("memo --db (100,000 facts)", "memo --db <store>", [1.2, 1.4]),
+        },
+        build_seconds=61.0,
+    )
+    report = startup.format_report(bench)
+    assert "median s" in report and "max s" in report and "+ baseline" in report
+    assert "0.850" in report and "1.400" in report and "+1.025" in report
+    assert "memo --demo: 0.850 s median, met" in report
+    assert "memo --db <store>: 1.300 s median, missed" in report
+    assert bench.as_dict()["large"]["over_baseline_s"] == 1.025  # type: ignore[index]
+
+
+def test_what_the_first_paint_imports_leaves_out_the_heavy_modules(tmp_path: Path) -> None:
+    """Extraction rules, SDKs and the embedding runtime load when first used, not at start."""
+    code = """
+import sys, memo_tui.cli, memo_tui.core.services, memo_tui.ui.app
+later = ("memo_tui.core.capture.offline.extractor", "memo_tui.core.llm.schemas", "fastembed",
+         "onnxruntime", "anthropic", "openai", "httpx")
+print(",".join(m for m in later if m in sys.modules))
+"""
+    env = {"MEMO_HOME": str(tmp_path / "home"), "PATH": "/usr/bin:/bin"}
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, env=env
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == ""

@@ -1,66 +1,479 @@
-"""The app, driven by Textual's Pilot on a real store: panes, capture detail, Ask."""
+"""The app, driven by Textual's Pilot on a real store: every pane, page, dialog and job.
+
+Each test waits on state (workers done, a screen up), never on the clock.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import threading
+from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
-from conftest import DEMO
+from conftest import DEMO, dump
 
-from memo_tui.core.services import build_services
+from memo_tui.core.demo import seed_demo
+from memo_tui.core.services import Services, build_services
 from memo_tui.settings import Settings
-from memo_tui.ui.app import CaptureScreen, MemoApp
+from memo_tui.ui import modals
+from memo_tui.ui.app import MemoApp
+from memo_tui.ui.capture_view import CaptureScreen
+from memo_tui.ui.detail import PersonPage, ProjectPage
+from memo_tui.ui.panes import AskPane, FactsPane
+from store import FactFilter
+
+
+def offline(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str = "memo.db", **settings: Any
+) -> Services:
+    for var in ("MEMO_PROVIDER", "ANTHROPIC_API_KEY", "MEMO_EMBED_MODEL_PATH"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("MEMO_HOME", str(tmp_path / "home"))
+    return build_services(Settings(provider="offline", **settings), tmp_path / name)
 
 
 @pytest.fixture
 def services(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
-    for name in ("MEMO_PROVIDER", "ANTHROPIC_API_KEY", "MEMO_EMBED_MODEL_PATH"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("MEMO_HOME", str(tmp_path / "home"))
-    built = build_services(Settings(provider="offline"), tmp_path / "memo.db")
-    built.capture.capture_paths([DEMO])
+    built = offline(tmp_path, monkeypatch)
+    seed_demo(built.capture)
     yield built
     built.close()
 
 
-def test_captures_pane_lists_and_opens_a_capture(services) -> None:  # type: ignore[no-untyped-def]
-    asyncio.run(_captures_pane_lists_and_opens_a_capture(services))
+def drive(
+    app: MemoApp, script: Callable[[Any], Awaitable[None]], size: tuple[int, int] = (120, 36)
+) -> None:
+    """Run `script(pilot)` against the app, after its first lists have loaded."""
+
+    async def run() -> None:
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot)
+            await script(pilot)
+
+    asyncio.run(run())
 
 
-async def _captures_pane_lists_and_opens_a_capture(services) -> None:  # type: ignore[no-untyped-def]
+async def settle(pilot: Any) -> None:
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def until(pilot: Any, condition: Callable[[], bool], what: str) -> None:
+    """Let the app run until `condition` holds (a worker may be waiting on a dialog, so
+    waiting for every worker would never end)."""
+    for _ in range(400):
+        if condition():
+            await pilot.pause()  # drawn, too
+            return
+        await pilot.pause(0.05)
+    raise AssertionError(f"never happened: {what}")
+
+
+def shown(app: MemoApp) -> str:
+    return app.export_screenshot().replace("&#160;", " ")
+
+
+def palette_hits(app: MemoApp) -> str:
+    """The command palette's hits as plain text (empty when it is not open)."""
+    from textual.command import CommandList
+
+    found = app.screen.query(CommandList)
+    if not found:
+        return ""
+    hits = found.first()
+    return "\n".join(str(hits.get_option_at_index(n).prompt) for n in range(hits.option_count))
+
+
+# Captures
+
+
+def test_captures_pane_lists_and_opens_a_capture_with_provenance(services: Services) -> None:
     app = MemoApp(services)
-    async with app.run_test(size=(120, 36)) as pilot:
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+
+    async def script(pilot: Any) -> None:
         table = app.query_one("#captures-table")
         assert table.row_count == 8
-        table.focus()
+        assert "Beacon steering committee" in str(table.get_row_at(0)[0])  # newest first
         await pilot.press("enter")
-        await pilot.pause()
+        await settle(pilot)
         assert isinstance(app.screen, CaptureScreen)
-        await app.workers.wait_for_complete()
-        await pilot.pause()
         record = str(app.screen.query_one("#capture-record").render())
-        assert "Atlas kickoff" in record and "Decision" in record
+        assert "Provenance" in record and "offline" in record
         transcript = str(app.screen.query_one("#capture-transcript").render())
         assert "\x1b" not in transcript
         await pilot.press("escape")
         assert not isinstance(app.screen, CaptureScreen)
 
-
-def test_ask_streams_a_cited_answer_and_a_source_opens_its_lines(services) -> None:  # type: ignore[no-untyped-def]
-    asyncio.run(_ask_streams_a_cited_answer_and_a_source_opens_its_lines(services))
+    drive(app, script)
 
 
-async def _ask_streams_a_cited_answer_and_a_source_opens_its_lines(services) -> None:  # type: ignore[no-untyped-def]
+def test_slash_filters_the_list_and_escape_clears_it(services: Services) -> None:
     app = MemoApp(services)
-    async with app.run_test(size=(120, 36)) as pilot:
-        await pilot.press("5")
-        await pilot.press(*"why did we pick Postgres?")
+
+    async def script(pilot: Any) -> None:
+        table = app.query_one("#captures-table")
+        await pilot.press("slash", *"atlas")
+        assert table.row_count == 2
+        await pilot.press("enter")  # keep the filter, back in the table
+        assert table.has_focus and table.row_count == 2
+        await pilot.press("escape")
+        assert table.row_count == 8
+
+    drive(app, script)
+
+
+def test_delete_asks_first_and_escape_keeps_the_capture(services: Services) -> None:
+    before = dump(services.store)
+    app = MemoApp(services)
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("d")
+        await until(pilot, lambda: isinstance(app.screen, modals.Confirm), "the confirm dialog")
+        assert "Delete this capture?" in shown(app)
+        await pilot.press("escape")
+        await settle(pilot)
+
+    drive(app, script)
+    assert dump(services.store) == before
+
+
+def test_delete_removes_the_capture_and_its_facts(services: Services) -> None:
+    newest = services.store.captures()[-1]
+    app = MemoApp(services)
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("d")
+        await until(pilot, lambda: isinstance(app.screen, modals.Confirm), "the confirm dialog")
+        await pilot.click("#yes")
+        await settle(pilot)
+        assert app.query_one("#captures-table").row_count == 7
+
+    drive(app, script)
+    assert newest.id not in {c.id for c in services.store.captures()}
+    assert services.store.facts(capture_id=newest.id) == []
+    assert services.store.integrity_check() == "ok"
+
+
+# Capture from the app
+
+
+def test_capture_a_file_from_the_app_then_settle_its_names(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    built = offline(tmp_path, monkeypatch)
+    folder = tmp_path / "in"
+    folder.mkdir()
+    for name in ("2026-11-03-beacon-planning.txt", "2026-11-17-halvorsen-steering-notes.txt"):
+        (folder / name).write_text((DEMO / name).read_text(encoding="utf-8"), encoding="utf-8")
+    app = MemoApp(built)
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("c")
+        await until(pilot, lambda: isinstance(app.screen, modals.CaptureFile), "the path dialog")
+        await pilot.press(*f"{folder}/2026-11-0")
+        box = app.screen.query_one("#capture-path")
+        await until(pilot, lambda: bool(box._suggestion), "a completion")
+        await pilot.press("tab")  # completion fills in the one file that fits
+        box = app.screen.query_one("#capture-path")
+        assert box.value == str(folder / "2026-11-03-beacon-planning.txt")
         await pilot.press("enter")
-        await app.workers.wait_for_complete()
+        # Sam (two Sams were there) waits for the user: the dialog comes right after capture.
+        await until(pilot, lambda: isinstance(app.screen, modals.WhoIsIt), "who is Sam?")
+        assert app.screen.mention == "Sam"
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.query_one("#captures-table").row_count == 1
+
+    drive(app, script)
+    assert [c.title for c in built.store.captures()] == ["Beacon planning"]
+    built.close()
+
+
+def test_the_path_dialog_refuses_what_it_cannot_capture(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    built = offline(tmp_path, monkeypatch)
+    (tmp_path / "photo.png").write_bytes(b"\x89PNG")
+    app = MemoApp(built)
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("c")
+        await until(pilot, lambda: isinstance(app.screen, modals.CaptureFile), "the path dialog")
+        await pilot.press(*str(tmp_path / "photo.png"), "enter")
         await pilot.pause()
+        assert isinstance(app.screen, modals.CaptureFile)  # still asking
+        problem = str(app.screen.query_one("#capture-problem").render())
+        assert "transcripts" in problem
+        await pilot.press(*"x" * 3, "enter")
+        assert "No such file" in str(app.screen.query_one("#capture-problem").render())
+        await pilot.press("escape")
+        assert not isinstance(app.screen, modals.CaptureFile)
+
+    drive(app, script)
+    assert built.store.captures() == []
+    built.close()
+
+
+def _edited_retro(tmp_path: Path) -> Path:
+    """The Atlas retro with one more decision: a new version of a stored meeting."""
+    name = "2026-10-20-atlas-migration-retro.txt"
+    text = (DEMO / name).read_text(encoding="utf-8")
+    edited = tmp_path / name
+    edited.write_text(
+        text + "\nPriya: We decided to keep the old cluster for one more week as a fallback.\n",
+        encoding="utf-8",
+    )
+    return edited
+
+
+@pytest.mark.parametrize("answer", ["yes", "no"])
+def test_replace_shows_what_differs_and_does_what_the_user_says(
+    services: Services, tmp_path: Path, answer: str
+) -> None:
+    store = services.store
+    retro = next(c for c in store.captures() if "retro" in c.title.lower())
+    edited = _edited_retro(tmp_path)
+    before = dump(store)
+    app = MemoApp(services)
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("c")
+        await until(pilot, lambda: isinstance(app.screen, modals.CaptureFile), "the path dialog")
+        await pilot.press(*str(edited), "enter")
+        await until(pilot, lambda: isinstance(app.screen, modals.Confirm), "the replace dialog")
+        text = shown(app)
+        assert "Replace the stored meeting?" in text
+        assert f"{retro.decisions}" in text and f"{retro.decisions + 1}" in text  # the counts
+        await pilot.click(f"#{answer}")
+        await settle(pilot)
+
+    drive(app, script)
+    if answer == "no":
+        assert dump(store) == before
+    else:
+        now = next(c for c in store.captures() if "retro" in c.title.lower())
+        assert now.decisions == retro.decisions + 1
+        assert len(store.captures()) == 8
+
+
+def test_a_failed_capture_shows_an_error_and_the_app_carries_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    built = offline(tmp_path, monkeypatch)
+
+    def broken(_: object) -> object:
+        raise RuntimeError("the extractor fell over")
+
+    built.capture.extractor = broken
+    (tmp_path / "m.txt").write_text("Ana: We decided to ship.\n", encoding="utf-8")
+    app = MemoApp(built)
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("c")
+        await until(pilot, lambda: isinstance(app.screen, modals.CaptureFile), "the path dialog")
+        await pilot.press(*str(tmp_path / "m.txt"), "enter")
+        await until(pilot, lambda: isinstance(app.screen, modals.ErrorDialog), "the error")
+        assert "fell over" in shown(app) and "nothing was stored" in shown(app)
+        await pilot.press("enter")  # OK
+        await pilot.press("2")  # still usable
+        assert app.query_one("#panes").current == "facts"
+
+    drive(app, script)
+    assert built.store.captures() == []
+    built.close()
+
+
+def test_ctrl_x_stops_a_capture_between_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    built = offline(tmp_path, monkeypatch)
+    started, release = threading.Event(), threading.Event()
+    extract = built.capture.extractor
+
+    def slow(transcript: Any) -> Any:
+        started.set()
+        release.wait(30)
+        return extract(transcript)
+
+    built.capture.extractor = slow
+    app = MemoApp(built)
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("c")
+        await until(pilot, lambda: isinstance(app.screen, modals.CaptureFile), "the path dialog")
+        await pilot.press(*str(DEMO), "enter")
+        await until(pilot, started.is_set, "the first file's extraction")
+        assert app.query_one("#job").has_class("running")
+        assert "Capturing" in shown(app)
+        await pilot.press("ctrl+x")
+        release.set()
+        job = app.query_one("#job")
+        await until(pilot, lambda: not job.has_class("running"), "the job bar to go")
+
+    drive(app, script)
+    assert len(built.store.captures()) == 1  # the file under way finished; no more started
+    built.close()
+
+
+def test_an_unexpected_failure_shows_an_error_dialog(
+    services: Services, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = MemoApp(services)
+
+    async def script(pilot: Any) -> None:
+        def fails() -> None:
+            raise RuntimeError("disk on fire")
+
+        monkeypatch.setattr(services.store, "projects", fails)
+        app.refresh_lists()
+        await until(pilot, lambda: isinstance(app.screen, modals.ErrorDialog), "the error")
+        assert "disk on fire" in shown(app)
+        await pilot.press("enter")
+        await pilot.press("1")
+        assert app.query_one("#panes").current == "captures"
+
+    drive(app, script)
+
+
+# Facts
+
+
+def test_the_facts_feed_pages_and_opens_a_fact(
+    services: Services, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(FactsPane, "PAGE", 20)  # the demo has more than two pages of 20
+    total = len(services.store.facts())
+    app = MemoApp(services)
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("2")
+        await settle(pilot)
+        table = app.query_one("#facts-table")
+        assert table.row_count == 20
+        table.focus()
+        for _ in range(15):  # near the end of the page the next one loads
+            await pilot.press("down")
+        await settle(pilot)
+        assert table.row_count == min(40, total)
+        keys = [f.fact_key for f in app.query_one(FactsPane).facts]
+        assert len(keys) == len(set(keys))  # keyset paging: no fact twice
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, CaptureScreen)
+
+    drive(app, script)
+
+
+def test_facts_filter_by_type_person_and_date_and_search(services: Services) -> None:
+    app = MemoApp(services)
+
+    async def script(pilot: Any) -> None:
+        pane = app.query_one(FactsPane)
+        await pilot.press("2")
+        await settle(pilot)
+        pane.query_one("#facts-type").value = "decision"
+        await settle(pilot)
+        assert pane.facts and {f.fact_type for f in pane.facts} == {"decision"}
+        pane.query_one("#facts-person").focus()
+        await pilot.press(*"Sam Cheng", "enter")
+        await settle(pilot)
+        cheng = next(p.id for p in services.store.people() if p.name == "Sam Cheng")
+        theirs = FactFilter(fact_types=("decision",), person_ids=(cheng,))
+        assert {f.fact_key for f in pane.facts} == set(services.store.allowed_keys(theirs))
+        assert 0 < len(pane.facts) < len(services.store.facts("decision"))
+        pane.query_one("#facts-since").focus()
+        await pilot.press(*"2026-10-01", "enter")
+        await settle(pilot)
+        assert all((f.occurred_at or "") >= "2026-10-01" for f in pane.facts)
+        await pilot.press("escape", "escape")  # out of the box, then clear everything
+        await settle(pilot)
+        assert len({f.fact_type for f in pane.facts}) > 1
+        await pilot.press("slash", *"Postgres", "enter")  # / is the search box here
+        await settle(pilot)
+        assert pane.searching and pane.facts
+        assert "postgres" in pane.facts[0].text.lower()
+        assert "result" in str(pane.query_one("#facts-info").render())
+
+    drive(app, script)
+
+
+# People and projects
+
+
+def test_people_and_a_person_page(services: Services) -> None:
+    app = MemoApp(services)
+
+    async def script(pilot: Any) -> None:
+        status = str(app.query_one("#status").render())
+        assert "offline" in status and "keyword search only" in status
+        assert "1 name to settle" in status  # "Sam" in the Halvorsen meetings
+        await pilot.press("3")
+        table = app.query_one("#people-table")
+        assert table.row_count >= 7
+        await pilot.press("slash", *"Priya", "enter", "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, PersonPage)
+        assert "Priya Natarajan" in str(app.screen.query_one("#page-head").render())
+        entries = app.screen.query_one("#page-entries")
+        headings = {str(entries.get_option_at_index(n).prompt) for n in range(entries.option_count)}
+        assert {"Owes", "Decided", "Meetings"} <= headings
+
+    drive(app, script)
+
+
+def test_projects_notes_add_edit_and_delete(services: Services) -> None:
+    store = services.store
+    app = MemoApp(services)
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("4")
+        table = app.query_one("#projects-table")
+        assert table.row_count >= 3
+        await pilot.press("a")
+        await until(pilot, lambda: isinstance(app.screen, modals.NewProject), "new project")
+        await pilot.press(*"Zephyr", "tab", *"Halvorsen", "enter")
+        await settle(pilot)
+        zephyr = next(p for p in store.projects() if p.name == "Zephyr")
+        assert zephyr.client == "Halvorsen"
+        await pilot.press("slash", *"Zephyr", "enter", "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, ProjectPage)
+        await pilot.press("n")
+        await until(pilot, lambda: isinstance(app.screen, modals.NoteEditor), "the note editor")
+        await pilot.press(*"Kickoff moved to March", "ctrl+s")
+        await settle(pilot)
+        [note] = store.project(zephyr.id).notes
+        assert note.body == "Kickoff moved to March"
+        assert "Kickoff moved to March" in shown(app)
+        page = app.screen
+        page.query_one("OptionList").highlighted = 1  # the note (0 is the heading)
+        await pilot.press("e")
+        await until(pilot, lambda: isinstance(app.screen, modals.NoteEditor), "the note editor")
+        await pilot.press("end", *" (confirmed)", "ctrl+s")
+        await settle(pilot)
+        assert store.project(zephyr.id).notes[0].body == "Kickoff moved to March (confirmed)"
+        hits = store.keyword_search("confirmed", FactFilter(), 10)
+        assert note.fact_key in {key for key, _ in hits}
+        await pilot.press("x")
+        await until(pilot, lambda: isinstance(app.screen, modals.Confirm), "confirm delete")
+        await pilot.click("#yes")
+        await settle(pilot)
+        assert store.project(zephyr.id).notes == []
+
+    drive(app, script)
+
+
+# Ask
+
+
+def test_ask_streams_a_cited_answer_and_a_source_opens_its_lines(services: Services) -> None:
+    app = MemoApp(services)
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("5", *"why did we pick Postgres?", "enter")
+        await settle(pilot)
         answer = str(app.query_one("#ask-answer").render())
         assert "Postgres" in answer and "[1]" in answer
         sources = app.query_one("#ask-sources")
@@ -68,132 +481,210 @@ async def _ask_streams_a_cited_answer_and_a_source_opens_its_lines(services) -> 
         sources.focus()
         sources.highlighted = 0
         await pilot.press("enter")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await settle(pilot)
         assert isinstance(app.screen, CaptureScreen) and app.screen.lines is not None
         await pilot.press("escape", "5", "escape", "1")  # back; out of the question box
         assert app.query_one("#panes").current == "captures"
 
-
-def test_the_status_line_and_people(services) -> None:  # type: ignore[no-untyped-def]
-    asyncio.run(_the_status_line_and_people(services))
+    drive(app, script)
 
 
-async def _the_status_line_and_people(services) -> None:  # type: ignore[no-untyped-def]
+def test_past_questions_can_be_asked_again(services: Services) -> None:
     app = MemoApp(services)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        status = str(app.query_one("#status").render())
-        assert "offline" in status and "keyword search only" in status
-        assert "1 name to settle" in status  # "Sam" in the Halvorsen meetings
-        await pilot.press("3")
-        assert app.query_one("#people-table").row_count >= 7
+
+    async def script(pilot: Any) -> None:
+        pane = app.query_one(AskPane)
+        await pilot.press("5", *"why did we pick Postgres?", "enter")
+        await settle(pilot)
+        first = str(app.query_one("#ask-answer").render())
+        box = app.query_one("#ask-input")
+        box.value = ""
+        await pilot.press(*"who owns the billing design?", "enter")
+        await settle(pilot)
+        history = app.query_one("#ask-history")
+        assert history.display and history.option_count == 1
+        history.focus()
+        history.highlighted = 0
+        await pilot.press("enter")
+        await settle(pilot)
+        assert pane.asked[0] == "why did we pick Postgres?"
+        assert str(app.query_one("#ask-answer").render()) == first
+
+    drive(app, script)
 
 
-def test_who_is_it_confirms_a_name_and_backfills(services) -> None:  # type: ignore[no-untyped-def]
-    asyncio.run(_who_is_it(services))
+# Names
 
 
-async def _who_is_it(services) -> None:  # type: ignore[no-untyped-def]
-    from memo_tui.ui.app import WhoIsIt
-
+def test_who_is_it_confirms_a_name_and_backfills(services: Services) -> None:
     store = services.store
     cheng = next(p.id for p in store.people() if p.name == "Sam Cheng")
     before = next(p for p in store.people() if p.id == cheng).open_action_items
     app = MemoApp(services)
-    async with app.run_test(size=(100, 30)) as pilot:
-        await app.workers.wait_for_complete()
+
+    async def script(pilot: Any) -> None:
         await pilot.press("w")
-        await pilot.pause()
-        assert isinstance(app.screen, WhoIsIt)
-        assert app.screen.waiting.mention.mention == "Sam"
+        await until(pilot, lambda: isinstance(app.screen, modals.WhoIsIt), "who is Sam?")
+        assert app.screen.mention == "Sam"
         await pilot.click(f"#person-{cheng}")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        assert not isinstance(app.screen, WhoIsIt)
-        status = str(app.query_one("#status").render())
-        assert "to settle" not in status  # the status line updated
+        await settle(pilot)
+        assert not isinstance(app.screen, modals.WhoIsIt)
+        assert "to settle" not in str(app.query_one("#status").render())
+
+    drive(app, script, size=(100, 30))
     assert store.pending_mentions() == []
     after = next(p for p in store.people() if p.id == cheng)
     assert after.open_action_items > before and "Sam" in after.aliases
 
 
-def test_escape_leaves_the_names_waiting(services) -> None:  # type: ignore[no-untyped-def]
-    asyncio.run(_escape_leaves(services))
-
-
-async def _escape_leaves(services) -> None:  # type: ignore[no-untyped-def]
+def test_escape_leaves_the_names_waiting(services: Services) -> None:
     app = MemoApp(services)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await app.workers.wait_for_complete()
+
+    async def script(pilot: Any) -> None:
         await pilot.press("w")
-        await pilot.pause()
+        await until(pilot, lambda: isinstance(app.screen, modals.WhoIsIt), "who is Sam?")
         await pilot.press("escape")
-        await app.workers.wait_for_complete()
+        await settle(pilot)
+
+    drive(app, script, size=(80, 24))
     assert [m.mention for m in services.store.pending_mentions()] == ["Sam"]
 
 
-def test_the_facts_feed_pages_and_opens_a_fact(services, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    from memo_tui.ui.app import FactsPane
-
-    monkeypatch.setattr(FactsPane, "PAGE", 20)  # the demo has more than two pages of 20
-    asyncio.run(_facts_feed(services))
+# Help, palette, keymap, theme, demo
 
 
-async def _facts_feed(services) -> None:  # type: ignore[no-untyped-def]
-    total = len(services.store.facts())
+def test_help_lists_the_pane_keys_with_their_ids(services: Services) -> None:
     app = MemoApp(services)
-    async with app.run_test(size=(120, 36)) as pilot:
-        await app.workers.wait_for_complete()
-        await pilot.press("2")
-        table = app.query_one("#facts-table")
-        assert table.row_count == 20
-        for _ in range(15):  # near the end of the page the next one loads
-            await pilot.press("down")
-        await app.workers.wait_for_complete()
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("4", "f1")
+        await until(pilot, lambda: isinstance(app.screen, modals.Help), "help")
+        text = shown(app)
+        assert "Projects" in text and "projects.add" in text and "app.quit" in text
+        await pilot.press("escape")
+        assert not isinstance(app.screen, modals.Help)
+
+    drive(app, script)
+
+
+def test_the_palette_goes_to_a_person(services: Services) -> None:
+    app = MemoApp(services)
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("ctrl+p")
         await pilot.pause()
-        assert table.row_count == min(40, total)
+        await pilot.press(*"person Sam Cheng")
+        await until(pilot, lambda: "Go to person: Sam Cheng" in palette_hits(app), "the hit")
         await pilot.press("enter")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        assert isinstance(app.screen, CaptureScreen)
+        await settle(pilot)
+        assert isinstance(app.screen, PersonPage)
+        assert "Sam Cheng" in shown(app)
+
+    drive(app, script)
+
+
+def test_a_user_keymap_moves_a_binding(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    built = offline(
+        tmp_path, monkeypatch, keymap={"pane.ask": "a", "no.such": "z"}, theme="ansi-dark"
+    )
+    said: list[str] = []
+    app = MemoApp(built)
+    app.notify = lambda message, **_: said.append(str(message))  # type: ignore[method-assign]
+
+    async def script(pilot: Any) -> None:
+        assert app.theme == "ansi-dark" and app.animation_level == "none"
+        await pilot.press("a")
+        assert app.query_one("#panes").current == "ask"
+
+    drive(app, script)
+    assert any("no.such" in text for text in said)
+    built.close()
+
+
+def test_the_demo_seeds_in_the_background(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    built = offline(tmp_path, monkeypatch)
+    app = MemoApp(built, seed_demo=True)
+
+    async def script(pilot: Any) -> None:
+        assert app.query_one("#captures-table").row_count == 8
+
+    drive(app, script)
+    assert len(built.store.captures()) == 8 and built.store.projects()
+    built.close()
 
 
 def test_an_empty_store_says_how_to_start(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("MEMO_HOME", str(tmp_path / "home"))
-    empty = build_services(Settings(provider="offline"), tmp_path / "empty.db")
-    asyncio.run(_empty(empty))
-    empty.close()
-
-
-async def _empty(services) -> None:  # type: ignore[no-untyped-def]
-    app = MemoApp(services)
+    empty = offline(tmp_path, monkeypatch, "empty.db")
     said: list[str] = []
+    app = MemoApp(empty)
     app.notify = lambda message, **_: said.append(str(message))  # type: ignore[method-assign]
-    async with app.run_test(size=(80, 24)) as pilot:
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+
+    async def script(pilot: Any) -> None:
+        pass
+
+    drive(app, script, size=(80, 24))
     assert any("No captures yet" in text for text in said)
+    empty.close()
 
 
 def test_markup_in_a_title_is_shown_not_read(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("MEMO_HOME", str(tmp_path / "home"))
-    built = build_services(Settings(provider="offline"), tmp_path / "m.db")
+    built = offline(tmp_path, monkeypatch, "m.db")
     title = "[bold]Budget[/bold] [link=https://example.invalid]review[/link]"
     assert built.capture.capture_text(
         f"{title}\n\nAna: We decided to cut the budget.\n", "b.txt", "txt"
     ).ok
-    asyncio.run(_markup(built, title))
+    app = MemoApp(built)
+
+    async def script(pilot: Any) -> None:
+        text = shown(app)
+        assert "[bold]Budget[/bold]" in text and "[link=" in text  # shown, not read
+        await pilot.press("ctrl+p", *"Budget")
+        await until(pilot, lambda: "Open meeting: [bold]Budget" in palette_hits(app), "the hit")
+
+    drive(app, script)
     built.close()
 
 
-async def _markup(services, title: str) -> None:  # type: ignore[no-untyped-def]
-    app = MemoApp(services)
-    async with app.run_test(size=(120, 24)) as pilot:
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        shown = app.export_screenshot().replace("&#160;", " ")
-        assert "[bold]Budget[/bold]" in shown and "[link=" in shown  # shown, not read
+def test_ctrl_x_stops_a_backfill_and_the_rest_waits(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from test_embed import model_path
+
+    bare = offline(tmp_path, monkeypatch)  # no model: the demo is stored without vectors
+    seed_demo(bare.capture)
+    bare.close()
+    built = offline(tmp_path, monkeypatch, embed_model_path=model_path())
+    total = built.store.count_without_vectors()
+    real = built.embed.embedder
+    started, release = threading.Event(), threading.Event()
+
+    class Gated:  # the real model, held at its first batch until the test lets it go
+        name = real.name
+        dim = real.dim
+
+        def embed(self, texts: list[str]) -> list[list[float]]:
+            started.set()
+            release.wait(30)
+            return real.embed(texts)
+
+    built.embed.embedder = Gated()  # type: ignore[assignment]
+    said: list[str] = []
+    app = MemoApp(built)
+    app.notify = lambda message, **_: said.append(str(message))  # type: ignore[method-assign]
+
+    async def script(pilot: Any) -> None:
+        app.action_backfill()
+        await until(pilot, started.is_set, "the first batch")
+        assert app.query_one("#job").has_class("running")
+        await pilot.press("ctrl+x")
+        release.set()
+        job = app.query_one("#job")
+        await until(pilot, lambda: not job.has_class("running"), "the job bar to go")
+
+    drive(app, script)
+    left = built.store.count_without_vectors()
+    assert 0 < left < total  # a round was stored, the rest waits for memo backfill
+    assert any("Embedding stopped" in text for text in said)
+    built.close()

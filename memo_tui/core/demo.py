@@ -2,9 +2,29 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from importlib import resources
 
 from memo_tui.core.capture import CaptureResult, CaptureService
+from store import Provenance, Store, utc_now
+
+DEMO_CLIENT = "Halvorsen Freight"
+# What the sample meetings are about: (project, its client). They exist before the meetings
+# are captured, so each meeting is linked to the projects it names.
+DEMO_PROJECTS: tuple[tuple[str, str | None], ...] = (
+    ("Atlas", None),
+    ("Beacon", DEMO_CLIENT),
+    ("Cobalt", None),
+)
+# Notes as a user keeps them.
+CLIENT_NOTE = (
+    "Ingrid Halvorsen signs off; Sam Cheng is the day-to-day contact for devices and sync "
+    "rules (not our Sam Chen). Office and first depot in Bergen."
+)
+BEACON_NOTE = (
+    "Pilot: ten drivers from the Bergen depot since 16 November. Tromsø waits for four weeks "
+    "of Bergen data."
+)
 
 
 def demo_meetings() -> list[tuple[str, str]]:
@@ -14,12 +34,30 @@ def demo_meetings() -> list[tuple[str, str]]:
     return [(entry.name, entry.read_text(encoding="utf-8")) for entry in files]
 
 
-def seed_demo(capture: CaptureService) -> list[CaptureResult]:
-    """Capture every sample meeting not yet in the store (idempotent)."""
+def seed_demo(
+    capture: CaptureService, progress: Callable[[CaptureResult], None] | None = None
+) -> list[CaptureResult]:
+    """The demo's projects, client and notes, then every sample meeting not yet in the store.
+    Idempotent: a second call finds everything there and changes nothing."""
+    _seed_projects(capture.store, capture.options.user)
     results = []
     for name, text in demo_meetings():
         source_format = name.rsplit(".", 1)[-1]
-        results.append(
-            capture.capture_text(text, name, source_format, source_path=name, source_kind="demo")
+        result = capture.capture_text(
+            text, name, source_format, source_path=name, source_kind="demo"
         )
+        results.append(result)
+        if progress is not None:
+            progress(result)
     return results
+
+
+def _seed_projects(store: Store, user: str) -> None:
+    """The demo's projects, client and notes, unless the store has projects already."""
+    if store.projects():
+        return
+    for project, client in DEMO_PROJECTS:
+        store.add_project(project, client)
+    now = utc_now()
+    store.add_client_note(DEMO_CLIENT, CLIENT_NOTE, Provenance("note", "demo", now, user))
+    store.add_project_note("Beacon", BEACON_NOTE, Provenance("note", "demo", now, user))

@@ -5,7 +5,15 @@ from memo_tui.core.capture.service import (
     CaptureOptions,
     CaptureResult,
     CaptureService,
+    Replacement,
     iter_sources,
 )
 
-__all__ = ["CaptureOptions", "CaptureRejected", "CaptureResult", "CaptureService", "iter_sources"]
+__all__ = [
+    "CaptureOptions",
+    "CaptureRejected",
+    "CaptureResult",
+    "CaptureService",
+    "Replacement",
+    "iter_sources",
+]

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from memo_tui.core.capture.evidence import EvidenceIndex
 from memo_tui.core.capture.excerpts import excerpts
 from memo_tui.core.capture.sources import Transcript
-from memo_tui.core.llm.schemas import Extraction
 from store import NewActionItem, NewCapture, NewDecision, Provenance, utc_now
+
+if TYPE_CHECKING:
+    from memo_tui.core.llm.schemas import Extraction
 
 # Reasoning said within this many lines of the quote widens the evidence range to include it.
 REASONING_REACH = 12

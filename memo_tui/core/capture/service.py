@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from memo_tui.core.capture import dedup, guards
 from memo_tui.core.capture.decode import decode
@@ -15,8 +15,10 @@ from memo_tui.core.capture.offline import extract as offline_extract
 from memo_tui.core.capture.record import build_capture
 from memo_tui.core.capture.sources import Transcript, parse
 from memo_tui.core.entities.linking import link_names
-from memo_tui.core.llm.schemas import Extraction
 from store import ActionItemRecord, DecisionRecord, DuplicateCaptureError, NewCapture, Store
+
+if TYPE_CHECKING:
+    from memo_tui.core.llm.schemas import Extraction
 
 Status = Literal["captured", "unchanged", "replaced", "needs_replace", "rejected"]
 
@@ -34,7 +36,7 @@ class Outcome(Protocol):
     def llm_calls(self) -> tuple[int, ...]: ...
 
 
-Extractor = Callable[[Transcript], Extraction | Outcome]
+Extractor = Callable[[Transcript], "Extraction | Outcome"]
 
 
 @dataclass
@@ -63,6 +65,18 @@ class CaptureResult:
         raw = [d.decided_by for d in self.decisions if d.pending]
         raw += [a.assignee_raw for a in self.action_items if a.pending]
         return list(dict.fromkeys(name for name in raw if name))
+
+
+@dataclass(frozen=True)
+class Replacement:
+    """A new version of a stored meeting, extracted but not written: what would change."""
+
+    name: str
+    stored_id: int
+    new: NewCapture
+
+
+AskReplace = Callable[[Replacement], bool]
 
 
 @dataclass(frozen=True)
@@ -129,7 +143,9 @@ class CaptureService:
                 progress(result)
         return results
 
-    def capture_file(self, path: Path, replace: bool = False) -> CaptureResult:
+    def capture_file(
+        self, path: Path, replace: bool = False, ask_replace: AskReplace | None = None
+    ) -> CaptureResult:
         """Capture one file; a rejection is a result, never an exception."""
         try:
             source_format = guards.source_format(path)
@@ -140,7 +156,9 @@ class CaptureService:
         except OSError as error:
             reason = error.strerror or str(error)
             return CaptureResult(str(path), "rejected", error=f"{path}: cannot read it ({reason})")
-        return self.capture_text(text, path.name, source_format, source_path, replace=replace)
+        return self.capture_text(
+            text, path.name, source_format, source_path, replace=replace, ask_replace=ask_replace
+        )
 
     def capture_text(
         self,
@@ -150,8 +168,12 @@ class CaptureService:
         source_path: str | None = None,
         replace: bool = False,
         source_kind: str = "file",
+        ask_replace: AskReplace | None = None,
     ) -> CaptureResult:
-        """Capture decoded text (the CLI, the TUI and the demo seeder all end here)."""
+        """Capture decoded text (the CLI, the TUI and the demo seeder all end here).
+
+        A new version of a stored meeting is refused unless `replace`; with `ask_replace`,
+        it is extracted first and the callback, shown what would change, decides."""
         label = source_path or name
         try:
             guards.check_text(name, text, self.options.max_chars)
@@ -164,7 +186,7 @@ class CaptureService:
             return self._unchanged(label, existing.id, existing.title)
         signature = dedup.signature(transcript.text)
         version_of = self._version_of(transcript, source_path, signature)
-        if version_of is not None and not replace:
+        if version_of is not None and not replace and ask_replace is None:
             other_id, other_title = version_of
             message = (
                 f"{name} looks like a new version of capture {other_id} ({other_title!r}): "
@@ -176,6 +198,8 @@ class CaptureService:
         except Exception as error:  # noqa: BLE001 - one bad file must not stop a batch
             message = f"{name}: the {self.extractor_name} failed ({error}); nothing was stored"
             return CaptureResult(label, "rejected", error=message)
+        from memo_tui.core.llm.schemas import Extraction  # loaded by every extractor
+
         extraction = result if isinstance(result, Extraction) else result.extraction
         new = build_capture(
             transcript,
@@ -190,6 +214,15 @@ class CaptureService:
             user=self.options.user,
         )
         new = link_names(new, [*transcript.speakers, *transcript.attendees], self.store.directory())
+        declined = (
+            version_of is not None
+            and not replace
+            and ask_replace is not None
+            and not ask_replace(Replacement(name, version_of[0], new))
+        )
+        if declined and version_of is not None:
+            message = f"{name}: kept the stored version (capture {version_of[0]})"
+            return CaptureResult(label, "needs_replace", version_of[0], new.title, message)
         outcome = self._write(label, new, version_of[0] if version_of else None)
         outcome.chunks = int(getattr(result, "chunks", 0))
         if self.after_commit is not None and outcome.status in ("captured", "replaced"):

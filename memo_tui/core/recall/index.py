@@ -7,17 +7,23 @@ a second at 100,000), so long-lived processes (the TUI, benchmarks) use it, and 
 `memo ask` does not. It is exact, not approximate: the same top-k as vec0.
 
 The store's vector epoch moves whenever a vector is stored or dropped; a stale copy reloads
-before it answers. Below `min_vectors` the copy is not worth it and vec0 answers.
+before it answers. Below `min_vectors` the copy is not worth it and vec0 answers. NumPy is
+imported on the first load: the app's first screen does not wait for it.
 """
 
 from __future__ import annotations
 
 import threading
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING
 
 from store import FactFilter, Store
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    Keys = npt.NDArray[np.int64]
+    Matrix = npt.NDArray[np.float32]
 
 
 class VectorIndex:
@@ -26,12 +32,13 @@ class VectorIndex:
         self.min_vectors = min_vectors
         self._lock = threading.Lock()
         self._epoch: tuple[str | None, int] | None = None
-        self._keys: npt.NDArray[np.int64] = np.zeros(0, dtype=np.int64)
-        self._matrix: npt.NDArray[np.float32] = np.zeros((0, 0), dtype=np.float32)
+        self._loaded: tuple[Keys, Matrix] | None = None
 
-    def _snapshot(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float32]] | None:
+    def _snapshot(self) -> tuple[Keys, Matrix] | None:
         """The up-to-date keys and matrix (taken together, under the lock), or None when
         the store is too small to bother."""
+        import numpy as np
+
         stamp = self.store.vector_epoch()
         with self._lock:
             if stamp != self._epoch:
@@ -40,20 +47,23 @@ class VectorIndex:
                     flat = np.frombuffer(b"".join(blobs), dtype=np.float32)
                     matrix = flat.reshape(len(keys), -1)
                     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-                    self._matrix = (matrix / np.where(norms == 0, 1, norms)).astype(np.float32)
+                    matrix = (matrix / np.where(norms == 0, 1, norms)).astype(np.float32)
                 else:
-                    self._matrix = np.zeros((0, 0), dtype=np.float32)
-                self._keys = np.asarray(keys, dtype=np.int64)
+                    matrix = np.zeros((0, 0), dtype=np.float32)
+                self._loaded = (np.asarray(keys, dtype=np.int64), matrix)
                 self._epoch = (stamp[0], epoch)
-            if len(self._keys) == 0 or len(self._keys) < self.min_vectors:
+            loaded = self._loaded
+            if loaded is None or len(loaded[0]) == 0 or len(loaded[0]) < self.min_vectors:
                 return None
-            return self._keys, self._matrix
+            return loaded
 
     def search(
         self, vector: list[float], flt: FactFilter, k: int, min_similarity: float
     ) -> list[tuple[int, float]] | None:
         """(fact_key, cosine similarity) best first, as store.vector_search returns them;
         None when vec0 should answer instead."""
+        import numpy as np
+
         snapshot = self._snapshot()
         if snapshot is None:
             return None

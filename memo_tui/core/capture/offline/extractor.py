@@ -28,7 +28,6 @@ from memo_tui.core.capture.sources import Transcript, Turn
 from memo_tui.core.capture.untrusted import addresses_a_model
 from memo_tui.core.llm.schemas import ExtractedActionItem, ExtractedDecision, Extraction
 
-NAME = "offline extractor"
 DECISION_THRESHOLD = 3
 ACTION_THRESHOLD = 3
 CLOSING_SHARE = 0.85

@@ -1,0 +1,146 @@
+"""One capture: summary, decisions with why and who, action items, provenance, transcript.
+
+Evidence lines are bold in the transcript; the lines a citation points at are reversed and
+scrolled into view.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from memo_tui.core.services import Services
+from memo_tui.ui.text import line, plain, span, styled
+
+
+class CaptureScreen(Screen[None]):
+    HELP = (
+        "A captured meeting: its summary, decisions (with why and who decided), action items "
+        "(owner, due date), where it came from, and the transcript with line numbers. Bold "
+        "lines are evidence for a decision or action item; reversed lines are the ones a "
+        "citation points at."
+    )
+    BINDINGS = [
+        Binding("escape", "app.pop_screen", "Back", id="capture.back"),
+        Binding("d", "delete", "Delete", id="capture.delete"),
+    ]
+
+    def __init__(self, services: Services, capture_id: int, lines: tuple[int, int] | None = None):
+        super().__init__()
+        self.services = services
+        self.capture_id = capture_id
+        self.lines = lines
+        self._before_focus: Text | None = None  # the transcript above the cited lines
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="capture-detail"):
+            yield Static(id="capture-record")
+            yield Static(id="capture-transcript")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#capture-detail", VerticalScroll).focus()  # so the keys scroll it
+        self.load()
+
+    def action_delete(self) -> None:
+        from memo_tui.ui.app import MemoApp
+
+        if isinstance(self.app, MemoApp):
+            self.app.delete_capture(self.capture_id)
+
+    @work(thread=True, exclusive=True)
+    def load(self) -> None:
+        record, transcript = self.render_capture()
+        self.app.call_from_thread(self._show, record, transcript)
+
+    def render_capture(self) -> tuple[Text, Text]:
+        store = self.services.store
+        summary_row = store.capture(self.capture_id)
+        if summary_row is None:
+            return styled("This capture is gone (deleted).", "bold"), Text()
+        title, body, source_format, source_path = store.capture_source(self.capture_id)
+        decisions = store.decisions([self.capture_id])
+        actions = store.action_items([self.capture_id])
+        summary = next((f.text for f in store.facts("summary", capture_id=self.capture_id)), "")
+        record = line(title, style="bold")
+        record.append(f"\n{summary_row.occurred_at or 'no meeting date'}", style="dim")
+        if summary:
+            record.append("\n\n")
+            record.append(plain(summary))
+        if decisions:
+            record.append("\n\nDecisions", style="bold underline")
+        for d in decisions:
+            record.append(f"\n{span(d.line_start, d.line_end):>10}  ", style="dim")
+            record.append(line(d.description))
+            who = d.decided_by + (" (which one?)" if d.pending else "") if d.decided_by else ""
+            if who:
+                record.append(line(f" (decided by {who})", style="italic"))
+            if d.reasoning:
+                record.append(f"\n{'':>10}  why: ", style="dim")
+                record.append(line(d.reasoning))
+        if actions:
+            record.append("\n\nAction items", style="bold underline")
+        for a in actions:
+            record.append(f"\n{span(a.line_start, a.line_end):>10}  ", style="dim")
+            record.append(line(a.description))
+            owner = (
+                a.assignee_raw + (" (which one?)" if a.pending else "") if a.assignee_raw else ""
+            )
+            record.append(line(f" -> {owner or 'no owner'}", style="italic"))
+            if a.due_date:
+                record.append(f", due {a.due_date}")
+        record.append("\n\nProvenance", style="bold underline")
+        record.append("\n")
+        record.append(
+            line(
+                f"{source_path or 'typed in'} ({source_format}), captured "
+                f"{summary_row.captured_at[:16].replace('T', ' ')} UTC by the "
+                f"{summary_row.extractor}"
+                + (
+                    "; TRUNCATED: the extractor read only the start"
+                    if summary_row.truncated
+                    else ""
+                )
+            )
+        )
+        return record, self._transcript(body, [*decisions, *actions])
+
+    def _transcript(self, body: str, items: list[object]) -> Text:
+        evidence = {
+            n
+            for item in items
+            if (start := getattr(item, "line_start", None)) is not None
+            for n in range(start, getattr(item, "line_end", start) + 1)
+        }
+        focus = set(range(self.lines[0], self.lines[1] + 1)) if self.lines else set()
+        transcript = styled("\n\nTranscript\n", "bold underline")
+        for number, text in enumerate(body.split("\n"), 1):
+            if self.lines and number == self.lines[0]:
+                self._before_focus = transcript.copy()
+            style = "reverse" if number in focus else "bold" if number in evidence else ""
+            transcript.append(f"{number:>5}  ", style="dim")
+            transcript.append(line(text, style=style))
+            transcript.append("\n")
+        return transcript
+
+    def _show(self, record: Text, transcript: Text) -> None:
+        self.query_one("#capture-record", Static).update(record)
+        self.query_one("#capture-transcript", Static).update(transcript)
+        if self.lines:
+            self.call_after_refresh(self._scroll_to_lines)
+
+    def _scroll_to_lines(self) -> None:
+        """Bring the cited lines into view, a few lines of context above them (long lines
+        wrap, so count rows as they are drawn, not transcript lines)."""
+        if self._before_focus is None:
+            return
+        transcript = self.query_one("#capture-transcript", Static)
+        width = max(transcript.content_region.width, 10)
+        rows = len(self._before_focus.wrap(self.app.console, width))
+        scroller = self.query_one("#capture-detail", VerticalScroll)
+        scroller.scroll_to(y=max(0, transcript.virtual_region.y + rows - 3), animate=False)

@@ -1,0 +1,247 @@
+"""A person's page and a project's page, each a screen over the main one (escape goes back).
+
+Every line that points at a meeting can be opened: enter jumps to the meeting at its lines.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import Footer, OptionList, Static
+from textual.widgets.option_list import Option
+
+from memo_tui.ui.text import line, plural, span, styled
+from store import ActionItemRecord, DecisionRecord, FactFilter, NoteRecord, PersonDetail
+
+if TYPE_CHECKING:
+    from memo_tui.core.services import Services
+    from memo_tui.ui.app import MemoApp
+
+# What an entry of a page opens: a meeting at some lines, or a note to edit.
+Target = tuple[int, tuple[int, int] | None] | NoteRecord
+
+
+class Page(Screen[None]):
+    """A header and a list of entries; enter opens the selected entry."""
+
+    BINDINGS = [Binding("escape", "app.pop_screen", "Back", id="page.back")]
+    DEFAULT_CSS = """
+    Page #page-head { padding: 0 1; height: auto; max-height: 40%; }
+    Page OptionList, Page OptionList:focus { height: 1fr; border: none; padding: 0 1; }
+    """
+
+    def __init__(self, services: Services) -> None:
+        super().__init__()
+        self.services = services
+        self.targets: dict[str, Target] = {}
+
+    @property
+    def memo(self) -> MemoApp:
+        from memo_tui.ui.app import MemoApp
+
+        assert isinstance(self.app, MemoApp)
+        return self.app
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="page-head")
+        yield OptionList(id="page-entries")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).focus()
+        self.reload()
+
+    def reload(self) -> None:
+        self.load()
+
+    @work(thread=True, exclusive=True, group="page")
+    def load(self) -> None:
+        head, entries = self.build()
+        self.app.call_from_thread(self._show, head, entries)
+
+    def build(self) -> tuple[Text, list[tuple[Text, Target | None]]]:
+        raise NotImplementedError
+
+    def _show(self, head: Text, entries: list[tuple[Text, Target | None]]) -> None:
+        self.query_one("#page-head", Static).update(head)
+        options = self.query_one(OptionList)
+        highlighted = options.highlighted
+        options.clear_options()
+        self.targets = {}
+        for number, (label, target) in enumerate(entries):
+            if target is None:  # a heading
+                options.add_option(Option(label, disabled=True))
+            else:
+                self.targets[str(number)] = target
+                options.add_option(Option(label, id=str(number)))
+        if highlighted is not None and highlighted < options.option_count:
+            options.highlighted = highlighted
+
+    def selected(self) -> Target | None:
+        options = self.query_one(OptionList)
+        if options.highlighted is None:
+            return None
+        return self.targets.get(options.get_option_at_index(options.highlighted).id or "")
+
+    @on(OptionList.OptionSelected)
+    def open(self, event: OptionList.OptionSelected) -> None:
+        target = self.targets.get(event.option.id or "")
+        if isinstance(target, tuple):
+            self.memo.open_capture(*target)
+        elif target is not None:
+            self.edit_note(target)
+
+    def edit_note(self, note: NoteRecord) -> None:
+        """Only a project's page has notes."""
+
+
+def heading(text: str) -> tuple[Text, None]:
+    return Text(text, style="bold underline"), None
+
+
+def item_entry(
+    item: ActionItemRecord | DecisionRecord, detail: PersonDetail | None = None
+) -> tuple[Text, Target]:
+    """An action item or decision as a line of a page, opening its meeting at its lines."""
+    label = styled(f"{span(item.line_start, item.line_end):>10}  ", "dim")
+    label.append(line(item.description, 80))
+    if isinstance(item, ActionItemRecord):
+        owner = item.assignee_raw or "no owner"
+        label.append(line(f" -> {owner}" + (f", due {item.due_date}" if item.due_date else "")))
+    elif item.decided_by:
+        label.append(line(f" (decided by {item.decided_by})"))
+    if detail is not None and item.capture_id in detail.captures:
+        meeting = detail.captures[item.capture_id]
+        label.append(line(f"  · {meeting.title} {meeting.day}", 40, style="dim"))
+    return label, (item.capture_id, lines_of(item.line_start, item.line_end))
+
+
+def lines_of(start: int | None, end: int | None) -> tuple[int, int] | None:
+    return (start, end) if start is not None and end is not None else None
+
+
+class PersonPage(Page):
+    HELP = (
+        "A person: the names they go by (confirmed ones are marked), what they owe, what they "
+        "decided, the meetings they attended, and items in those meetings waiting for you to "
+        "say who a name means (w settles them). Enter opens the meeting at the item's lines."
+    )
+
+    def __init__(self, services: Services, person_id: int) -> None:
+        super().__init__(services)
+        self.person_id = person_id
+
+    def build(self) -> tuple[Text, list[tuple[Text, Target | None]]]:
+        person = self.services.store.person(self.person_id)
+        if person is None:
+            return styled("This person is no longer in the store.", "bold"), []
+        head = line(person.name, style="bold")
+        if person.aliases:
+            names = ", ".join(
+                a.alias + (" (confirmed)" if a.confirmed else "") for a in person.aliases
+            )
+            head.append("\nAlso: ")
+            head.append(line(names))
+        head.append(
+            f"\n{plural(len(person.open_action_items), 'open action item')}, "
+            f"{plural(len(person.decisions), 'decision')}, "
+            f"{plural(len(person.meetings), 'meeting')}"
+        )
+        entries: list[tuple[Text, Target | None]] = []
+        if person.open_action_items:
+            entries.append(heading("Owes"))
+            entries += [item_entry(a, person) for a in person.open_action_items]
+        if person.decisions:
+            entries.append(heading("Decided"))
+            entries += [item_entry(d, person) for d in person.decisions]
+        waiting: list[ActionItemRecord | DecisionRecord] = [
+            *person.pending_action_items,
+            *person.pending_decisions,
+        ]
+        if waiting:
+            entries.append(heading("Waiting for a name to be settled (w)"))
+            entries += [item_entry(item, person) for item in waiting]
+        if person.meetings:
+            entries.append(heading("Meetings"))
+            entries += [(line(f"{m.day}  {m.title}", 100), (m.id, None)) for m in person.meetings]
+        return head, entries
+
+
+class ProjectPage(Page):
+    HELP = (
+        "A project: your notes about it (and its client), the meetings linked to it, and the "
+        "facts about it. n writes a note; e (or enter) edits the selected note; x deletes it. "
+        "Enter on a meeting or fact opens it at its lines."
+    )
+    BINDINGS = [
+        Binding("n", "new_note", "Note", id="project.note"),
+        Binding("e", "edit_note", "Edit note", id="project.edit"),
+        Binding("x", "delete_note", "Delete note", id="project.delete_note"),
+    ]
+
+    def __init__(self, services: Services, project_id: int) -> None:
+        super().__init__(services)
+        self.project_id = project_id
+
+    def build(self) -> tuple[Text, list[tuple[Text, Target | None]]]:
+        store = self.services.store
+        project = store.project(self.project_id)
+        if project is None:
+            return styled("This project is no longer in the store.", "bold"), []
+        s = project.summary
+        head = line(s.name, style="bold")
+        if s.client:
+            head.append("  ")
+            head.append(line(f"client: {s.client}"))
+        head.append(
+            f"\n{plural(s.meetings, 'meeting')}, {plural(s.facts, 'fact')}, "
+            f"{plural(s.notes, 'note')}"
+        )
+        entries: list[tuple[Text, Target | None]] = [heading("Notes (n writes one)")]
+        for note in project.notes:
+            label = styled(f"{note.updated_at[:10]}  ", "dim")
+            if note.kind == "client":
+                label.append(line(f"about {note.owner}:", style="italic"))
+                label.append(" ")
+            label.append(line(note.body, 100))
+            entries.append((label, note))
+        if project.captures:
+            entries.append(heading("Meetings"))
+            entries += [(line(f"{c.day}  {c.title}", 100), (c.id, None)) for c in project.captures]
+        facts = store.facts_page(
+            FactFilter(project_ids=(self.project_id,), fact_types=("decision", "action_item")), 100
+        )
+        if facts:
+            entries.append(heading("Decisions and action items"))
+        for fact in facts:
+            label = styled(f"{fact.occurred_at or '':>10}  ", "dim")
+            label.append(f"{fact.fact_type.replace('_', ' ')}: ")
+            label.append(line(fact.text, 90))
+            if fact.capture_id is not None:
+                entries.append((label, (fact.capture_id, lines_of(fact.line_start, fact.line_end))))
+        return head, entries
+
+    def edit_note(self, note: NoteRecord) -> None:
+        self.memo.edit_note(note, self)
+
+    def action_new_note(self) -> None:
+        self.memo.write_note(self.project_id, self)
+
+    def action_edit_note(self) -> None:
+        target = self.selected()
+        if isinstance(target, NoteRecord):
+            self.edit_note(target)
+        else:
+            self.notify("Select a note to edit (n writes a new one).")
+
+    def action_delete_note(self) -> None:
+        target = self.selected()
+        if isinstance(target, NoteRecord):
+            self.memo.delete_note(target, self)
+        else:
+            self.notify("Select a note to delete.")

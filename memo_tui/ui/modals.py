@@ -1,0 +1,398 @@
+"""Dialogs with typed results; escape always cancels.
+
+Each returns what the caller needs and nothing more: a person's id, a yes or no, a path, a
+note's text. The caller does the work, in a worker, so a dialog never touches the store.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Generic, TypeVar
+
+from rich.table import Table
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.suggester import Suggester
+from textual.validation import ValidationResult, Validator
+from textual.widgets import Button, Input, Label, Static, TextArea
+
+from memo_tui.core.capture.guards import ALLOWED_SUFFIXES
+from memo_tui.ui.text import line, plain, plural
+
+_DIALOG_CSS = """
+{name} {{ align: center middle; }}
+{name} > Vertical {{
+    width: 72; max-width: 100%; height: auto; max-height: 100%;
+    border: round $accent; padding: 0 1; background: $surface;
+}}
+{name} .title {{ text-style: bold; margin: 0 0 1 0; }}
+{name} .buttons {{ height: auto; margin: 1 0 0 0; }}
+{name} .buttons Button {{ margin: 0 1 0 0; }}
+"""
+
+
+T = TypeVar("T")
+
+
+class Dialog(ModalScreen[T | None], Generic[T]):
+    """A centred box; escape dismisses with None."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="dialog.cancel")]
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class WhoIsIt(Dialog[int]):
+    """Which person a name means: a button per candidate, and "None of these".
+
+    Dismisses with the person's id, 0 for "none of these", or None when escaped."""
+
+    DEFAULT_CSS = _DIALOG_CSS.format(name="WhoIsIt") + "WhoIsIt Button { width: 1fr; }"
+
+    def __init__(self, mention: str, waiting: int, candidates: list[tuple[int, str]]) -> None:
+        super().__init__()
+        self.mention = mention
+        self.waiting = waiting
+        self.candidates = candidates
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            question = Text("Who is ")
+            question.append(line(f'"{self.mention}"'))
+            question.append(f"? {plural(self.waiting, 'item')} wait for the answer.")
+            yield Label(question, classes="title")
+            for person_id, name in self.candidates:
+                yield Button(line(name), id=f"person-{person_id}")
+            yield Button("None of these", id="person-0", variant="warning")
+
+    @on(Button.Pressed)
+    def choose(self, event: Button.Pressed) -> None:
+        self.dismiss(int((event.button.id or "person-0").removeprefix("person-")))
+
+
+class Confirm(Dialog[bool]):
+    """A question with a yes button (named for what it does) and a no."""
+
+    DEFAULT_CSS = _DIALOG_CSS.format(name="Confirm")
+
+    def __init__(
+        self, title: str, body: Text | Table, yes: str, no: str = "Cancel", danger: bool = False
+    ) -> None:
+        super().__init__()
+        self.title_text = title
+        self.body = body
+        self.yes = yes
+        self.no = no
+        self.danger = danger
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label(line(self.title_text), classes="title")
+            yield Static(self.body)
+            with Horizontal(classes="buttons"):
+                yield Button(self.yes, id="yes", variant="error" if self.danger else "primary")
+                yield Button(self.no, id="no")
+
+    def on_mount(self) -> None:
+        self.query_one("#no" if self.danger else "#yes", Button).focus()
+
+    @on(Button.Pressed)
+    def answer(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+
+@dataclass(frozen=True)
+class Version:
+    """One side of a replace: what a capture holds."""
+
+    title: str
+    date: str | None
+    decisions: int
+    action_items: int
+    lines: int
+
+
+def replace_dialog(name: str, stored: Version, new: Version) -> Confirm:
+    """ "Replace the stored meeting with this file?", showing what would change."""
+    table = Table(box=None, pad_edge=False, show_edge=False)
+    table.add_column("")
+    table.add_column("Stored", overflow="fold")
+    table.add_column("This file", overflow="fold")
+    rows = [
+        ("Title", stored.title, new.title),
+        ("Date", stored.date or "none", new.date or "none"),
+        ("Decisions", str(stored.decisions), str(new.decisions)),
+        ("Action items", str(stored.action_items), str(new.action_items)),
+        ("Lines", str(stored.lines), str(new.lines)),
+    ]
+    for label, old, fresh in rows:
+        style = "bold" if old != fresh else "dim"
+        table.add_row(label, line(old, 30), line(fresh, 30, style=style))
+    intro = line(f"{name} looks like a new version of a stored meeting.")
+    body = Table.grid()
+    body.add_row(intro)
+    body.add_row(table)
+    body.add_row(Text("Replacing keeps nothing of the stored version.", style="dim"))
+    return Confirm("Replace the stored meeting?", body, "Replace", "Keep the stored one")
+
+
+def delete_dialog(title: str, date: str | None, decisions: int, action_items: int) -> Confirm:
+    body = line(f"{title} ({date or 'no date'})")
+    body.append(
+        f"\n{plural(decisions, 'decision')}, {plural(action_items, 'action item')}, its "
+        "transcript and its search entries go too. This cannot be undone."
+    )
+    return Confirm("Delete this capture?", body, "Delete", danger=True)
+
+
+class ErrorDialog(Dialog[None]):
+    """Something failed: what, and what to do. The app carries on."""
+
+    DEFAULT_CSS = _DIALOG_CSS.format(name="ErrorDialog") + (
+        "ErrorDialog > Vertical { border: round $error; }"
+    )
+
+    def __init__(self, title: str, message: str) -> None:
+        super().__init__()
+        self.title_text = title
+        self.message = message
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label(line(self.title_text), classes="title")
+            yield Static(plain(self.message))
+            with Horizontal(classes="buttons"):
+                yield Button("OK", id="ok", variant="primary")
+
+    def on_mount(self) -> None:
+        self.query_one(Button).focus()
+
+    @on(Button.Pressed)
+    def close(self) -> None:
+        self.dismiss(None)
+
+
+class PathSuggester(Suggester):
+    """Completes a path from the file system: folders and transcript files, as you type."""
+
+    def __init__(self) -> None:
+        super().__init__(use_cache=False, case_sensitive=True)
+
+    async def get_suggestion(self, value: str) -> str | None:
+        if not value:
+            return None
+        typed = Path(os.path.expanduser(value))
+        folder, prefix = (typed, "") if value.endswith(os.sep) else (typed.parent, typed.name)
+        try:
+            names = sorted(entry.name for entry in os.scandir(folder) if _capturable(entry))
+        except OSError:
+            return None
+        for name in names:
+            if name.startswith(prefix) and name != prefix and not name.startswith("."):
+                completed = value + name[len(prefix) :]
+                return completed + os.sep if (folder / name).is_dir() else completed
+        return None
+
+
+def _capturable(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir() or Path(entry.name).suffix.lower() in ALLOWED_SUFFIXES
+    except OSError:
+        return False
+
+
+class CapturablePath(Validator):
+    """A transcript file memo reads, or a folder holding at least one."""
+
+    def validate(self, value: str) -> ValidationResult:
+        if not value.strip():
+            return self.failure("Type the path of a transcript or a folder of them.")
+        path = Path(os.path.expanduser(value.strip()))
+        if not path.exists():
+            return self.failure(f"No such file or folder: {path}")
+        if path.is_dir():
+            if any(p.suffix.lower() in ALLOWED_SUFFIXES for p in _files_under(path, 10_000)):
+                return self.success()
+            return self.failure(f"No {', '.join(ALLOWED_SUFFIXES)} files in that folder.")
+        if path.suffix.lower() not in ALLOWED_SUFFIXES:
+            return self.failure(f"memo reads {', '.join(ALLOWED_SUFFIXES)} transcripts.")
+        if not os.access(path, os.R_OK):
+            return self.failure("That file cannot be read (permissions).")
+        return self.success()
+
+
+def _files_under(folder: Path, most: int) -> list[Path]:
+    """Up to `most` paths under `folder` (a home folder is big; the check must stay quick)."""
+    found = []
+    for number, path in enumerate(folder.rglob("*")):
+        if number >= most:
+            break
+        found.append(path)
+    return found
+
+
+class CaptureFile(Dialog[Path]):
+    """The path of a transcript or folder to capture: completed as you type (tab or right
+    arrow accepts), checked before it is accepted."""
+
+    BINDINGS = [Binding("tab", "complete", "Complete", id="capture.complete", priority=True)]
+    DEFAULT_CSS = _DIALOG_CSS.format(name="CaptureFile") + "#capture-problem { color: $error; }"
+
+    def __init__(self, start: str = "") -> None:
+        super().__init__()
+        self.start = start
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label("Capture a transcript or a folder of them", classes="title")
+            yield Input(
+                self.start,
+                placeholder="~/meetings/standup.txt",
+                suggester=PathSuggester(),
+                validators=[CapturablePath()],
+                validate_on=["submitted"],
+                id="capture-path",
+            )
+            yield Label("", id="capture-problem")
+            yield Static(
+                Text(
+                    f"{', '.join(ALLOWED_SUFFIXES)}; a folder is read recursively. "
+                    "Tab completes, enter captures, escape cancels.",
+                    style="dim",
+                )
+            )
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+    def action_complete(self) -> None:
+        """Tab takes the suggested completion (the right arrow does too)."""
+        box = self.query_one(Input)
+        box.cursor_position = len(box.value)
+        box.action_cursor_right()
+
+    @on(Input.Changed)
+    def typing(self) -> None:
+        """A half-typed path is not wrong yet: the problem shows again on enter."""
+        self.query_one("#capture-problem", Label).update("")
+
+    @on(Input.Submitted)
+    def submit(self, event: Input.Submitted) -> None:
+        result = event.validation_result
+        if result is not None and not result.is_valid:
+            self.query_one("#capture-problem", Label).update(line(result.failure_descriptions[0]))
+            return
+        self.dismiss(Path(os.path.expanduser(event.value.strip())))
+
+
+class NoteEditor(Dialog[str]):
+    """Write or edit a note; ctrl+s saves, escape leaves it as it was."""
+
+    BINDINGS = [Binding("ctrl+s", "save", "Save", id="note.save")]
+    DEFAULT_CSS = _DIALOG_CSS.format(name="NoteEditor") + ("NoteEditor TextArea { height: 10; }")
+
+    def __init__(self, about: str, body: str = "") -> None:
+        super().__init__()
+        self.about = about
+        self.body = body
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label(line(self.about), classes="title")
+            yield TextArea(self.body, id="note-body", soft_wrap=True, show_line_numbers=False)
+            with Horizontal(classes="buttons"):
+                yield Button("Save (ctrl+s)", id="save", variant="primary")
+                yield Button("Cancel", id="cancel")
+
+    def on_mount(self) -> None:
+        self.query_one(TextArea).focus()
+
+    def action_save(self) -> None:
+        body = self.query_one(TextArea).text.strip()
+        if not body:
+            self.notify(
+                "A note needs some text (escape leaves without saving).", severity="warning"
+            )
+            return
+        self.dismiss(body)
+
+    @on(Button.Pressed)
+    def pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "save":
+            self.action_save()
+        else:
+            self.dismiss(None)
+
+
+class NewProject(Dialog[tuple[str, str | None]]):
+    """A project's name and, optionally, its client."""
+
+    DEFAULT_CSS = _DIALOG_CSS.format(name="NewProject")
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label("New project", classes="title")
+            yield Input(placeholder="Project name", id="project-name")
+            yield Input(placeholder="Client (optional)", id="project-client")
+            with Horizontal(classes="buttons"):
+                yield Button("Add", id="add", variant="primary")
+                yield Button("Cancel", id="cancel")
+
+    def on_mount(self) -> None:
+        self.query_one("#project-name", Input).focus()
+
+    @on(Input.Submitted)
+    @on(Button.Pressed, "#add")
+    def add(self) -> None:
+        name = " ".join(self.query_one("#project-name", Input).value.split())
+        client = " ".join(self.query_one("#project-client", Input).value.split())
+        if not name:
+            self.notify("The project needs a name.", severity="warning")
+            self.query_one("#project-name", Input).focus()
+            return
+        self.dismiss((name, client or None))
+
+    @on(Button.Pressed, "#cancel")
+    def cancel(self) -> None:
+        self.dismiss(None)
+
+
+class Help(Dialog[None]):
+    """The keys of the focused pane, then the app's, with their binding ids for keymaps."""
+
+    BINDINGS = [Binding("f1,question_mark,q", "cancel", "Close", id="help.close")]
+    DEFAULT_CSS = _DIALOG_CSS.format(name="Help") + (
+        "Help > Vertical { width: 84; } Help VerticalScroll { height: auto; max-height: 18; }"
+    )
+
+    def __init__(self, title: str, about: str, keys: list[tuple[str, str, str]]) -> None:
+        super().__init__()
+        self.title_text = title
+        self.about = about
+        self.keys = keys
+
+    def compose(self) -> ComposeResult:
+        table = Table(box=None, pad_edge=False, show_edge=False, expand=True)
+        table.add_column("Key", style="bold", no_wrap=True)
+        table.add_column("Does")
+        table.add_column("Binding id", style="dim", no_wrap=True)
+        for key, does, binding_id in self.keys:
+            table.add_row(key, does, binding_id)
+        with Vertical():
+            yield Label(self.title_text, classes="title")
+            yield Static(Text(self.about))
+            with VerticalScroll():
+                yield Static(table)
+            yield Label(
+                Text(
+                    'Rebind any key in config.toml: [keymap] "pane.ask" = "a". Escape closes.',
+                    style="dim",
+                )
+            )

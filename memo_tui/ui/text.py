@@ -1,0 +1,51 @@
+"""Untrusted text made safe to show: one sanitizer, and never read as markup.
+
+Transcripts, names and model output can carry escape sequences, bidi overrides and
+Rich markup. Everything the app shows from them goes through these helpers, which run
+`core.safety.sanitize` and return `rich.text.Text` (a plain `str` in a Textual widget or
+table cell would be parsed as markup).
+"""
+
+from __future__ import annotations
+
+import re
+
+from rich.text import Text
+
+from memo_tui.core.safety import sanitize, sanitize_line
+
+_WHITESPACE = re.compile(r"\s+")
+
+
+def styled(text: str, style: str = "") -> Text:
+    """Text whose style covers only itself: what is appended later keeps its own (Rich's
+    `Text(..., style=)` is a base style that would spread to everything appended)."""
+    out = Text(text)
+    if style:
+        out.stylize(style)
+    return out
+
+
+def plain(text: str, style: str = "") -> Text:
+    """Untrusted text as a renderable: controls made visible, no markup read."""
+    return styled(sanitize(text), style)
+
+
+def line(text: str, width: int | None = None, style: str = "") -> Text:
+    """One line of untrusted text (each run of whitespace, newlines too, folded to one
+    space), cut to `width` with an ellipsis."""
+    folded = sanitize_line(_WHITESPACE.sub(" ", text))
+    if width is not None and len(folded) > width:
+        folded = folded[: max(width - 1, 0)] + "…"
+    return styled(folded, style)
+
+
+def span(start: int | None, end: int | None) -> str:
+    """A fact's transcript lines, as shown next to it: L12, L12-14, or (unverified)."""
+    if start is None:
+        return "(unverified)"
+    return f"L{start}" if start == end else f"L{start}-{end}"
+
+
+def plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"

@@ -1,0 +1,80 @@
+"""A person's page: what they owe and decided, where they were, what waits on the user there."""
+
+from __future__ import annotations
+
+import json
+
+from sqlalchemy import Connection, text
+
+from store.captures import (
+    ACTION_ITEM_COLUMNS,
+    DECISION_COLUMNS,
+    action_item_record,
+    capture_links,
+    decision_record,
+)
+from store.records import (
+    ActionItemRecord,
+    DecisionRecord,
+    PersonAlias,
+    PersonDetail,
+)
+
+# Facts from `{table}` that `{where}` picks, newest meeting first.
+_BY_MEETING = """
+SELECT {columns} FROM {table}
+JOIN (SELECT id AS meeting, coalesce(occurred_at, substr(captured_at, 1, 10)) AS day
+      FROM captures) m ON m.meeting = capture_id
+WHERE {where} ORDER BY m.day DESC, capture_id DESC, id
+"""
+_MEETINGS = "SELECT capture_id FROM capture_people WHERE person_id = :p"
+_ATTENDED = f"capture_id IN ({_MEETINGS})"
+
+
+def person_detail(conn: Connection, person_id: int) -> PersonDetail | None:
+    """A person's page (see records.PersonDetail); None when there is no such person."""
+    name = conn.execute(text("SELECT name FROM people WHERE id = :p"), {"p": person_id}).scalar()
+    if name is None:
+        return None
+    person = {"p": person_id}
+
+    def decisions(where: str) -> list[DecisionRecord]:
+        sql = _BY_MEETING.format(columns=DECISION_COLUMNS, table="decisions", where=where)
+        return [decision_record(r) for r in conn.execute(text(sql), person)]
+
+    def action_items(where: str) -> list[ActionItemRecord]:
+        sql = _BY_MEETING.format(columns=ACTION_ITEM_COLUMNS, table="action_items", where=where)
+        return [action_item_record(r) for r in conn.execute(text(sql), person)]
+
+    owes = action_items("person_id = :p AND status = 'open'")
+    decided = decisions("person_id = :p")
+    waiting_items = action_items(f"pending = 1 AND {_ATTENDED}")
+    waiting_decisions = decisions(f"pending = 1 AND {_ATTENDED}")
+    meetings = capture_links(conn, f"id IN ({_MEETINGS})", person)
+    cited = {item.capture_id for item in owes} | {item.capture_id for item in decided}
+    cited -= {meeting.id for meeting in meetings}
+    elsewhere = capture_links(
+        conn, "id IN (SELECT value FROM json_each(:ids))", {"ids": json.dumps(sorted(cited))}
+    )
+    return PersonDetail(
+        id=person_id,
+        name=str(name),
+        aliases=_aliases(conn, person_id),
+        open_action_items=owes,
+        decisions=decided,
+        meetings=meetings,
+        pending_action_items=waiting_items,
+        pending_decisions=waiting_decisions,
+        captures={link.id: link for link in [*meetings, *elsewhere]},
+    )
+
+
+def _aliases(conn: Connection, person_id: int) -> list[PersonAlias]:
+    rows = conn.execute(
+        text(
+            "SELECT alias, confidence, auto_resolved FROM entity_aliases "
+            "WHERE entity_type = 'person' AND entity_id = :p ORDER BY alias"
+        ),
+        {"p": person_id},
+    ).all()
+    return [PersonAlias(str(a), float(c), not auto) for a, c, auto in rows]
