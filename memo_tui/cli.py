@@ -18,12 +18,11 @@ from typing import TYPE_CHECKING
 from memo_tui import __version__, render
 from memo_tui.core.safety import sanitize_line
 from memo_tui.render import warn
-from memo_tui.settings import Settings, load_settings
-from store import FACT_TYPES, StoreError
 
 if TYPE_CHECKING:
     from memo_tui.core.entities.service import EntityService
     from memo_tui.core.services import Services
+    from memo_tui.settings import Settings
 
 EXIT_OK, EXIT_REFUSED, EXIT_USAGE = 0, 1, 2
 Handler = Callable[[argparse.Namespace, "Services"], int]
@@ -37,6 +36,8 @@ def _store_options(parser: argparse.ArgumentParser, default: object) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from store import FACT_TYPES
+
     parser = argparse.ArgumentParser(
         prog="memo", description="Remembers what your team decided, why, and who owes what."
     )
@@ -162,6 +163,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: Sequence[str] | None) -> int:
+    from memo_tui.settings import load_settings
+
+    opening = _app_arguments(sys.argv[1:] if argv is None else list(argv))
+    if opening is not None:
+        return _open_app(opening)
     args = build_parser().parse_args(argv)
     try:
         settings = load_settings()
@@ -175,6 +181,7 @@ def _main(argv: Sequence[str] | None) -> int:
 
 def _with_services(args: argparse.Namespace, settings: Settings, handler: Handler) -> int:
     from memo_tui.core.services import build_services
+    from store import StoreError
 
     path = settings.demo_db_path if args.demo else (args.db or settings.db_path)
     services = build_services(settings, path)  # the store opens when first used
@@ -416,6 +423,45 @@ def _doctor(args: argparse.Namespace, services: Services) -> int:
     else:
         render.print_doctor(stats, report)
     return EXIT_OK
+
+
+def _app_arguments(argv: list[str]) -> argparse.Namespace | None:
+    """`memo`, `memo --demo` or `memo --db PATH` in a terminal: the app's arguments (None for
+    anything else). Parsed before the full parser, which needs the store's imports."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return None
+    parser = argparse.ArgumentParser(prog="memo", add_help=False)
+    _store_options(parser, None)
+    try:
+        args, rest = parser.parse_known_args(argv)
+    except SystemExit:  # e.g. --db with no path: the full parser says what is wrong
+        return None
+    return None if rest else args
+
+
+def _open_app(args: argparse.Namespace) -> int:
+    """The app paints at once; the settings and the store (whose imports take longer than
+    the first screen) come in the background."""
+    from memo_tui.ui.app import MemoApp
+
+    def opener() -> Services:
+        from memo_tui.core.services import build_services
+        from memo_tui.settings import load_settings
+
+        try:
+            settings = load_settings()
+        except ValueError as error:  # pydantic's ValidationError names the bad setting
+            raise ValueError(f"bad configuration: {error}") from error
+        path = settings.demo_db_path if args.demo else (args.db or settings.db_path)
+        return build_services(settings, path)
+
+    app = MemoApp(seed_demo=args.demo, opener=opener)
+    try:
+        app.run()
+    finally:
+        if app.ready:
+            app.services.close()
+    return app.return_code or EXIT_OK
 
 
 def _interactive(args: argparse.Namespace) -> bool:

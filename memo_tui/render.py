@@ -7,17 +7,17 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from memo_tui.core.safety import sanitize, sanitize_line
-from store import (
-    ActionItemRecord,
-    CaptureSummary,
-    DecisionRecord,
-    FactRecord,
-    PersonSummary,
-    StoreStats,
-)
 
 if TYPE_CHECKING:
     from memo_tui.core.capture import CaptureResult
+    from store import (
+        ActionItemRecord,
+        CaptureSummary,
+        DecisionRecord,
+        FactRecord,
+        PersonSummary,
+        StoreStats,
+    )
 
 
 def warn(message: str) -> None:

@@ -6,6 +6,7 @@ Each test waits on state (workers done, a screen up), never on the clock.
 from __future__ import annotations
 
 import asyncio
+import io
 import threading
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -19,9 +20,10 @@ from memo_tui.core.services import Services, build_services
 from memo_tui.settings import Settings
 from memo_tui.ui import modals
 from memo_tui.ui.app import MemoApp
+from memo_tui.ui.ask_pane import AskPane
 from memo_tui.ui.capture_view import CaptureScreen
 from memo_tui.ui.detail import PersonPage, ProjectPage
-from memo_tui.ui.panes import AskPane, FactsPane
+from memo_tui.ui.facts_pane import FactsPane
 from store import FactFilter
 
 
@@ -75,6 +77,15 @@ def shown(app: MemoApp) -> str:
     return app.export_screenshot().replace("&#160;", " ")
 
 
+def as_text(renderable: Any) -> str:
+    """What a widget's content reads as, drawn 120 wide."""
+    from rich.console import Console
+
+    console = Console(width=120, record=True, file=io.StringIO())
+    console.print(renderable)
+    return console.export_text()
+
+
 def palette_hits(app: MemoApp) -> str:
     """The command palette's hits as plain text (empty when it is not open)."""
     from textual.command import CommandList
@@ -99,8 +110,9 @@ def test_captures_pane_lists_and_opens_a_capture_with_provenance(services: Servi
         await pilot.press("enter")
         await settle(pilot)
         assert isinstance(app.screen, CaptureScreen)
-        record = str(app.screen.query_one("#capture-record").render())
-        assert "Provenance" in record and "offline" in record
+        record = as_text(app.screen.query_one("#capture-record").content)
+        assert "Provenance" in record and "offline extractor" in record
+        assert "Decisions" in record and "Action items" in record
         transcript = str(app.screen.query_one("#capture-transcript").render())
         assert "\x1b" not in transcript
         await pilot.press("escape")
@@ -359,6 +371,10 @@ def test_the_facts_feed_pages_and_opens_a_fact(
         assert table.row_count == min(40, total)
         keys = [f.fact_key for f in app.query_one(FactsPane).facts]
         assert len(keys) == len(set(keys))  # keyset paging: no fact twice
+        await pilot.press(*["down"] * 40)  # key auto-repeat: highlights faster than pages load
+        await settle(pilot)
+        keys = [f.fact_key for f in app.query_one(FactsPane).facts]
+        assert len(keys) == len(set(keys)) and len(keys) > 40
         await pilot.press("enter")
         await settle(pilot)
         assert isinstance(app.screen, CaptureScreen)
@@ -688,3 +704,100 @@ def test_ctrl_x_stops_a_backfill_and_the_rest_waits(
     assert 0 < left < total  # a round was stored, the rest waits for memo backfill
     assert any("Embedding stopped" in text for text in said)
     built.close()
+
+
+def test_quitting_while_the_replace_dialog_is_up_ends_and_keeps_the_store(
+    services: Services, tmp_path: Path
+) -> None:
+    edited = _edited_retro(tmp_path)
+    before = dump(services.store)
+    app = MemoApp(services)
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("c")
+        await until(pilot, lambda: isinstance(app.screen, modals.CaptureFile), "the path dialog")
+        await pilot.press(*str(edited), "enter")
+        await until(pilot, lambda: isinstance(app.screen, modals.Confirm), "the replace dialog")
+        await pilot.press("ctrl+q")
+
+    runner = threading.Thread(target=drive, args=(app, script), daemon=True)
+    runner.start()
+    runner.join(60)
+    assert not runner.is_alive(), "memo hung on quit: the capture worker waits on the dialog"
+    assert dump(services.store) == before
+
+
+def test_a_stray_enter_does_not_answer_who_is_it(services: Services) -> None:
+    app = MemoApp(services)
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("w")
+        await until(pilot, lambda: isinstance(app.screen, modals.WhoIsIt), "who is Sam?")
+        await pilot.press("enter", "space")  # typed for something else: nothing is chosen
+        assert isinstance(app.screen, modals.WhoIsIt)
+        await pilot.press("escape")
+
+    drive(app, script)
+    assert [m.mention for m in services.store.pending_mentions()] == ["Sam"]
+
+
+def test_a_deleted_meeting_leaves_the_open_person_page(services: Services) -> None:
+    store = services.store
+    priya = next(p.id for p in store.people() if p.name == "Priya Natarajan")
+    retro = next(c for c in store.captures() if "retro" in c.title.lower())
+    app = MemoApp(services)
+
+    def meetings_listed() -> list[str]:
+        entries = app.screen.query_one("#page-entries")
+        return [as_text(entries.get_option_at_index(n).prompt) for n in range(entries.option_count)]
+
+    async def script(pilot: Any) -> None:
+        app.go_to("person", priya)
+        await settle(pilot)
+        assert any("Atlas migration retrospective" in text for text in meetings_listed())
+        app.delete_capture(retro.id)
+        await until(pilot, lambda: isinstance(app.screen, modals.Confirm), "confirm delete")
+        await pilot.click("#yes")
+        await settle(pilot)
+        assert isinstance(app.screen, PersonPage)
+        assert not any("Atlas migration retrospective" in text for text in meetings_listed())
+
+    drive(app, script)
+
+
+def test_path_completion_never_echoes_a_control_character(tmp_path: Path) -> None:
+    (tmp_path / "a\x1b]2;PWNED\x07b.txt").write_text("x", encoding="utf-8")
+    (tmp_path / "agenda.txt").write_text("x", encoding="utf-8")
+    suggestion = asyncio.run(modals.PathSuggester().get_suggestion(f"{tmp_path}/a"))
+    assert suggestion == f"{tmp_path}/agenda.txt"
+    hostile = modals.CapturablePath().validate(f"{tmp_path}/a\x1b]2;PWNED\x07b.txt")
+    assert not hostile.is_valid
+
+
+def test_fast_scrolling_loads_each_page_once(
+    services: Services, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(FactsPane, "PAGE", 20)
+    store = services.store
+    release = threading.Event()
+    page = store.facts_page
+
+    def held(*args: Any, **kwargs: Any) -> Any:  # the next page takes its time
+        if len(args) > 2 or kwargs.get("after") is not None:
+            release.wait(30)
+        return page(*args, **kwargs)
+
+    monkeypatch.setattr(store, "facts_page", held)
+    app = MemoApp(services)
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("2")
+        await settle(pilot)
+        app.query_one("#facts-table").focus()
+        await pilot.press(*["down"] * 19)  # every highlight near the end asks for more
+        release.set()
+        await settle(pilot)
+        keys = [f.fact_key for f in app.query_one(FactsPane).facts]
+        assert len(keys) == 40 == len(set(keys))
+
+    drive(app, script)

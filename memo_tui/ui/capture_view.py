@@ -6,6 +6,9 @@ scrolled into view.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from rich.console import Group, RenderableType
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
@@ -14,8 +17,11 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from memo_tui.core.services import Services
-from memo_tui.ui.text import line, plain, span, styled
+from memo_tui.ui.panes import superseded
+from memo_tui.ui.text import items, line, plain, span, styled
+
+if TYPE_CHECKING:
+    from memo_tui.core.services import Services
 
 
 class CaptureScreen(Screen[None]):
@@ -53,62 +59,59 @@ class CaptureScreen(Screen[None]):
         if isinstance(self.app, MemoApp):
             self.app.delete_capture(self.capture_id)
 
-    @work(thread=True, exclusive=True)
+    @work(thread=True, exclusive=True, exit_on_error=False)
     def load(self) -> None:
         record, transcript = self.render_capture()
-        self.app.call_from_thread(self._show, record, transcript)
+        if not superseded():
+            self.app.call_from_thread(self._show, record, transcript)
 
-    def render_capture(self) -> tuple[Text, Text]:
+    def render_capture(self) -> tuple[RenderableType, Text]:
         store = self.services.store
-        summary_row = store.capture(self.capture_id)
-        if summary_row is None:
+        found = store.capture(self.capture_id)
+        if found is None:
             return styled("This capture is gone (deleted).", "bold"), Text()
         title, body, source_format, source_path = store.capture_source(self.capture_id)
         decisions = store.decisions([self.capture_id])
         actions = store.action_items([self.capture_id])
         summary = next((f.text for f in store.facts("summary", capture_id=self.capture_id)), "")
-        record = line(title, style="bold")
-        record.append(f"\n{summary_row.occurred_at or 'no meeting date'}", style="dim")
+        head = line(title, style="bold")
+        head.append(f"\n{found.occurred_at or 'no meeting date'}", style="dim")
+        parts: list[RenderableType] = [head]
         if summary:
-            record.append("\n\n")
-            record.append(plain(summary))
+            parts += [Text(), plain(summary)]
         if decisions:
-            record.append("\n\nDecisions", style="bold underline")
-        for d in decisions:
-            record.append(f"\n{span(d.line_start, d.line_end):>10}  ", style="dim")
-            record.append(line(d.description))
-            who = d.decided_by + (" (which one?)" if d.pending else "") if d.decided_by else ""
-            if who:
-                record.append(line(f" (decided by {who})", style="italic"))
-            if d.reasoning:
-                record.append(f"\n{'':>10}  why: ", style="dim")
-                record.append(line(d.reasoning))
+            parts += [Text(), styled("Decisions", "bold underline")]
+            rows: list[tuple[str, Text]] = []
+            for d in decisions:
+                said = line(d.description)
+                if d.decided_by:
+                    who = d.decided_by + (" (which one?)" if d.pending else "")
+                    said.append(line(f" (decided by {who})", style="italic"))
+                rows.append((span(d.line_start, d.line_end), said))
+                if d.reasoning:
+                    rows.append(("", styled("why: ", "dim") + line(d.reasoning)))
+            parts.append(items(rows))
         if actions:
-            record.append("\n\nAction items", style="bold underline")
-        for a in actions:
-            record.append(f"\n{span(a.line_start, a.line_end):>10}  ", style="dim")
-            record.append(line(a.description))
-            owner = (
-                a.assignee_raw + (" (which one?)" if a.pending else "") if a.assignee_raw else ""
-            )
-            record.append(line(f" -> {owner or 'no owner'}", style="italic"))
-            if a.due_date:
-                record.append(f", due {a.due_date}")
-        record.append("\n\nProvenance", style="bold underline")
-        record.append("\n")
-        record.append(
+            parts += [Text(), styled("Action items", "bold underline")]
+            rows = []
+            for a in actions:
+                said = line(a.description)
+                owner = (a.assignee_raw or "no owner") + (" (which one?)" if a.pending else "")
+                said.append(line(f" -> {owner}", style="italic"))
+                if a.due_date:
+                    said.append(f", due {a.due_date}")
+                rows.append((span(a.line_start, a.line_end), said))
+            parts.append(items(rows))
+        read = "; TRUNCATED: the extractor read only the start" if found.truncated else ""
+        parts += [
+            Text(),
+            styled("Provenance", "bold underline"),
             line(
                 f"{source_path or 'typed in'} ({source_format}), captured "
-                f"{summary_row.captured_at[:16].replace('T', ' ')} UTC by the "
-                f"{summary_row.extractor}"
-                + (
-                    "; TRUNCATED: the extractor read only the start"
-                    if summary_row.truncated
-                    else ""
-                )
-            )
-        )
-        return record, self._transcript(body, [*decisions, *actions])
+                f"{found.captured_at[:16].replace('T', ' ')} UTC by the {found.extractor}{read}"
+            ),
+        ]
+        return Group(*parts), self._transcript(body, [*decisions, *actions])
 
     def _transcript(self, body: str, items: list[object]) -> Text:
         evidence = {
@@ -128,7 +131,7 @@ class CaptureScreen(Screen[None]):
             transcript.append("\n")
         return transcript
 
-    def _show(self, record: Text, transcript: Text) -> None:
+    def _show(self, record: RenderableType, transcript: Text) -> None:
         self.query_one("#capture-record", Static).update(record)
         self.query_one("#capture-transcript", Static).update(transcript)
         if self.lines:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rich.console import RenderableType
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -15,7 +16,8 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
-from memo_tui.ui.text import line, plural, span, styled
+from memo_tui.ui.panes import superseded
+from memo_tui.ui.text import items, line, plural, span, styled
 from store import ActionItemRecord, DecisionRecord, FactFilter, NoteRecord, PersonDetail
 
 if TYPE_CHECKING:
@@ -24,6 +26,7 @@ if TYPE_CHECKING:
 
 # What an entry of a page opens: a meeting at some lines, or a note to edit.
 Target = tuple[int, tuple[int, int] | None] | NoteRecord
+Entry = tuple[RenderableType, Target | None]  # what a page lists; no target: a heading
 
 
 class Page(Screen[None]):
@@ -59,15 +62,16 @@ class Page(Screen[None]):
     def reload(self) -> None:
         self.load()
 
-    @work(thread=True, exclusive=True, group="page")
+    @work(thread=True, exclusive=True, group="page", exit_on_error=False)
     def load(self) -> None:
         head, entries = self.build()
-        self.app.call_from_thread(self._show, head, entries)
+        if not superseded():
+            self.app.call_from_thread(self._show, head, entries)
 
-    def build(self) -> tuple[Text, list[tuple[Text, Target | None]]]:
+    def build(self) -> tuple[Text, list[Entry]]:
         raise NotImplementedError
 
-    def _show(self, head: Text, entries: list[tuple[Text, Target | None]]) -> None:
+    def _show(self, head: Text, entries: list[Entry]) -> None:
         self.query_one("#page-head", Static).update(head)
         options = self.query_one(OptionList)
         highlighted = options.highlighted
@@ -100,25 +104,26 @@ class Page(Screen[None]):
         """Only a project's page has notes."""
 
 
-def heading(text: str) -> tuple[Text, None]:
+def heading(text: str) -> Entry:
     return Text(text, style="bold underline"), None
 
 
 def item_entry(
     item: ActionItemRecord | DecisionRecord, detail: PersonDetail | None = None
-) -> tuple[Text, Target]:
-    """An action item or decision as a line of a page, opening its meeting at its lines."""
-    label = styled(f"{span(item.line_start, item.line_end):>10}  ", "dim")
-    label.append(line(item.description, 80))
+) -> tuple[RenderableType, Target]:
+    """An action item or decision as an entry of a page (its meeting beneath it), opening
+    its meeting at its lines."""
+    said = line(item.description)
     if isinstance(item, ActionItemRecord):
         owner = item.assignee_raw or "no owner"
-        label.append(line(f" -> {owner}" + (f", due {item.due_date}" if item.due_date else "")))
+        said.append(line(f" -> {owner}" + (f", due {item.due_date}" if item.due_date else "")))
     elif item.decided_by:
-        label.append(line(f" (decided by {item.decided_by})"))
+        said.append(line(f" (decided by {item.decided_by})"))
+    rows = [(span(item.line_start, item.line_end), said)]
     if detail is not None and item.capture_id in detail.captures:
         meeting = detail.captures[item.capture_id]
-        label.append(line(f"  · {meeting.title} {meeting.day}", 40, style="dim"))
-    return label, (item.capture_id, lines_of(item.line_start, item.line_end))
+        rows.append(("", line(f"{meeting.day} · {meeting.title}", style="dim")))
+    return items(rows), (item.capture_id, lines_of(item.line_start, item.line_end))
 
 
 def lines_of(start: int | None, end: int | None) -> tuple[int, int] | None:
@@ -136,7 +141,7 @@ class PersonPage(Page):
         super().__init__(services)
         self.person_id = person_id
 
-    def build(self) -> tuple[Text, list[tuple[Text, Target | None]]]:
+    def build(self) -> tuple[Text, list[Entry]]:
         person = self.services.store.person(self.person_id)
         if person is None:
             return styled("This person is no longer in the store.", "bold"), []
@@ -152,7 +157,7 @@ class PersonPage(Page):
             f"{plural(len(person.decisions), 'decision')}, "
             f"{plural(len(person.meetings), 'meeting')}"
         )
-        entries: list[tuple[Text, Target | None]] = []
+        entries: list[Entry] = []
         if person.open_action_items:
             entries.append(heading("Owes"))
             entries += [item_entry(a, person) for a in person.open_action_items]
@@ -168,7 +173,7 @@ class PersonPage(Page):
             entries += [item_entry(item, person) for item in waiting]
         if person.meetings:
             entries.append(heading("Meetings"))
-            entries += [(line(f"{m.day}  {m.title}", 100), (m.id, None)) for m in person.meetings]
+            entries += [(items([(m.day, line(m.title))]), (m.id, None)) for m in person.meetings]
         return head, entries
 
 
@@ -180,15 +185,15 @@ class ProjectPage(Page):
     )
     BINDINGS = [
         Binding("n", "new_note", "Note", id="project.note"),
-        Binding("e", "edit_note", "Edit note", id="project.edit"),
-        Binding("x", "delete_note", "Delete note", id="project.delete_note"),
+        Binding("e", "edit_note", "Edit", id="project.edit"),
+        Binding("x", "delete_note", "Delete", id="project.delete_note"),
     ]
 
     def __init__(self, services: Services, project_id: int) -> None:
         super().__init__(services)
         self.project_id = project_id
 
-    def build(self) -> tuple[Text, list[tuple[Text, Target | None]]]:
+    def build(self) -> tuple[Text, list[Entry]]:
         store = self.services.store
         project = store.project(self.project_id)
         if project is None:
@@ -202,28 +207,26 @@ class ProjectPage(Page):
             f"\n{plural(s.meetings, 'meeting')}, {plural(s.facts, 'fact')}, "
             f"{plural(s.notes, 'note')}"
         )
-        entries: list[tuple[Text, Target | None]] = [heading("Notes (n writes one)")]
+        entries: list[Entry] = [heading("Notes (n writes one)")]
         for note in project.notes:
-            label = styled(f"{note.updated_at[:10]}  ", "dim")
-            if note.kind == "client":
-                label.append(line(f"about {note.owner}:", style="italic"))
-                label.append(" ")
-            label.append(line(note.body, 100))
-            entries.append((label, note))
+            said = (
+                line(f"about {note.owner}: ", style="italic") if note.kind == "client" else Text()
+            )
+            said.append(line(note.body))
+            entries.append((items([(note.updated_at[:10], said)]), note))
         if project.captures:
             entries.append(heading("Meetings"))
-            entries += [(line(f"{c.day}  {c.title}", 100), (c.id, None)) for c in project.captures]
-        facts = store.facts_page(
-            FactFilter(project_ids=(self.project_id,), fact_types=("decision", "action_item")), 100
-        )
+            entries += [(items([(c.day, line(c.title))]), (c.id, None)) for c in project.captures]
+        kinds = FactFilter(project_ids=(self.project_id,), fact_types=("decision", "action_item"))
+        facts = store.facts_page(kinds, 100)
         if facts:
             entries.append(heading("Decisions and action items"))
         for fact in facts:
-            label = styled(f"{fact.occurred_at or '':>10}  ", "dim")
-            label.append(f"{fact.fact_type.replace('_', ' ')}: ")
-            label.append(line(fact.text, 90))
-            if fact.capture_id is not None:
-                entries.append((label, (fact.capture_id, lines_of(fact.line_start, fact.line_end))))
+            if fact.capture_id is None:
+                continue
+            said = styled(f"{fact.fact_type.replace('_', ' ')}: ", "italic") + line(fact.text)
+            where = (fact.capture_id, lines_of(fact.line_start, fact.line_end))
+            entries.append((items([(fact.occurred_at or "", said)]), where))
         return head, entries
 
     def edit_note(self, note: NoteRecord) -> None:

@@ -22,7 +22,7 @@ from textual.suggester import Suggester
 from textual.validation import ValidationResult, Validator
 from textual.widgets import Button, Input, Label, Static, TextArea
 
-from memo_tui.core.capture.guards import ALLOWED_SUFFIXES
+from memo_tui.core.safety import sanitize_line
 from memo_tui.ui.text import line, plain, plural
 
 _DIALOG_CSS = """
@@ -55,22 +55,33 @@ class WhoIsIt(Dialog[int]):
     Dismisses with the person's id, 0 for "none of these", or None when escaped."""
 
     DEFAULT_CSS = _DIALOG_CSS.format(name="WhoIsIt") + "WhoIsIt Button { width: 1fr; }"
+    # Nothing chosen on opening: it may pop up while the user types elsewhere, and a stray
+    # enter must not answer for them (tab moves to the choices).
+    AUTO_FOCUS = ""
 
-    def __init__(self, mention: str, waiting: int, candidates: list[tuple[int, str]]) -> None:
+    def __init__(self, mention: str, waiting: list[str], candidates: list[tuple[int, str]]) -> None:
         super().__init__()
         self.mention = mention
-        self.waiting = waiting
+        self.waiting = waiting  # the items that wait, each with its meeting
         self.candidates = candidates
 
     def compose(self) -> ComposeResult:
         with Vertical():
             question = Text("Who is ")
             question.append(line(f'"{self.mention}"'))
-            question.append(f"? {plural(self.waiting, 'item')} wait for the answer.")
+            question.append(f"? {plural(len(self.waiting), 'item')} wait for the answer:")
             yield Label(question, classes="title")
+            shown = Text()
+            for said in self.waiting[:4]:
+                shown.append("• ")
+                shown.append(line(said, 160))
+                shown.append("\n")
+            if len(self.waiting) > 4:
+                shown.append(f"and {len(self.waiting) - 4} more\n", style="dim")
+            yield Static(shown)
             for person_id, name in self.candidates:
                 yield Button(line(name), id=f"person-{person_id}")
-            yield Button("None of these", id="person-0", variant="warning")
+            yield Button("None of these", id="person-0")
 
     @on(Button.Pressed)
     def choose(self, event: Button.Pressed) -> None:
@@ -140,7 +151,9 @@ def replace_dialog(name: str, stored: Version, new: Version) -> Confirm:
     body.add_row(intro)
     body.add_row(table)
     body.add_row(Text("Replacing keeps nothing of the stored version.", style="dim"))
-    return Confirm("Replace the stored meeting?", body, "Replace", "Keep the stored one")
+    return Confirm(
+        "Replace the stored meeting?", body, "Replace", "Keep the stored one", danger=True
+    )
 
 
 def delete_dialog(title: str, date: str | None, decisions: int, action_items: int) -> Confirm:
@@ -195,15 +208,24 @@ class PathSuggester(Suggester):
         except OSError:
             return None
         for name in names:
+            if sanitize_line(name) != name:  # a control character in a name: never echo it
+                continue
             if name.startswith(prefix) and name != prefix and not name.startswith("."):
                 completed = value + name[len(prefix) :]
                 return completed + os.sep if (folder / name).is_dir() else completed
         return None
 
 
+def allowed_suffixes() -> tuple[str, ...]:
+    """What memo captures (imported when first asked: the capture package is heavy)."""
+    from memo_tui.core.capture.guards import ALLOWED_SUFFIXES
+
+    return ALLOWED_SUFFIXES
+
+
 def _capturable(entry: os.DirEntry[str]) -> bool:
     try:
-        return entry.is_dir() or Path(entry.name).suffix.lower() in ALLOWED_SUFFIXES
+        return entry.is_dir() or Path(entry.name).suffix.lower() in allowed_suffixes()
     except OSError:
         return False
 
@@ -212,17 +234,20 @@ class CapturablePath(Validator):
     """A transcript file memo reads, or a folder holding at least one."""
 
     def validate(self, value: str) -> ValidationResult:
+        suffixes = allowed_suffixes()
         if not value.strip():
             return self.failure("Type the path of a transcript or a folder of them.")
+        if sanitize_line(value) != value:
+            return self.failure("That path holds control characters; rename the file first.")
         path = Path(os.path.expanduser(value.strip()))
         if not path.exists():
             return self.failure(f"No such file or folder: {path}")
         if path.is_dir():
-            if any(p.suffix.lower() in ALLOWED_SUFFIXES for p in _files_under(path, 10_000)):
+            if any(p.suffix.lower() in suffixes for p in _files_under(path, 10_000)):
                 return self.success()
-            return self.failure(f"No {', '.join(ALLOWED_SUFFIXES)} files in that folder.")
-        if path.suffix.lower() not in ALLOWED_SUFFIXES:
-            return self.failure(f"memo reads {', '.join(ALLOWED_SUFFIXES)} transcripts.")
+            return self.failure(f"No {', '.join(suffixes)} files in that folder.")
+        if path.suffix.lower() not in suffixes:
+            return self.failure(f"memo reads {', '.join(suffixes)} transcripts.")
         if not os.access(path, os.R_OK):
             return self.failure("That file cannot be read (permissions).")
         return self.success()
@@ -263,7 +288,7 @@ class CaptureFile(Dialog[Path]):
             yield Label("", id="capture-problem")
             yield Static(
                 Text(
-                    f"{', '.join(ALLOWED_SUFFIXES)}; a folder is read recursively. "
+                    f"{', '.join(allowed_suffixes())}; a folder is read recursively. "
                     "Tab completes, enter captures, escape cancels.",
                     style="dim",
                 )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from rich.table import Table
 from rich.text import Text
 
 from memo_tui.core.safety import sanitize, sanitize_line
@@ -49,3 +50,14 @@ def span(start: int | None, end: int | None) -> str:
 
 def plural(count: int, noun: str) -> str:
     return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def items(rows: list[tuple[str, Text]]) -> Table:
+    """Facts under their transcript lines: the lines in a narrow column, the text wrapping
+    in its own column (so a long one stays indented)."""
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(justify="right", no_wrap=True, style="dim", min_width=7)
+    grid.add_column(ratio=1)
+    for where, text in rows:
+        grid.add_row(where, text)
+    return grid

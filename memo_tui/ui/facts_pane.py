@@ -1,0 +1,226 @@
+"""The Facts pane: every fact in one feed, filtered, paged by keyset, or a hybrid search."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.suggester import SuggestFromList
+from textual.widgets import DataTable, Input, Label, Select
+
+from memo_tui.ui.panes import Cell, Pane, superseded
+from memo_tui.ui.text import line, plural, span
+
+if TYPE_CHECKING:
+    from memo_tui.core.recall.search import Hit
+    from store import FactCursor, FactFilter, FactRecord
+
+
+FACT_TYPES = (
+    ("Decisions", "decision"),
+    ("Action items", "action_item"),
+    ("Summaries", "summary"),
+    ("Excerpts", "excerpt"),
+    ("Project notes", "project_note"),
+    ("Client notes", "client_note"),
+    ("Digests", "digest"),
+)
+
+
+class FactsPane(Pane):
+    """One feed of every fact, newest first, a page at a time; or a hybrid search's hits."""
+
+    HELP = (
+        "Every fact in one feed, newest meeting first: decisions, action items, summaries, "
+        "excerpts, notes and digests. Narrow it by type, person, project and dates (enter in "
+        "a box applies it), or type a search (keyword + semantic) and press enter. Enter on "
+        "a fact opens its meeting at its lines. The feed loads a page at a time."
+    )
+    PAGE = 200
+    BINDINGS = [Binding("escape", "clear", "Clear search", show=False, id="facts.clear")]
+
+    def __init__(self, id: str) -> None:  # noqa: A002 - Textual's name
+        super().__init__(id=id)
+        self.facts: list[FactRecord] = []
+        self.flt: FactFilter | None = None  # what the feed shows; None before the first load
+        self.exhausted = False
+        self.searching = False
+        self.loading_more = False
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(classes="bar"):
+            yield Input(placeholder="Search facts (enter)", id="facts-search", compact=True)
+            yield Select(FACT_TYPES, prompt="All types", id="facts-type", compact=True)
+        with Horizontal(classes="bar"):
+            yield Input(placeholder="person", id="facts-person", compact=True)
+            yield Input(placeholder="project", id="facts-project", compact=True)
+            yield Input(placeholder="since YYYY-MM-DD", id="facts-since", compact=True)
+            yield Input(placeholder="until YYYY-MM-DD", id="facts-until", compact=True)
+        yield Label("", id="facts-info")
+        table: DataTable[Cell] = DataTable(id="facts-table", cursor_type="row", zebra_stripes=True)
+        table.add_columns("Type", "Date", "Fact", "Meeting", "Lines")
+        yield table
+
+    def start_filter(self) -> None:
+        self.query_one("#facts-search", Input).focus()
+
+    def suggest_names(self, people: Sequence[str], projects: Sequence[str]) -> None:
+        self.query_one("#facts-person", Input).suggester = SuggestFromList(people)
+        self.query_one("#facts-project", Input).suggester = SuggestFromList(projects)
+
+    def action_clear(self) -> None:
+        """Escape: out of a box first; then clear the search and filters."""
+        if not isinstance(self.screen.focused, DataTable):
+            self.focus_first()
+            return
+        for box in self.query(Input):
+            box.value = ""
+        kinds = self.query_one(Select)
+        if kinds.is_blank():
+            self.reload()
+        else:
+            kinds.clear()  # which reloads (Select.Changed)
+
+    @on(Input.Submitted, ".bar Input")
+    @on(Select.Changed)
+    def reload(self) -> None:
+        if not self.memo.ready:
+            return  # the first load comes when the store is open
+        typed = self._typed()
+        doing = f"Searching for {typed['search']!r}…" if typed["search"] else "Loading…"
+        self.query_one("#facts-info", Label).update(line(doing, style="dim"))
+        self.app.refresh_bindings()  # ctrl+x can stop it
+        self.load(typed)
+
+    def _typed(self) -> dict[str, str]:
+        return {
+            name: self.query_one(f"#facts-{name}", Input).value.strip()
+            for name in ("search", "person", "project", "since", "until")
+        }
+
+    @work(thread=True, exclusive=True, group="facts", exit_on_error=False)
+    def load(self, typed: dict[str, str]) -> None:
+        """The first page of the feed, or the search's hits, under the typed filters."""
+        chosen = self.query_one(Select).value
+        types = (str(chosen),) if isinstance(chosen, str) else ()
+        flt, problems = self._filter(typed, types)
+        if typed["search"]:
+            hits = self._search(typed["search"], flt)
+            info = f"{plural(len(hits), 'result')} for {typed['search']!r}"
+            facts = [hit.fact for hit in hits]
+        else:
+            facts = self.services.store.facts_page(flt, self.PAGE)
+            info = "newest first" + ("" if len(facts) < self.PAGE else "; more load as you scroll")
+        if not flt.empty:
+            info += " · filtered"
+        if problems:
+            info += " · " + "; ".join(problems)
+        if not superseded():
+            self.app.call_from_thread(self._show, facts, flt, bool(typed["search"]), info)
+
+    def _filter(
+        self, typed: dict[str, str], types: tuple[str, ...]
+    ) -> tuple[FactFilter, list[str]]:
+        from memo_tui.core.entities.resolve import Resolved, resolve
+        from store import FactFilter
+
+        problems: list[str] = []
+        directory = self.services.store.directory() if typed["person"] or typed["project"] else None
+        ids: dict[str, tuple[int, ...]] = {"person": (), "project": ()}
+        for kind in ("person", "project"):
+            if typed[kind] and directory is not None:
+                found = resolve(typed[kind], directory, kind)
+                if isinstance(found, Resolved):
+                    ids[kind] = (found.entity.id,)
+                else:
+                    problems.append(f"no single {kind} called {typed[kind]!r}")
+        dates: dict[str, str | None] = {"since": None, "until": None}
+        for bound in dates:
+            if typed[bound]:
+                try:
+                    dates[bound] = dt.date.fromisoformat(typed[bound]).isoformat()
+                except ValueError:
+                    problems.append(f"{bound} wants a date like 2026-03-01")
+        flt = FactFilter(
+            fact_types=types,
+            since=dates["since"],
+            until=dates["until"],
+            person_ids=ids["person"],
+            project_ids=ids["project"],
+        )
+        return flt, problems
+
+    def _search(self, query: str, flt: FactFilter) -> list[Hit]:
+        from memo_tui.core.recall.search import hybrid_search
+
+        services = self.services
+        embedder = None if services.embed.unavailable else services.embed.embedder
+        result = hybrid_search(
+            services.store,
+            embedder,
+            query,
+            flt,
+            limit=100,
+            min_similarity=services.settings.min_similarity,
+            index=services.vectors,
+        )
+        return result.hits
+
+    def _show(self, facts: list[FactRecord], flt: FactFilter, searching: bool, info: str) -> None:
+        self.facts, self.flt, self.searching = [], flt, searching
+        self.query_one(DataTable).clear()
+        self.query_one("#facts-info", Label).update(line(info, style="dim"))
+        self.add_page(facts)
+        self.exhausted = searching or len(facts) < self.PAGE
+        self.app.refresh_bindings()
+
+    def add_page(self, page: Iterable[FactRecord]) -> None:
+        table = self.query_one(DataTable)
+        room = max(30, self.app.size.width - 60)  # the fact gets what the other columns leave
+        added = 0
+        for fact in page:
+            table.add_row(
+                fact.fact_type.replace("_", " "),
+                fact.occurred_at or fact.captured_at[:10],
+                line(fact.text, room),
+                line(fact.capture_title or "note", 20),
+                span(fact.line_start, fact.line_end),
+                key=str(len(self.facts)),
+            )
+            self.facts.append(fact)
+            added += 1
+        self.exhausted = added < self.PAGE
+
+    @on(DataTable.RowHighlighted)
+    def near_the_end(self, event: DataTable.RowHighlighted) -> None:
+        if self.flt is None or self.exhausted or self.searching or self.loading_more:
+            return
+        if event.cursor_row >= len(self.facts) - 10:
+            from store import FactCursor
+
+            self.loading_more = True  # one page at a time, however fast the cursor moves
+            self.more(FactCursor.after(self.facts[-1]), self.flt)
+
+    @work(thread=True, exclusive=True, group="facts-more", exit_on_error=False)
+    def more(self, after: FactCursor, flt: FactFilter) -> None:
+        try:
+            page = self.services.store.facts_page(flt, self.PAGE, after)
+        finally:
+            self.app.call_from_thread(setattr, self, "loading_more", False)
+        self.app.call_from_thread(self._more_shown, page, flt, after)
+
+    def _more_shown(self, page: list[FactRecord], flt: FactFilter, after: FactCursor) -> None:
+        from store import FactCursor
+
+        still = flt == self.flt and not self.searching and self.facts
+        if still and after == FactCursor.after(self.facts[-1]):  # the feed did not move on
+            self.add_page(page)
+
+    @on(DataTable.RowSelected)
+    def open_fact(self, event: DataTable.RowSelected) -> None:
+        self.memo.open_fact(self.facts[int(event.row_key.value or 0)])

@@ -1,0 +1,409 @@
+"""The app's work on the store, off the UI thread: settling names, capturing (with the replace
+dialog), deleting, projects and notes, embedding, seeding the demo; the job bar that shows
+the long ones, ctrl+x that stops them, and the dialog that reports a failure.
+
+`MemoApp` (ui.app) lays out the screen and moves around it; this is what it does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime as dt
+from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from textual import work
+from textual.app import App
+from textual.widgets import Label, ProgressBar
+from textual.worker import Worker, WorkerState, get_current_worker
+
+from memo_tui.ui import modals
+from memo_tui.ui.text import line, plural
+
+if TYPE_CHECKING:
+    from memo_tui.core.capture import CaptureResult, Replacement
+    from memo_tui.core.services import Services
+    from memo_tui.ui.detail import Page
+    from store import NoteRecord
+
+JOBS = ("capture", "backfill", "seed")  # worker groups the job bar reports
+CANCELLABLE = (*JOBS, "ask", "facts")  # worker groups ctrl+x stops
+
+
+class Workflows(App[None]):
+    """What the app does with the store; the layout it updates is MemoApp's."""
+
+    _services: Services | None = None
+
+    @property
+    def services(self) -> Services:
+        if self._services is None:
+            raise RuntimeError("the store is still opening")
+        return self._services
+
+    @property
+    def ready(self) -> bool:
+        """The store is open (until then only moving around and quitting work)."""
+        return self._services is not None
+
+    def refresh_lists(self) -> object:
+        """Lists and the status line again, from the store (MemoApp's worker)."""
+        raise NotImplementedError
+
+    # Names
+
+    @work(exclusive=True, group="who", exit_on_error=False)
+    async def action_who(self, only: list[str] | None = None) -> None:
+        """Settle the names waiting for the user, one dialog each (`only` those names)."""
+        from memo_tui.core.entities.service import EntityService
+
+        entities = EntityService(self.services.store, self.services.settings.user_name)
+        waiting = await asyncio.to_thread(entities.pending)
+        if only is not None:
+            waiting = [w for w in waiting if w.mention.mention in only]
+        if not waiting:
+            if only is None:
+                self.notify("No names are waiting: every owner and decider is settled.")
+            return
+        for item in waiting:
+            mention = item.mention
+            candidates = [(c.id, c.name) for c in item.resolution.candidates]
+            said = await asyncio.to_thread(self._waiting_on, mention.mention, mention.capture_ids)
+            dialog = modals.WhoIsIt(mention.mention, said, candidates)
+            choice = await self.push_screen_wait(dialog)
+            if choice is None:
+                break
+            person = (
+                next(p for p in self.services.store.directory().people if p.id == choice)
+                if choice
+                else None
+            )
+            filled = await asyncio.to_thread(entities.confirm, mention.mention, person)
+            who = person.name if person else "none of the people memo knows"
+            self.notify(
+                line(
+                    f"{mention.mention} = {who}: "
+                    f"{plural(filled.action_items + filled.decisions, 'item')} updated"
+                ).plain,
+                markup=False,  # names come from transcripts
+            )
+        self.refresh_lists()
+        self.refresh_pages()
+
+    def _waiting_on(self, mention: str, capture_ids: list[int]) -> list[str]:
+        """What waits for the name: each item with its meeting, for the dialog."""
+        store = self.services.store
+        meetings = {c.id: c for c in store.captures() if c.id in capture_ids}
+        said = []
+        for d in store.decisions(capture_ids):
+            if d.pending and d.decided_by == mention:
+                said.append((d.capture_id, f"decided: {d.description}"))
+        for a in store.action_items(capture_ids):
+            if a.pending and a.assignee_raw == mention:
+                said.append((a.capture_id, f"owes: {a.description}"))
+        return [
+            f"{text} ({meetings[c].title}, {meetings[c].occurred_at or 'no date'})"
+            if c in meetings
+            else text
+            for c, text in said
+        ]
+
+    def refresh_pages(self) -> None:
+        from memo_tui.ui.capture_view import CaptureScreen
+        from memo_tui.ui.detail import Page
+
+        for screen in self.screen_stack:
+            if isinstance(screen, Page):
+                screen.reload()
+            elif isinstance(screen, CaptureScreen):
+                screen.load()
+
+    # Capture
+
+    def running(self, group: str) -> bool:
+        return any(w.group == group and w.is_running for w in self.workers)
+
+    def action_capture(self) -> None:
+        if self.running("capture"):  # one at a time: the job bar shows the one under way
+            self.notify("A capture is under way: ctrl+x stops it.")
+            return
+
+        def chosen(path: Path | None) -> None:
+            if path is not None:
+                self.capture_job(path)
+
+        self.push_screen(modals.CaptureFile(), chosen)
+
+    @work(thread=True, group="capture", exit_on_error=False)
+    def capture_job(self, path: Path) -> None:
+        """Capture a file or a folder, one file at a time; ctrl+x stops between files."""
+        from memo_tui.core.capture import iter_sources
+
+        worker = self._current_worker()
+        sources = list(iter_sources([path]))
+        results: list[CaptureResult] = []
+        self.call_from_thread(self._job, "Capturing", 0, len(sources))
+        for number, (source, problem) in enumerate(sources):
+            if worker.is_cancelled:
+                break
+            self.call_from_thread(self._job, f"Capturing {source.name}", number, len(sources))
+            if problem is not None:
+                from memo_tui.core.capture import CaptureResult
+
+                results.append(CaptureResult(str(source), "rejected", error=problem.message))
+                continue
+            results.append(
+                self.services.capture.capture_file(source, ask_replace=self._ask_replace)
+            )
+        self.call_from_thread(self._captured, results, len(sources), worker.is_cancelled)
+
+    def _ask_replace(self, replacement: Replacement) -> bool:
+        """From the capture worker: show what would change and wait for the answer."""
+        store = self.services.store
+        stored = store.capture(replacement.stored_id)
+        title, body, _, _ = store.capture_source(replacement.stored_id)
+        new = replacement.new
+        dialog = modals.replace_dialog(
+            replacement.name,
+            modals.Version(
+                title,
+                stored.occurred_at if stored else None,
+                stored.decisions if stored else 0,
+                stored.action_items if stored else 0,
+                body.count("\n") + 1,
+            ),
+            modals.Version(
+                new.title,
+                new.occurred_at,
+                len(new.decisions),
+                len(new.action_items),
+                new.line_count,
+            ),
+        )
+        answer: Future[bool | None] = Future()
+
+        def answered(choice: bool | None) -> None:
+            if not answer.done():  # (taken away after a ctrl+x: nobody waits any more)
+                answer.set_result(choice)
+
+        self.call_from_thread(self.push_screen, dialog, answered)
+        worker = self._current_worker()
+        while not worker.is_cancelled:  # quitting cancels the worker: stop waiting, keep all
+            try:
+                return bool(answer.result(timeout=0.2))
+            except FutureTimeout:
+                continue
+        if not answer.done():  # stopped (ctrl+x) or quitting: take the question away
+            with contextlib.suppress(RuntimeError):  # the app may be gone already
+                self.call_from_thread(dialog.dismiss, False)
+        return False
+
+    def _captured(self, results: list[CaptureResult], total: int, cancelled: bool) -> None:
+        self._job_done()
+        counts: dict[str, int] = {}
+        for result in results:
+            counts[result.status] = counts.get(result.status, 0) + 1
+        said = ", ".join(f"{n} {status.replace('_', ' ')}" for status, n in counts.items())
+        if cancelled:
+            said += f"; stopped after {len(results)} of {total} (ctrl+x)"
+        problems = [r.error for r in results if r.status == "rejected" and r.error]
+        kept = [r.error for r in results if r.status == "needs_replace" and r.error]
+        self.notify(line(said or "nothing captured").plain, markup=False)
+        if problems:
+            self.push_screen(
+                modals.ErrorDialog(
+                    f"{plural(len(problems), 'file')} not captured",
+                    "\n".join(problems[:20]) + ("\n..." if len(problems) > 20 else ""),
+                )
+            )
+        for message in kept:
+            self.notify(line(message).plain, markup=False)
+        self.refresh_lists()
+        self.refresh_pages()  # a replaced meeting may be open
+        names = [name for r in results if r.ok for name in r.pending_names]
+        if names:  # the meeting named someone several people fit: ask now
+            self.action_who(list(dict.fromkeys(names)))
+
+    # Delete, projects, notes
+
+    @work(exclusive=True, group="edit", exit_on_error=False)
+    async def delete_capture(self, capture_id: int) -> None:
+        store = self.services.store
+        found = await asyncio.to_thread(store.capture, capture_id)
+        if found is None:
+            return
+        dialog = modals.delete_dialog(
+            found.title, found.occurred_at, found.decisions, found.action_items
+        )
+        if not await self.push_screen_wait(dialog):
+            return
+        await asyncio.to_thread(store.delete_capture, capture_id)
+        if getattr(self.screen, "capture_id", None) == capture_id:  # its page: leave it
+            self.pop_screen()
+        self.notify(line(f"Deleted {found.title}").plain, markup=False)
+        self.refresh_lists()
+        self.refresh_pages()  # a person's or project's page may list its items
+
+    @work(exclusive=True, group="edit", exit_on_error=False)
+    async def add_project(self) -> None:
+        answer = await self.push_screen_wait(modals.NewProject())
+        if answer is None:
+            return
+        name, client = answer
+        try:
+            await asyncio.to_thread(self.services.store.add_project, name, client)
+        except Exception as error:  # noqa: BLE001 - e.g. the name is taken: say so
+            self.push_screen(modals.ErrorDialog("Project not added", str(error)))
+            return
+        self.notify(line(f"Added project {name}").plain, markup=False)
+        self.refresh_lists()
+
+    @work(exclusive=True, group="edit", exit_on_error=False)
+    async def write_note(self, project_id: int, page: Page | None = None) -> None:
+        store = self.services.store
+        project = await asyncio.to_thread(store.project, project_id)
+        if project is None:
+            return
+        body = await self.push_screen_wait(
+            modals.NoteEditor(f"A note about {project.summary.name}")
+        )
+        if body is None:
+            return
+        from store import Provenance
+
+        provenance = Provenance(
+            "note", f"project:{project_id}", _now(), self.services.settings.user_name
+        )
+        await asyncio.to_thread(store.add_project_note, project.summary.name, body, provenance)
+        await self._noted(page)
+
+    @work(exclusive=True, group="edit", exit_on_error=False)
+    async def edit_note(self, note: NoteRecord, page: Page | None = None) -> None:
+        about = f"Your note about {note.owner}" + (" (the client)" if note.kind == "client" else "")
+        body = await self.push_screen_wait(modals.NoteEditor(about, note.body))
+        if body is None or body == note.body:
+            return
+        await asyncio.to_thread(self.services.store.update_note, note.id, body)
+        await self._noted(page)
+
+    @work(exclusive=True, group="edit", exit_on_error=False)
+    async def delete_note(self, note: NoteRecord, page: Page | None = None) -> None:
+        dialog = modals.Confirm("Delete this note?", line(note.body, 200), "Delete", danger=True)
+        if not await self.push_screen_wait(dialog):
+            return
+        await asyncio.to_thread(self.services.store.delete_note, note.id)
+        await self._noted(page)
+
+    async def _noted(self, page: Page | None) -> None:
+        """A note changed: embed it (best effort), refresh what shows it."""
+        if not self.services.embed.unavailable and not self.running("backfill"):
+            self.backfill(quiet=True)  # (a backfill under way picks the note up itself)
+        if page is not None:
+            page.reload()
+        self.refresh_lists()
+
+    # Embeddings and the demo
+
+    def action_backfill(self) -> None:
+        if self.running("backfill"):
+            self.notify("Embedding is under way: ctrl+x stops it.")
+            return
+        self.backfill()
+
+    @work(thread=True, group="backfill", exit_on_error=False)
+    def backfill(self, quiet: bool = False) -> None:
+        """Embed every fact without a vector, a batch at a time (ctrl+x stops)."""
+        worker = self._current_worker()
+        embed = self.services.embed
+        total = self.services.store.count_without_vectors()
+        if not quiet:
+            self.call_from_thread(self._job, "Embedding facts", 0, total)
+
+        def progress(result: Any) -> None:
+            if worker.is_cancelled:
+                raise _Stopped
+            if not quiet:
+                done = result.embedded + result.reused
+                self.call_from_thread(self._job, "Embedding facts", done, total)
+
+        try:
+            result = embed.backfill(progress=progress)
+        except _Stopped:
+            self.call_from_thread(self._job_done, "Embedding stopped; memo backfill resumes it")
+            return
+        said = (
+            f"Embedded {result.embedded}, reused {result.reused}; "
+            f"{result.remaining} without a vector" + (f" ({result.error})" if result.error else "")
+        )
+        self.call_from_thread(self._job_done, None if quiet and not result.error else said)
+        self.call_from_thread(self.refresh_lists)
+
+    @work(thread=True, exclusive=True, group="seed", exit_on_error=False)
+    def seed(self) -> None:
+        """The demo store on first use: capture the sample meetings, showing progress."""
+        from memo_tui.core.demo import demo_meetings, seed_demo
+
+        total = len(demo_meetings())
+        self.call_from_thread(self._job, "Seeding the demo meetings", 0, total)
+        done = 0
+
+        def one(_: object) -> None:
+            nonlocal done
+            done += 1
+            self.call_from_thread(self._job, "Seeding the demo meetings", done, total)
+
+        seed_demo(self.services.capture, progress=one)
+        self.call_from_thread(self._job_done)
+        self.call_from_thread(self.refresh_lists)
+
+    # The job bar, cancel and failures
+
+    def _job(self, label: str, done: int, total: int) -> None:
+        bar = self.query_one("#job")
+        if not bar.has_class("running"):
+            bar.add_class("running")
+            self.refresh_bindings()  # ctrl+x appears
+        self.query_one("#job-label", Label).update(line(f"{label} ({done}/{total}) · ctrl+x stops"))
+        self.query_one(ProgressBar).update(total=max(total, 1), progress=done)
+
+    def _job_done(self, message: str | None = None) -> None:
+        self.query_one("#job").remove_class("running")
+        self.refresh_bindings()
+        if message:
+            self.notify(line(message).plain, markup=False)
+
+    def action_cancel_job(self) -> None:
+        running = [w for w in self.workers if w.group in (*JOBS, "ask", "facts") and w.is_running]
+        if not running:
+            self.notify("Nothing is running.")
+            return
+        for worker in running:
+            worker.cancel()
+        self.notify("Stopping…")
+
+    def _current_worker(self) -> Worker[Any]:
+
+        return get_current_worker()
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """A worker failed: say what happened; the app carries on. (And ctrl+x shows only
+        while something it can stop is running.)"""
+        if event.worker.group in CANCELLABLE:
+            self.refresh_bindings()
+        if event.state is WorkerState.ERROR:
+            self._job_done()
+            what = event.worker.group or event.worker.name or "work"
+            self.push_screen(
+                modals.ErrorDialog(f"Something went wrong ({what})", str(event.worker.error))
+            )
+
+
+class _Stopped(Exception):
+    """The user pressed ctrl+x during a backfill."""
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
