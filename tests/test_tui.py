@@ -801,3 +801,26 @@ def test_fast_scrolling_loads_each_page_once(
         assert len(keys) == 40 == len(set(keys))
 
     drive(app, script)
+
+
+def test_a_note_about_the_projects_client(services: Services) -> None:
+    store = services.store
+    beacon = next(p for p in store.projects() if p.name == "Beacon")
+    assert beacon.client == "Halvorsen Freight"
+    before = {n.id for n in store.project(beacon.id).notes if n.kind == "client"}
+    app = MemoApp(services)
+
+    async def script(pilot: Any) -> None:
+        app.go_to("project", beacon.id)
+        await settle(pilot)
+        await pilot.press("n")
+        await until(pilot, lambda: isinstance(app.screen, modals.NoteEditor), "the note editor")
+        app.screen.query_one("#note-about").value = 1  # about Halvorsen Freight
+        app.screen.query_one("#note-body").focus()
+        await pilot.press(*"Invoices need PO numbers", "ctrl+s")
+        await settle(pilot)
+
+    drive(app, script)
+    after = [n for n in store.project(beacon.id).notes if n.kind == "client"]
+    [new] = [n for n in after if n.id not in before]
+    assert new.owner == "Halvorsen Freight" and new.body == "Invoices need PO numbers"

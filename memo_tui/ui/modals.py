@@ -20,7 +20,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.suggester import Suggester
 from textual.validation import ValidationResult, Validator
-from textual.widgets import Button, Input, Label, Static, TextArea
+from textual.widgets import Button, Input, Label, Select, Static, TextArea
 
 from memo_tui.core.safety import sanitize_line
 from memo_tui.ui.text import line, plain, plural
@@ -317,20 +317,40 @@ class CaptureFile(Dialog[Path]):
         self.dismiss(Path(os.path.expanduser(event.value.strip())))
 
 
-class NoteEditor(Dialog[str]):
-    """Write or edit a note; ctrl+s saves, escape leaves it as it was."""
+@dataclass(frozen=True)
+class Written:
+    """A note's text, and which of the offered owners it is about (0: the first)."""
+
+    body: str
+    about: int = 0
+
+
+class NoteEditor(Dialog[Written]):
+    """Write or edit a note; ctrl+s saves, escape leaves it as it was. With several owners
+    offered (a project and its client), the note can be about either."""
 
     BINDINGS = [Binding("ctrl+s", "save", "Save", id="note.save")]
-    DEFAULT_CSS = _DIALOG_CSS.format(name="NoteEditor") + ("NoteEditor TextArea { height: 10; }")
+    DEFAULT_CSS = _DIALOG_CSS.format(name="NoteEditor") + (
+        "NoteEditor TextArea { height: 10; } NoteEditor Select { margin: 0 0 1 0; }"
+    )
 
-    def __init__(self, about: str, body: str = "") -> None:
+    def __init__(self, title: str, body: str = "", owners: tuple[str, ...] = ()) -> None:
         super().__init__()
-        self.about = about
+        self.title_text = title
         self.body = body
+        self.owners = owners
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label(line(self.about), classes="title")
+            yield Label(line(self.title_text), classes="title")
+            if len(self.owners) > 1:
+                yield Select(
+                    [(line(f"About {owner}"), n) for n, owner in enumerate(self.owners)],
+                    value=0,
+                    allow_blank=False,
+                    compact=True,
+                    id="note-about",
+                )
             yield TextArea(self.body, id="note-body", soft_wrap=True, show_line_numbers=False)
             with Horizontal(classes="buttons"):
                 yield Button("Save (ctrl+s)", id="save", variant="primary")
@@ -346,7 +366,9 @@ class NoteEditor(Dialog[str]):
                 "A note needs some text (escape leaves without saving).", severity="warning"
             )
             return
-        self.dismiss(body)
+        about = self.query("#note-about")
+        chosen = about.first(Select).value if about else 0
+        self.dismiss(Written(body, chosen if isinstance(chosen, int) else 0))
 
     @on(Button.Pressed)
     def pressed(self, event: Button.Pressed) -> None:

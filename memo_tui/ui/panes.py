@@ -102,6 +102,7 @@ class ListPane(Pane):
                 table.add_row(*r.cells, key=r.key)
                 if r.key == selected:  # the cursor stays on the row it was on
                     table.move_cursor(row=table.row_count - 1, animate=False)
+        table.refresh()  # the header too: columns widen to fit the rows
 
     def selected_key(self) -> str | None:
         table = self.query_one(DataTable)

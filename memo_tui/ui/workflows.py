@@ -263,27 +263,34 @@ class Workflows(App[None]):
 
     @work(exclusive=True, group="edit", exit_on_error=False)
     async def write_note(self, project_id: int, page: Page | None = None) -> None:
+        """A note about a project, or about its client."""
+        from store import Provenance
+
         store = self.services.store
         project = await asyncio.to_thread(store.project, project_id)
         if project is None:
             return
-        body = await self.push_screen_wait(
-            modals.NoteEditor(f"A note about {project.summary.name}")
+        name, client = project.summary.name, project.summary.client
+        owners = (f"{name} (the project)", *([f"{client} (its client)"] if client else []))
+        written = await self.push_screen_wait(
+            modals.NoteEditor(f"A note about {name}", owners=owners)
         )
-        if body is None:
+        if written is None:
             return
-        from store import Provenance
-
-        provenance = Provenance(
-            "note", f"project:{project_id}", _now(), self.services.settings.user_name
-        )
-        await asyncio.to_thread(store.add_project_note, project.summary.name, body, provenance)
+        user = self.services.settings.user_name
+        if written.about == 1 and client:
+            provenance = Provenance("note", f"client:{client}", _now(), user)
+            await asyncio.to_thread(store.add_client_note, client, written.body, provenance)
+        else:
+            provenance = Provenance("note", f"project:{project_id}", _now(), user)
+            await asyncio.to_thread(store.add_project_note, name, written.body, provenance)
         await self._noted(page)
 
     @work(exclusive=True, group="edit", exit_on_error=False)
     async def edit_note(self, note: NoteRecord, page: Page | None = None) -> None:
         about = f"Your note about {note.owner}" + (" (the client)" if note.kind == "client" else "")
-        body = await self.push_screen_wait(modals.NoteEditor(about, note.body))
+        written = await self.push_screen_wait(modals.NoteEditor(about, note.body))
+        body = written.body if written else None
         if body is None or body == note.body:
             return
         await asyncio.to_thread(self.services.store.update_note, note.id, body)
