@@ -73,6 +73,12 @@ async def until(pilot: Any, condition: Callable[[], bool], what: str) -> None:
     raise AssertionError(f"never happened: {what}")
 
 
+async def path_dialog(pilot: Any) -> None:
+    """`c`, and wait for the path dialog."""
+    await pilot.press("c")
+    await until(pilot, lambda: isinstance(pilot.app.screen, modals.CaptureFile), "path dialog")
+
+
 def shown(app: MemoApp) -> str:
     return app.export_screenshot().replace("&#160;", " ")
 
@@ -182,8 +188,7 @@ def test_capture_a_file_from_the_app_then_settle_its_names(
     app = MemoApp(built)
 
     async def script(pilot: Any) -> None:
-        await pilot.press("c")
-        await until(pilot, lambda: isinstance(app.screen, modals.CaptureFile), "the path dialog")
+        await path_dialog(pilot)
         await pilot.press(*f"{folder}/2026-11-0")
         box = app.screen.query_one("#capture-path")
         await until(pilot, lambda: bool(box._suggestion), "a completion")
@@ -211,8 +216,7 @@ def test_the_path_dialog_refuses_what_it_cannot_capture(
     app = MemoApp(built)
 
     async def script(pilot: Any) -> None:
-        await pilot.press("c")
-        await until(pilot, lambda: isinstance(app.screen, modals.CaptureFile), "the path dialog")
+        await path_dialog(pilot)
         await pilot.press(*str(tmp_path / "photo.png"), "enter")
         await pilot.pause()
         assert isinstance(app.screen, modals.CaptureFile)  # still asking
@@ -251,8 +255,7 @@ def test_replace_shows_what_differs_and_does_what_the_user_says(
     app = MemoApp(services)
 
     async def script(pilot: Any) -> None:
-        await pilot.press("c")
-        await until(pilot, lambda: isinstance(app.screen, modals.CaptureFile), "the path dialog")
+        await path_dialog(pilot)
         await pilot.press(*str(edited), "enter")
         await until(pilot, lambda: isinstance(app.screen, modals.Confirm), "the replace dialog")
         text = shown(app)
@@ -283,8 +286,7 @@ def test_a_failed_capture_shows_an_error_and_the_app_carries_on(
     app = MemoApp(built)
 
     async def script(pilot: Any) -> None:
-        await pilot.press("c")
-        await until(pilot, lambda: isinstance(app.screen, modals.CaptureFile), "the path dialog")
+        await path_dialog(pilot)
         await pilot.press(*str(tmp_path / "m.txt"), "enter")
         await until(pilot, lambda: isinstance(app.screen, modals.ErrorDialog), "the error")
         assert "fell over" in shown(app) and "nothing was stored" in shown(app)
@@ -313,8 +315,7 @@ def test_ctrl_x_stops_a_capture_between_files(
     app = MemoApp(built)
 
     async def script(pilot: Any) -> None:
-        await pilot.press("c")
-        await until(pilot, lambda: isinstance(app.screen, modals.CaptureFile), "the path dialog")
+        await path_dialog(pilot)
         await pilot.press(*str(DEMO), "enter")
         await until(pilot, started.is_set, "the first file's extraction")
         assert app.query_one("#job").has_class("running")
@@ -714,8 +715,7 @@ def test_quitting_while_the_replace_dialog_is_up_ends_and_keeps_the_store(
     app = MemoApp(services)
 
     async def script(pilot: Any) -> None:
-        await pilot.press("c")
-        await until(pilot, lambda: isinstance(app.screen, modals.CaptureFile), "the path dialog")
+        await path_dialog(pilot)
         await pilot.press(*str(edited), "enter")
         await until(pilot, lambda: isinstance(app.screen, modals.Confirm), "the replace dialog")
         await pilot.press("ctrl+q")
