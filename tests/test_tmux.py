@@ -82,3 +82,17 @@ def test_an_escape_sequence_in_a_transcript_is_shown_not_obeyed(app: str) -> Non
             tmux("send-keys", "-t", session, "PageDown")
     assert "\u241b]0;pwned" in shown  # ESC made visible as a control picture
     assert tmux("display-message", "-p", "-t", session, "#{pane_title}").strip() != "pwned"
+
+
+def test_a_bad_setting_ends_the_app_with_a_clear_message(tmp_path: Path) -> None:
+    """The app paints before it reads the settings: a bad one still ends it, saying which."""
+    session = f"memo-test-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+    env = f"MEMO_HOME={shlex.quote(str(tmp_path / 'home'))} MEMO_BUSY_TIMEOUT_MS=-5"
+    memo = f"{env} {shlex.quote(sys.executable)} -m memo_tui --demo"
+    command = f"{memo}; echo exit=$?; sleep 60"  # the shell stays to show what happened
+    tmux("new-session", "-d", "-s", session, "-x", "100", "-y", "30", command)
+    try:
+        shown = wait_for(session, "exit=")
+        assert "exit=2" in shown and "bad configuration" in shown and "busy_timeout" in shown
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True, check=False)
