@@ -171,7 +171,7 @@ class MemoApp(Workflows):
             bad_settings = isinstance(error, ValueError)  # (the opener says which setting)
             message = f"memo: {error}" if bad_settings else f"memo: cannot open the store: {error}"
             code = 2 if bad_settings else 1  # the CLI's usage and refused exit codes
-            self.call_from_thread(self.exit, return_code=code, message=line(message).plain)
+            self.call_from_thread(self.exit, return_code=code, message=line(message))
             return
         self.call_from_thread(self._opened, services, seed)
 
