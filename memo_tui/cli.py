@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from memo_tui import __version__, render
+from memo_tui import __version__, cli_agents, render
 from memo_tui.core.safety import sanitize_line
 from memo_tui.render import warn
 
@@ -106,6 +106,8 @@ def build_parser() -> argparse.ArgumentParser:
         "costs", parents=[common], help="model spend by day, trigger, model"
     )
     costs.add_argument("--since", type=_iso_date, help="only calls on or after YYYY-MM-DD")
+
+    cli_agents.add_parsers(commands, common)
 
     bench = commands.add_parser("bench", help="benchmarks that print figures")
     benches = bench.add_subparsers(dest="bench", metavar="BENCH", required=True)
@@ -585,4 +587,5 @@ _HANDLERS: dict[str, Handler] = {
     "confirm": _confirm,
     "pending": _pending,
     "relink": _relink,
+    **cli_agents.HANDLERS,
 }

@@ -123,6 +123,9 @@ class Settings(BaseSettings):
         description="USD per million tokens (input, output) by model prefix; adds to defaults.",
     )
     busy_timeout_ms: int = Field(default=5_000, ge=0, description="SQLite busy timeout.")
+    agent_context_limit_tokens: int = Field(
+        default=128_000, gt=0, description="An agent run's context budget (context_status)."
+    )
     theme: str = Field(
         default="textual-dark",
         description="The app's theme; ansi-dark and ansi-light use the terminal's own colours.",

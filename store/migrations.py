@@ -122,11 +122,25 @@ END;
     _run(conn, schema_v1.index_triggers(compact_vectors=True))
 
 
+def _v5_resumable_runs(conn: Connection) -> None:
+    """An agent run keeps its spec and each step the model's turn, so it can be resumed."""
+    _run(
+        conn,
+        """
+ALTER TABLE agent_sessions ADD COLUMN spec_json TEXT NOT NULL DEFAULT '{}';
+ALTER TABLE agent_steps ADD COLUMN message_json TEXT;
+CREATE INDEX agent_tool_calls_step ON agent_tool_calls(step_id);
+CREATE INDEX agent_decisions_session ON agent_decisions(session_id);
+""",
+    )
+
+
 MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("initial schema", _v1_initial),
     ("embedding cache by content hash", _v2_embedding_cache),
     ("people linked to decisions and meetings", _v3_people_links),
     ("compact vector ids and a vector epoch", _v4_compact_vector_ids),
+    ("resumable agent runs: spec and step messages", _v5_resumable_runs),
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

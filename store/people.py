@@ -159,19 +159,20 @@ def confirm(
     return Backfill(action_items=counts[0], decisions=counts[1])
 
 
+# Each person with their aliases (a JSON array) and counts; the people rollup uses it too.
+PERSON_COUNTS = """
+SELECT p.id AS id, p.name AS name,
+    (SELECT json_group_array(alias) FROM (SELECT alias FROM entity_aliases
+     WHERE entity_type = 'person' AND entity_id = p.id ORDER BY alias)) AS aliases,
+    (SELECT count(*) FROM action_items a WHERE a.person_id = p.id
+     AND a.status = 'open') AS open_action_items,
+    (SELECT count(*) FROM decisions d WHERE d.person_id = p.id) AS decisions,
+    (SELECT count(*) FROM capture_people cp WHERE cp.person_id = p.id) AS meetings
+FROM people p"""
+
+
 def summaries(conn: Connection) -> list[PersonSummary]:
-    rows = conn.execute(
-        text(
-            "SELECT p.id, p.name, "
-            "(SELECT json_group_array(alias) FROM (SELECT alias FROM entity_aliases "
-            " WHERE entity_type = 'person' AND entity_id = p.id ORDER BY alias)), "
-            "(SELECT count(*) FROM action_items a WHERE a.person_id = p.id "
-            " AND a.status = 'open'), "
-            "(SELECT count(*) FROM decisions d WHERE d.person_id = p.id), "
-            "(SELECT count(*) FROM capture_people cp WHERE cp.person_id = p.id) "
-            "FROM people p ORDER BY p.name COLLATE NOCASE, p.id"
-        )
-    ).all()
+    rows = conn.execute(text(f"{PERSON_COUNTS} ORDER BY p.name COLLATE NOCASE, p.id")).all()
     return [
         PersonSummary(int(r[0]), r[1], json.loads(r[2]), int(r[3]), int(r[4]), int(r[5]))
         for r in rows

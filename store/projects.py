@@ -14,12 +14,13 @@ from store.search import project_keys_sql
 
 _DAY = "coalesce(c.occurred_at, substr(c.captured_at, 1, 10))"
 
-_PROJECT_SELECT = f"""
-SELECT p.id, p.name, cl.name,
-    (SELECT count(*) FROM capture_projects cp WHERE cp.project_id = p.id),
-    (SELECT count(*) FROM context_notes n WHERE n.project_id = p.id),
+# Each project with its client, meeting and note counts; the projects rollup uses it too.
+PROJECT_SELECT = f"""
+SELECT p.id AS id, p.name AS name, cl.name AS client,
+    (SELECT count(*) FROM capture_projects cp WHERE cp.project_id = p.id) AS meetings,
+    (SELECT count(*) FROM context_notes n WHERE n.project_id = p.id) AS notes,
     (SELECT max({_DAY}) FROM capture_projects cp JOIN captures c ON c.id = cp.capture_id
-     WHERE cp.project_id = p.id)
+     WHERE cp.project_id = p.id) AS last_meeting
 FROM projects p LEFT JOIN clients cl ON cl.id = p.client_id"""
 
 
@@ -37,13 +38,13 @@ def _summary(conn: Connection, r: Sequence[Any]) -> ProjectSummary:
 
 def summaries(conn: Connection) -> list[ProjectSummary]:
     """Every project by name (its fact count is a query of its own: an index walk each)."""
-    rows = conn.execute(text(f"{_PROJECT_SELECT} ORDER BY p.name COLLATE NOCASE, p.id")).all()
+    rows = conn.execute(text(f"{PROJECT_SELECT} ORDER BY p.name COLLATE NOCASE, p.id")).all()
     return [_summary(conn, r) for r in rows]
 
 
 def detail(conn: Connection, project_id: int) -> ProjectDetail | None:
     """A project's page: its summary, notes and meetings; None when there is no such project."""
-    row = conn.execute(text(f"{_PROJECT_SELECT} WHERE p.id = :p"), {"p": project_id}).first()
+    row = conn.execute(text(f"{PROJECT_SELECT} WHERE p.id = :p"), {"p": project_id}).first()
     if row is None:
         return None
     captures = conn.execute(

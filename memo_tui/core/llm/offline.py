@@ -1,7 +1,8 @@
 """The offline provider: the same interface, answered by deterministic policies, no model.
 
 A policy answers one forced tool. Extraction is the offline extractor reading the fenced
-transcript whole; later features (the ask router, synthesis, agents) add their own policies.
+transcript whole; later features (the ask router, synthesis) add their own policies, and an
+agent's turns come from its scripted policy (core.agents.offline).
 A request no policy knows is refused with a message, never guessed at.
 """
 
@@ -46,6 +47,13 @@ class OfflineProvider(Provider):
         self.policies: dict[str, Policy] = {"record_meeting": _extraction_policy}
 
     async def _complete_once(self, request: Request, timeout_s: float) -> Completion:
+        if request.trigger.startswith("agent:"):  # an agent's scripted turn
+            from memo_tui.core.agents.offline import policy_for
+
+            turn = policy_for(request)
+            if turn is None:
+                raise LLMUnavailable(f"the offline provider has no policy for {request.trigger}")
+            return turn(request)
         policy = self.policies.get(request.tool_choice or "")
         if policy is None:
             raise LLMUnavailable(

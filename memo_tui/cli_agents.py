@@ -1,0 +1,167 @@
+"""The CLI's project and agent commands: `memo projects`, `memo project add|show`,
+`memo run AGENT ENTITY`, `memo runs`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from memo_tui import render
+from memo_tui.core.safety import sanitize, sanitize_line
+from memo_tui.render import warn
+
+if TYPE_CHECKING:
+    from memo_tui.core.services import Services
+
+EXIT_OK, EXIT_REFUSED, EXIT_USAGE = 0, 1, 2
+
+
+def add_parsers(commands: Any, common: argparse.ArgumentParser) -> None:
+    commands.add_parser("projects", parents=[common], help="projects, their clients and counts")
+    project = commands.add_parser("project", help="add a project, or show its living document")
+    actions = project.add_subparsers(dest="project_command", metavar="ACTION", required=True)
+    add = actions.add_parser("add", parents=[common], help="add a project")
+    add.add_argument("name", metavar="NAME")
+    add.add_argument("--client", metavar="NAME", help="the client it is for")
+    show = actions.add_parser("show", parents=[common], help="a project's living document")
+    show.add_argument("name", metavar="NAME")
+    run = commands.add_parser(
+        "run", parents=[common], help="run an agent on an entity (project_compile PROJECT)"
+    )
+    run.add_argument("agent", metavar="AGENT")
+    run.add_argument("entity", metavar="ENTITY")
+    commands.add_parser("runs", parents=[common], help="agent runs, newest first")
+
+
+def _projects(args: argparse.Namespace, services: Services) -> int:
+    projects = services.store.projects()
+    if args.json:
+        render.emit_json({"projects": [vars(p) for p in projects]})
+        return EXIT_OK
+    if not projects:
+        print("No projects yet. Add one: memo project add NAME [--client NAME]")
+    for p in projects:
+        client = f" ({p.client})" if p.client else ""
+        print(
+            sanitize_line(
+                f"{p.name}{client}: {p.meetings} meetings, {p.facts} facts, "
+                f"{p.notes} notes, last {p.last_meeting or 'never'}"
+            )
+        )
+    return EXIT_OK
+
+
+def _project(args: argparse.Namespace, services: Services) -> int:
+    from store import NameTakenError
+
+    store = services.store
+    if args.project_command == "add":
+        try:
+            project_id = store.add_project(args.name, args.client)
+        except NameTakenError as error:
+            warn(f"memo: {error}")
+            return EXIT_REFUSED
+        payload = {"id": project_id, "name": args.name, "client": args.client}
+        if args.json:
+            render.emit_json(payload)
+        else:
+            print(sanitize_line(f"added project {args.name} (id {project_id})"))
+        return EXIT_OK
+    found = next((p for p in store.projects() if p.name.lower() == args.name.lower()), None)
+    if found is None:
+        warn(f"memo: no project called {args.name!r}; memo projects lists them")
+        return EXIT_REFUSED
+    sections = store.sections("project", found.id)
+    payload = {
+        "name": found.name,
+        "sections": [
+            {
+                "key": s.key,
+                "body": s.body,
+                "cited_fact_ids": s.cited_fact_keys,
+                "edited_by": s.edited_by,
+            }
+            for s in sections
+        ],
+        "evidence_count": found.facts,
+    }
+    if args.json:
+        render.emit_json(payload)
+        return EXIT_OK
+    print(sanitize_line(f"{found.name}: {found.facts} facts of evidence"))
+    if not sections:
+        print(f"No living document yet: memo run project_compile {found.name!r}")
+    for s in sections:
+        by = " (edited by you)" if s.edited_by == "user" else ""
+        print(f"\n## {sanitize_line(s.key)}{by}")
+        print(sanitize(s.body))
+    return EXIT_OK
+
+
+def _run(args: argparse.Namespace, services: Services) -> int:
+    from memo_tui.core.agents.service import UnknownEntity, run_agent
+
+    def follow(seq: int, kind: str, payload: dict[str, Any]) -> None:
+        if not args.json:
+            print(
+                sanitize_line(f"[{seq}] {kind} {json.dumps(payload, ensure_ascii=False)}")[:300],
+                file=sys.stderr,
+            )
+
+    try:
+        outcome = run_agent(services, args.agent, args.entity, follow)
+    except UnknownEntity as error:
+        warn(f"memo: {error}")
+        return EXIT_USAGE
+    run = services.store.run(outcome.run_id)
+    payload = {
+        "run_id": outcome.run_id,
+        "agent": args.agent,
+        "entity": args.entity,
+        "status": outcome.status,
+        "steps": outcome.steps,
+        "tool_calls": outcome.tool_calls,
+        "writes": outcome.writes,
+        "repair_turns": outcome.repair_turns,
+        "cost_microdollars": run.cost_microdollars if run else 0,
+        "error": outcome.error,
+    }
+    if args.json:
+        render.emit_json(payload)
+    else:
+        print(
+            sanitize_line(
+                f"run {outcome.run_id}: {outcome.status}, {outcome.steps} steps, "
+                f"{outcome.tool_calls} tool calls, {len(outcome.writes)} writes"
+                + (f"; {outcome.error}" if outcome.error else "")
+            )
+        )
+    return EXIT_OK if outcome.status == "completed" else EXIT_REFUSED
+
+
+def _runs(args: argparse.Namespace, services: Services) -> int:
+    runs = services.store.runs()
+    if args.json:
+        render.emit_json({"runs": [vars(r) for r in runs]})
+        return EXIT_OK
+    for r in runs:
+        print(
+            sanitize_line(
+                f"{r.id}  {r.agent_type}  {r.status}  {r.started_at[:16]}  "
+                f"${r.cost_microdollars / 1e6:.4f}" + (f"  {r.error}" if r.error else "")
+            )
+        )
+    if not runs:
+        print("No runs yet. Try: memo run project_compile PROJECT")
+    return EXIT_OK
+
+
+HANDLERS: dict[str, Callable[[argparse.Namespace, Services], int]] = {
+    "projects": _projects,
+    "project": _project,
+    "run": _run,
+    "runs": _runs,
+}

@@ -1,0 +1,1 @@
+"""Agents: durable, tool-using runs that keep living documents (runtime, tools, policies)."""

@@ -1,0 +1,128 @@
+"""Offline agent policies: deterministic, scripted turns that call the same tools a model
+would and write plain template prose from the evidence they loaded. Named as such in what
+they write ("offline agent"), so nobody mistakes them for a model's reading.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import defaultdict
+from collections.abc import Callable
+from typing import Any
+
+from memo_tui.core.llm.types import Completion, Request, ToolCall, Usage
+
+Policy = Callable[[Request], Completion]
+_FRICTION = re.compile(
+    r"\b(block\w*|risk\w*|issue\w*|delay\w*|problem\w*|concern\w*|rollback|roll back|"
+    r"fail\w*|slip\w*|late|broke\w*|bug\w*|outage|wait\w*|stuck|postpone\w*)\b",
+    re.I,
+)
+
+
+def _results(request: Request) -> dict[str, dict[str, Any]]:
+    """Every tool result so far, by tool name (the latest of each)."""
+    names = {call.id: call.name for message in request.messages for call in message.tool_calls}
+    found: dict[str, dict[str, Any]] = {}
+    for message in request.messages:
+        for result in message.tool_results:
+            found[names.get(result.call_id, "")] = json.loads(result.content)
+    return found
+
+
+def _turn(text: str, *calls: tuple[str, dict[str, Any]], step: int) -> Completion:
+    made = tuple(
+        ToolCall(f"offline-{step}-{n}", name, args) for n, (name, args) in enumerate(calls)
+    )
+    return Completion(text, made, Usage(), "tool_use" if made else "end_turn", "offline")
+
+
+def _steps(request: Request) -> int:
+    return sum(1 for m in request.messages if m.role == "assistant")
+
+
+def project_compile(request: Request) -> Completion:
+    step = _steps(request)
+    if step == 0:
+        return _turn(
+            "Loading the project and its evidence.",
+            ("get_project", {}),
+            ("list_project_evidence", {"limit": 80}),
+            step=step,
+        )
+    if step == 1:
+        loaded = _results(request)
+        project = loaded.get("get_project", {})
+        facts = loaded.get("list_project_evidence", {}).get("facts", [])
+        writes = _project_sections(project, facts)
+        return _turn("Writing the sections from the evidence.", *writes, step=step)
+    return _turn("Done: every section is written from the stored evidence.", step=step)
+
+
+def _section(key: str, body: str, cited: list[int]) -> tuple[str, dict[str, Any]]:
+    note = "\n\n(Written by the offline agent from the stored evidence; no model read it.)"
+    return "write_section", {"key": key, "body": body + note, "cited_fact_ids": cited}
+
+
+def _project_sections(
+    project: dict[str, Any], facts: list[dict[str, Any]]
+) -> list[tuple[str, dict[str, Any]]]:
+    name = project.get("name", "The project")
+    meetings = sorted(project.get("meetings", []), key=lambda m: m["date"])
+    decisions = [f for f in facts if f["type"] == "decision"]
+    actions = [f for f in facts if f["type"] == "action_item"]
+    client = f" for {project['client']}" if project.get("client") else ""
+    if meetings:
+        span = f"{len(meetings)} meetings from {meetings[0]['date']} to {meetings[-1]['date']}"
+    else:
+        span = "no linked meetings yet"
+    summary = (
+        f"{name}{client}: {span}, with {len(decisions)} decisions and "
+        f"{len(actions)} action items on record."
+    )
+    if decisions:
+        summary += f" Most recent decision ({decisions[0]['date']}): {decisions[0]['text']}"
+    by_month: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for fact in decisions:
+        by_month[fact["date"][:7]].append(fact)
+    phases = (
+        "\n".join(
+            f"- {month}: " + "; ".join(f["text"] for f in reversed(items[:3]))
+            for month, items in sorted(by_month.items())
+        )
+        or "No decisions are recorded yet, so there are no phases to tell apart."
+    )
+    friction = [f for f in facts if _FRICTION.search(f["text"])][:6]
+    friction_text = "\n".join(f"- {f['date']}: {f['text']}" for f in friction) or (
+        "Nothing in the evidence reads as friction (no blockers, risks, delays or failures)."
+    )
+    latest = decisions[:3]
+    open_items = actions[:5]
+    understanding = (
+        "\n".join(
+            [f"- decided {f['date']}: {f['text']}" for f in latest]
+            + [f"- to do: {f['text']}" for f in open_items]
+        )
+        or "Nothing is decided or assigned yet."
+    )
+    return [
+        _section("summary", summary, [f["fact_id"] for f in decisions[:1]]),
+        _section(
+            "phases", phases, [f["fact_id"] for items in by_month.values() for f in items[:3]]
+        ),
+        _section("friction_points", friction_text, [f["fact_id"] for f in friction]),
+        _section(
+            "current_understanding",
+            understanding,
+            [f["fact_id"] for f in [*latest, *open_items]],
+        ),
+    ]
+
+
+POLICIES: dict[str, Policy] = {"project_compile": project_compile}
+
+
+def policy_for(request: Request) -> Policy | None:
+    agent = request.trigger.removeprefix("agent:")
+    return POLICIES.get(agent) if request.trigger.startswith("agent:") else None

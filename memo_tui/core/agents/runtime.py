@@ -1,0 +1,226 @@
+"""The agent loop: a model turn, its tool calls, their results, the next turn, until the
+model stops; then the completion contract, with one repair turn for missing writes.
+
+Everything is written as it happens (the run, each step and tool call, and numbered events),
+so a viewer can replay a run and a crash leaves a run that says it was interrupted.
+Read-only tools of one turn run side by side (at most 4); writes take the run's lock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import weakref
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from memo_tui.core.agents.spec import Requirement, RunSpec
+from memo_tui.core.agents.tools import TOOLS, ToolContext, result_text
+from memo_tui.core.llm.base import Provider
+from memo_tui.core.llm.errors import LLMError
+from memo_tui.core.llm.types import Message, Request, ToolCall, ToolResult
+from store import RunStatus, Store
+
+READ_CONCURRENCY = 4
+# One lock per key and event loop in this process (across processes the store's writer
+# transaction serializes the writes).
+_LOCKS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, asyncio.Lock]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def write_lock(key: str) -> asyncio.Lock:
+    return _LOCKS.setdefault(asyncio.get_running_loop(), {}).setdefault(key, asyncio.Lock())
+
+
+Listener = Callable[[int, str, dict[str, Any]], None]
+
+
+@dataclass
+class Outcome:
+    run_id: int
+    status: RunStatus
+    steps: int = 0
+    tool_calls: int = 0
+    writes: list[dict[str, str]] = field(default_factory=list)
+    repair_turns: int = 0
+    missing: list[str] = field(default_factory=list)
+    error: str | None = None
+
+
+class Contract:
+    """Which required writes have been made (a write skipped for a user's edit counts)."""
+
+    def __init__(self, required: tuple[Requirement, ...]) -> None:
+        self.required = required
+        self.done = [0] * len(required)
+
+    def record(self, tool: str, arguments: dict[str, Any], result: dict[str, Any]) -> None:
+        if "error" in result:
+            return
+        for n, need in enumerate(self.required):
+            if need.matches(tool, arguments):
+                self.done[n] += 1
+
+    def missing(self) -> list[Requirement]:
+        groups_met = {
+            need.any_of
+            for need, done in zip(self.required, self.done, strict=True)
+            if need.any_of and done >= need.count
+        }
+        missing: dict[str, Requirement] = {}  # one per any-of group: its first way
+        for need, done in zip(self.required, self.done, strict=True):
+            if done < need.count and not (need.any_of and need.any_of in groups_met):
+                missing.setdefault(need.any_of or need.describe(), need)
+        return list(missing.values())
+
+
+class AgentRun:
+    def __init__(
+        self,
+        store: Store,
+        provider: Provider,
+        spec: RunSpec,
+        listener: Listener | None = None,
+        deadline_s: float = 60.0,
+    ) -> None:
+        self.store = store
+        self.provider = provider
+        self.spec = spec
+        self.listener = listener
+        self.deadline_s = deadline_s
+        self.contract = Contract(spec.required)
+        self.run_id = 0
+        self.outcome = Outcome(0, "running")
+
+    def _event(self, kind: str, **payload: Any) -> None:
+        seq = self.store.append_event(self.run_id, kind, json.dumps(payload, ensure_ascii=False))
+        if self.listener is not None:
+            self.listener(seq, kind, payload)
+
+    async def run(self, brief: str) -> Outcome:
+        spec = self.spec
+        spec_json = json.dumps(  # the pid tells a crashed run from one still going
+            {"agent": spec.agent, "entity": spec.entity_name, "pid": os.getpid()}
+        )
+        self.run_id = self.store.start_run(
+            spec.agent, spec.entity_type, spec.entity_id, spec.model, spec_json
+        )
+        self.outcome = Outcome(self.run_id, "running")
+        self._event("started", agent=spec.agent, entity=spec.entity_name, model=spec.model)
+        try:
+            await self._loop([Message("user", brief)])
+        except LLMError as error:
+            self._finish("failed", f"the model call failed: {error}")
+        except Exception as error:
+            self._finish("failed", f"{type(error).__name__}: {error}")
+            raise
+        return self.outcome
+
+    async def _loop(self, messages: list[Message]) -> None:
+        spec, tools = self.spec, [TOOLS[name].as_spec() for name in self.spec.tools]
+        repairing = False
+        for index in range(spec.max_steps):
+            step_id = self.store.start_step(self.run_id, index, "repair" if repairing else "turn")
+            request = Request(
+                spec.model,
+                tuple(messages),
+                system=spec.system,
+                tools=tuple(tools),
+                deadline_s=self.deadline_s,
+                trigger=f"agent:{spec.agent}",
+                run_id=self.run_id,
+            )
+            completion = await self.provider.complete(request)
+            usage = completion.usage
+            turn = {
+                "text": completion.text,
+                "tool_calls": [
+                    {"id": c.id, "name": c.name, "arguments": c.arguments}
+                    for c in completion.tool_calls
+                ],
+            }
+            self.store.finish_step(
+                step_id, "completed", usage.input_tokens, usage.output_tokens, json.dumps(turn)
+            )
+            self.store.add_run_usage(self.run_id, usage.input_tokens, usage.output_tokens, 0)
+            self.outcome.steps += 1
+            if completion.text:
+                self._event("model_text", text=completion.text)
+            messages.append(Message("assistant", completion.text, completion.tool_calls))
+            if completion.tool_calls:
+                results = await self._dispatch(step_id, completion.tool_calls)
+                messages.append(Message("user", tool_results=tuple(results)))
+                continue
+            missing = self.contract.missing()
+            if not missing:
+                self._finish("completed")
+                return
+            if repairing:
+                self.outcome.missing = [m.describe() for m in missing]
+                self._finish(
+                    "failed",
+                    "still missing after the repair turn: " + ", ".join(self.outcome.missing),
+                )
+                return
+            repairing = True
+            self.outcome.repair_turns += 1
+            wanted = ", ".join(m.describe() for m in missing)
+            self._event("repair", missing=[m.describe() for m in missing])
+            messages.append(
+                Message(
+                    "user",
+                    f"You stopped before making these required writes: {wanted}. Call only "
+                    "those tools now, using the evidence you have already loaded.",
+                )
+            )
+        self._finish("failed", f"no finish within {spec.max_steps} steps")
+
+    async def _dispatch(self, step_id: int, calls: tuple[ToolCall, ...]) -> list[ToolResult]:
+        """Reads side by side (at most READ_CONCURRENCY), writes one at a time per lock key;
+        results in the order the model asked."""
+        reads = asyncio.Semaphore(READ_CONCURRENCY)
+
+        async def one(call: ToolCall) -> ToolResult:
+            tool = TOOLS.get(call.name)
+            if tool is None or call.name not in self.spec.tools:
+                return ToolResult(call.id, result_text({"error": f"no tool {call.name}"}), True)
+            key = tool.lock_key(self.spec)
+            if key is None:
+                async with reads:
+                    return await self._call(step_id, call)
+            async with write_lock(key):
+                return await self._call(step_id, call)
+
+        return list(await asyncio.gather(*(one(call) for call in calls)))
+
+    async def _call(self, step_id: int, call: ToolCall) -> ToolResult:
+        tool = TOOLS[call.name]
+        arguments = json.dumps(call.arguments, ensure_ascii=False, sort_keys=True)
+        self.store.start_tool_call(
+            self.run_id, step_id, call.id, call.name, arguments, tool.mutating
+        )
+        self._event("tool_call", id=call.id, name=call.name, arguments=call.arguments)
+        context = ToolContext(self.store, self.spec, self.run_id)
+        try:
+            result = await asyncio.to_thread(tool.handler, context, call.arguments)
+        except (KeyError, ValueError, TypeError) as error:
+            result = {"error": f"bad arguments for {call.name}: {error}"}
+        text = result_text(result)
+        status = "failed" if "error" in result else "completed"
+        self.store.finish_tool_call(self.run_id, call.id, status, text)
+        self._event("tool_result", id=call.id, name=call.name, result=result)
+        self.outcome.tool_calls += 1
+        self.contract.record(call.name, call.arguments, result)
+        if tool.mutating and "error" not in result:
+            self.outcome.writes.append(
+                {"tool": call.name, "key": str(call.arguments.get("key", ""))}
+            )
+        return ToolResult(call.id, text, "error" in result)
+
+    def _finish(self, status: RunStatus, error: str | None = None) -> None:
+        self.outcome.status, self.outcome.error = status, error
+        self.store.set_run_status(self.run_id, status, error)
+        self._event("finished", status=status, error=error)

@@ -1,0 +1,73 @@
+"""Rollups: people_report and projects_report, rebuilt whole from the current tables.
+
+They hold the counts the People and Projects panes list, computed by the same queries as
+`people.summaries` and `projects.summaries`, so a pane can read one table instead.
+"""
+
+from __future__ import annotations
+
+import json
+
+from sqlalchemy import Connection, text
+
+from store.people import PERSON_COUNTS
+from store.projects import PROJECT_SELECT
+from store.records import PersonReport, ProjectReport
+from store.search import FACT_DAY
+
+_REBUILD_PEOPLE = f"""
+INSERT INTO people_report (person_id, name, aliases_json, open_action_items, decisions,
+    meetings, last_seen, refreshed_at)
+SELECT s.id, s.name, s.aliases, s.open_action_items, s.decisions, s.meetings,
+    (SELECT max({FACT_DAY}) FROM captures
+     WHERE id IN (SELECT capture_id FROM capture_people WHERE person_id = s.id)),
+    :now
+FROM ({PERSON_COUNTS}) AS s"""
+
+_LINKED = "capture_id IN (SELECT capture_id FROM capture_projects WHERE project_id = s.id)"
+
+_REBUILD_PROJECTS = f"""
+INSERT INTO projects_report (project_id, name, client_name, captures, decisions,
+    open_action_items, last_activity, refreshed_at)
+SELECT s.id, s.name, s.client, s.meetings,
+    (SELECT count(*) FROM decisions WHERE {_LINKED}),
+    (SELECT count(*) FROM action_items WHERE status = 'open' AND {_LINKED}),
+    s.last_meeting, :now
+FROM ({PROJECT_SELECT}) AS s"""
+
+
+def rebuild(conn: Connection, now: str) -> None:
+    """Both rollups from scratch (call it inside one write transaction)."""
+    conn.execute(text("DELETE FROM people_report"))
+    conn.execute(text(_REBUILD_PEOPLE), {"now": now})
+    conn.execute(text("DELETE FROM projects_report"))
+    conn.execute(text(_REBUILD_PROJECTS), {"now": now})
+
+
+def people_report(conn: Connection) -> list[PersonReport]:
+    """The people rollup by name, as the People pane lists it."""
+    rows = conn.execute(
+        text(
+            "SELECT person_id, name, aliases_json, open_action_items, decisions, meetings, "
+            "last_seen, refreshed_at FROM people_report ORDER BY name COLLATE NOCASE, person_id"
+        )
+    )
+    return [
+        PersonReport(int(i), str(n), json.loads(a), int(o), int(d), int(m), last, str(at))
+        for i, n, a, o, d, m, last, at in rows
+    ]
+
+
+def projects_report(conn: Connection) -> list[ProjectReport]:
+    """The projects rollup by name, as the Projects pane lists it."""
+    rows = conn.execute(
+        text(
+            "SELECT project_id, name, client_name, captures, decisions, open_action_items, "
+            "last_activity, refreshed_at FROM projects_report "
+            "ORDER BY name COLLATE NOCASE, project_id"
+        )
+    )
+    return [
+        ProjectReport(int(i), str(n), client, int(c), int(d), int(o), last, str(at))
+        for i, n, client, c, d, o, last, at in rows
+    ]

@@ -1,0 +1,219 @@
+"""Agent runs on a real store: the offline project_compile policy, and a scripted model on
+the fake Messages API that stops short (one repair turn), or stops short twice (fails)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+from itertools import count
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import dump
+from fakes.server import FakeServer, Reply, json_reply
+
+from memo_tui.core.agents.agents import PROJECT_SECTIONS, brief, project_compile
+from memo_tui.core.agents.runtime import AgentRun
+from memo_tui.core.agents.service import interrupt_orphans, run_agent
+from memo_tui.core.demo import seed_demo
+from memo_tui.core.llm.anthropic_provider import AnthropicProvider
+from memo_tui.core.llm.base import RetryPolicy
+from memo_tui.core.services import Services, build_services
+from memo_tui.settings import Settings
+
+_IDS = count(1)
+
+
+@pytest.fixture
+def services(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Services]:
+    for name in ("MEMO_PROVIDER", "ANTHROPIC_API_KEY", "MEMO_EMBED_MODEL_PATH"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("MEMO_HOME", str(tmp_path / "home"))
+    built = build_services(Settings(provider="offline"), tmp_path / "memo.db")
+    seed_demo(built.capture)
+    yield built
+    built.close()
+
+
+def beacon(services: Services) -> int:
+    return next(p.id for p in services.store.projects() if p.name == "Beacon")
+
+
+def test_project_compile_offline_writes_every_section_citing_real_facts(
+    services: Services,
+) -> None:
+    outcome = run_agent(services, "project_compile", "beacon")
+    assert outcome.status == "completed" and outcome.repair_turns == 0
+    assert [w["key"] for w in outcome.writes] == list(PROJECT_SECTIONS)
+    store = services.store
+    sections = {s.key: s for s in store.sections("project", beacon(services))}
+    assert set(sections) == set(PROJECT_SECTIONS)
+    cited = [k for s in sections.values() for k in s.cited_fact_keys]
+    assert cited and set(store.facts_by_keys(cited)) == set(cited)  # every citation exists
+    assert "offline agent" in sections["summary"].body
+    events = store.events(outcome.run_id)
+    assert [e.seq for e in events] == list(range(1, len(events) + 1))
+    assert events[0].kind == "started" and events[-1].kind == "finished"
+    tail = store.events(outcome.run_id, after_seq=3)
+    assert tail == events[3:]  # a late viewer replays exactly what it missed
+    run = store.run(outcome.run_id)
+    assert run is not None and run.status == "completed" and run.tool_calls == 6
+
+
+def test_a_user_edited_section_is_left_alone(services: Services) -> None:
+    store = services.store
+    project = beacon(services)
+    store.write_section("project", project, "phases", "My own phases.", [], "user")
+    outcome = run_agent(services, "project_compile", "Beacon")
+    assert outcome.status == "completed"  # a skipped user edit satisfies the contract
+    phases = next(s for s in store.sections("project", project) if s.key == "phases")
+    assert phases.body == "My own phases." and phases.edited_by == "user"
+
+
+def test_unknown_project_or_agent_changes_nothing(services: Services) -> None:
+    from memo_tui.core.agents.service import UnknownEntity
+
+    before = dump(services.store)
+    with pytest.raises(UnknownEntity, match="projects: Atlas, Beacon, Cobalt"):
+        run_agent(services, "project_compile", "Zephyr")
+    with pytest.raises(UnknownEntity, match="agents: project_compile"):
+        run_agent(services, "nonsense", "Beacon")
+    assert dump(services.store) == before
+
+
+def test_a_run_left_running_by_a_dead_process_is_interrupted(services: Services) -> None:
+    store = services.store
+    dead = store.start_run(
+        "project_compile",
+        "project",
+        beacon(services),
+        "offline",
+        json.dumps({"pid": 2**22 + 12345}),  # no such process
+    )
+    assert interrupt_orphans(services) == [dead]
+    run = store.run(dead)
+    assert run is not None and run.status == "interrupted"
+
+
+# A scripted model on the fake Messages API
+
+
+def turn(text: str = "", *calls: tuple[str, dict[str, Any]]) -> Reply:
+    content: list[dict[str, Any]] = [{"type": "text", "text": text}] if text else []
+    for name, arguments in calls:
+        content.append(
+            {"type": "tool_use", "id": f"toolu_{next(_IDS)}", "name": name, "input": arguments}
+        )
+    return json_reply(
+        {
+            "id": f"msg_{next(_IDS)}",
+            "type": "message",
+            "role": "assistant",
+            "model": "claude-sonnet-4-6",
+            "content": content,
+            "stop_reason": "tool_use" if calls else "end_turn",
+            "stop_sequence": None,
+            "usage": {"input_tokens": 200, "output_tokens": 40},
+        }
+    )
+
+
+def write(key: str, fact_ids: list[int]) -> tuple[str, dict[str, Any]]:
+    return "write_section", {"key": key, "body": f"The {key}.", "cited_fact_ids": fact_ids}
+
+
+def scripted_run(services: Services, server: FakeServer) -> Any:
+    provider = AnthropicProvider(
+        "test-key", server.url, services.ledger, RetryPolicy(2, 0.01, 0.05)
+    )
+    spec = project_compile(beacon(services), "Beacon", "claude-sonnet-4-6")
+    return asyncio.run(AgentRun(services.store, provider, spec, deadline_s=10).run(brief(spec)))
+
+
+def test_a_model_that_stops_short_gets_one_repair_turn(services: Services) -> None:
+    decision = services.store.facts("decision")[0].fact_key
+    with FakeServer() as server:
+        server.push(
+            turn("Loading.", ("get_project", {}), ("list_project_evidence", {})),
+            turn("", write("summary", [decision])),
+            turn("All done."),  # three sections short
+            turn(
+                "",
+                write("phases", []),
+                write("friction_points", []),
+                ("record_no_change", {"key": "current_understanding", "reason": "fine"}),
+            ),
+            turn("Now done."),
+        )
+        outcome = scripted_run(services, server)
+        repair = server.seen[3].body["messages"][-1]["content"]
+    assert outcome.status == "completed" and outcome.repair_turns == 1
+    said = json.dumps(repair)
+    assert "phases" in said and "friction_points" in said and "summary" not in said
+    run = services.store.run(outcome.run_id)
+    assert run is not None and run.input_tokens == 5 * 200 and run.steps == 5
+
+
+def test_a_model_that_stops_short_twice_fails_naming_what_is_missing(
+    services: Services,
+) -> None:
+    with FakeServer() as server:
+        server.push(
+            turn("", write("summary", [])),
+            turn("Done."),
+            turn("Really done."),  # the repair turn writes nothing
+        )
+        outcome = scripted_run(services, server)
+    assert outcome.status == "failed" and outcome.repair_turns == 1
+    assert outcome.missing == [
+        "write_section(key='phases')",
+        "write_section(key='friction_points')",
+        "write_section(key='current_understanding')",
+    ]
+    run = services.store.run(outcome.run_id)
+    assert run is not None and run.status == "failed" and "phases" in (run.error or "")
+
+
+def test_context_status_reads_the_latest_turn_against_the_limit(services: Services) -> None:
+    from dataclasses import replace
+
+    from memo_tui.core.agents.tools import TOOLS, ToolContext
+
+    with FakeServer() as server:
+        server.push(turn("", ("context_status", {})), turn("", ("context_status", {})))
+        server.push(turn("Stop."), turn("Stop."))
+        outcome = scripted_run(services, server)
+    spec = project_compile(beacon(services), "Beacon", "claude-sonnet-4-6")
+    context = ToolContext(services.store, spec, outcome.run_id)
+    status = TOOLS["context_status"].handler(context, {})
+    assert status == {"used_tokens": 200, "limit_tokens": 128_000, "level": "normal"}
+    tight = ToolContext(services.store, replace(spec, context_limit=210), outcome.run_id)
+    assert TOOLS["context_status"].handler(tight, {})["level"] == "critical"
+
+
+def test_the_cli_runs_an_agent_and_shows_the_document(memo) -> None:  # type: ignore[no-untyped-def]
+    extra = {"MEMO_PROVIDER": "offline"}
+    run = memo("--demo", "run", "project_compile", "Beacon", "--json", extra_env=extra)
+    assert run.code == 0, run.stderr
+    done = run.json()
+    assert done["status"] == "completed" and done["agent"] == "project_compile"
+    assert done["steps"] == 3 and done["tool_calls"] == 6 and done["repair_turns"] == 0
+    assert [w["key"] for w in done["writes"]] == list(PROJECT_SECTIONS)
+    assert done["cost_microdollars"] == 0 and done["error"] is None
+    shown = memo("--demo", "project", "show", "Beacon", "--json", extra_env=extra).json()
+    assert shown["name"] == "Beacon" and shown["evidence_count"] > 0
+    assert [s["key"] for s in shown["sections"]] == list(PROJECT_SECTIONS)
+    assert all(s["edited_by"] == "agent" and s["cited_fact_ids"] for s in shown["sections"][:2])
+    runs = memo("--demo", "runs", "--json", extra_env=extra).json()["runs"]
+    assert runs[0]["id"] == done["run_id"] and runs[0]["status"] == "completed"
+    missing = memo("--demo", "run", "project_compile", "Nowhere", extra_env=extra)
+    assert missing.code == 2 and "no project called 'Nowhere'" in missing.stderr
+    added = memo(
+        "--demo", "project", "add", "Zephyr", "--client", "Halvorsen Freight", extra_env=extra
+    )
+    assert added.code == 0 and "added project Zephyr" in added.stdout
+    assert memo("--demo", "project", "add", "zephyr", extra_env=extra).code == 1  # taken
+    listed = memo("--demo", "projects", "--json", extra_env=extra).json()["projects"]
+    assert {"Atlas", "Beacon", "Cobalt", "Zephyr"} == {p["name"] for p in listed}
