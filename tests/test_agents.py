@@ -78,7 +78,7 @@ def test_unknown_project_or_agent_changes_nothing(services: Services) -> None:
     before = dump(services.store)
     with pytest.raises(UnknownEntity, match="projects: Atlas, Beacon, Cobalt"):
         run_agent(services, "project_compile", "Zephyr")
-    with pytest.raises(UnknownEntity, match="agents: project_compile"):
+    with pytest.raises(UnknownEntity, match="agents: digest, project_compile"):
         run_agent(services, "nonsense", "Beacon")
     assert dump(services.store) == before
 
@@ -217,3 +217,38 @@ def test_the_cli_runs_an_agent_and_shows_the_document(memo) -> None:  # type: ig
     assert memo("--demo", "project", "add", "zephyr", extra_env=extra).code == 1  # taken
     listed = memo("--demo", "projects", "--json", extra_env=extra).json()["projects"]
     assert {"Atlas", "Beacon", "Cobalt", "Zephyr"} == {p["name"] for p in listed}
+
+
+def test_the_digest_lands_in_the_facts_as_a_digest(services: Services) -> None:
+    from memo_tui.core.agents.service import UnknownEntity
+
+    outcome = run_agent(services, "digest", "2026-11-19")  # the week of 16-22 November
+    assert outcome.status == "completed"
+    assert outcome.writes == [{"tool": "write_digest", "key": "2026-11-16"}]
+    [digest] = services.store.facts("digest")
+    assert "Week of 2026-11-16 to 2026-11-22: 3 decisions, 6 action items." in digest.text
+    assert "PO numbers will be printed" in digest.text
+    quiet = run_agent(services, "digest", "2026-12-30")
+    assert quiet.status == "completed"
+    assert any("No meetings recorded" in f.text for f in services.store.facts("digest"))
+    with pytest.raises(UnknownEntity, match="YYYY-MM-DD"):
+        run_agent(services, "digest", "someday")
+
+
+def test_read_tools_answer_from_the_store(services: Services) -> None:
+    from memo_tui.core.agents.tools import TOOLS, ToolContext
+
+    spec = project_compile(beacon(services), "Beacon", "offline")
+    context = ToolContext(services.store, spec, 0)
+    retro = next(c for c in services.store.captures() if "retro" in c.title.lower())
+    meeting = TOOLS["get_capture"].handler(context, {"capture_id": retro.id})
+    assert meeting["title"] == retro.title and len(meeting["decisions"]) == retro.decisions
+    window = TOOLS["get_capture_lines"].handler(
+        context, {"capture_id": retro.id, "start": 1, "end": 500}
+    )
+    assert len(window["lines"]) <= 81 and window["lines"][0]["n"] == 1
+    priya = TOOLS["get_person"].handler(context, {"person": "priya natarajan"})
+    assert priya["name"] == "Priya Natarajan" and priya["owes"] and priya["meetings"]
+    decided = TOOLS["list_decisions"].handler(context, {"since": "2026-11-01"})
+    assert decided["facts"] and all(f["date"] >= "2026-11-01" for f in decided["facts"])
+    assert "error" in TOOLS["get_capture"].handler(context, {"capture_id": 10_000})

@@ -47,9 +47,41 @@ def project_compile(
     )
 
 
+DIGEST_SYSTEM = """You write a team's weekly digest. Load the week's decisions and action
+items with the tools (since and until are the week's first and last day), then call
+write_digest once: what was decided (and why, when the evidence says), and what is open,
+with owners and due dates. Cite nothing you did not load; write only what the evidence says.
+Stop after the digest is written."""
+
+
+def digest(period_start: str, period_end: str, model: str, context_limit: int = 128_000) -> RunSpec:
+    return RunSpec(
+        agent="digest",
+        entity_type=None,
+        entity_id=None,
+        entity_name=f"{period_start}..{period_end}",
+        system=DIGEST_SYSTEM,
+        tools=(
+            "list_decisions",
+            "list_action_items",
+            "search_facts",
+            "get_fact",
+            "get_capture",
+            "context_status",
+            "write_digest",
+        ),
+        required=(Requirement("write_digest", {"period_start": period_start}),),
+        model=model,
+        context_limit=context_limit,
+    )
+
+
 def brief(spec: RunSpec) -> str:
     """The run's first user message."""
+    if spec.agent == "digest":
+        start, end = spec.entity_name.split("..")
+        return f"Write the digest for the week {start} to {end} (since={start}, until={end})."
     return f"Compile the living document for the project {spec.entity_name!r}."
 
 
-AGENTS = {"project_compile": project_compile}
+AGENTS = ("digest", "project_compile")

@@ -120,7 +120,44 @@ def _project_sections(
     ]
 
 
-POLICIES: dict[str, Policy] = {"project_compile": project_compile}
+_PERIOD = re.compile(r"since=(?P<since>[\d-]+), until=(?P<until>[\d-]+)")
+
+
+def digest(request: Request) -> Completion:
+    step = _steps(request)
+    period = _PERIOD.search(request.messages[0].text)
+    since, until = (period["since"], period["until"]) if period else ("", "")
+    window = {"since": since, "until": until, "limit": 100}
+    if step == 0:
+        return _turn(
+            "Loading the week's decisions and action items.",
+            ("list_decisions", window),
+            ("list_action_items", window),
+            step=step,
+        )
+    if step == 1:
+        loaded = _results(request)
+        decisions = loaded.get("list_decisions", {}).get("facts", [])
+        actions = loaded.get("list_action_items", {}).get("facts", [])
+        lines = [
+            f"Week of {since} to {until}: {len(decisions)} decisions, {len(actions)} action items."
+        ]
+        if decisions:
+            lines.append("\nDecided:")
+            lines += [f"- {f['date']} ({f['meeting']}): {f['text']}" for f in reversed(decisions)]
+        if actions:
+            lines.append("\nTo do:")
+            lines += [f"- {f['text']} [{f['meeting']}]" for f in reversed(actions)]
+        if not decisions and not actions:
+            lines.append("No meetings recorded a decision or an action item this week.")
+        lines.append("\n(Written by the offline agent from the stored evidence.)")
+        body = "\n".join(lines)
+        args = {"period_start": since, "period_end": until, "body": body}
+        return _turn("Writing the digest.", ("write_digest", args), step=step)
+    return _turn("Done: the digest is written.", step=step)
+
+
+POLICIES: dict[str, Policy] = {"project_compile": project_compile, "digest": digest}
 
 
 def policy_for(request: Request) -> Policy | None:

@@ -216,7 +216,12 @@ class AgentRun:
         self.contract.record(call.name, call.arguments, result)
         if tool.mutating and "error" not in result:
             self.outcome.writes.append(
-                {"tool": call.name, "key": str(call.arguments.get("key", ""))}
+                {
+                    "tool": call.name,
+                    "key": str(
+                        call.arguments.get("key") or call.arguments.get("period_start") or ""
+                    ),
+                }
             )
         return ToolResult(call.id, text, "error" in result)
 

@@ -3,12 +3,14 @@ rebuild the rollups; and, at start, mark runs whose process died as interrupted.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import os
 from typing import TYPE_CHECKING
 
-from memo_tui.core.agents.agents import AGENTS, brief
+from memo_tui.core.agents.agents import AGENTS, brief, digest, project_compile
 from memo_tui.core.agents.runtime import AgentRun, Listener, Outcome
+from memo_tui.core.agents.spec import RunSpec
 from memo_tui.core.llm import select
 
 if TYPE_CHECKING:
@@ -22,30 +24,55 @@ class UnknownEntity(LookupError):
 def run_agent(
     services: Services, agent: str, entity: str, listener: Listener | None = None
 ) -> Outcome:
-    """Run `agent` on the entity called `entity` (a project's name for project_compile)."""
+    """Run `agent` on `entity`: a project's name for project_compile; for digest, a day of
+    the week to digest (YYYY-MM-DD), or this-week / last-week."""
     import asyncio
 
     if agent not in AGENTS:
         raise UnknownEntity(f"no agent {agent!r}; agents: {', '.join(sorted(AGENTS))}")
-    store = services.store
     interrupt_orphans(services)
-    projects = {p.name.lower(): p for p in store.projects()}
+    spec = _spec(services, agent, entity)
+    run = AgentRun(
+        services.store,
+        services.provider,
+        spec,
+        listener,
+        deadline_s=services.settings.answer_deadline_s,
+    )
+    outcome = asyncio.run(run.run(brief(spec)))
+    services.store.rebuild_reports()
+    return outcome
+
+
+def _spec(services: Services, agent: str, entity: str) -> RunSpec:
+    settings = services.settings
+    offline = services.provider.name == "offline"
+    model = "offline" if offline else select.model_for(settings, agent)  # type: ignore[arg-type]
+    limit = settings.agent_context_limit_tokens
+    if agent == "digest":
+        start, end = week_of(entity)
+        return digest(start, end, model, limit)
+    projects = {p.name.lower(): p for p in services.store.projects()}
     found = projects.get(entity.strip().lower())
     if found is None:
         known = ", ".join(sorted(p.name for p in projects.values())) or "none yet"
         raise UnknownEntity(f"no project called {entity!r} (projects: {known})")
-    model = (
-        "offline"
-        if services.provider.name == "offline"
-        else select.model_for(services.settings, "project_compile")
-    )
-    spec = AGENTS[agent](found.id, found.name, model, services.settings.agent_context_limit_tokens)
-    run = AgentRun(
-        store, services.provider, spec, listener, deadline_s=services.settings.answer_deadline_s
-    )
-    outcome = asyncio.run(run.run(brief(spec)))
-    store.rebuild_reports()
-    return outcome
+    return project_compile(found.id, found.name, model, limit)
+
+
+def week_of(entity: str) -> tuple[str, str]:
+    """Monday and Sunday of the week `entity` names (a date, this-week or last-week)."""
+    today = dt.datetime.now(dt.UTC).date()
+    named = {"this-week": today, "last-week": today - dt.timedelta(days=7)}
+    try:
+        day = named.get(entity) or dt.date.fromisoformat(entity)
+    except ValueError:
+        raise UnknownEntity(
+            f"digest wants a day of the week to digest (YYYY-MM-DD), this-week or last-week; "
+            f"not {entity!r}"
+        ) from None
+    monday = day - dt.timedelta(days=day.weekday())
+    return monday.isoformat(), (monday + dt.timedelta(days=6)).isoformat()
 
 
 def interrupt_orphans(services: Services) -> list[int]:

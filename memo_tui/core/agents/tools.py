@@ -13,7 +13,7 @@ from typing import Any
 
 from memo_tui.core.agents.spec import RunSpec
 from memo_tui.core.llm.types import ToolSpec
-from store import FactFilter, FactRecord, Store
+from store import ActionItemRecord, DecisionRecord, FactFilter, FactRecord, Store
 
 Handler = Callable[["ToolContext", dict[str, Any]], dict[str, Any]]
 
@@ -143,7 +143,109 @@ def _record_no_change(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     return {"key": args.get("key"), "outcome": "no_change", "reason": args.get("reason", "")}
 
 
+def _get_capture(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
+    capture_id = int(args["capture_id"])
+    found = ctx.store.capture(capture_id)
+    if found is None:
+        return {"error": f"no meeting {capture_id}"}
+    return {
+        "id": found.id,
+        "title": found.title,
+        "date": found.occurred_at,
+        "decisions": [_decision(d) for d in ctx.store.decisions([capture_id])],
+        "action_items": [_action(a) for a in ctx.store.action_items([capture_id])],
+    }
+
+
+def _get_capture_lines(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
+    capture_id, start = int(args["capture_id"]), max(1, int(args["start"]))
+    end = min(int(args.get("end", start + 20)), start + 80)  # a window, never the whole text
+    if ctx.store.capture(capture_id) is None:
+        return {"error": f"no meeting {capture_id}"}
+    _, body, _, _ = ctx.store.capture_source(capture_id)
+    lines = body.split("\n")
+    return {
+        "lines": [{"n": n, "text": lines[n - 1]} for n in range(start, min(end, len(lines)) + 1)]
+    }
+
+
+def _decision(d: DecisionRecord) -> dict[str, Any]:
+    return {
+        "fact_id": (1 << 32) | d.id,
+        "text": d.description,
+        "why": d.reasoning,
+        "decided_by": d.decided_by,
+        "lines": [d.line_start, d.line_end],
+    }
+
+
+def _action(a: ActionItemRecord) -> dict[str, Any]:
+    return {
+        "fact_id": (2 << 32) | a.id,
+        "text": a.description,
+        "owner": a.assignee_raw,
+        "due": a.due_date,
+        "status": a.status,
+        "lines": [a.line_start, a.line_end],
+    }
+
+
+def _listed(ctx: ToolContext, args: dict[str, Any], fact_type: str) -> dict[str, Any]:
+    since = args.get("since")
+    flt = FactFilter(fact_types=(fact_type,), since=since, until=args.get("until"))
+    facts = ctx.store.facts_page(flt, int(args.get("limit", 50)))
+    return {"facts": [fact_json(f) for f in facts]}
+
+
+def _list_decisions(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
+    return _listed(ctx, args, "decision")
+
+
+def _list_action_items(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
+    return _listed(ctx, args, "action_item")
+
+
+def _get_person(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
+    name = str(args.get("person", ""))
+    people = {p.name.lower(): p.id for p in ctx.store.people()}
+    person_id = (
+        people.get(name.lower())
+        if name
+        else (ctx.spec.entity_id if ctx.spec.entity_type == "person" else None)
+    )
+    person = ctx.store.person(person_id) if person_id is not None else None
+    if person is None:
+        return {"error": f"no person {name!r}"}
+    return {
+        "name": person.name,
+        "aliases": [a.alias for a in person.aliases],
+        "owes": [_action(a) for a in person.open_action_items],
+        "decided": [_decision(d) for d in person.decisions],
+        "meetings": [{"id": m.id, "title": m.title, "date": m.day} for m in person.meetings],
+    }
+
+
+def _write_digest(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
+    from store import Provenance, utc_now
+
+    body = str(args["body"]).strip()
+    if not body:
+        return {"error": "a digest needs a body"}
+    provenance = Provenance(
+        "agent", f"run:{ctx.run_id}", utc_now(), triggered_by_agent=ctx.spec.agent
+    )
+    digest_id = ctx.store.add_digest(
+        str(args["period_start"]), str(args["period_end"]), body, provenance
+    )
+    return {"digest_id": digest_id, "outcome": "written"}
+
+
 SECTION_KEY = {"type": "string", "description": "the section, e.g. summary"}
+_PERIOD = {
+    "since": {"type": "string"},
+    "until": {"type": "string"},
+    "limit": {"type": "integer"},
+}
 
 TOOLS: dict[str, Tool] = {
     t.name: t
@@ -191,6 +293,57 @@ TOOLS: dict[str, Tool] = {
             "How much of the context budget this run has used.",
             _object({}, []),
             _context_status,
+        ),
+        Tool(
+            "get_capture",
+            "One meeting: title, date, its decisions and action items with their lines.",
+            _object({"capture_id": {"type": "integer"}}, ["capture_id"]),
+            _get_capture,
+        ),
+        Tool(
+            "get_capture_lines",
+            "Transcript lines of a meeting, start to end (at most 80).",
+            _object(
+                {
+                    "capture_id": {"type": "integer"},
+                    "start": {"type": "integer"},
+                    "end": {"type": "integer"},
+                },
+                ["capture_id", "start"],
+            ),
+            _get_capture_lines,
+        ),
+        Tool(
+            "list_decisions",
+            "Decisions, newest first, optionally between two dates (YYYY-MM-DD).",
+            _object(_PERIOD, []),
+            _list_decisions,
+        ),
+        Tool(
+            "list_action_items",
+            "Action items, newest first, optionally between two dates (YYYY-MM-DD).",
+            _object(_PERIOD, []),
+            _list_action_items,
+        ),
+        Tool(
+            "get_person",
+            "A person: aliases, what they owe, what they decided, their meetings.",
+            _object({"person": {"type": "string"}}, []),
+            _get_person,
+        ),
+        Tool(
+            "write_digest",
+            "Store the digest for a period (it joins the facts as a digest).",
+            _object(
+                {
+                    "period_start": {"type": "string"},
+                    "period_end": {"type": "string"},
+                    "body": {"type": "string"},
+                },
+                ["period_start", "period_end", "body"],
+            ),
+            _write_digest,
+            mutating=True,
         ),
         Tool(
             "write_section",
