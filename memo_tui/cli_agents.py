@@ -14,6 +14,7 @@ from memo_tui.core.safety import sanitize, sanitize_line
 from memo_tui.render import warn
 
 if TYPE_CHECKING:
+    from memo_tui.core.agents.runtime import Approver, Proposal
     from memo_tui.core.services import Services
 
 EXIT_OK, EXIT_REFUSED, EXIT_USAGE = 0, 1, 2
@@ -33,6 +34,12 @@ def add_parsers(commands: Any, common: argparse.ArgumentParser) -> None:
     )
     run.add_argument("agent", metavar="AGENT")
     run.add_argument("entity", metavar="ENTITY")
+    run.add_argument(
+        "--approve",
+        choices=("all", "none", "ask"),
+        default="ask",
+        help="an agent's proposals: accept all, reject all, or ask (in a terminal)",
+    )
     commands.add_parser("runs", parents=[common], help="agent runs, newest first")
 
 
@@ -112,7 +119,7 @@ def _run(args: argparse.Namespace, services: Services) -> int:
             )
 
     try:
-        outcome = run_agent(services, args.agent, args.entity, follow)
+        outcome = run_agent(services, args.agent, args.entity, follow, _approver(args.approve))
     except UnknownEntity as error:
         warn(f"memo: {error}")
         return EXIT_USAGE
@@ -140,6 +147,46 @@ def _run(args: argparse.Namespace, services: Services) -> int:
             )
         )
     return EXIT_OK if outcome.status == "completed" else EXIT_REFUSED
+
+
+def _approver(mode: str) -> Approver:
+    """--approve: all, none, or ask on the terminal (no terminal: the proposal is skipped)."""
+
+    async def decide(proposal: Proposal) -> str:
+        if mode != "ask":
+            return "accepted" if mode == "all" else "rejected"
+        if not sys.stdin.isatty():
+            return "skipped"
+        reason = proposal.arguments.get("reason", "")
+        ids = proposal.arguments.get("capture_ids", [])
+        print(
+            sanitize_line(f"{proposal.tool}: link meetings {ids}? {reason}")
+            + f"\n  accept? [y/N] ({proposal.timeout_s:g} s) ",
+            end="",
+            file=sys.stderr,
+            flush=True,
+        )
+        answer = await _line_from_stdin()
+        return "accepted" if answer.strip().lower() in ("y", "yes") else "rejected"
+
+    return decide
+
+
+async def _line_from_stdin() -> str:
+    """A line typed at the terminal, read on a daemon thread (a timed-out question must not
+    keep the process from exiting)."""
+    import asyncio
+    import threading
+
+    loop = asyncio.get_running_loop()
+    typed: asyncio.Future[str] = loop.create_future()
+
+    def read() -> None:
+        line = sys.stdin.readline()
+        loop.call_soon_threadsafe(lambda: typed.done() or typed.set_result(line))
+
+    threading.Thread(target=read, daemon=True).start()
+    return await typed
 
 
 def _runs(args: argparse.Namespace, services: Services) -> int:

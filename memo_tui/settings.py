@@ -123,6 +123,9 @@ class Settings(BaseSettings):
         description="USD per million tokens (input, output) by model prefix; adds to defaults.",
     )
     busy_timeout_ms: int = Field(default=5_000, ge=0, description="SQLite busy timeout.")
+    approval_timeout_s: float = Field(
+        default=90.0, gt=0, description="How long an agent's proposal waits for you (then skipped)."
+    )
     agent_context_limit_tokens: int = Field(
         default=128_000, gt=0, description="An agent run's context budget (context_status)."
     )

@@ -90,3 +90,36 @@ def clients(conn: Connection) -> list[ClientSummary]:
         )
     ).all()
     return [ClientSummary(int(i), str(n), int(p), int(c)) for i, n, p, c in rows]
+
+
+def link_captures(
+    conn: Connection, project_id: int, capture_ids: Sequence[int], linked_by: str, now: str
+) -> int:
+    """Link meetings to a project (those linked already stay as they are); how many new."""
+    added = 0
+    for capture_id in capture_ids:
+        row = conn.execute(
+            text(
+                "INSERT OR IGNORE INTO capture_projects (capture_id, project_id, linked_by, "
+                "created_at) SELECT id, :p, :by, :now FROM captures WHERE id = :c"
+            ),
+            {"c": capture_id, "p": project_id, "by": linked_by, "now": now},
+        )
+        added += row.rowcount
+    return added
+
+
+def unlinked_mentions(conn: Connection, project_id: int, name: str) -> list[tuple[int, str, int]]:
+    """Meetings that name the project in their text but are not linked to it:
+    (capture id, title, how many times the name occurs)."""
+    rows = conn.execute(
+        text(
+            "SELECT c.id, c.title, (length(lower(c.text)) - length(replace(lower(c.text), "
+            ":name, ''))) / length(:name) AS times FROM captures c "
+            "WHERE instr(lower(c.text), :name) > 0 AND c.id NOT IN "
+            "(SELECT capture_id FROM capture_projects WHERE project_id = :p) "
+            "ORDER BY times DESC, c.id"
+        ),
+        {"name": name.lower(), "p": project_id},
+    ).all()
+    return [(int(r[0]), str(r[1]), int(r[2])) for r in rows]

@@ -290,6 +290,15 @@ class Store:
         with self.writer.begin() as conn:
             return projects.add_project(conn, name, client, utc_now())
 
+    def link_captures(self, project_id: int, capture_ids: Sequence[int], linked_by: str) -> int:
+        """Link meetings to a project (`linked_by`: 'user', 'agent', ...); how many were new."""
+        with self.writer.begin() as conn:
+            return projects.link_captures(conn, project_id, capture_ids, linked_by, utc_now())
+
+    def unlinked_mentions(self, project_id: int, name: str) -> list[tuple[int, str, int]]:
+        with self.reader.connect() as conn:
+            return projects.unlinked_mentions(conn, project_id, name)
+
     def clients(self) -> list[ClientSummary]:
         with self.reader.connect() as conn:
             return projects.clients(conn)

@@ -78,7 +78,7 @@ def test_unknown_project_or_agent_changes_nothing(services: Services) -> None:
     before = dump(services.store)
     with pytest.raises(UnknownEntity, match="projects: Atlas, Beacon, Cobalt"):
         run_agent(services, "project_compile", "Zephyr")
-    with pytest.raises(UnknownEntity, match="agents: digest, project_compile"):
+    with pytest.raises(UnknownEntity, match="agents: collector, digest, project_compile"):
         run_agent(services, "nonsense", "Beacon")
     assert dump(services.store) == before
 
@@ -252,3 +252,40 @@ def test_read_tools_answer_from_the_store(services: Services) -> None:
     decided = TOOLS["list_decisions"].handler(context, {"since": "2026-11-01"})
     assert decided["facts"] and all(f["date"] >= "2026-11-01" for f in decided["facts"])
     assert "error" in TOOLS["get_capture"].handler(context, {"capture_id": 10_000})
+
+
+@pytest.mark.parametrize(
+    ("answer", "decision", "linked"),
+    [("accepted", "accepted", 1), ("rejected", "rejected", 0), (None, "skipped", 0)],
+)
+def test_a_proposal_waits_for_the_user(
+    services: Services, answer: str | None, decision: str, linked: int
+) -> None:
+    from memo_tui.core.agents.agents import collector
+    from memo_tui.core.agents.runtime import Proposal
+
+    store = services.store
+    atlas = next(p for p in store.projects() if p.name == "Atlas")
+    seen: list[Proposal] = []
+    statuses: list[str] = []
+
+    async def user(proposal: Proposal) -> str:
+        seen.append(proposal)
+        run = store.run(proposal.run_id)
+        statuses.append(run.status if run else "")
+        if answer is None:
+            await asyncio.sleep(30)  # never answers: the run's timeout decides
+        return answer or ""
+
+    spec = collector(atlas.id, "Atlas", "offline")
+    run = AgentRun(store, services.provider, spec, approver=user, approval_timeout_s=0.2)
+    outcome = asyncio.run(run.run(brief(spec)))
+    assert outcome.status == "completed" and statuses == ["waiting_for_user"]
+    [proposal] = seen
+    assert proposal.arguments["capture_ids"] and "names it" in proposal.arguments["reason"]
+    [stored] = store.run_decisions(outcome.run_id)
+    assert stored.decision == decision
+    after = next(p for p in store.projects() if p.name == "Atlas")
+    assert after.meetings == atlas.meetings + linked
+    kinds = [e.kind for e in store.events(outcome.run_id)]
+    assert kinds.index("approval_needed") < kinds.index("approval")

@@ -76,12 +76,46 @@ def digest(period_start: str, period_end: str, model: str, context_limit: int = 
     )
 
 
+COLLECTOR_SYSTEM = """You find evidence about a project that is not linked to it yet. Load the
+project, then find_unlinked_evidence; read a meeting (get_capture) when its title does not
+make clear it is about the project. Propose the meetings that really are about it with one
+propose_backfill call, with the reason; the user accepts or rejects. If none are, call
+record_no_change with key 'backfill' and say why. Then stop."""
+
+
+def collector(project_id: int, name: str, model: str, context_limit: int = 128_000) -> RunSpec:
+    return RunSpec(
+        agent="collector",
+        entity_type="project",
+        entity_id=project_id,
+        entity_name=name,
+        system=COLLECTOR_SYSTEM,
+        tools=(
+            "get_project",
+            "find_unlinked_evidence",
+            "get_capture",
+            "search_facts",
+            "context_status",
+            "propose_backfill",
+            "record_no_change",
+        ),
+        required=(
+            Requirement("propose_backfill", any_of="backfill"),
+            Requirement("record_no_change", {"key": "backfill"}, any_of="backfill"),
+        ),
+        model=model,
+        context_limit=context_limit,
+    )
+
+
 def brief(spec: RunSpec) -> str:
     """The run's first user message."""
     if spec.agent == "digest":
         start, end = spec.entity_name.split("..")
         return f"Write the digest for the week {start} to {end} (since={start}, until={end})."
+    if spec.agent == "collector":
+        return f"Find meetings about the project {spec.entity_name!r} that are not linked to it."
     return f"Compile the living document for the project {spec.entity_name!r}."
 
 
-AGENTS = ("digest", "project_compile")
+AGENTS = ("collector", "digest", "project_compile")

@@ -157,7 +157,34 @@ def digest(request: Request) -> Completion:
     return _turn("Done: the digest is written.", step=step)
 
 
-POLICIES: dict[str, Policy] = {"project_compile": project_compile, "digest": digest}
+def collector(request: Request) -> Completion:
+    step = _steps(request)
+    if step == 0:
+        return _turn(
+            "Looking for meetings that name the project but are not linked to it.",
+            ("get_project", {}),
+            ("find_unlinked_evidence", {}),
+            step=step,
+        )
+    if step == 1:
+        found = _results(request).get("find_unlinked_evidence", {})
+        meetings = found.get("meetings", [])[:5]
+        if not meetings:
+            reason = f"every meeting that names {found.get('project', 'the project')} is linked"
+            return _turn(
+                reason, ("record_no_change", {"key": "backfill", "reason": reason}), step=step
+            )
+        reason = "; ".join(f"{m['title']} names it {m['mentions']}x" for m in meetings)
+        args = {"capture_ids": [m["id"] for m in meetings], "reason": reason}
+        return _turn("Proposing them.", ("propose_backfill", args), step=step)
+    return _turn("Done.", step=step)
+
+
+POLICIES: dict[str, Policy] = {
+    "collector": collector,
+    "digest": digest,
+    "project_compile": project_compile,
+}
 
 
 def policy_for(request: Request) -> Policy | None:

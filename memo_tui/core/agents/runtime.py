@@ -12,7 +12,7 @@ import asyncio
 import json
 import os
 import weakref
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,7 +21,7 @@ from memo_tui.core.agents.tools import TOOLS, ToolContext, result_text
 from memo_tui.core.llm.base import Provider
 from memo_tui.core.llm.errors import LLMError
 from memo_tui.core.llm.types import Message, Request, ToolCall, ToolResult
-from store import RunStatus, Store
+from store import Approval, RunStatus, Store
 
 READ_CONCURRENCY = 4
 # One lock per key and event loop in this process (across processes the store's writer
@@ -36,6 +36,20 @@ def write_lock(key: str) -> asyncio.Lock:
 
 
 Listener = Callable[[int, str, dict[str, Any]], None]
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """A write the user must allow first (propose_backfill): what, and how long they have."""
+
+    run_id: int
+    call_id: str
+    tool: str
+    arguments: dict[str, Any]
+    timeout_s: float
+
+
+Approver = Callable[[Proposal], Awaitable[str]]  # 'accepted' or 'rejected'
 
 
 @dataclass
@@ -85,8 +99,12 @@ class AgentRun:
         spec: RunSpec,
         listener: Listener | None = None,
         deadline_s: float = 60.0,
+        approver: Approver | None = None,
+        approval_timeout_s: float = 90.0,
     ) -> None:
         self.store = store
+        self.approver = approver
+        self.approval_timeout_s = approval_timeout_s
         self.provider = provider
         self.spec = spec
         self.listener = listener
@@ -199,13 +217,17 @@ class AgentRun:
     async def _call(self, step_id: int, call: ToolCall) -> ToolResult:
         tool = TOOLS[call.name]
         arguments = json.dumps(call.arguments, ensure_ascii=False, sort_keys=True)
-        self.store.start_tool_call(
+        row = self.store.start_tool_call(
             self.run_id, step_id, call.id, call.name, arguments, tool.mutating
         )
         self._event("tool_call", id=call.id, name=call.name, arguments=call.arguments)
         context = ToolContext(self.store, self.spec, self.run_id)
+        decision = await self._approval(call, row) if tool.needs_approval else "accepted"
         try:
-            result = await asyncio.to_thread(tool.handler, context, call.arguments)
+            if decision == "accepted":
+                result = await asyncio.to_thread(tool.handler, context, call.arguments)
+            else:
+                result = {"outcome": decision}  # nothing written; the model is told why
         except (KeyError, ValueError, TypeError) as error:
             result = {"error": f"bad arguments for {call.name}: {error}"}
         text = result_text(result)
@@ -214,7 +236,7 @@ class AgentRun:
         self._event("tool_result", id=call.id, name=call.name, result=result)
         self.outcome.tool_calls += 1
         self.contract.record(call.name, call.arguments, result)
-        if tool.mutating and "error" not in result:
+        if tool.mutating and "error" not in result and decision == "accepted":
             self.outcome.writes.append(
                 {
                     "tool": call.name,
@@ -224,6 +246,27 @@ class AgentRun:
                 }
             )
         return ToolResult(call.id, text, "error" in result)
+
+    async def _approval(self, call: ToolCall, row: int) -> Approval:
+        """Wait for the user's yes or no (the run says it is waiting); no answer in time, or
+        nobody to ask, is 'skipped'. The decision is stored with the call."""
+        timeout = self.approval_timeout_s
+        proposal = Proposal(self.run_id, call.id, call.name, call.arguments, timeout)
+        self.store.set_run_status(self.run_id, "waiting_for_user")
+        self._event("approval_needed", id=call.id, arguments=call.arguments, timeout_s=timeout)
+        decision: Approval = "skipped"
+        by = "timeout"
+        if self.approver is not None:
+            try:
+                answer = await asyncio.wait_for(self.approver(proposal), timeout)
+            except TimeoutError:
+                answer = "skipped"
+            if answer in ("accepted", "rejected"):
+                decision, by = ("accepted" if answer == "accepted" else "rejected"), "user"
+        self.store.record_decision(self.run_id, row, decision, by, json.dumps(call.arguments))
+        self.store.set_run_status(self.run_id, "running")
+        self._event("approval", id=call.id, decision=decision, decided_by=by)
+        return decision
 
     def _finish(self, status: RunStatus, error: str | None = None) -> None:
         self.outcome.status, self.outcome.error = status, error

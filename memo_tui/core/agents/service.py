@@ -8,8 +8,8 @@ import json
 import os
 from typing import TYPE_CHECKING
 
-from memo_tui.core.agents.agents import AGENTS, brief, digest, project_compile
-from memo_tui.core.agents.runtime import AgentRun, Listener, Outcome
+from memo_tui.core.agents.agents import AGENTS, brief, collector, digest, project_compile
+from memo_tui.core.agents.runtime import AgentRun, Approver, Listener, Outcome
 from memo_tui.core.agents.spec import RunSpec
 from memo_tui.core.llm import select
 
@@ -22,7 +22,11 @@ class UnknownEntity(LookupError):
 
 
 def run_agent(
-    services: Services, agent: str, entity: str, listener: Listener | None = None
+    services: Services,
+    agent: str,
+    entity: str,
+    listener: Listener | None = None,
+    approver: Approver | None = None,
 ) -> Outcome:
     """Run `agent` on `entity`: a project's name for project_compile; for digest, a day of
     the week to digest (YYYY-MM-DD), or this-week / last-week."""
@@ -38,6 +42,8 @@ def run_agent(
         spec,
         listener,
         deadline_s=services.settings.answer_deadline_s,
+        approver=approver,
+        approval_timeout_s=services.settings.approval_timeout_s,
     )
     outcome = asyncio.run(run.run(brief(spec)))
     services.store.rebuild_reports()
@@ -57,7 +63,8 @@ def _spec(services: Services, agent: str, entity: str) -> RunSpec:
     if found is None:
         known = ", ".join(sorted(p.name for p in projects.values())) or "none yet"
         raise UnknownEntity(f"no project called {entity!r} (projects: {known})")
-    return project_compile(found.id, found.name, model, limit)
+    build = collector if agent == "collector" else project_compile
+    return build(found.id, found.name, model, limit)
 
 
 def week_of(entity: str) -> tuple[str, str]:

@@ -32,6 +32,7 @@ class Tool:
     schema: dict[str, Any]
     handler: Handler
     mutating: bool = False
+    needs_approval: bool = False  # the user says yes or no before the handler runs
 
     def lock_key(self, spec: RunSpec) -> str | None:
         """Writes to one entity by one agent go one at a time."""
@@ -240,6 +241,28 @@ def _write_digest(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     return {"digest_id": digest_id, "outcome": "written"}
 
 
+def _find_unlinked_evidence(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
+    project_id = _project_id(ctx, args)
+    detail = ctx.store.project(project_id) if project_id is not None else None
+    if detail is None:
+        return {"error": f"no project {args.get('project')!r}"}
+    found = ctx.store.unlinked_mentions(detail.summary.id, detail.summary.name)
+    return {
+        "project": detail.summary.name,
+        "meetings": [{"id": c, "title": t, "mentions": n} for c, t, n in found[:20]],
+    }
+
+
+def _propose_backfill(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
+    """Runs only once the user accepted: link the proposed meetings to the project."""
+    project_id = _project_id(ctx, args)
+    if project_id is None:
+        return {"error": f"no project {args.get('project')!r}"}
+    ids = [int(c) for c in args.get("capture_ids") or []]
+    linked = ctx.store.link_captures(project_id, ids, "agent")
+    return {"outcome": "accepted", "linked": linked}
+
+
 SECTION_KEY = {"type": "string", "description": "the section, e.g. summary"}
 _PERIOD = {
     "since": {"type": "string"},
@@ -344,6 +367,27 @@ TOOLS: dict[str, Tool] = {
             ),
             _write_digest,
             mutating=True,
+        ),
+        Tool(
+            "find_unlinked_evidence",
+            "Meetings that name the project but are not linked to it, most mentions first.",
+            _object({"project": {"type": "string"}}, []),
+            _find_unlinked_evidence,
+        ),
+        Tool(
+            "propose_backfill",
+            "Propose linking meetings to the project; the user accepts or rejects it.",
+            _object(
+                {
+                    "project": {"type": "string"},
+                    "capture_ids": {"type": "array", "items": {"type": "integer"}},
+                    "reason": {"type": "string"},
+                },
+                ["capture_ids", "reason"],
+            ),
+            _propose_backfill,
+            mutating=True,
+            needs_approval=True,
         ),
         Tool(
             "write_section",
