@@ -78,7 +78,7 @@ def test_unknown_project_or_agent_changes_nothing(services: Services) -> None:
     before = dump(services.store)
     with pytest.raises(UnknownEntity, match="projects: Atlas, Beacon, Cobalt"):
         run_agent(services, "project_compile", "Zephyr")
-    with pytest.raises(UnknownEntity, match="agents: collector, digest, project_compile"):
+    with pytest.raises(UnknownEntity, match="agents: collector, digest, person_enrich, project_compile"):
         run_agent(services, "nonsense", "Beacon")
     assert dump(services.store) == before
 
@@ -289,3 +289,18 @@ def test_a_proposal_waits_for_the_user(
     assert after.meetings == atlas.meetings + linked
     kinds = [e.kind for e in store.events(outcome.run_id)]
     assert kinds.index("approval_needed") < kinds.index("approval")
+
+
+def test_person_enrich_writes_facets_and_a_profile(services: Services) -> None:
+    from memo_tui.core.agents.service import UnknownEntity
+
+    outcome = run_agent(services, "person_enrich", "priya natarajan")
+    assert outcome.status == "completed"
+    assert [w["key"] for w in outcome.writes] == ["role", "topics", "commitments", "profile"]
+    priya = next(p.id for p in services.store.people() if p.name == "Priya Natarajan")
+    sections = {s.key: s for s in services.store.sections("person", priya)}
+    assert set(sections) == {"facet:role", "facet:topics", "facet:commitments", "profile"}
+    assert "owes 11 open action items" in sections["facet:role"].body
+    assert sections["facet:commitments"].cited_fact_keys  # what she owes, by fact id
+    with pytest.raises(UnknownEntity, match="several people"):
+        run_agent(services, "person_enrich", "Sam")

@@ -108,14 +108,61 @@ def collector(project_id: int, name: str, model: str, context_limit: int = 128_0
     )
 
 
+PERSON_ENRICH_SYSTEM = """You keep a person's page in a team's memory tool. Load the person
+with get_person (and meetings with get_capture when you need more), then write their
+facets with write_person_facet: role (what they do, as the meetings show it), topics (what
+they work on) and commitments (what they owe, with due dates), and a short narrative with
+write_section key 'profile'. Cite the fact ids each rests on; write only what the evidence
+says. A section the user edited is theirs. Stop when all are written."""
+
+PERSON_FACETS = ("role", "topics", "commitments")
+
+
+def person_enrich(person_id: int, name: str, model: str, context_limit: int = 128_000) -> RunSpec:
+    facets = tuple(
+        requirement
+        for facet in PERSON_FACETS
+        for requirement in (
+            Requirement("write_person_facet", {"facet": facet}, any_of=facet),
+            Requirement("record_no_change", {"key": f"facet:{facet}"}, any_of=facet),
+        )
+    )
+    return RunSpec(
+        agent="person_enrich",
+        entity_type="person",
+        entity_id=person_id,
+        entity_name=name,
+        system=PERSON_ENRICH_SYSTEM,
+        tools=(
+            "get_person",
+            "get_capture",
+            "search_facts",
+            "get_fact",
+            "context_status",
+            "write_person_facet",
+            "write_section",
+            "record_no_change",
+        ),
+        required=(
+            *facets,
+            Requirement("write_section", {"key": "profile"}, any_of="profile"),
+            Requirement("record_no_change", {"key": "profile"}, any_of="profile"),
+        ),
+        model=model,
+        context_limit=context_limit,
+    )
+
+
 def brief(spec: RunSpec) -> str:
     """The run's first user message."""
     if spec.agent == "digest":
         start, end = spec.entity_name.split("..")
         return f"Write the digest for the week {start} to {end} (since={start}, until={end})."
+    if spec.agent == "person_enrich":
+        return f"Bring the page of {spec.entity_name!r} up to date."
     if spec.agent == "collector":
         return f"Find meetings about the project {spec.entity_name!r} that are not linked to it."
     return f"Compile the living document for the project {spec.entity_name!r}."
 
 
-AGENTS = ("collector", "digest", "project_compile")
+AGENTS = ("collector", "digest", "person_enrich", "project_compile")

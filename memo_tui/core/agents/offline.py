@@ -180,7 +180,70 @@ def collector(request: Request) -> Completion:
     return _turn("Done.", step=step)
 
 
+_WORD = re.compile(r"[A-Za-zÀ-ÿ][\w-]{3,}")
+_COMMON = frozenset(
+    "that this with from will have they their about before after into what when which "
+    "there been were also just then than them more need needs next week today tomorrow "
+    "owner reasoning decided going make sure send write call back done each".split()
+)
+
+
+def person_enrich(request: Request) -> Completion:
+    step = _steps(request)
+    if step == 0:
+        return _turn("Loading the person.", ("get_person", {}), step=step)
+    if step == 1:
+        person = _results(request).get("get_person", {})
+        return _turn("Writing the facets and the profile.", *_person_writes(person), step=step)
+    return _turn("Done.", step=step)
+
+
+def _person_writes(person: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    name = person.get("name", "This person")
+    owes, decided = person.get("owes", []), person.get("decided", [])
+    meetings = person.get("meetings", [])
+    titles: dict[str, int] = defaultdict(int)
+    for meeting in meetings:
+        titles[meeting["title"]] += 1
+    usual = ", ".join(t for t, _ in sorted(titles.items(), key=lambda kv: -kv[1])[:3])
+    role = (
+        f"{name} attends {len(meetings)} recorded meetings (most often: {usual or 'none'}), "
+        f"made {len(decided)} decisions and owes {len(owes)} open action items."
+    )
+    own = {w.lower() for w in name.split()}
+    counts: dict[str, int] = defaultdict(int)
+    for item in [*decided, *owes]:
+        for word in _WORD.findall(item["text"]):
+            if word.lower() not in _COMMON and word.lower() not in own and word[0].isupper():
+                counts[word] += 1
+    top = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:6]
+    topics = ", ".join(f"{w} ({n})" for w, n in top) or "No recurring topics in the evidence."
+    commitments = (
+        "\n".join(f"- {a['text']}" + (f" (due {a['due']})" if a.get("due") else "") for a in owes)
+        or "Nothing open."
+    )
+    profile = f"{role} Recurring topics: {topics}. " + (
+        f"Latest decision: {decided[0]['text']}" if decided else "No decisions recorded."
+    )
+    note = "\n\n(Written by the offline agent from the stored evidence; no model read it.)"
+    decided_ids = [d["fact_id"] for d in decided[:5]]
+    owed_ids = [a["fact_id"] for a in owes]
+    return [
+        ("write_person_facet", {"facet": "role", "value": role, "cited_fact_ids": decided_ids}),
+        ("write_person_facet", {"facet": "topics", "value": topics, "cited_fact_ids": []}),
+        (
+            "write_person_facet",
+            {"facet": "commitments", "value": commitments, "cited_fact_ids": owed_ids},
+        ),
+        (
+            "write_section",
+            {"key": "profile", "body": profile + note, "cited_fact_ids": decided_ids[:3]},
+        ),
+    ]
+
+
 POLICIES: dict[str, Policy] = {
+    "person_enrich": person_enrich,
     "collector": collector,
     "digest": digest,
     "project_compile": project_compile,

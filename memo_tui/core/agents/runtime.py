@@ -241,7 +241,10 @@ class AgentRun:
                 {
                     "tool": call.name,
                     "key": str(
-                        call.arguments.get("key") or call.arguments.get("period_start") or ""
+                        call.arguments.get("key")
+                        or call.arguments.get("facet")
+                        or call.arguments.get("period_start")
+                        or ""
                     ),
                 }
             )

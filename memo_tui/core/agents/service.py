@@ -8,7 +8,14 @@ import json
 import os
 from typing import TYPE_CHECKING
 
-from memo_tui.core.agents.agents import AGENTS, brief, collector, digest, project_compile
+from memo_tui.core.agents.agents import (
+    AGENTS,
+    brief,
+    collector,
+    digest,
+    person_enrich,
+    project_compile,
+)
 from memo_tui.core.agents.runtime import AgentRun, Approver, Listener, Outcome
 from memo_tui.core.agents.spec import RunSpec
 from memo_tui.core.llm import select
@@ -58,6 +65,9 @@ def _spec(services: Services, agent: str, entity: str) -> RunSpec:
     if agent == "digest":
         start, end = week_of(entity)
         return digest(start, end, model, limit)
+    if agent == "person_enrich":
+        person_id, name = _person(services, entity)
+        return person_enrich(person_id, name, model, limit)
     projects = {p.name.lower(): p for p in services.store.projects()}
     found = projects.get(entity.strip().lower())
     if found is None:
@@ -65,6 +75,19 @@ def _spec(services: Services, agent: str, entity: str) -> RunSpec:
         raise UnknownEntity(f"no project called {entity!r} (projects: {known})")
     build = collector if agent == "collector" else project_compile
     return build(found.id, found.name, model, limit)
+
+
+def _person(services: Services, entity: str) -> tuple[int, str]:
+    """The one person a name means (spelling as memo resolves names), or why not."""
+    from memo_tui.core.entities.resolve import NeedsDisambiguation, Resolved, resolve
+
+    found = resolve(entity, services.store.directory())
+    if isinstance(found, Resolved):
+        return found.entity.id, found.entity.name
+    if isinstance(found, NeedsDisambiguation):
+        names = ", ".join(c.name for c in found.candidates)
+        raise UnknownEntity(f"{entity!r} could be several people ({names}): say which")
+    raise UnknownEntity(f"no person called {entity!r}; memo people lists them")
 
 
 def week_of(entity: str) -> tuple[str, str]:

@@ -263,7 +263,15 @@ def _propose_backfill(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     return {"outcome": "accepted", "linked": linked}
 
 
+def _write_person_facet(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
+    facet = str(args["facet"])
+    if facet not in FACETS:
+        return {"error": f"facet must be one of {', '.join(FACETS)}"}
+    return _write_section(ctx, {**args, "key": f"facet:{facet}", "body": args["value"]})
+
+
 SECTION_KEY = {"type": "string", "description": "the section, e.g. summary"}
+FACETS = ("role", "topics", "commitments")
 _PERIOD = {
     "since": {"type": "string"},
     "until": {"type": "string"},
@@ -388,6 +396,20 @@ TOOLS: dict[str, Tool] = {
             _propose_backfill,
             mutating=True,
             needs_approval=True,
+        ),
+        Tool(
+            "write_person_facet",
+            "Write one facet of the person (role, topics or commitments), citing fact ids.",
+            _object(
+                {
+                    "facet": {"type": "string", "enum": list(FACETS)},
+                    "value": {"type": "string"},
+                    "cited_fact_ids": {"type": "array", "items": {"type": "integer"}},
+                },
+                ["facet", "value", "cited_fact_ids"],
+            ),
+            _write_person_facet,
+            mutating=True,
         ),
         Tool(
             "write_section",
