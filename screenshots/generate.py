@@ -31,6 +31,9 @@ async def shoot() -> None:
         os.environ["MEMO_HOME"] = str(Path(scratch) / "home")
         services = build_services(Settings(provider="offline"), Path(scratch) / "demo.db")
         seed_demo(services.capture)
+        from memo_tui.core.agents.service import run_agent
+
+        await asyncio.to_thread(run_agent, services, "project_compile", "Beacon")  # a document
         retro = "2026-10-20-atlas-migration-retro.txt"
         edited = Path(scratch) / retro
         edited.write_text(

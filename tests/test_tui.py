@@ -24,7 +24,7 @@ from memo_tui.ui.ask_pane import AskPane
 from memo_tui.ui.capture_view import CaptureScreen
 from memo_tui.ui.detail import PersonPage, ProjectPage
 from memo_tui.ui.facts_pane import FactsPane
-from store import FactFilter
+from store import FactFilter, NoteRecord, SectionRecord
 
 
 def offline(
@@ -71,6 +71,16 @@ async def until(pilot: Any, condition: Callable[[], bool], what: str) -> None:
             return
         await pilot.pause(0.05)
     raise AssertionError(f"never happened: {what}")
+
+
+def select(page: Any, kind: type) -> None:
+    """Highlight the first entry of a page that opens a `kind` (a note, a section)."""
+    entries = page.query_one("OptionList")
+    for n in range(entries.option_count):
+        if isinstance(page.targets.get(entries.get_option_at_index(n).id or ""), kind):
+            entries.highlighted = n
+            return
+    raise AssertionError(f"no {kind.__name__} on the page")
 
 
 async def path_dialog(pilot: Any) -> None:
@@ -465,7 +475,7 @@ def test_projects_notes_add_edit_and_delete(services: Services) -> None:
         assert note.body == "Kickoff moved to March"
         assert "Kickoff moved to March" in shown(app)
         page = app.screen
-        page.query_one("OptionList").highlighted = 1  # the note (0 is the heading)
+        select(page, NoteRecord)
         await pilot.press("e")
         await until(pilot, lambda: isinstance(app.screen, modals.NoteEditor), "the note editor")
         await pilot.press("end", *" (confirmed)", "ctrl+s")
@@ -824,3 +834,32 @@ def test_a_note_about_the_projects_client(services: Services) -> None:
     after = [n for n in store.project(beacon.id).notes if n.kind == "client"]
     [new] = [n for n in after if n.id not in before]
     assert new.owner == "Halvorsen Freight" and new.body == "Invoices need PO numbers"
+
+
+def test_r_runs_the_agent_and_e_edits_a_section_for_good(services: Services) -> None:
+    store = services.store
+    beacon = next(p.id for p in store.projects() if p.name == "Beacon")
+    app = MemoApp(services)
+
+    async def script(pilot: Any) -> None:
+        app.go_to("project", beacon)
+        await settle(pilot)
+        await pilot.press("r")  # project_compile, offline
+        await settle(pilot)
+        page = app.screen
+        assert isinstance(page, ProjectPage)
+        assert {s.key for s in store.sections("project", beacon)} >= {"summary", "phases"}
+        assert isinstance(next(iter(page.targets.values())), SectionRecord)  # listed first
+        select(page, SectionRecord)
+        await pilot.press("e")
+        await until(pilot, lambda: isinstance(app.screen, modals.NoteEditor), "the editor")
+        app.screen.query_one("#note-body").text = "Our own summary."
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        await pilot.press("r")  # the agent again: it must leave the user's summary alone
+        await settle(pilot)
+
+    drive(app, script)
+    summary = next(s for s in store.sections("project", beacon) if s.key == "summary")
+    assert summary.body == "Our own summary." and summary.edited_by == "user"
+    assert [r.status for r in store.runs()] == ["completed", "completed"]

@@ -17,22 +17,32 @@ from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from memo_tui.ui.panes import superseded
-from memo_tui.ui.text import items, line, plural, span, styled
-from store import ActionItemRecord, DecisionRecord, FactFilter, NoteRecord, PersonDetail
+from memo_tui.ui.text import items, line, plain, plural, span, styled
+from store import (
+    ActionItemRecord,
+    DecisionRecord,
+    FactFilter,
+    NoteRecord,
+    PersonDetail,
+    SectionRecord,
+)
 
 if TYPE_CHECKING:
     from memo_tui.core.services import Services
     from memo_tui.ui.app import MemoApp
 
-# What an entry of a page opens: a meeting at some lines, or a note to edit.
-Target = tuple[int, tuple[int, int] | None] | NoteRecord
+# What an entry of a page opens: a meeting at some lines, or a note or section to edit.
+Target = tuple[int, tuple[int, int] | None] | NoteRecord | SectionRecord
 Entry = tuple[RenderableType, Target | None]  # what a page lists; no target: a heading
 
 
 class Page(Screen[None]):
     """A header and a list of entries; enter opens the selected entry."""
 
-    BINDINGS = [Binding("escape", "app.pop_screen", "Back", id="page.back")]
+    BINDINGS = [
+        Binding("escape", "app.pop_screen", "Back", id="page.back"),
+        Binding("r", "compile", "Run agent", id="page.run"),
+    ]
     DEFAULT_CSS = """
     Page #page-head { padding: 0 1; height: auto; max-height: 40%; }
     Page OptionList, Page OptionList:focus { height: 1fr; border: none; padding: 0 1; }
@@ -97,11 +107,51 @@ class Page(Screen[None]):
         target = self.targets.get(event.option.id or "")
         if isinstance(target, tuple):
             self.memo.open_capture(*target)
+        elif isinstance(target, SectionRecord):
+            self.edit_section(target)
         elif target is not None:
             self.edit_note(target)
 
     def edit_note(self, note: NoteRecord) -> None:
         """Only a project's page has notes."""
+
+    # The living document
+
+    entity_type: str = ""
+    entity_id: int = 0
+    agent: str = ""  # the agent that writes this page's living document
+
+    entity_name: str = ""
+
+    def action_compile(self) -> None:
+        """r: run the agent that (re)writes the living document."""
+        if self.entity_name:
+            self.memo.run_agent_job(self.agent, self.entity_name, self)
+
+    def action_edit(self) -> None:
+        """e: edit the selected section (the user's edit is final: agents leave it)."""
+        target = self.selected()
+        if isinstance(target, SectionRecord):
+            self.edit_section(target)
+        elif isinstance(target, NoteRecord):
+            self.edit_note(target)
+        else:
+            self.notify("Select a section (or a note) to edit.")
+
+    def edit_section(self, section: SectionRecord) -> None:
+        self.memo.edit_section(self.entity_type, self.entity_id, section, self)
+
+    def document(self) -> list[Entry]:
+        """The living document's sections (the user's edits marked), or how to write one."""
+        sections = self.services.store.sections(self.entity_type, self.entity_id)
+        entries: list[Entry] = [heading(f"Living document (r: {self.agent} writes it)")]
+        for section in sections:
+            by = " (edited by you)" if section.edited_by == "user" else ""
+            label = line(section.key.removeprefix("facet:") + by, style="bold")
+            entries.append((items([("", label), ("", plain(section.body))]), section))
+        if not sections:
+            entries.append((styled("Nothing yet: press r.", "dim"), None))
+        return entries
 
 
 def heading(text: str) -> Entry:
@@ -134,12 +184,17 @@ class PersonPage(Page):
     HELP = (
         "A person: the names they go by (confirmed ones are marked), what they owe, what they "
         "decided, the meetings they attended, and items in those meetings waiting for you to "
-        "say who a name means (w settles them). Enter opens the meeting at the item's lines."
+        "say who a name means (w settles them), and their page (r: person_enrich writes it; "
+        "e edits a section). Enter opens the meeting at the item's lines."
     )
+
+    BINDINGS = [Binding("e", "edit", "Edit", id="person.edit")]
+    agent = "person_enrich"
+    entity_type = "person"
 
     def __init__(self, services: Services, person_id: int) -> None:
         super().__init__(services)
-        self.person_id = person_id
+        self.person_id = self.entity_id = person_id
 
     def build(self) -> tuple[Text, list[Entry]]:
         person = self.services.store.person(self.person_id)
@@ -157,7 +212,8 @@ class PersonPage(Page):
             f"{plural(len(person.decisions), 'decision')}, "
             f"{plural(len(person.meetings), 'meeting')}"
         )
-        entries: list[Entry] = []
+        self.entity_name = person.name
+        entries: list[Entry] = self.document()
         if person.open_action_items:
             entries.append(heading("Owes"))
             entries += [item_entry(a, person) for a in person.open_action_items]
@@ -180,18 +236,22 @@ class PersonPage(Page):
 class ProjectPage(Page):
     HELP = (
         "A project: your notes about it (and its client), the meetings linked to it, and the "
-        "facts about it. n writes a note; e (or enter) edits the selected note; x deletes it. "
-        "Enter on a meeting or fact opens it at its lines."
+        "facts about it, and its living document (r: the project_compile agent writes it; e "
+        "or enter edits a section, and agents then leave it). n writes a note; e edits the "
+        "selected note; x deletes it. Enter on a meeting or fact opens it at its lines."
     )
     BINDINGS = [
         Binding("n", "new_note", "Note", id="project.note"),
-        Binding("e", "edit_note", "Edit", id="project.edit"),
+        Binding("e", "edit", "Edit", id="project.edit"),
         Binding("x", "delete_note", "Delete", id="project.delete_note"),
     ]
 
+    agent = "project_compile"
+    entity_type = "project"
+
     def __init__(self, services: Services, project_id: int) -> None:
         super().__init__(services)
-        self.project_id = project_id
+        self.project_id = self.entity_id = project_id
 
     def build(self) -> tuple[Text, list[Entry]]:
         store = self.services.store
@@ -207,7 +267,8 @@ class ProjectPage(Page):
             f"\n{plural(s.meetings, 'meeting')}, {plural(s.facts, 'fact')}, "
             f"{plural(s.notes, 'note')}"
         )
-        entries: list[Entry] = [heading("Notes (n writes one)")]
+        self.entity_name = s.name
+        entries: list[Entry] = [*self.document(), heading("Notes (n writes one)")]
         for note in project.notes:
             said = (
                 line(f"about {note.owner}: ", style="italic") if note.kind == "client" else Text()
@@ -234,13 +295,6 @@ class ProjectPage(Page):
 
     def action_new_note(self) -> None:
         self.memo.write_note(self.project_id, self)
-
-    def action_edit_note(self) -> None:
-        target = self.selected()
-        if isinstance(target, NoteRecord):
-            self.edit_note(target)
-        else:
-            self.notify("Select a note to edit (n writes a new one).")
 
     def action_delete_note(self) -> None:
         target = self.selected()

@@ -27,10 +27,12 @@ if TYPE_CHECKING:
     from memo_tui.core.capture import CaptureResult, Replacement
     from memo_tui.core.services import Services
     from memo_tui.ui.detail import Page
-    from store import NoteRecord
+    from store import NoteRecord, SectionRecord
 
-JOBS = ("capture", "backfill", "seed")  # worker groups the job bar reports
-CANCELLABLE = (*JOBS, "ask", "facts")  # worker groups ctrl+x stops
+JOBS = ("capture", "backfill", "seed", "agent")  # worker groups the job bar reports
+# Worker groups ctrl+x stops (an agent run goes on to its end: it is durable, and stopping
+# it half way would leave its document half written).
+CANCELLABLE = ("capture", "backfill", "seed", "ask", "facts")
 
 
 class Workflows(App[None]):
@@ -311,6 +313,62 @@ class Workflows(App[None]):
         if page is not None:
             page.reload()
         self.refresh_lists()
+
+    # Agents
+
+    def run_agent_job(self, agent: str, entity: str, page: Page | None = None) -> None:
+        if self.running("agent"):
+            self.notify("An agent is running; this page updates when it is done.")
+            return
+        self.agent_job(agent, entity, page)
+
+    @work(thread=True, group="agent", exit_on_error=False)
+    def agent_job(self, agent: str, entity: str, page: Page | None) -> None:
+        """Run an agent, its steps in the job bar; its document appears on the page."""
+        from memo_tui.core.agents.service import UnknownEntity, run_agent
+
+        steps = 0
+
+        def follow(seq: int, kind: str, payload: dict[str, Any]) -> None:
+            nonlocal steps
+            if kind == "tool_call":
+                steps += 1
+                what = f"{agent}: {payload.get('name')}"
+                self.call_from_thread(self._job, what, steps, max(steps, 8))
+
+        self.call_from_thread(self._job, f"{agent}: starting", 0, 8)
+        try:
+            outcome = run_agent(self.services, agent, entity, follow)
+        except UnknownEntity as error:
+            self.call_from_thread(self._job_done, str(error))
+            return
+        said = f"{agent} {outcome.status}: {len(outcome.writes)} writes" + (
+            f"; {outcome.error}" if outcome.error else ""
+        )
+        self.call_from_thread(self._job_done, said)
+        if page is not None:
+            self.call_from_thread(page.reload)
+
+    @work(exclusive=True, group="edit", exit_on_error=False)
+    async def edit_section(
+        self, entity_type: str, entity_id: int, section: SectionRecord, page: Page | None
+    ) -> None:
+        """The user's edit of a living document's section: final (agents leave it)."""
+        title = f"Section {section.key.removeprefix('facet:')} (agents will leave your edit)"
+        written = await self.push_screen_wait(modals.NoteEditor(title, section.body))
+        if written is None or written.body == section.body:
+            return
+        await asyncio.to_thread(
+            self.services.store.write_section,
+            entity_type,
+            entity_id,
+            section.key,
+            written.body,
+            section.cited_fact_keys,
+            "user",
+        )
+        if page is not None:
+            page.reload()
 
     # Embeddings and the demo
 
