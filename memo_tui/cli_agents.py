@@ -32,8 +32,9 @@ def add_parsers(commands: Any, common: argparse.ArgumentParser) -> None:
     run = commands.add_parser(
         "run", parents=[common], help="run an agent on an entity (project_compile PROJECT)"
     )
-    run.add_argument("agent", metavar="AGENT")
-    run.add_argument("entity", metavar="ENTITY")
+    run.add_argument("agent", metavar="AGENT", nargs="?")
+    run.add_argument("entity", metavar="ENTITY", nargs="?")
+    run.add_argument("--resume", type=int, metavar="RUN_ID", help="go on with a cut-off run")
     run.add_argument(
         "--approve",
         choices=("all", "none", "ask"),
@@ -109,7 +110,7 @@ def _project(args: argparse.Namespace, services: Services) -> int:
 
 
 def _run(args: argparse.Namespace, services: Services) -> int:
-    from memo_tui.core.agents.service import UnknownEntity, run_agent
+    from memo_tui.core.agents.service import UnknownEntity, resume_run, run_agent
 
     def follow(seq: int, kind: str, payload: dict[str, Any]) -> None:
         if not args.json:
@@ -118,16 +119,23 @@ def _run(args: argparse.Namespace, services: Services) -> int:
                 file=sys.stderr,
             )
 
+    if (args.resume is None) == (args.agent is None or args.entity is None):
+        warn("memo run: give AGENT and ENTITY, or --resume RUN_ID")
+        return EXIT_USAGE
     try:
-        outcome = run_agent(services, args.agent, args.entity, follow, _approver(args.approve))
+        if args.resume is not None:
+            outcome = resume_run(services, args.resume, follow, _approver(args.approve))
+        else:
+            outcome = run_agent(services, args.agent, args.entity, follow, _approver(args.approve))
     except UnknownEntity as error:
         warn(f"memo: {error}")
         return EXIT_USAGE
     run = services.store.run(outcome.run_id)
+    asked = json.loads(run.spec_json) if run else {}
     payload = {
         "run_id": outcome.run_id,
-        "agent": args.agent,
-        "entity": args.entity,
+        "agent": run.agent_type if run else args.agent,
+        "entity": asked.get("entity", args.entity),
         "status": outcome.status,
         "steps": outcome.steps,
         "tool_calls": outcome.tool_calls,

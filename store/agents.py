@@ -139,6 +139,15 @@ def set_run_status(
     _must_change(changed.rowcount, f"run {run_id}")
 
 
+def set_run_spec(conn: Connection, run_id: int, spec_json: str) -> None:
+    """A run's spec again (a resumed run records the process that now runs it)."""
+    changed = conn.execute(
+        text("UPDATE agent_sessions SET spec_json = :j WHERE id = :r"),
+        {"j": spec_json, "r": run_id},
+    )
+    _must_change(changed.rowcount, f"run {run_id}")
+
+
 def add_run_usage(
     conn: Connection, run_id: int, input_tokens: int, output_tokens: int, cost_microdollars: int
 ) -> None:

@@ -459,6 +459,10 @@ class Store:
         with self.writer.begin() as conn:
             agents.set_run_status(conn, run_id, status, error, utc_now())
 
+    def set_run_spec(self, run_id: int, spec_json: str) -> None:
+        with self.writer.begin() as conn:
+            agents.set_run_spec(conn, run_id, spec_json)
+
     def add_run_usage(
         self, run_id: int, input_tokens: int, output_tokens: int, cost_microdollars: int
     ) -> None:

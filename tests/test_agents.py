@@ -131,7 +131,8 @@ def scripted_run(services: Services, server: FakeServer) -> Any:
         "test-key", server.url, services.ledger, RetryPolicy(2, 0.01, 0.05)
     )
     spec = project_compile(beacon(services), "Beacon", "claude-sonnet-4-6")
-    return asyncio.run(AgentRun(services.store, provider, spec, deadline_s=10).run(brief(spec)))
+    run = AgentRun(services.store, provider, spec, deadline_s=10, prices=services.ledger.prices)
+    return asyncio.run(run.run(brief(spec)))
 
 
 def test_a_model_that_stops_short_gets_one_repair_turn(services: Services) -> None:
@@ -156,6 +157,9 @@ def test_a_model_that_stops_short_gets_one_repair_turn(services: Services) -> No
     assert "phases" in said and "friction_points" in said and "summary" not in said
     run = services.store.run(outcome.run_id)
     assert run is not None and run.input_tokens == 5 * 200 and run.steps == 5
+    assert run.cost_microdollars == 5 * (200 * 3 + 40 * 15)  # Sonnet's list price
+    ledger = [c for c in services.store.llm_calls() if c.run_id == outcome.run_id]
+    assert len(ledger) == 5 and sum(c.cost_microdollars for c in ledger) == run.cost_microdollars
 
 
 def test_a_model_that_stops_short_twice_fails_naming_what_is_missing(
@@ -306,3 +310,48 @@ def test_person_enrich_writes_facets_and_a_profile(services: Services) -> None:
     assert sections["facet:commitments"].cited_fact_keys  # what she owes, by fact id
     with pytest.raises(UnknownEntity, match="several people"):
         run_agent(services, "person_enrich", "Sam")
+
+
+def test_a_cut_off_run_resumes_without_repeating_a_write(services: Services) -> None:
+    from memo_tui.core.agents.service import UnknownEntity, resume_run
+
+    store = services.store
+    decision = store.facts("decision")[0].fact_key
+    with FakeServer() as server:
+        server.push(
+            turn("Loading.", ("get_project", {}), ("list_project_evidence", {})),
+            turn("", write("summary", [decision])),
+        )  # then the server has nothing: the next turn fails, as a crash would cut it
+        cut = scripted_run(services, server)
+        assert cut.status == "failed" and "model call failed" in (cut.error or "")
+        server.push(
+            turn(
+                "",
+                write("phases", []),
+                write("friction_points", []),
+                write("current_understanding", []),
+            ),
+            turn("Done."),
+        )
+        services.provider = AnthropicProvider(
+            "test-key", server.url, services.ledger, RetryPolicy(2, 0.01, 0.05)
+        )
+        services.settings = Settings(provider="anthropic", anthropic_api_key="k")
+        resumed = resume_run(services, cut.run_id)
+        replayed = server.seen[-2].body["messages"]
+    assert resumed.status == "completed" and resumed.run_id == cut.run_id
+    calls = [c.tool_name for c in store.tool_calls(cut.run_id)]
+    assert calls.count("write_section") == 4 and calls.count("get_project") == 1
+    assert any(  # the model saw the stored results of the calls made before the cut
+        block.get("type") == "tool_result"
+        for m in replayed
+        for block in m["content"]
+        if isinstance(m["content"], list)
+    )
+    assert {s.key for s in store.sections("project", beacon(services))} == set(PROJECT_SECTIONS)
+    kinds = [e.kind for e in store.events(cut.run_id)]
+    assert kinds.count("started") == 1 and "resumed" in kinds and kinds[-1] == "finished"
+    indexes = [s.step_index for s in store.steps(cut.run_id)]
+    assert len(indexes) == len(set(indexes))
+    with pytest.raises(UnknownEntity, match="only interrupted or failed"):
+        resume_run(services, cut.run_id)

@@ -12,7 +12,7 @@ import asyncio
 import json
 import os
 import weakref
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,6 +20,7 @@ from memo_tui.core.agents.spec import Requirement, RunSpec
 from memo_tui.core.agents.tools import TOOLS, ToolContext, result_text
 from memo_tui.core.llm.base import Provider
 from memo_tui.core.llm.errors import LLMError
+from memo_tui.core.llm.ledger import cost_microdollars
 from memo_tui.core.llm.types import Message, Request, ToolCall, ToolResult
 from store import Approval, RunStatus, Store
 
@@ -91,6 +92,14 @@ class Contract:
         return list(missing.values())
 
 
+def _repair_prompt(missing: list[Requirement]) -> str:
+    wanted = ", ".join(m.describe() for m in missing)
+    return (
+        f"You stopped before making these required writes: {wanted}. Call only those tools "
+        "now, using the evidence you have already loaded."
+    )
+
+
 class AgentRun:
     def __init__(
         self,
@@ -101,8 +110,10 @@ class AgentRun:
         deadline_s: float = 60.0,
         approver: Approver | None = None,
         approval_timeout_s: float = 90.0,
+        prices: Mapping[str, tuple[float, float]] | None = None,
     ) -> None:
         self.store = store
+        self.prices = prices or {}
         self.approver = approver
         self.approval_timeout_s = approval_timeout_s
         self.provider = provider
@@ -120,16 +131,61 @@ class AgentRun:
 
     async def run(self, brief: str) -> Outcome:
         spec = self.spec
-        spec_json = json.dumps(  # the pid tells a crashed run from one still going
-            {"agent": spec.agent, "entity": spec.entity_name, "pid": os.getpid()}
-        )
         self.run_id = self.store.start_run(
-            spec.agent, spec.entity_type, spec.entity_id, spec.model, spec_json
+            spec.agent, spec.entity_type, spec.entity_id, spec.model, self._spec_json()
         )
         self.outcome = Outcome(self.run_id, "running")
         self._event("started", agent=spec.agent, entity=spec.entity_name, model=spec.model)
+        return await self._guarded(self._loop([Message("user", brief)], 0, False))
+
+    async def resume(self, run_id: int, brief: str) -> Outcome:
+        """Go on with an interrupted (or failed) run from its last completed step. Completed
+        tool calls are not made again: their stored results are what the model sees."""
+        self.run_id = run_id
+        self.outcome = Outcome(run_id, "running")
+        self.store.set_run_spec(run_id, self._spec_json())  # this process runs it now
+        self.store.set_run_status(run_id, "running")
+        self._event("resumed")
+        messages = [Message("user", brief)]
+        steps = [step for step in self.store.steps(run_id) if step.message_json]
+        repairing = False
+        for step in steps:
+            if step.kind == "repair":
+                repairing = True
+                messages.append(Message("user", _repair_prompt(self.contract.missing())))
+            turn = json.loads(step.message_json or "{}")
+            calls = tuple(
+                ToolCall(c["id"], c["name"], c["arguments"]) for c in turn.get("tool_calls", [])
+            )
+            messages.append(Message("assistant", turn.get("text", ""), calls))
+            self.outcome.steps += 1
+            if calls:
+                results = [await self._replayed(step.id, call) for call in calls]
+                messages.append(Message("user", tool_results=tuple(results)))
+        last = max((step.step_index for step in self.store.steps(run_id)), default=-1)
+        return await self._guarded(self._loop(messages, last + 1, repairing))
+
+    def _spec_json(self) -> str:
+        """What the run was asked, and which process runs it (a crashed run's pid is gone)."""
+        spec = self.spec
+        return json.dumps(
+            {"agent": spec.agent, "entity": spec.entity_name, "pid": os.getpid()},
+            ensure_ascii=False,
+        )
+
+    async def _replayed(self, step_id: int, call: ToolCall) -> ToolResult:
+        """A call of a completed step: its stored result, or (cut off before it finished)
+        made now."""
+        done = self.store.completed_tool_call(self.run_id, call.id)
+        if done is None:
+            return await self._call(step_id, call)
+        result = json.loads(done.result_json or "{}")
+        self.contract.record(call.name, call.arguments, result)
+        return ToolResult(call.id, done.result_json or "{}", "error" in result)
+
+    async def _guarded(self, loop: Awaitable[None]) -> Outcome:
         try:
-            await self._loop([Message("user", brief)])
+            await loop
         except LLMError as error:
             self._finish("failed", f"the model call failed: {error}")
         except Exception as error:
@@ -137,10 +193,9 @@ class AgentRun:
             raise
         return self.outcome
 
-    async def _loop(self, messages: list[Message]) -> None:
+    async def _loop(self, messages: list[Message], first: int, repairing: bool) -> None:
         spec, tools = self.spec, [TOOLS[name].as_spec() for name in self.spec.tools]
-        repairing = False
-        for index in range(spec.max_steps):
+        for index in range(first, first + spec.max_steps - self.outcome.steps):
             step_id = self.store.start_step(self.run_id, index, "repair" if repairing else "turn")
             request = Request(
                 spec.model,
@@ -163,7 +218,10 @@ class AgentRun:
             self.store.finish_step(
                 step_id, "completed", usage.input_tokens, usage.output_tokens, json.dumps(turn)
             )
-            self.store.add_run_usage(self.run_id, usage.input_tokens, usage.output_tokens, 0)
+            cost = cost_microdollars(
+                completion.model, usage.input_tokens, usage.output_tokens, self.prices
+            )
+            self.store.add_run_usage(self.run_id, usage.input_tokens, usage.output_tokens, cost)
             self.outcome.steps += 1
             if completion.text:
                 self._event("model_text", text=completion.text)
@@ -185,15 +243,8 @@ class AgentRun:
                 return
             repairing = True
             self.outcome.repair_turns += 1
-            wanted = ", ".join(m.describe() for m in missing)
             self._event("repair", missing=[m.describe() for m in missing])
-            messages.append(
-                Message(
-                    "user",
-                    f"You stopped before making these required writes: {wanted}. Call only "
-                    "those tools now, using the evidence you have already loaded.",
-                )
-            )
+            messages.append(Message("user", _repair_prompt(missing)))
         self._finish("failed", f"no finish within {spec.max_steps} steps")
 
     async def _dispatch(self, step_id: int, calls: tuple[ToolCall, ...]) -> list[ToolResult]:

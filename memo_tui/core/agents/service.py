@@ -43,18 +43,51 @@ def run_agent(
         raise UnknownEntity(f"no agent {agent!r}; agents: {', '.join(sorted(AGENTS))}")
     interrupt_orphans(services)
     spec = _spec(services, agent, entity)
-    run = AgentRun(
+    run = _agent_run(services, spec, listener, approver)
+    outcome = asyncio.run(run.run(brief(spec)))
+    services.store.rebuild_reports()
+    return outcome
+
+
+def resume_run(
+    services: Services,
+    run_id: int,
+    listener: Listener | None = None,
+    approver: Approver | None = None,
+) -> Outcome:
+    """Go on with an interrupted or failed run from its last completed step."""
+    import asyncio
+
+    interrupt_orphans(services)
+    found = services.store.run(run_id)
+    if found is None:
+        raise UnknownEntity(f"no run {run_id}; memo runs lists them")
+    if found.status not in ("interrupted", "failed"):
+        raise UnknownEntity(
+            f"run {run_id} is {found.status}: only interrupted or failed runs resume"
+        )
+    asked = json.loads(found.spec_json or "{}")
+    spec = _spec(services, found.agent_type, str(asked.get("entity", "")))
+    run = _agent_run(services, spec, listener, approver)
+    outcome = asyncio.run(run.resume(run_id, brief(spec)))
+    services.store.rebuild_reports()
+    return outcome
+
+
+def _agent_run(
+    services: Services, spec: RunSpec, listener: Listener | None, approver: Approver | None
+) -> AgentRun:
+    settings = services.settings
+    return AgentRun(
         services.store,
         services.provider,
         spec,
         listener,
-        deadline_s=services.settings.answer_deadline_s,
+        deadline_s=settings.answer_deadline_s,
         approver=approver,
-        approval_timeout_s=services.settings.approval_timeout_s,
+        approval_timeout_s=settings.approval_timeout_s,
+        prices=services.ledger.prices,
     )
-    outcome = asyncio.run(run.run(brief(spec)))
-    services.store.rebuild_reports()
-    return outcome
 
 
 def _spec(services: Services, agent: str, entity: str) -> RunSpec:
