@@ -282,3 +282,31 @@ def test_command_palette(snap_compare: Snap, services: Services, size: tuple[int
         await steady(pilot)
 
     assert shot(snap_compare, services, size, script)
+
+
+@SIZES
+def test_runs_pane(snap_compare: Snap, services: Services, size: tuple[int, int]) -> None:
+    """6, after an offline project_compile run (its timestamps pinned too)."""
+    from memo_tui.core.agents.service import run_agent
+
+    run_agent(services, "project_compile", "Beacon")
+    pin_timestamps(services.store)
+    assert shot(snap_compare, services, size, keys("6"))
+
+
+@SIZES
+def test_approve_dialog(snap_compare: Snap, services: Services, size: tuple[int, int]) -> None:
+    async def script(pilot: Any) -> None:
+        await settle(pilot)
+        pilot.app.push_screen(
+            modals.Approve(
+                "collector",
+                "Link 1 meeting(s) to the project:\n- Cobalt billing design\n"
+                "Why: Cobalt billing design names it 3x",
+                90,
+            )
+        )
+        await until(pilot, lambda: isinstance(pilot.app.screen, modals.Approve), "the question")
+        await steady(pilot)
+
+    assert shot(snap_compare, services, size, script)

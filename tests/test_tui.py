@@ -863,3 +863,55 @@ def test_r_runs_the_agent_and_e_edits_a_section_for_good(services: Services) -> 
     summary = next(s for s in store.sections("project", beacon) if s.key == "summary")
     assert summary.body == "Our own summary." and summary.edited_by == "user"
     assert [r.status for r in store.runs()] == ["completed", "completed"]
+
+
+def test_the_runs_pane_and_a_run_replayed_in_its_view(services: Services) -> None:
+    from memo_tui.core.agents.service import run_agent
+    from memo_tui.ui.runs import RunScreen
+
+    done = run_agent(services, "project_compile", "Beacon")
+    app = MemoApp(services)
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("6")
+        table = app.query_one("#runs-table")
+        assert table.row_count == 1
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, RunScreen) and app.screen.run_id == done.run_id
+        log = as_text(app.screen.query_one("#run-events").content)
+        assert "→ write_section" in log and "finished: completed" in log
+        assert app.screen.seen == len(services.store.events(done.run_id))
+
+    drive(app, script)
+
+
+@pytest.mark.parametrize("button", ["yes", "no", None])
+def test_the_collector_asks_before_it_links(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, button: str | None
+) -> None:
+    built = offline(tmp_path, monkeypatch, approval_timeout_s=1.0)
+    seed_demo(built.capture)
+    store = built.store
+    atlas = next(p for p in store.projects() if p.name == "Atlas")
+    app = MemoApp(built)
+
+    async def script(pilot: Any) -> None:
+        app.go_to("project", atlas.id)
+        await settle(pilot)
+        await pilot.press("b")
+        await until(pilot, lambda: isinstance(app.screen, modals.Approve), "the question")
+        assert "Link 1 meeting(s) to the project" in shown(app)
+        if button is not None:
+            await pilot.click(f"#{button}")
+        job = app.query_one("#job")
+        await until(pilot, lambda: not job.has_class("running"), "the run to end")
+
+    drive(app, script)
+    [run] = store.runs()
+    [decision] = store.run_decisions(run.id)
+    expected = {"yes": "accepted", "no": "rejected", None: "skipped"}[button]
+    assert run.status == "completed" and decision.decision == expected
+    meetings = next(p for p in store.projects() if p.name == "Atlas").meetings
+    assert meetings == atlas.meetings + (1 if button == "yes" else 0)
+    built.close()

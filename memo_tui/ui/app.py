@@ -25,6 +25,7 @@ from memo_tui.ui import modals
 from memo_tui.ui.ask_pane import AskPane
 from memo_tui.ui.facts_pane import FactsPane
 from memo_tui.ui.panes import CapturesPane, ListPane, Pane, PeoplePane, ProjectsPane, Row
+from memo_tui.ui.runs import RunsPane
 from memo_tui.ui.text import line, plural
 from memo_tui.ui.workflows import CANCELLABLE, Workflows
 
@@ -82,6 +83,7 @@ class MemoApp(Workflows):
         Binding("3", "pane('people')", "People", id="pane.people"),
         Binding("4", "pane('projects')", "Projects", id="pane.projects"),
         Binding("5", "pane('ask')", "Ask", id="pane.ask"),
+        Binding("6", "pane('runs')", "Runs", id="pane.runs"),
         Binding("c", "capture", "Capture", id="app.capture"),
         Binding("slash", "filter", "Filter", id="app.filter", show=False),
         Binding("w", "who", "Who?", id="app.who"),
@@ -120,6 +122,7 @@ class MemoApp(Workflows):
             yield PeoplePane(id="people")
             yield ProjectsPane(id="projects")
             yield AskPane(id="ask")
+            yield RunsPane(id="runs")
         with Horizontal(id="job"):
             yield Label(id="job-label")
             yield ProgressBar(id="job-progress", show_eta=False)
@@ -191,6 +194,7 @@ class MemoApp(Workflows):
     def _apply_keymap(self, keymap: dict[str, str]) -> None:
         from memo_tui.ui.capture_view import CaptureScreen
         from memo_tui.ui.detail import Page
+        from memo_tui.ui.runs import RunScreen
 
         known = {b.id for _, b in self._bindings} | {
             b.id
@@ -200,6 +204,7 @@ class MemoApp(Workflows):
                 Page,
                 *Page.__subclasses__(),
                 CaptureScreen,
+                RunScreen,
                 modals.Dialog,
                 *modals.Dialog.__subclasses__(),
             )
@@ -226,6 +231,7 @@ class MemoApp(Workflows):
             captures: captures.fill(self.services),
             self.query_one(PeoplePane): self.query_one(PeoplePane).fill(self.services),
             self.query_one(ProjectsPane): self.query_one(ProjectsPane).fill(self.services),
+            self.query_one(RunsPane): self.query_one(RunsPane).fill(self.services),
         }
         directory = store.directory()
         self.catalog = {
@@ -330,6 +336,10 @@ class MemoApp(Workflows):
             self.go_to("person", int(key))
         elif isinstance(pane, ProjectsPane):
             self.go_to("project", int(key))
+        elif isinstance(pane, RunsPane):
+            from memo_tui.ui.runs import RunScreen
+
+            self.push_screen(RunScreen(self.services, int(key)))
 
     def open_capture(self, capture_id: int, lines: tuple[int, int] | None = None) -> None:
         from memo_tui.ui.capture_view import CaptureScreen

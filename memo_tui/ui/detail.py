@@ -244,7 +244,14 @@ class ProjectPage(Page):
         Binding("n", "new_note", "Note", id="project.note"),
         Binding("e", "edit", "Edit", id="project.edit"),
         Binding("x", "delete_note", "Delete", id="project.delete_note"),
+        Binding("b", "collect", "Find meetings", id="project.collect"),
     ]
+
+    def action_collect(self) -> None:
+        """b: the collector agent looks for meetings about the project that are not linked,
+        and asks before it links any."""
+        if self.entity_name:
+            self.memo.run_agent_job("collector", self.entity_name, self)
 
     agent = "project_compile"
     entity_type = "project"

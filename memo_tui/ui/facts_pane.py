@@ -13,7 +13,7 @@ from textual.containers import Horizontal
 from textual.suggester import SuggestFromList
 from textual.widgets import DataTable, Input, Label, Select
 
-from memo_tui.ui.panes import Cell, Pane, superseded
+from memo_tui.ui.panes import Pane, Table, superseded
 from memo_tui.ui.text import line, plural, span
 
 if TYPE_CHECKING:
@@ -62,7 +62,7 @@ class FactsPane(Pane):
             yield Input(placeholder="since YYYY-MM-DD", id="facts-since", compact=True)
             yield Input(placeholder="until YYYY-MM-DD", id="facts-until", compact=True)
         yield Label("", id="facts-info")
-        table: DataTable[Cell] = DataTable(id="facts-table", cursor_type="row", zebra_stripes=True)
+        table = Table(id="facts-table", cursor_type="row", zebra_stripes=True)
         table.add_columns("Type", "Date", "Fact", "Meeting", "Lines")
         yield table
 

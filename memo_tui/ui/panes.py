@@ -7,6 +7,7 @@ user's keymap can move it). Loading runs in workers; a pane only ever draws rows
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
@@ -16,6 +17,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import DataTable, Input
+from textual.widgets.data_table import RowKey
 
 from memo_tui.ui.text import line
 
@@ -36,6 +38,20 @@ class Row:
 def row(key: object, *cells: Cell) -> Row:
     text = " ".join(c.plain if isinstance(c, Text) else c for c in cells)
     return Row(str(key), cells, text.lower())
+
+
+class Table(DataTable[Cell]):
+    """A DataTable whose header follows its columns as they widen.
+
+    DataTable measures new rows when idle, after it may already have drawn (and cached) the
+    header at the old widths; nothing then redraws the header, so it stays misaligned until
+    something else changes. Clearing the line caches after measuring fixes that.
+    """
+
+    def _update_dimensions(self, new_rows: Iterable[RowKey]) -> None:
+        super()._update_dimensions(new_rows)
+        self._clear_caches()
+        self.refresh()
 
 
 class Pane(Vertical):
@@ -79,9 +95,7 @@ class ListPane(Pane):
             compact=True,
             classes="filter",
         )
-        table: DataTable[Cell] = DataTable(
-            id=f"{self.id}-table", cursor_type="row", zebra_stripes=True
-        )
+        table = Table(id=f"{self.id}-table", cursor_type="row", zebra_stripes=True)
         table.add_columns(*self.COLUMNS)
         yield table
 
@@ -102,7 +116,6 @@ class ListPane(Pane):
                 table.add_row(*r.cells, key=r.key)
                 if r.key == selected:  # the cursor stays on the row it was on
                     table.move_cursor(row=table.row_count - 1, animate=False)
-        table.refresh()  # the header too: columns widen to fit the rows
 
     def selected_key(self) -> str | None:
         table = self.query_one(DataTable)

@@ -24,6 +24,7 @@ from memo_tui.ui import modals
 from memo_tui.ui.text import line, plural
 
 if TYPE_CHECKING:
+    from memo_tui.core.agents.runtime import Proposal
     from memo_tui.core.capture import CaptureResult, Replacement
     from memo_tui.core.services import Services
     from memo_tui.ui.detail import Page
@@ -337,8 +338,9 @@ class Workflows(App[None]):
                 self.call_from_thread(self._job, what, steps, max(steps, 8))
 
         self.call_from_thread(self._job, f"{agent}: starting", 0, 8)
+        self.call_from_thread(self.refresh_lists)  # the run shows in the Runs pane
         try:
-            outcome = run_agent(self.services, agent, entity, follow)
+            outcome = run_agent(self.services, agent, entity, follow, self._ask_user)
         except UnknownEntity as error:
             self.call_from_thread(self._job_done, str(error))
             return
@@ -346,8 +348,38 @@ class Workflows(App[None]):
             f"; {outcome.error}" if outcome.error else ""
         )
         self.call_from_thread(self._job_done, said)
+        self.call_from_thread(self.refresh_lists)
         if page is not None:
             self.call_from_thread(page.reload)
+
+    async def _ask_user(self, proposal: Proposal) -> str:
+        """An agent's proposal (from the run's own event loop, on the worker's thread): the
+        Approve dialog on the app's thread; its answer, or 'skipped' when time runs out."""
+        store = self.services.store
+        ids = [int(c) for c in proposal.arguments.get("capture_ids", [])]
+        titles = {c.id: c.title for c in store.captures() if c.id in ids}
+        said = "\n".join(
+            [f"Link {len(ids)} meeting(s) to the project:"]
+            + [f"- {titles.get(i, f'meeting {i}')}" for i in ids]
+            + [f"Why: {proposal.arguments.get('reason', '')}"]
+        )
+        answer: Future[bool | None] = Future()
+
+        def answered(choice: bool | None) -> None:
+            if not answer.done():
+                answer.set_result(choice)
+
+        dialog = modals.Approve(proposal.agent, said, proposal.timeout_s)
+        self.call_from_thread(self.push_screen, dialog, answered)
+        try:
+            choice = await asyncio.wrap_future(answer)
+        except asyncio.CancelledError:  # the run's own timeout: take the question away
+            with contextlib.suppress(RuntimeError):
+                self.call_from_thread(dialog.dismiss, None)
+            raise
+        if choice is None:
+            return "skipped"
+        return "accepted" if choice else "rejected"
 
     @work(exclusive=True, group="edit", exit_on_error=False)
     async def edit_section(

@@ -44,6 +44,7 @@ class Proposal:
     """A write the user must allow first (propose_backfill): what, and how long they have."""
 
     run_id: int
+    agent: str
     call_id: str
     tool: str
     arguments: dict[str, Any]
@@ -305,7 +306,9 @@ class AgentRun:
         """Wait for the user's yes or no (the run says it is waiting); no answer in time, or
         nobody to ask, is 'skipped'. The decision is stored with the call."""
         timeout = self.approval_timeout_s
-        proposal = Proposal(self.run_id, call.id, call.name, call.arguments, timeout)
+        proposal = Proposal(
+            self.run_id, self.spec.agent, call.id, call.name, call.arguments, timeout
+        )
         self.store.set_run_status(self.run_id, "waiting_for_user")
         self._event("approval_needed", id=call.id, arguments=call.arguments, timeout_s=timeout)
         decision: Approval = "skipped"
