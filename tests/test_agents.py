@@ -355,3 +355,50 @@ def test_a_cut_off_run_resumes_without_repeating_a_write(services: Services) -> 
     assert len(indexes) == len(set(indexes))
     with pytest.raises(UnknownEntity, match="only interrupted or failed"):
         resume_run(services, cut.run_id)
+
+
+def test_two_runs_on_one_project_write_one_at_a_time(
+    services: Services, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import threading
+    import time
+
+    store = services.store
+    inside, most = 0, 0
+    guard = threading.Lock()
+    write = store.write_section
+
+    def slow_write(*args: Any, **kwargs: Any) -> str:
+        nonlocal inside, most
+        with guard:
+            inside += 1
+            most = max(most, inside)
+        time.sleep(0.02)  # a write that takes a while, so two at once would overlap
+        try:
+            return write(*args, **kwargs)
+        finally:
+            with guard:
+                inside -= 1
+
+    monkeypatch.setattr(store, "write_section", slow_write)
+    spec = project_compile(beacon(services), "Beacon", "offline")
+
+    async def both() -> list[Any]:
+        runs = [AgentRun(store, services.provider, spec) for _ in range(2)]
+        return list(await asyncio.gather(*(r.run(brief(spec)) for r in runs)))
+
+    outcomes = asyncio.run(both())
+    assert [o.status for o in outcomes] == ["completed", "completed"]
+    assert most == 1  # the run's lock key kept the two runs' writes apart
+
+
+def test_replay_from_a_seq_equals_the_live_stream(services: Services) -> None:
+    live: list[tuple[int, str, dict[str, Any]]] = []
+    outcome = run_agent(
+        services, "project_compile", "Beacon", lambda seq, kind, p: live.append((seq, kind, p))
+    )
+    stored = services.store.events(outcome.run_id, after_seq=0)
+    replayed = [(e.seq, e.kind, json.loads(e.payload_json)) for e in stored]
+    assert replayed == live
+    late = services.store.events(outcome.run_id, after_seq=5)
+    assert [(e.seq, e.kind, json.loads(e.payload_json)) for e in late] == live[5:]
