@@ -402,3 +402,24 @@ def test_replay_from_a_seq_equals_the_live_stream(services: Services) -> None:
     assert replayed == live
     late = services.store.events(outcome.run_id, after_seq=5)
     assert [(e.seq, e.kind, json.loads(e.payload_json)) for e in late] == live[5:]
+
+
+def test_link_evidence_adds_citations_to_an_agent_section_only(services: Services) -> None:
+    from memo_tui.core.agents.tools import TOOLS, ToolContext
+
+    store = services.store
+    run_agent(services, "project_compile", "Beacon")
+    project = beacon(services)
+    spec = project_compile(project, "Beacon", "offline")
+    link = TOOLS["link_evidence"].handler
+    context = ToolContext(store, spec, 0)
+    extra = store.facts("action_item")[0].fact_key
+    before = next(s for s in store.sections("project", project) if s.key == "summary")
+    done = link(context, {"key": "summary", "fact_ids": [extra]})
+    after = next(s for s in store.sections("project", project) if s.key == "summary")
+    assert done["outcome"] == "written" and after.body == before.body
+    assert after.cited_fact_keys == [*before.cited_fact_keys, extra]
+    assert "error" in link(context, {"key": "nonsense", "fact_ids": [extra]})
+    assert "error" in link(context, {"key": "summary", "fact_ids": [123]})
+    store.write_section("project", project, "phases", "Mine.", [], "user")
+    assert link(context, {"key": "phases", "fact_ids": [extra]})["outcome"] == "skipped_user_edit"

@@ -32,6 +32,7 @@ def project_compile(
             "get_fact",
             "context_status",
             "write_section",
+            "link_evidence",
             "record_no_change",
         ),
         required=tuple(
@@ -141,6 +142,7 @@ def person_enrich(person_id: int, name: str, model: str, context_limit: int = 12
             "context_status",
             "write_person_facet",
             "write_section",
+            "link_evidence",
             "record_no_change",
         ),
         required=(

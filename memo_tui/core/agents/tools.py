@@ -270,6 +270,26 @@ def _write_person_facet(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any
     return _write_section(ctx, {**args, "key": f"facet:{facet}", "body": args["value"]})
 
 
+def _link_evidence(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
+    """More citations for a section already written (its text stays as it is)."""
+    if ctx.spec.entity_type is None or ctx.spec.entity_id is None:
+        return {"error": "this run has no entity to link evidence to"}
+    key = str(args["key"])
+    current = {x.key: x for x in ctx.store.sections(ctx.spec.entity_type, ctx.spec.entity_id)}
+    section = current.get(key)
+    if section is None:
+        return {"error": f"no section {key!r} yet: write it first"}
+    added = [int(k) for k in args.get("fact_ids") or []]
+    missing = [k for k in added if k not in ctx.store.facts_by_keys(added)]
+    if missing:
+        return {"error": f"no such fact ids: {missing}; cite ids the tools returned"}
+    cited = list(dict.fromkeys([*section.cited_fact_keys, *added]))
+    outcome = ctx.store.write_section(
+        ctx.spec.entity_type, ctx.spec.entity_id, key, section.body, cited, "agent"
+    )
+    return {"key": key, "outcome": outcome, "cited_fact_ids": cited}
+
+
 SECTION_KEY = {"type": "string", "description": "the section, e.g. summary"}
 FACETS = ("role", "topics", "commitments")
 _PERIOD = {
@@ -423,6 +443,16 @@ TOOLS: dict[str, Tool] = {
                 ["key", "body", "cited_fact_ids"],
             ),
             _write_section,
+            mutating=True,
+        ),
+        Tool(
+            "link_evidence",
+            "Add fact ids as evidence for a section already written (its text unchanged).",
+            _object(
+                {"key": SECTION_KEY, "fact_ids": {"type": "array", "items": {"type": "integer"}}},
+                ["key", "fact_ids"],
+            ),
+            _link_evidence,
             mutating=True,
         ),
         Tool(
