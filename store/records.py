@@ -147,6 +147,11 @@ class CaptureCandidate:
     occurred_at: str | None
 
 
+def fact_key(fact_type: str, fact_id: int) -> int:
+    """A fact's key in the facts view and the search indexes: its arm's code, then its id."""
+    return (FACT_CODES[fact_type] << 32) | fact_id
+
+
 @dataclass(frozen=True)
 class DecisionRecord:
     id: int
@@ -160,6 +165,10 @@ class DecisionRecord:
     verified: bool
     person_id: int | None = None
     pending: bool = False
+
+    @property
+    def fact_key(self) -> int:
+        return fact_key("decision", self.id)
 
 
 @dataclass(frozen=True)
@@ -176,6 +185,10 @@ class ActionItemRecord:
     verified: bool
     person_id: int | None = None
     pending: bool = False
+
+    @property
+    def fact_key(self) -> int:
+        return fact_key("action_item", self.id)
 
 
 @dataclass(frozen=True)
@@ -245,7 +258,7 @@ class NoteRecord:
     @property
     def fact_key(self) -> int:
         """The note's key in the facts view and the search indexes."""
-        return (FACT_CODES[f"{self.kind}_note"] << 32) | self.id
+        return fact_key(f"{self.kind}_note", self.id)
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from itertools import islice
 from pathlib import Path
 from typing import Generic, TypeVar
 
@@ -243,7 +244,8 @@ class CapturablePath(Validator):
         if not path.exists():
             return self.failure(f"No such file or folder: {path}")
         if path.is_dir():
-            if any(p.suffix.lower() in suffixes for p in _files_under(path, 10_000)):
+            # The first 10,000 entries at most: a home folder is big, the check must be quick.
+            if any(p.suffix.lower() in suffixes for p in islice(path.rglob("*"), 10_000)):
                 return self.success()
             return self.failure(f"No {', '.join(suffixes)} files in that folder.")
         if path.suffix.lower() not in suffixes:
@@ -251,16 +253,6 @@ class CapturablePath(Validator):
         if not os.access(path, os.R_OK):
             return self.failure("That file cannot be read (permissions).")
         return self.success()
-
-
-def _files_under(folder: Path, most: int) -> list[Path]:
-    """Up to `most` paths under `folder` (a home folder is big; the check must stay quick)."""
-    found = []
-    for number, path in enumerate(folder.rglob("*")):
-        if number >= most:
-            break
-        found.append(path)
-    return found
 
 
 class CaptureFile(Dialog[Path]):

@@ -90,7 +90,7 @@ class RunScreen(Screen[None]):
     def on_mount(self) -> None:
         self.query_one("#run-log").focus()
         self.follow()
-        self.set_interval(0.5, self.follow)
+        self.polling = self.set_interval(0.5, self.follow)
 
     @work(thread=True, exclusive=True, group="run-view", exit_on_error=False)
     def follow(self) -> None:
@@ -110,10 +110,12 @@ class RunScreen(Screen[None]):
         if found.error:
             head.append("\n")
             head.append(line(found.error, style="red"))
-        self.app.call_from_thread(self._show, head, events)
+        self.app.call_from_thread(self._show, head, events, found.status in LIVE)
 
-    def _show(self, head: Text, events: list[EventRecord]) -> None:
+    def _show(self, head: Text, events: list[EventRecord], live: bool) -> None:
         self.query_one("#run-head", Static).update(head)
+        if not live:  # all its events are in: nothing more to follow
+            self.polling.stop()
         if not events:
             return
         for event in events:

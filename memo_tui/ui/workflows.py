@@ -99,7 +99,7 @@ class Workflows(App[None]):
     def _waiting_on(self, mention: str, capture_ids: list[int]) -> list[str]:
         """What waits for the name: each item with its meeting, for the dialog."""
         store = self.services.store
-        meetings = {c.id: c for c in store.captures() if c.id in capture_ids}
+        meetings = {c: found for c in capture_ids if (found := store.capture(c)) is not None}
         said = []
         for d in store.decisions(capture_ids):
             if d.pending and d.decided_by == mention:
@@ -186,13 +186,7 @@ class Workflows(App[None]):
                 new.line_count,
             ),
         )
-        answer: Future[bool | None] = Future()
-
-        def answered(choice: bool | None) -> None:
-            if not answer.done():  # (taken away after a ctrl+x: nobody waits any more)
-                answer.set_result(choice)
-
-        self.call_from_thread(self.push_screen, dialog, answered)
+        answer = self._ask_from_thread(dialog)
         worker = self._current_worker()
         while not worker.is_cancelled:  # quitting cancels the worker: stop waiting, keep all
             try:
@@ -203,6 +197,18 @@ class Workflows(App[None]):
             with contextlib.suppress(RuntimeError):  # the app may be gone already
                 self.call_from_thread(dialog.dismiss, False)
         return False
+
+    def _ask_from_thread(self, dialog: modals.Dialog[bool]) -> Future[bool | None]:
+        """From a worker's thread: show `dialog` on the app's thread; its answer arrives in
+        the future (once: a dialog taken away after its question lapsed answers no one)."""
+        answer: Future[bool | None] = Future()
+
+        def answered(choice: bool | None) -> None:
+            if not answer.done():
+                answer.set_result(choice)
+
+        self.call_from_thread(self.push_screen, dialog, answered)
+        return answer
 
     def _captured(self, results: list[CaptureResult], total: int, cancelled: bool) -> None:
         self._job_done()
@@ -357,20 +363,14 @@ class Workflows(App[None]):
         Approve dialog on the app's thread; its answer, or 'skipped' when time runs out."""
         store = self.services.store
         ids = [int(c) for c in proposal.arguments.get("capture_ids", [])]
-        titles = {c.id: c.title for c in store.captures() if c.id in ids}
+        meetings = {i: store.capture(i) for i in ids}
         said = "\n".join(
             [f"Link {len(ids)} meeting(s) to the project:"]
-            + [f"- {titles.get(i, f'meeting {i}')}" for i in ids]
+            + [f"- {m.title if m else f'meeting {i}'}" for i, m in meetings.items()]
             + [f"Why: {proposal.arguments.get('reason', '')}"]
         )
-        answer: Future[bool | None] = Future()
-
-        def answered(choice: bool | None) -> None:
-            if not answer.done():
-                answer.set_result(choice)
-
         dialog = modals.Approve(proposal.agent, said, proposal.timeout_s)
-        self.call_from_thread(self.push_screen, dialog, answered)
+        answer = self._ask_from_thread(dialog)
         try:
             choice = await asyncio.wrap_future(answer)
         except asyncio.CancelledError:  # the run's own timeout: take the question away

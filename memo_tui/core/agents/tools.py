@@ -172,7 +172,7 @@ def _get_capture_lines(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]
 
 def _decision(d: DecisionRecord) -> dict[str, Any]:
     return {
-        "fact_id": (1 << 32) | d.id,
+        "fact_id": d.fact_key,
         "text": d.description,
         "why": d.reasoning,
         "decided_by": d.decided_by,
@@ -182,7 +182,7 @@ def _decision(d: DecisionRecord) -> dict[str, Any]:
 
 def _action(a: ActionItemRecord) -> dict[str, Any]:
     return {
-        "fact_id": (2 << 32) | a.id,
+        "fact_id": a.fact_key,
         "text": a.description,
         "owner": a.assignee_raw,
         "due": a.due_date,
