@@ -458,12 +458,24 @@ def _open_app(args: argparse.Namespace) -> int:
         return build_services(settings, path)
 
     app = MemoApp(seed_demo=args.demo, opener=opener)
+    _follow_the_terminal()
     try:
         app.run()
     finally:
         if app.ready:
             app.services.close()
     return app.return_code or EXIT_OK
+
+
+def _follow_the_terminal() -> None:
+    """Size the app from the terminal itself, and follow it as it resizes.
+
+    Textual asks `shutil.get_terminal_size`, which believes COLUMNS and LINES when they are
+    exported: a shell or a CI runner that exports them would pin the app at that size.
+    """
+    if sys.stdout.isatty():
+        os.environ.pop("COLUMNS", None)
+        os.environ.pop("LINES", None)
 
 
 def _interactive(args: argparse.Namespace) -> bool:
@@ -476,7 +488,9 @@ def _default(args: argparse.Namespace, services: Services) -> int:
     if _interactive(args):
         from memo_tui.ui.app import MemoApp
 
-        MemoApp(services, seed_demo=args.demo and not services.store.captures()).run()
+        app = MemoApp(services, seed_demo=args.demo and not services.store.captures())
+        _follow_the_terminal()
+        app.run()
         return EXIT_OK
     store = services.store
     print(f"memo {__version__}, store: {sanitize_line(str(store.path))}")

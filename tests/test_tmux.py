@@ -39,7 +39,9 @@ def app(tmp_path: Path) -> Iterator[str]:
     """A tmux session running `memo --demo`; its name."""
     session = f"memo-test-{os.getpid()}-{uuid.uuid4().hex[:8]}"
     env = f"MEMO_HOME={shlex.quote(str(tmp_path / 'home'))} MEMO_PROVIDER=offline"
-    command = f"{env} {shlex.quote(sys.executable)} -m memo_tui --demo"
+    # Stale sizes exported by a shell or a CI runner must not pin the app at 80x24.
+    stale = "COLUMNS=80 LINES=24"
+    command = f"export {stale}; {env} {shlex.quote(sys.executable)} -m memo_tui --demo"
     tmux("new-session", "-d", "-s", session, "-x", "100", "-y", "30", command)
     # A detached session on a running server may get its default size: insist on 100x30.
     tmux("set-option", "-t", session, "window-size", "manual")
