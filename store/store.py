@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import datetime as dt
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
 
 import sqlean
-from sqlalchemy import Engine, text
+from sqlalchemy import Connection, Engine, text
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from store import (
@@ -79,6 +80,7 @@ class Store:
         self._writer: Engine | None = None
         self._reader: Engine | None = None
         self._opening = threading.Lock()
+        self._joined = threading.local()  # this thread's open `atomically()` transaction
 
     def open(self) -> Store:
         """Create the file if needed and bring its schema up to date (once)."""
@@ -148,6 +150,30 @@ class Store:
         assert self._reader is not None
         return self._reader
 
+    @contextmanager
+    def atomically(self) -> Iterator[None]:
+        """Every write this thread makes inside the block lands in one transaction, or none
+        does (an agent's write and the record that it was made, say)."""
+        if getattr(self._joined, "conn", None) is not None:
+            yield  # already inside one: join it
+            return
+        with self.writer.begin() as conn:
+            self._joined.conn = conn
+            try:
+                yield
+            finally:
+                self._joined.conn = None
+
+    @contextmanager
+    def _write(self) -> Iterator[Connection]:
+        """A write transaction: this thread's `atomically()` one, or a new one."""
+        joined: Connection | None = getattr(self._joined, "conn", None)
+        if joined is not None:
+            yield joined
+            return
+        with self.writer.begin() as conn:
+            yield conn
+
     # Captures
 
     def capture_by_hash(self, content_hash: str) -> CaptureRef | None:
@@ -165,7 +191,7 @@ class Store:
     def delete_capture(self, capture_id: int) -> bool:
         """A capture and all it owns (facts, links, index entries, vectors) in one
         transaction. False when there was no such capture."""
-        with self.writer.begin() as conn:
+        with self._write() as conn:
             return captures.delete_capture(conn, capture_id)
 
     def capture_candidates(self) -> list[CaptureCandidate]:
@@ -175,7 +201,7 @@ class Store:
     def write_capture(self, new: NewCapture, replace_id: int | None = None) -> WrittenCapture:
         """All rows of one capture in one BEGIN IMMEDIATE transaction, or none."""
         try:
-            with self.writer.begin() as conn:
+            with self._write() as conn:
                 return captures.write_capture(conn, new, replace_id)
         except IntegrityError as error:
             if "captures.content_hash" in str(error.orig):
@@ -232,15 +258,15 @@ class Store:
         decision_ids: Sequence[int],
         action_ids: Sequence[int],
     ) -> int:
-        with self.writer.begin() as conn:
+        with self._write() as conn:
             return people.relink(conn, capture_id, new, decision_ids, action_ids)
 
     def add_person(self, name: str) -> int:
-        with self.writer.begin() as conn:
+        with self._write() as conn:
             return people.add_person(conn, name, utc_now())
 
     def cache_alias(self, entity_type: str, alias: str, entity_id: int, confidence: float) -> None:
-        with self.writer.begin() as conn:
+        with self._write() as conn:
             people.put_alias(conn, entity_type, alias, entity_id, confidence, True, utc_now())
 
     def confirm_alias(
@@ -253,7 +279,7 @@ class Store:
         spellings: Sequence[str] = (),
     ) -> Backfill:
         """The user's answer to "who is this?", back-filled in the same transaction."""
-        with self.writer.begin() as conn:
+        with self._write() as conn:
             return people.confirm(
                 conn, entity_type, mention, entity_id, user, utc_now(), capture_ids, spellings
             )
@@ -262,7 +288,7 @@ class Store:
 
     def add_client_note(self, client: str, body: str, provenance: Provenance) -> int:
         """A note about a client (created if new); returns the note's id."""
-        with self.writer.begin() as conn:
+        with self._write() as conn:
             client_id = notes.ensure_client(conn, client, utc_now())
             return notes.add_note(conn, body, provenance, client_id=client_id)
 
@@ -270,7 +296,7 @@ class Store:
         self, project: str, body: str, provenance: Provenance, client: str | None = None
     ) -> int:
         """A note about a project (created if new, under `client` when given)."""
-        with self.writer.begin() as conn:
+        with self._write() as conn:
             now = utc_now()
             client_id = notes.ensure_client(conn, client, now) if client else None
             project_id = notes.ensure_project(conn, project, client_id, now)
@@ -287,12 +313,12 @@ class Store:
     def add_project(self, name: str, client: str | None = None) -> int:
         """A new project, under `client` (created if new) when given; its id. A name already
         taken, in any case, raises NameTakenError (which carries the existing id)."""
-        with self.writer.begin() as conn:
+        with self._write() as conn:
             return projects.add_project(conn, name, client, utc_now())
 
     def link_captures(self, project_id: int, capture_ids: Sequence[int], linked_by: str) -> int:
         """Link meetings to a project (`linked_by`: 'user', 'agent', ...); how many were new."""
-        with self.writer.begin() as conn:
+        with self._write() as conn:
             return projects.link_captures(conn, project_id, capture_ids, linked_by, utc_now())
 
     def unlinked_mentions(self, project_id: int, name: str) -> list[tuple[int, str, int]]:
@@ -306,17 +332,17 @@ class Store:
     def update_note(self, note_id: int, body: str) -> None:
         """A note's new text; search finds the new words at once, and its vector is dropped
         until the next embedding backfill. NotFoundError when the note is gone."""
-        with self.writer.begin() as conn:
+        with self._write() as conn:
             notes.update_note(conn, note_id, body, utc_now())
 
     def delete_note(self, note_id: int) -> bool:
-        with self.writer.begin() as conn:
+        with self._write() as conn:
             return notes.delete_note(conn, note_id)
 
     def add_digest(
         self, period_start: str, period_end: str, body: str, provenance: Provenance
     ) -> int:
-        with self.writer.begin() as conn:
+        with self._write() as conn:
             return notes.add_digest(conn, period_start, period_end, body, provenance)
 
     # Facts
@@ -378,7 +404,7 @@ class Store:
             return search.allowed_keys(conn, flt)
 
     def set_embedding_space(self, model: str, dim: int) -> bool:
-        with self.writer.begin() as conn:
+        with self._write() as conn:
             return vectors.set_embedding_space(conn, model, dim)
 
     def facts_without_vectors(
@@ -399,7 +425,7 @@ class Store:
         self, items: Sequence[tuple[int, Sequence[float] | bytes, str]], model: str
     ) -> None:
         """Several vectors (fact_key, vector or packed vector, content hash) in one transaction."""
-        with self.writer.begin() as conn:
+        with self._write() as conn:
             for fact_key, vector, content_hash in items:
                 if isinstance(vector, bytes):
                     vectors.put_packed(conn, fact_key, vector, model, content_hash)
@@ -413,13 +439,13 @@ class Store:
     def put_embedding(
         self, fact_key: int, vector: Sequence[float], model: str, content_hash: str
     ) -> None:
-        with self.writer.begin() as conn:
+        with self._write() as conn:
             vectors.put_embedding(conn, fact_key, vector, model, content_hash)
 
     # Cost ledger
 
     def record_llm_call(self, row: ledger.LLMCallRow) -> int:
-        with self.writer.begin() as conn:
+        with self._write() as conn:
             return ledger.record_call(conn, row)
 
     def llm_costs(self, by: str, since: str | None = None) -> list[ledger.CostLine]:
@@ -449,25 +475,25 @@ class Store:
         spec_json: str,
     ) -> int:
         """A new run, status 'running'; its id."""
-        with self.writer.begin() as conn:
+        with self._write() as conn:
             return agents.start_run(
                 conn, agent_type, entity_type, entity_id, model, spec_json, utc_now()
             )
 
     def set_run_status(self, run_id: int, status: RunStatus, error: str | None = None) -> None:
         """completed, failed and interrupted set finished_at; any other status clears it."""
-        with self.writer.begin() as conn:
+        with self._write() as conn:
             agents.set_run_status(conn, run_id, status, error, utc_now())
 
     def set_run_spec(self, run_id: int, spec_json: str) -> None:
-        with self.writer.begin() as conn:
+        with self._write() as conn:
             agents.set_run_spec(conn, run_id, spec_json)
 
     def add_run_usage(
         self, run_id: int, input_tokens: int, output_tokens: int, cost_microdollars: int
     ) -> None:
         """Add one model call's tokens and cost to the run's totals."""
-        with self.writer.begin() as conn:
+        with self._write() as conn:
             agents.add_run_usage(conn, run_id, input_tokens, output_tokens, cost_microdollars)
 
     def run(self, run_id: int) -> RunRecord | None:
@@ -482,11 +508,11 @@ class Store:
     def mark_interrupted(self) -> list[int]:
         """At process start: every run still running or waiting for the user was cut off.
         They become 'interrupted'; returns their ids."""
-        with self.writer.begin() as conn:
+        with self._write() as conn:
             return agents.mark_interrupted(conn, utc_now())
 
     def start_step(self, run_id: int, step_index: int, kind: str) -> int:
-        with self.writer.begin() as conn:
+        with self._write() as conn:
             return agents.start_step(conn, run_id, step_index, kind, utc_now())
 
     def finish_step(
@@ -498,7 +524,7 @@ class Store:
         message_json: str | None,
     ) -> None:
         """`message_json`: the assistant's turn (text and tool calls), to resume from."""
-        with self.writer.begin() as conn:
+        with self._write() as conn:
             agents.finish_step(
                 conn, step_id, status, input_tokens, output_tokens, message_json, utc_now()
             )
@@ -518,7 +544,7 @@ class Store:
     ) -> int:
         """A call, status 'running'. One that finished already raises StoreError: resume
         with `completed_tool_call` instead."""
-        with self.writer.begin() as conn:
+        with self._write() as conn:
             return agents.start_tool_call(
                 conn, run_id, step_id, call_id, tool_name, arguments_json, mutating, utc_now()
             )
@@ -526,7 +552,7 @@ class Store:
     def finish_tool_call(
         self, run_id: int, call_id: str, status: str, result_json: str | None
     ) -> None:
-        with self.writer.begin() as conn:
+        with self._write() as conn:
             agents.finish_tool_call(conn, run_id, call_id, status, result_json, utc_now())
 
     def tool_calls(self, run_id: int) -> list[ToolCallRecord]:
@@ -541,7 +567,7 @@ class Store:
 
     def append_event(self, run_id: int, kind: str, payload_json: str) -> int:
         """The event's seq: 1, 2, 3... per run, without gaps, whoever appends."""
-        with self.writer.begin() as conn:
+        with self._write() as conn:
             return agents.append_event(conn, run_id, kind, payload_json, utc_now())
 
     def events(self, run_id: int, after_seq: int = 0) -> list[EventRecord]:
@@ -558,7 +584,7 @@ class Store:
     ) -> int:
         """The human's answer to a run's request (`tool_call_id`: the row id of the call
         that asked)."""
-        with self.writer.begin() as conn:
+        with self._write() as conn:
             return agents.record_decision(
                 conn, run_id, tool_call_id, decision, decided_by, payload_json, utc_now()
             )
@@ -580,7 +606,7 @@ class Store:
     ) -> SectionWrite:
         """'written', 'unchanged', or 'skipped_user_edit': an agent never overwrites a
         section the user edited."""
-        with self.writer.begin() as conn:
+        with self._write() as conn:
             return sections.write_section(
                 conn, entity_type, entity_id, key, body, cited_fact_keys, by, utc_now()
             )
@@ -591,7 +617,7 @@ class Store:
 
     def rebuild_reports(self) -> None:
         """people_report and projects_report from the current tables, in one transaction."""
-        with self.writer.begin() as conn:
+        with self._write() as conn:
             reports.rebuild(conn, utc_now())
 
     def people_report(self) -> list[PersonReport]:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from memo_tui.core.agents.spec import Requirement, RunSpec
-from memo_tui.core.agents.tools import TOOLS, ToolContext, result_text
+from memo_tui.core.agents.tools import TOOLS, Tool, ToolContext, result_text
 from memo_tui.core.llm.base import Provider
 from memo_tui.core.llm.errors import LLMError
 from memo_tui.core.llm.ledger import cost_microdollars
@@ -91,6 +91,14 @@ class Contract:
             if done < need.count and not (need.any_of and need.any_of in groups_met):
                 missing.setdefault(need.any_of or need.describe(), need)
         return list(missing.values())
+
+
+def _written_key(arguments: dict[str, Any]) -> str:
+    """What a write was about, for the run's summary."""
+    for name in ("key", "facet", "period_start"):
+        if arguments.get(name):
+            return str(arguments[name])
+    return ""
 
 
 def _repair_prompt(missing: list[Requirement]) -> str:
@@ -273,38 +281,42 @@ class AgentRun:
             self.run_id, step_id, call.id, call.name, arguments, tool.mutating
         )
         self._event("tool_call", id=call.id, name=call.name, arguments=call.arguments)
-        context = ToolContext(self.store, self.spec, self.run_id)
         decision = await self._approval(call, row) if tool.needs_approval else "accepted"
-        try:
-            if decision == "accepted":
-                result = await asyncio.to_thread(tool.handler, context, call.arguments)
-            else:
-                result = {"outcome": decision}  # nothing written; the model is told why
-        except (KeyError, ValueError, TypeError) as error:
-            result = {"error": f"bad arguments for {call.name}: {error}"}
+        result = await asyncio.to_thread(self._act, tool, call, decision)
         text = result_text(result)
-        status = "failed" if "error" in result else "completed"
-        self.store.finish_tool_call(self.run_id, call.id, status, text)
         self._event("tool_result", id=call.id, name=call.name, result=result)
         self.outcome.tool_calls += 1
         self.contract.record(call.name, call.arguments, result)
         if tool.mutating and "error" not in result and decision == "accepted":
-            self.outcome.writes.append(
-                {
-                    "tool": call.name,
-                    "key": str(
-                        call.arguments.get("key")
-                        or call.arguments.get("facet")
-                        or call.arguments.get("period_start")
-                        or ""
-                    ),
-                }
-            )
+            self.outcome.writes.append({"tool": call.name, "key": _written_key(call.arguments)})
         return ToolResult(call.id, text, "error" in result)
+
+    def _act(self, tool: Tool, call: ToolCall, decision: Approval) -> dict[str, Any]:
+        """Run the tool and record its result in one transaction: a crash leaves the write
+        and its record together or neither, so a resumed run never makes a write twice."""
+        context = ToolContext(self.store, self.spec, self.run_id)
+        with self.store.atomically():
+            try:
+                if decision == "accepted":
+                    result = tool.handler(context, call.arguments)
+                else:
+                    result = {"outcome": decision}  # nothing written; the model is told why
+            except (KeyError, ValueError, TypeError) as error:
+                result = {"error": f"bad arguments for {call.name}: {error}"}
+            status = "failed" if "error" in result else "completed"
+            self.store.finish_tool_call(self.run_id, call.id, status, result_text(result))
+        return result
 
     async def _approval(self, call: ToolCall, row: int) -> Approval:
         """Wait for the user's yes or no (the run says it is waiting); no answer in time, or
-        nobody to ask, is 'skipped'. The decision is stored with the call."""
+        nobody to ask, is 'skipped'. The decision is stored with the call; a resumed run
+        does not ask again."""
+        asked = [d for d in self.store.run_decisions(self.run_id) if d.tool_call_id == row]
+        if asked:  # answered before the run was cut off: the answer stands
+            prior = asked[-1].decision
+            if prior == "accepted":
+                return "accepted"
+            return "rejected" if prior == "rejected" else "skipped"
         timeout = self.approval_timeout_s
         proposal = Proposal(
             self.run_id, self.spec.agent, call.id, call.name, call.arguments, timeout
@@ -327,5 +339,6 @@ class AgentRun:
 
     def _finish(self, status: RunStatus, error: str | None = None) -> None:
         self.outcome.status, self.outcome.error = status, error
-        self.store.set_run_status(self.run_id, status, error)
-        self._event("finished", status=status, error=error)
+        with self.store.atomically():  # a finished run always has its 'finished' event
+            self.store.set_run_status(self.run_id, status, error)
+            self._event("finished", status=status, error=error)

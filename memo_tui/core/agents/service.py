@@ -124,11 +124,12 @@ def _person(services: Services, entity: str) -> tuple[int, str]:
 
 
 def week_of(entity: str) -> tuple[str, str]:
-    """Monday and Sunday of the week `entity` names (a date, this-week or last-week)."""
+    """Monday and Sunday of the week `entity` names: a date, this-week or last-week, or
+    the week a run stored (`START..END`, so a resumed digest keeps its week)."""
     today = dt.datetime.now(dt.UTC).date()
     named = {"this-week": today, "last-week": today - dt.timedelta(days=7)}
     try:
-        day = named.get(entity) or dt.date.fromisoformat(entity)
+        day = named.get(entity) or dt.date.fromisoformat(entity.split("..")[0])
     except ValueError:
         raise UnknownEntity(
             f"digest wants a day of the week to digest (YYYY-MM-DD), this-week or last-week; "
