@@ -30,7 +30,10 @@ def add_parsers(commands: Any, common: argparse.ArgumentParser) -> None:
     show = actions.add_parser("show", parents=[common], help="a project's living document")
     show.add_argument("name", metavar="NAME")
     run = commands.add_parser(
-        "run", parents=[common], help="run an agent on an entity (project_compile PROJECT)"
+        "run",
+        parents=[common],
+        help="run an agent: project_compile|collector PROJECT, person_enrich PERSON, "
+        "digest DAY, chat QUESTION",
     )
     run.add_argument("agent", metavar="AGENT", nargs="?")
     run.add_argument("entity", metavar="ENTITY", nargs="?")
@@ -122,6 +125,8 @@ def _run(args: argparse.Namespace, services: Services) -> int:
     if (args.resume is None) == (args.agent is None or args.entity is None):
         warn("memo run: give AGENT and ENTITY, or --resume RUN_ID")
         return EXIT_USAGE
+    if args.agent == "chat" and args.resume is None:
+        return _chat(args, services)
     try:
         if args.resume is not None:
             outcome = resume_run(services, args.resume, follow, _approver(args.approve))
@@ -155,6 +160,62 @@ def _run(args: argparse.Namespace, services: Services) -> int:
             )
         )
     return EXIT_OK if outcome.status == "completed" else EXIT_REFUSED
+
+
+def _chat(args: argparse.Namespace, services: Services) -> int:
+    """`memo run chat QUESTION`: the Ask pane's agent, once; the answer and its sources."""
+    from memo_tui.core.agents.chat import Chat, Looking, Replied
+    from memo_tui.core.llm.run import run_sync
+
+    async def answer() -> Replied:
+        async for event in Chat(services).ask(args.entity):
+            if isinstance(event, Looking) and not args.json:
+                said = json.dumps(event.arguments, ensure_ascii=False)
+                print(sanitize_line(f"looking: {event.name} {said}")[:300], file=sys.stderr)
+            elif isinstance(event, Replied):
+                return event
+        raise AssertionError("a chat always ends with its reply")
+
+    reply = run_sync(answer())
+    run = services.store.run(reply.run_id)
+    sources = [
+        {
+            "n": n,
+            "fact_id": fact.fact_key,
+            "type": fact.fact_type,
+            "text": fact.text,
+            "meeting": fact.capture_title,
+            "capture_id": fact.capture_id,
+            "lines": [fact.line_start, fact.line_end] if fact.line_start else None,
+        }
+        for n, fact in reply.sources.items()
+    ]
+    if args.json:
+        render.emit_json(
+            {
+                "run_id": reply.run_id,
+                "agent": "chat",
+                "entity": args.entity,
+                "status": reply.status,
+                "steps": run.steps if run else 0,
+                "tool_calls": run.tool_calls if run else 0,
+                "writes": [],
+                "repair_turns": 0,
+                "cost_microdollars": run.cost_microdollars if run else 0,
+                "error": reply.error,
+                "answer": reply.answer,
+                "sources": sources,
+            }
+        )
+    else:
+        print(sanitize(reply.answer))
+        for source in sources:
+            lines = source["lines"]
+            where = f"lines {lines[0]}-{lines[1]}" if lines else ""
+            print(sanitize_line(f"[{source['n']}] {source['type']} · {source['meeting']} {where}"))
+        if reply.error:
+            warn(f"memo: {reply.error}")
+    return EXIT_OK if reply.status == "completed" else EXIT_REFUSED
 
 
 def _approver(mode: str) -> Approver:

@@ -540,6 +540,32 @@ def test_past_questions_can_be_asked_again(services: Services) -> None:
     drive(app, script)
 
 
+def test_a_follow_up_is_read_with_the_conversation_and_ctrl_l_starts_afresh(
+    services: Services,
+) -> None:
+    app = MemoApp(services)
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("5", *"who owns the rollback runbook?", "enter")
+        await settle(pilot)
+        app.query_one("#ask-input").value = ""  # type: ignore[attr-defined]
+        await pilot.press(*"and when is it due?", "enter")
+        await settle(pilot)
+        [earlier] = app.query(".exchange")
+        assert "> who owns the rollback runbook?" in str(earlier.render())
+        answer = str(app.query_one("#ask-answer").render())
+        assert "(due 2026-10-14)" in answer  # the follow-up knew what "it" was
+        note = str(app.query_one("#ask-note").render())
+        assert "search facts: who owns the rollback runbook? and when is it due?" in note
+        await pilot.press("ctrl+l")
+        await settle(pilot)
+        assert not app.query(".exchange") and app.query_one(AskPane).chat.history == []  # type: ignore[union-attr]
+        runs = services.store.runs()
+        assert [r.agent_type for r in runs] == ["chat", "chat"]
+
+    drive(app, script)
+
+
 # Names
 
 

@@ -70,6 +70,7 @@ class MemoApp(Workflows):
     #facts-info { height: 1; padding: 0 1; }
     #ask-input { margin: 0 0 0 0; }
     #ask-output { height: 1fr; padding: 0 1; }
+    #ask-output .exchange { margin: 0 0 1 0; color: $text-muted; }
     #ask-sources, #ask-history {
         height: auto; border: round $panel; border-title-color: $text-muted;
     }

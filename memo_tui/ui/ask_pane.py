@@ -4,7 +4,7 @@ questions asked before."""
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import on, work
@@ -15,29 +15,38 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from memo_tui.ui.panes import Pane
-from memo_tui.ui.text import line, plain, span
+from memo_tui.ui.text import line, plain, plural, span
 
 if TYPE_CHECKING:
-    from memo_tui.core.recall.search import Hit
+    from memo_tui.core.agents.chat import Chat, Replied
     from store import FactRecord
 
 
 class AskPane(Pane):
-    """A question, its answer as it streams in, its numbered sources, and the questions
-    asked before (enter asks one again)."""
+    """A conversation: each question answered by the chat agent, its answer streaming in
+    with numbered sources; earlier exchanges stay above it, and earlier questions are listed
+    (enter asks one again)."""
 
     HELP = (
-        "Ask your meetings a question. The answer streams in, built only from stored facts, "
-        "each claim citing a numbered source; enter on a source opens the meeting at its "
-        "lines. Earlier questions stay listed: enter on one asks it again. Escape leaves the "
-        "question box."
+        "Ask your meetings a question. The chat agent looks things up with read-only tools "
+        "(offline: a scripted search that quotes the best matches) and the answer streams "
+        "in, built only from stored facts, each claim citing a numbered source; a citation "
+        "that names no fact it found is removed. Enter on a source opens the meeting at its "
+        "lines. Follow-up questions are read with the conversation so far; ctrl+l starts a "
+        "new one. Earlier questions stay listed: enter on one asks it again. Escape leaves "
+        "the question box."
     )
-    BINDINGS = [Binding("escape", "leave", "Leave the box", id="ask.leave")]
+    BINDINGS = [
+        Binding("escape", "leave", "Leave the box", id="ask.leave"),
+        Binding("ctrl+l", "new_chat", "New chat", id="ask.new"),
+    ]
 
     def __init__(self, id: str) -> None:  # noqa: A002 - Textual's name
         super().__init__(id=id)
-        self.hits: list[Hit] = []
+        self.sources: dict[int, FactRecord] = {}
         self.asked: list[str] = []
+        self.chat: Chat | None = None
+        self.answered: tuple[str, Text] | None = None  # the last exchange, question and answer
 
     def compose(self) -> ComposeResult:
         yield Input(placeholder="Ask your meetings, e.g. why did we pick Postgres?", id="ask-input")
@@ -64,6 +73,18 @@ class AskPane(Pane):
         if self.query_one("#ask-input", Input).has_focus:
             self.query_one("#ask-sources", OptionList).focus()
 
+    def action_new_chat(self) -> None:
+        """Forget the conversation: the next question starts afresh."""
+        self.workers.cancel_group(self, "ask")
+        if self.chat is not None:
+            self.chat.reset()
+        self.query(".exchange").remove()
+        self.answered = None
+        self.query_one("#ask-answer", Static).update("")
+        self.query_one("#ask-note", Static).update(Text("A new conversation.", style="dim"))
+        self.query_one("#ask-sources", OptionList).clear_options()
+        self.sources = {}
+
     @on(Input.Submitted, "#ask-input")
     def submitted(self, event: Input.Submitted) -> None:
         if not self.memo.ready:
@@ -87,35 +108,54 @@ class AskPane(Pane):
         history.display = len(self.asked) > 1
         self.answer(question)
 
+    def _keep_exchange(self) -> None:
+        """The last answer becomes part of the conversation shown above the next one."""
+        if self.answered is None:
+            return
+        question, answer = self.answered
+        self.answered = None
+        block = Text.assemble(line(f"> {question}", style="bold"), "\n", answer)
+        self.query_one("#ask-output", VerticalScroll).mount(
+            Static(block, classes="exchange"), before=self.query_one("#ask-answer", Static)
+        )
+
     @work(exclusive=True, group="ask")
     async def answer(self, question: str) -> None:
         """Stream the answer in; sources appear as they are cited."""
-        from memo_tui.core.recall.answer import AnswerDelta, Answered, Cited, Retrieved
+        from memo_tui.core.agents.chat import Chat, Looking, Replied, Source
+        from memo_tui.core.recall.answer import AnswerDelta
 
+        if self.chat is None:
+            self.chat = Chat(self.services)
+        self._keep_exchange()
         answer = self.query_one("#ask-answer", Static)
         note = self.query_one("#ask-note", Static)
         sources = self.query_one("#ask-sources", OptionList)
         answer.update(Text("Searching…", style="dim"))
         note.update("")
         sources.clear_options()
+        looked: list[str] = []
         shown = ""
         self.app.refresh_bindings()  # ctrl+x can stop it
         try:
-            async for event in self.services.ask(question, index=self.services.vectors):
-                if isinstance(event, Retrieved):
-                    self.hits = list(event.hits)
-                    answer.update(Text("Writing the answer…", style="dim"))
+            async for event in self.chat.ask(question):
+                if isinstance(event, Looking):
+                    shown = ""  # what came before was the agent thinking aloud
+                    looked.append(_looked(event.name, event.arguments))
+                    answer.update(Text("Looking things up…", style="dim"))
+                    note.update(line("; ".join(looked), 300, style="dim"))
                 elif isinstance(event, AnswerDelta):
                     shown += event.text
                     answer.update(plain(shown))
-                elif isinstance(event, Cited):
-                    sources.add_option(Option(_source_label(event.n, event.hit.fact), str(event.n)))
-                elif isinstance(event, Answered):
-                    result = event.result
-                    answer.update(plain(result.answer))
-                    notes = [result.note] if result.note else []
-                    notes += [f'"{n}" could be several people' for n in result.filters.unresolved]
-                    note.update(line("; ".join(notes), style="dim"))
+                elif isinstance(event, Source):
+                    self.sources[event.n] = event.fact
+                    sources.add_option(Option(_source_label(event.n, event.fact), str(event.n)))
+                elif isinstance(event, Replied):
+                    answer.update(plain(event.answer))
+                    if event.status == "completed":
+                        self.answered = (question, plain(event.answer))
+                    note.update(line(_reply_note(event, looked), 300, style="dim"))
+            self.query_one("#ask-output", VerticalScroll).scroll_end(animate=False)
         except asyncio.CancelledError:
             note.update(Text("Stopped (ctrl+x).", style="dim"))
             raise
@@ -126,9 +166,25 @@ class AskPane(Pane):
 
     @on(OptionList.OptionSelected, "#ask-sources")
     def open_source(self, event: OptionList.OptionSelected) -> None:
-        number = int(event.option.id or 0)
-        if 1 <= number <= len(self.hits):
-            self.memo.open_fact(self.hits[number - 1].fact)
+        fact = self.sources.get(int(event.option.id or 0))
+        if fact is not None:
+            self.memo.open_fact(fact)
+
+
+def _looked(name: str, arguments: dict[str, Any]) -> str:
+    said = ", ".join(
+        f"{v}" for k, v in arguments.items() if k != "limit" and isinstance(v, str | int)
+    )
+    return f"{name.replace('_', ' ')}: {said}" if said else name.replace("_", " ")
+
+
+def _reply_note(reply: Replied, looked: list[str]) -> str:
+    parts = [f"run {reply.run_id}", f"looked up: {'; '.join(looked)}" if looked else ""]
+    if reply.removed_citations:
+        parts.append(f"{plural(reply.removed_citations, 'citation')} naming no fact removed")
+    if reply.status != "completed":
+        parts.append(f"{reply.status}: {reply.error or ''}")
+    return " · ".join(p for p in parts if p)
 
 
 def _source_label(n: int, fact: FactRecord) -> Text:

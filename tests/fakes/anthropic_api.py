@@ -42,6 +42,7 @@ def stream(
     pause: float = 0.0,
     fail_after: int | None = None,
     model: str = "claude-sonnet-4-6",
+    tool_id: str = "toolu_01",
 ) -> Reply:
     """A streamed message; `fail_after` sends an error event after that many text pieces."""
     events: list[tuple[str, dict[str, Any]] | float] = [
@@ -105,7 +106,7 @@ def stream(
                     "index": 1,
                     "content_block": {
                         "type": "tool_use",
-                        "id": "toolu_01",
+                        "id": tool_id,
                         "name": tool[0],
                         "input": {},
                     },

@@ -155,8 +155,46 @@ def person_enrich(person_id: int, name: str, model: str, context_limit: int = 12
     )
 
 
+CHAT_SYSTEM = """You answer questions about a team's meetings in a memory tool. Look things
+up with the tools (search_facts first; then meetings, lines, people or projects as needed).
+Every fact a tool returns carries a label like [3]: answer ONLY from facts the tools
+returned, and cite each claim with its label, exactly as given. Never invent a label or a
+fact. If what you found does not answer the question, say so plainly. Earlier questions and
+answers in the conversation are context for follow-up questions. Be brief."""
+
+CHAT_TOOLS = (
+    "search_facts",
+    "get_fact",
+    "get_capture",
+    "get_capture_lines",
+    "list_decisions",
+    "list_action_items",
+    "get_person",
+    "get_project",
+    "list_project_evidence",
+    "context_status",
+)
+
+
+def chat(question: str, model: str, context_limit: int = 128_000) -> RunSpec:
+    """The Ask pane's agent: read-only tools, no writes owed; its entity is the question."""
+    return RunSpec(
+        agent="chat",
+        entity_type=None,
+        entity_id=None,
+        entity_name=question,
+        system=CHAT_SYSTEM,
+        tools=CHAT_TOOLS,
+        model=model,
+        max_steps=8,
+        context_limit=context_limit,
+    )
+
+
 def brief(spec: RunSpec) -> str:
     """The run's first user message."""
+    if spec.agent == "chat":
+        return spec.entity_name
     if spec.agent == "digest":
         start, end = spec.entity_name.split("..")
         return f"Write the digest for the week {start} to {end} (since={start}, until={end})."
@@ -167,4 +205,4 @@ def brief(spec: RunSpec) -> str:
     return f"Compile the living document for the project {spec.entity_name!r}."
 
 
-AGENTS = ("collector", "digest", "person_enrich", "project_compile")
+AGENTS = ("chat", "collector", "digest", "person_enrich", "project_compile")

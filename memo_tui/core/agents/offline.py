@@ -242,7 +242,61 @@ def _person_writes(person: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     ]
 
 
+def chat(request: Request) -> Completion:
+    """Search the stored facts for the question and quote the strongest, each cited by its
+    label. A follow-up ("and when is it due?": few words of its own, leaning on the question
+    before) is searched together with that question, and so is one that finds nothing alone."""
+    from memo_tui.core.recall.answer import NO_FACTS
+
+    asked = [n for n, m in enumerate(request.messages) if m.role == "user" and m.text]
+    question = request.messages[asked[-1]].text
+    earlier = [request.messages[n].text for n in asked[:-1]]
+    since = request.messages[asked[-1] + 1 :]
+    step = sum(1 for m in since if m.role == "assistant")
+    if step == 0:
+        query = f"{earlier[-1]} {question}" if earlier and _follow_up(question) else question
+        return _turn("Searching the stored facts.", _search(query), step=step)
+    names = {call.id: call.name for m in since for call in m.tool_calls}
+    found = [
+        json.loads(r.content)
+        for m in since
+        for r in m.tool_results
+        if names.get(r.call_id) == "search_facts"
+    ]
+    facts = found[-1].get("facts", []) if found else []
+    if not facts and step == 1 and earlier:
+        return _turn(
+            "Nothing alone; searching with the question before it.",
+            _search(f"{earlier[-1]} {question}"),
+            step=step,
+        )
+    if not facts:
+        return _turn(NO_FACTS, step=step)
+    quoted = [f"- {f['text'].splitlines()[0][:300]} {f.get('cite', '')}" for f in facts[:3]]
+    return _turn("From your meetings:\n" + "\n".join(quoted), step=step)
+
+
+_LEANING = re.compile(
+    r"^\s*(and|also|so|then|what about|how about)\b|"
+    r"\b(it|its|that|this|those|these|they|them|he|she|him|her)\b",
+    re.I,
+)
+
+
+def _follow_up(question: str) -> bool:
+    """Leans on the question before: a pronoun or "and ..." and at most three words of its
+    own to search by (a heuristic)."""
+    from memo_tui.core.recall.answer import search_words
+
+    return bool(_LEANING.search(question)) and len(search_words(question).split()) <= 3
+
+
+def _search(query: str) -> tuple[str, dict[str, Any]]:
+    return "search_facts", {"query": query, "limit": 10}
+
+
 POLICIES: dict[str, Policy] = {
+    "chat": chat,
     "person_enrich": person_enrich,
     "collector": collector,
     "digest": digest,

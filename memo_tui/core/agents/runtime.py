@@ -12,16 +12,24 @@ import asyncio
 import json
 import os
 import weakref
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from memo_tui.core.agents.spec import Requirement, RunSpec
-from memo_tui.core.agents.tools import TOOLS, Tool, ToolContext, result_text
+from memo_tui.core.agents.tools import TOOLS, SearchContext, Tool, ToolContext, result_text
 from memo_tui.core.llm.base import Provider
 from memo_tui.core.llm.errors import LLMError
 from memo_tui.core.llm.ledger import cost_microdollars
-from memo_tui.core.llm.types import Message, Request, ToolCall, ToolResult
+from memo_tui.core.llm.types import (
+    Completion,
+    Finished,
+    Message,
+    Request,
+    TextDelta,
+    ToolCall,
+    ToolResult,
+)
 from store import Approval, RunStatus, Store
 
 READ_CONCURRENCY = 4
@@ -52,6 +60,7 @@ class Proposal:
 
 
 Approver = Callable[[Proposal], Awaitable[str]]  # 'accepted' or 'rejected'
+Labeler = Callable[[dict[str, Any]], dict[str, Any]]  # marks up a tool's result for the model
 
 
 @dataclass
@@ -120,8 +129,18 @@ class AgentRun:
         approver: Approver | None = None,
         approval_timeout_s: float = 90.0,
         prices: Mapping[str, tuple[float, float]] | None = None,
+        *,
+        search: SearchContext | None = None,
+        on_text: Callable[[str], None] | None = None,
+        label: Labeler | None = None,
     ) -> None:
+        """`search`: the embedder and vector index search_facts may use; `on_text`: model
+        text as it streams (each turn is streamed when set); `label`: applied to every tool
+        result before the model (and the record) sees it."""
         self.store = store
+        self.search = search
+        self.on_text = on_text
+        self.label = label
         self.prices = prices or {}
         self.approver = approver
         self.approval_timeout_s = approval_timeout_s
@@ -138,14 +157,15 @@ class AgentRun:
         if self.listener is not None:
             self.listener(seq, kind, payload)
 
-    async def run(self, brief: str) -> Outcome:
+    async def run(self, brief: str, history: Sequence[Message] = ()) -> Outcome:
+        """Run from `brief` (after `history`: earlier turns of a conversation)."""
         spec = self.spec
         self.run_id = self.store.start_run(
             spec.agent, spec.entity_type, spec.entity_id, spec.model, self._spec_json()
         )
         self.outcome = Outcome(self.run_id, "running")
         self._event("started", agent=spec.agent, entity=spec.entity_name, model=spec.model)
-        return await self._guarded(self._loop([Message("user", brief)], 0, False))
+        return await self._guarded(self._loop([*history, Message("user", brief)], 0, False))
 
     async def resume(self, run_id: int, brief: str) -> Outcome:
         """Go on with an interrupted (or failed) run from its last completed step. Completed
@@ -197,6 +217,9 @@ class AgentRun:
             await loop
         except LLMError as error:
             self._finish("failed", f"the model call failed: {error}")
+        except asyncio.CancelledError:  # stopped by its user: resumable, like a crash
+            self._finish("interrupted", "stopped before it finished")
+            raise
         except Exception as error:
             self._finish("failed", f"{type(error).__name__}: {error}")
             raise
@@ -215,7 +238,7 @@ class AgentRun:
                 trigger=f"agent:{spec.agent}",
                 run_id=self.run_id,
             )
-            completion = await self.provider.complete(request)
+            completion = await self._turn(request)
             usage = completion.usage
             turn = {
                 "text": completion.text,
@@ -256,6 +279,17 @@ class AgentRun:
             messages.append(Message("user", _repair_prompt(missing)))
         self._finish("failed", f"no finish within {spec.max_steps} steps")
 
+    async def _turn(self, request: Request) -> Completion:
+        """One model turn: whole, or streamed to `on_text` as it is written."""
+        if self.on_text is None:
+            return await self.provider.complete(request)
+        async for event in self.provider.stream(request):
+            if isinstance(event, TextDelta):
+                self.on_text(event.text)
+            elif isinstance(event, Finished):
+                return event.completion
+        raise LLMError("the model's stream ended without finishing")
+
     async def _dispatch(self, step_id: int, calls: tuple[ToolCall, ...]) -> list[ToolResult]:
         """Reads side by side (at most READ_CONCURRENCY), writes one at a time per lock key;
         results in the order the model asked."""
@@ -294,7 +328,7 @@ class AgentRun:
     def _act(self, tool: Tool, call: ToolCall, decision: Approval) -> dict[str, Any]:
         """Run the tool and record its result in one transaction: a crash leaves the write
         and its record together or neither, so a resumed run never makes a write twice."""
-        context = ToolContext(self.store, self.spec, self.run_id)
+        context = ToolContext(self.store, self.spec, self.run_id, self.search)
         with self.store.atomically():
             try:
                 if decision == "accepted":
@@ -303,6 +337,8 @@ class AgentRun:
                     result = {"outcome": decision}  # nothing written; the model is told why
             except (KeyError, ValueError, TypeError) as error:
                 result = {"error": f"bad arguments for {call.name}: {error}"}
+            if self.label is not None:
+                result = self.label(result)
             status = "failed" if "error" in result else "completed"
             self.store.finish_tool_call(self.run_id, call.id, status, result_text(result))
         return result

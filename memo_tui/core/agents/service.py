@@ -41,6 +41,8 @@ def run_agent(
 
     if agent not in AGENTS:
         raise UnknownEntity(f"no agent {agent!r}; agents: {', '.join(sorted(AGENTS))}")
+    if agent == "chat":
+        raise UnknownEntity("chat answers a question: memo run chat QUESTION, or the Ask pane")
     interrupt_orphans(services)
     spec = _spec(services, agent, entity)
     run = _agent_run(services, spec, listener, approver)
@@ -66,6 +68,8 @@ def resume_run(
         raise UnknownEntity(
             f"run {run_id} is {found.status}: only interrupted or failed runs resume"
         )
+    if found.agent_type == "chat":
+        raise UnknownEntity(f"run {run_id} answered a question: ask it again instead")
     asked = json.loads(found.spec_json or "{}")
     spec = _spec(services, found.agent_type, str(asked.get("entity", "")))
     run = _agent_run(services, spec, listener, approver)

@@ -6,16 +6,29 @@ back (as JSON); a write says what it did ("written", "unchanged", "skipped_user_
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
 
 from memo_tui.core.agents.spec import RunSpec
 from memo_tui.core.llm.types import ToolSpec
 from store import ActionItemRecord, DecisionRecord, FactFilter, FactRecord, Store
 
+if TYPE_CHECKING:
+    from memo_tui.core.recall.index import VectorIndex
+    from memo_tui.core.recall.search import QueryEmbedder
+
 Handler = Callable[["ToolContext", dict[str, Any]], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class SearchContext:
+    """What makes search_facts semantic: the query embedder and the loaded vector index."""
+
+    embedder: QueryEmbedder | None
+    index: VectorIndex | None = None
 
 
 @dataclass(frozen=True)
@@ -23,6 +36,7 @@ class ToolContext:
     store: Store
     spec: RunSpec
     run_id: int
+    search: SearchContext | None = None
 
 
 @dataclass(frozen=True)
@@ -58,13 +72,20 @@ def fact_json(fact: FactRecord) -> dict[str, Any]:
 
 
 def _search_facts(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
-    from memo_tui.core.recall.search import hybrid_search
+    """The ask pipeline's retrieval: dates and names read from the query filter it, and it
+    is hybrid when the run has an embedder."""
+    from memo_tui.core.recall.answer import retrieve
+    from memo_tui.core.recall.filters import parse_question, with_entities
 
-    flt = FactFilter(fact_types=tuple(args.get("types") or ()))
-    found = hybrid_search(
-        ctx.store, None, str(args["query"]), flt, limit=int(args.get("limit", 10))
-    )
-    return {"facts": [fact_json(hit.fact) for hit in found.hits]}
+    query = str(args["query"])
+    filters = with_entities(parse_question(query, dt.date.today()), query, ctx.store.directory())
+    if args.get("types"):
+        filters = replace(filters, fact_types=tuple(args["types"]))
+    search = ctx.search or SearchContext(None)
+    limit = max(1, min(int(args.get("limit", 10)), 30))
+    found = retrieve(ctx.store, search.embedder, query, filters, limit=limit, index=search.index)
+    facts = {"facts": [fact_json(hit.fact) for hit in found.hits]}
+    return {**facts, "note": found.note} if found.note else facts
 
 
 def _get_fact(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from memo_tui.core.llm.types import (
     Finished,
     Request,
     StreamEvent,
+    TextDelta,
     ToolCall,
     ToolCallMade,
     Usage,
@@ -67,6 +68,8 @@ class OfflineProvider(Provider):
         self, request: Request, timeout_s: float, record: CallRecord
     ) -> AsyncIterator[StreamEvent]:
         completion = await self._complete_once(request, timeout_s)
+        if completion.text:
+            yield TextDelta(completion.text)
         for call in completion.tool_calls:
             yield ToolCallMade(call)
         yield Finished(completion)

@@ -1,0 +1,177 @@
+"""The Ask pane's agent: a conversation answered from read-only tools.
+
+Each fact a tool returns is labelled once per conversation ([1], [2], ... in the order first
+seen), and the model cites those labels. As in the ask pipeline, any [n] that names no fact
+the tools returned is removed as the answer streams and again from the whole answer, so a
+citation always opens a fact that exists. Each question is one recorded run (agent "chat"):
+its turns, tool calls and cost are kept like any other run's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from memo_tui.core.agents.agents import brief, chat
+from memo_tui.core.agents.runtime import AgentRun
+from memo_tui.core.agents.tools import SearchContext
+from memo_tui.core.llm import select
+from memo_tui.core.llm.types import Message
+from memo_tui.core.recall.answer import AnswerDelta, CitationStream, check_citations
+
+if TYPE_CHECKING:
+    from memo_tui.core.services import Services
+    from store import FactRecord
+
+
+@dataclass(frozen=True)
+class Looking:
+    """The agent called a tool (what it is looking up)."""
+
+    name: str
+    arguments: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Source:
+    """Label [n] was cited for the first time in this answer."""
+
+    n: int
+    fact: FactRecord
+
+
+@dataclass(frozen=True)
+class Replied:
+    """The finished answer, its citations checked."""
+
+    answer: str
+    sources: dict[int, FactRecord]  # label -> fact, for every label the answer cites
+    cited: list[int]
+    removed_citations: int
+    run_id: int
+    status: str
+    error: str | None = None
+
+
+ChatEvent = Looking | AnswerDelta | Source | Replied
+
+
+class Labels:
+    """The facts tools returned in one conversation, labelled in the order first seen."""
+
+    def __init__(self) -> None:
+        self.keys: list[int] = []
+        self._numbers: dict[int, int] = {}
+        self._lock = threading.Lock()  # reads of one turn run side by side
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def label(self, result: dict[str, Any]) -> dict[str, Any]:
+        """The result with `"cite": "[n]"` beside every fact id in it."""
+        with self._lock:
+            return self._walk(result)  # type: ignore[no-any-return]
+
+    def _walk(self, value: Any) -> Any:
+        if isinstance(value, dict):
+            marked = {k: self._walk(v) for k, v in value.items()}
+            key = value.get("fact_id")
+            if isinstance(key, int) and not isinstance(key, bool):
+                marked["cite"] = f"[{self._number(key)}]"
+            return marked
+        if isinstance(value, list):
+            return [self._walk(v) for v in value]
+        return value
+
+    def _number(self, key: int) -> int:
+        if key not in self._numbers:
+            self.keys.append(key)
+            self._numbers[key] = len(self.keys)
+        return self._numbers[key]
+
+
+@dataclass
+class Chat:
+    """One conversation: its questions and answers so far, and its labelled facts."""
+
+    services: Services
+    history: list[Message] = field(default_factory=list)
+    labels: Labels = field(default_factory=Labels)
+
+    def reset(self) -> None:
+        self.history.clear()
+        self.labels = Labels()
+
+    async def ask(self, question: str) -> AsyncIterator[ChatEvent]:
+        """Looking events as the agent uses its tools, the answer as it streams (text of a
+        turn that then calls tools is dropped: it was thinking aloud), each source as it is
+        first cited, then Replied."""
+        services, settings = self.services, self.services.settings
+        offline = services.provider.name == "offline"
+        model = "offline" if offline else select.model_for(settings, "answer")
+        spec = chat(question, model, settings.agent_context_limit_tokens)
+        events: asyncio.Queue[ChatEvent | None] = asyncio.Queue()
+        checker = CitationStream(0)
+        turn: list[str] = []  # raw text of the turn being written
+
+        def on_text(delta: str) -> None:
+            turn.append(delta)
+            checker.count = len(self.labels)
+            shown, fresh = checker.feed(delta)
+            if shown:
+                events.put_nowait(AnswerDelta(shown))
+            for n in fresh:
+                events.put_nowait(Source(n, self._fact(n)))
+
+        def on_event(seq: int, kind: str, payload: dict[str, Any]) -> None:
+            nonlocal checker
+            if kind == "tool_call":
+                turn.clear()
+                checker = CitationStream(len(self.labels))
+                events.put_nowait(Looking(payload["name"], payload["arguments"]))
+
+        embedder = None if services.embed.unavailable else services.embed.embedder
+        run = AgentRun(
+            services.store,
+            services.provider,
+            spec,
+            on_event,
+            deadline_s=settings.answer_deadline_s,
+            prices=services.ledger.prices,
+            search=SearchContext(embedder, services.vectors),
+            on_text=on_text,
+            label=self.labels.label,
+        )
+        task = asyncio.ensure_future(run.run(brief(spec), tuple(self.history)))
+        task.add_done_callback(lambda _: events.put_nowait(None))
+        try:
+            while (event := await events.get()) is not None:
+                yield event
+            outcome = task.result()
+        finally:
+            if not task.done():  # the reader stopped (a cancelled answer): stop the run
+                task.cancel()
+        shown, fresh = checker.finish()
+        if shown:
+            yield AnswerDelta(shown)
+        for n in fresh:
+            yield Source(n, self._fact(n))
+        answer, removed, cited = check_citations("".join(turn), len(self.labels))
+        if outcome.status == "completed":
+            self.history += [Message("user", question), Message("assistant", answer)]
+        yield Replied(
+            answer,
+            {n: self._fact(n) for n in cited},
+            cited,
+            removed,
+            outcome.run_id,
+            outcome.status,
+            outcome.error,
+        )
+
+    def _fact(self, n: int) -> FactRecord:
+        key = self.labels.keys[n - 1]
+        return self.services.store.facts_by_keys([key])[key]
