@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable, Iterator
 
 import sqlean
@@ -135,12 +136,21 @@ CREATE INDEX agent_decisions_session ON agent_decisions(session_id);
     )
 
 
+def _v6_rollups_kept(conn: Connection) -> None:
+    """The rollups are now rebuilt with every write that changes them: fill them once from
+    what is stored (they were only rebuilt after agent runs before)."""
+    from store import reports
+
+    reports.rebuild(conn, dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat())
+
+
 MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("initial schema", _v1_initial),
     ("embedding cache by content hash", _v2_embedding_cache),
     ("people linked to decisions and meetings", _v3_people_links),
     ("compact vector ids and a vector epoch", _v4_compact_vector_ids),
     ("resumable agent runs: spec and step messages", _v5_resumable_runs),
+    ("rollups kept with every write", _v6_rollups_kept),
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -165,6 +165,14 @@ class Store:
                 self._joined.conn = None
 
     @contextmanager
+    def _reporting(self) -> Iterator[Connection]:
+        """A write that changes what the rollups count: they are rebuilt before it commits,
+        so people_report and projects_report never disagree with the tables."""
+        with self._write() as conn:
+            yield conn
+            reports.rebuild(conn, utc_now())
+
+    @contextmanager
     def _write(self) -> Iterator[Connection]:
         """A write transaction: this thread's `atomically()` one, or a new one."""
         joined: Connection | None = getattr(self._joined, "conn", None)
@@ -191,7 +199,7 @@ class Store:
     def delete_capture(self, capture_id: int) -> bool:
         """A capture and all it owns (facts, links, index entries, vectors) in one
         transaction. False when there was no such capture."""
-        with self._write() as conn:
+        with self._reporting() as conn:
             return captures.delete_capture(conn, capture_id)
 
     def capture_candidates(self) -> list[CaptureCandidate]:
@@ -201,7 +209,7 @@ class Store:
     def write_capture(self, new: NewCapture, replace_id: int | None = None) -> WrittenCapture:
         """All rows of one capture in one BEGIN IMMEDIATE transaction, or none."""
         try:
-            with self._write() as conn:
+            with self._reporting() as conn:
                 return captures.write_capture(conn, new, replace_id)
         except IntegrityError as error:
             if "captures.content_hash" in str(error.orig):
@@ -258,15 +266,15 @@ class Store:
         decision_ids: Sequence[int],
         action_ids: Sequence[int],
     ) -> int:
-        with self._write() as conn:
+        with self._reporting() as conn:
             return people.relink(conn, capture_id, new, decision_ids, action_ids)
 
     def add_person(self, name: str) -> int:
-        with self._write() as conn:
+        with self._reporting() as conn:
             return people.add_person(conn, name, utc_now())
 
     def cache_alias(self, entity_type: str, alias: str, entity_id: int, confidence: float) -> None:
-        with self._write() as conn:
+        with self._reporting() as conn:
             people.put_alias(conn, entity_type, alias, entity_id, confidence, True, utc_now())
 
     def confirm_alias(
@@ -279,7 +287,7 @@ class Store:
         spellings: Sequence[str] = (),
     ) -> Backfill:
         """The user's answer to "who is this?", back-filled in the same transaction."""
-        with self._write() as conn:
+        with self._reporting() as conn:
             return people.confirm(
                 conn, entity_type, mention, entity_id, user, utc_now(), capture_ids, spellings
             )
@@ -296,7 +304,7 @@ class Store:
         self, project: str, body: str, provenance: Provenance, client: str | None = None
     ) -> int:
         """A note about a project (created if new, under `client` when given)."""
-        with self._write() as conn:
+        with self._reporting() as conn:
             now = utc_now()
             client_id = notes.ensure_client(conn, client, now) if client else None
             project_id = notes.ensure_project(conn, project, client_id, now)
@@ -313,12 +321,12 @@ class Store:
     def add_project(self, name: str, client: str | None = None) -> int:
         """A new project, under `client` (created if new) when given; its id. A name already
         taken, in any case, raises NameTakenError (which carries the existing id)."""
-        with self._write() as conn:
+        with self._reporting() as conn:
             return projects.add_project(conn, name, client, utc_now())
 
     def link_captures(self, project_id: int, capture_ids: Sequence[int], linked_by: str) -> int:
         """Link meetings to a project (`linked_by`: 'user', 'agent', ...); how many were new."""
-        with self._write() as conn:
+        with self._reporting() as conn:
             return projects.link_captures(conn, project_id, capture_ids, linked_by, utc_now())
 
     def unlinked_mentions(self, project_id: int, name: str) -> list[tuple[int, str, int]]:

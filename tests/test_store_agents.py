@@ -379,7 +379,7 @@ def test_migration_from_schema_4_keeps_runs_and_makes_them_resumable(tmp_path: P
     engine.dispose()
 
     with Store(path) as store:
-        assert store.stats().schema_version == SCHEMA_VERSION == 5
+        assert store.stats().schema_version == SCHEMA_VERSION == 6
         old = store.run(1)
         assert old is not None and (old.spec_json, old.status, old.steps) == ("{}", "running", 1)
         assert store.steps(1)[0].message_json is None
@@ -389,3 +389,51 @@ def test_migration_from_schema_4_keeps_runs_and_makes_them_resumable(tmp_path: P
         with store.reader.connect() as conn:
             indexes = {r[0] for r in conn.execute(text("SELECT name FROM sqlite_master"))}
         assert {"agent_tool_calls_step", "agent_decisions_session"} <= indexes
+
+
+def test_every_write_that_changes_a_count_rebuilds_the_rollups(store: Store) -> None:
+    """The panes read the rollups: each write leaves them agreeing with the tables."""
+
+    def agree() -> None:
+        people = {
+            p.id: (p.name, p.open_action_items, p.decisions, p.meetings) for p in store.people()
+        }
+        rolled = {
+            r.person_id: (r.name, r.open_action_items, r.decisions, r.meetings)
+            for r in store.people_report()
+        }
+        assert rolled == people
+        projects = {p.id: (p.name, p.client, p.meetings) for p in store.projects()}
+        assert {r.project_id: (r.name, r.client, r.captures) for r in store.projects_report()} == (
+            projects
+        )
+
+    beacon = store.add_project("Beacon", client="Halvorsen")
+    agree()
+    first = add_meeting(store, "m1", "2026-09-01", project_ids=(beacon,))
+    agree()
+    assert [(r.name, r.decisions, r.open_action_items) for r in store.projects_report()] == [
+        ("Beacon", 1, 1)
+    ]
+    second = add_meeting(store, "m2", "2026-09-08")
+    assert store.link_captures(beacon, [second], "user") == 1
+    agree()
+    assert store.projects_report()[0].last_activity == "2026-09-08"
+    store.add_person("Sam")
+    agree()
+    assert store.delete_capture(first)
+    agree()
+    assert [r.meetings for r in store.people_report() if r.name == "Priya"] == [1]
+
+
+def test_a_store_from_before_gets_its_rollups_filled(tmp_path: Path) -> None:
+    path = tmp_path / "v5.db"
+    with Store(path) as store:
+        add_meeting(store, "m1", "2026-09-01")
+        with store.writer.begin() as conn:  # as a version-5 store left them: never built
+            conn.exec_driver_sql("DELETE FROM people_report")
+            conn.exec_driver_sql("DELETE FROM schema_migrations WHERE version = 6")
+            conn.exec_driver_sql("PRAGMA user_version = 5")
+    with Store(path) as store:
+        assert store.stats().schema_version == 6
+        assert {r.name for r in store.people_report()} == {"Priya", "Tom"}

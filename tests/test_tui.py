@@ -349,7 +349,7 @@ def test_an_unexpected_failure_shows_an_error_dialog(
         def fails() -> None:
             raise RuntimeError("disk on fire")
 
-        monkeypatch.setattr(services.store, "projects", fails)
+        monkeypatch.setattr(services.store, "projects_report", fails)
         app.refresh_lists()
         await until(pilot, lambda: isinstance(app.screen, modals.ErrorDialog), "the error")
         assert "disk on fire" in shown(app)

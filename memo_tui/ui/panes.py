@@ -178,32 +178,35 @@ class CapturesPane(ListPane):
 class PeoplePane(ListPane):
     HELP = (
         "Everyone memo has met in a meeting: the names they go by, their open action items, "
-        "the decisions they made and the meetings they attended. Enter opens a person; w "
+        "the decisions they made, the meetings they attended and when they were last seen "
+        "(read from the people rollup, rebuilt with every write). Enter opens a person; w "
         "settles names that could be several people."
     )
-    COLUMNS = ("Name", "Also", "Open actions", "Decisions", "Meetings")
+    COLUMNS = ("Name", "Also", "Open actions", "Decisions", "Meetings", "Last seen")
 
     def fill(self, services: Services) -> list[Row]:
         return [
             row(
-                p.id,
+                p.person_id,
                 line(p.name, 32),
                 line(", ".join(p.aliases), 30),
                 str(p.open_action_items),
                 str(p.decisions),
                 str(p.meetings),
+                p.last_seen or "",
             )
-            for p in services.store.people()
+            for p in services.store.people_report()
         ]
 
 
 class ProjectsPane(ListPane):
     HELP = (
-        "Projects with their client, linked meetings, the facts about them and your notes. "
-        "Enter opens a project (its notes and facts); a adds a project; n writes a note "
-        "about the selected one."
+        "Projects with their client, linked meetings, the decisions and open action items "
+        "from them, and the day of the latest (read from the projects rollup, rebuilt with "
+        "every write). Enter opens a project (its living document, notes and facts); a adds "
+        "a project; n writes a note about the selected one."
     )
-    COLUMNS = ("Project", "Client", "Meetings", "Facts", "Notes", "Last meeting")
+    COLUMNS = ("Project", "Client", "Meetings", "Decisions", "Open actions", "Last meeting")
     BINDINGS = [
         Binding("a", "add", "Add", id="projects.add"),
         Binding("n", "note", "Note", id="projects.note"),
@@ -212,15 +215,15 @@ class ProjectsPane(ListPane):
     def fill(self, services: Services) -> list[Row]:
         return [
             row(
-                p.id,
+                p.project_id,
                 line(p.name, 32),
                 line(p.client or "", 24),
-                str(p.meetings),
-                str(p.facts),
-                str(p.notes),
-                p.last_meeting or "",
+                str(p.captures),
+                str(p.decisions),
+                str(p.open_action_items),
+                p.last_activity or "",
             )
-            for p in services.store.projects()
+            for p in services.store.projects_report()
         ]
 
     def action_add(self) -> None:
