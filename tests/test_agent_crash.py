@@ -8,18 +8,16 @@ import asyncio
 import json
 import os
 import random
-import re
 import signal
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from itertools import count
 from pathlib import Path
-from typing import Any
 
 import pytest
-from fakes.server import FakeServer, Reply, json_reply
+from fakes.agent_model import model
+from fakes.server import FakeServer
 
 from memo_tui.core.agents.agents import PROJECT_SECTIONS, brief, collector
 from memo_tui.core.agents.runtime import AgentRun, Proposal
@@ -30,7 +28,6 @@ from memo_tui.settings import Settings
 from store import Store
 
 KILLS = int(os.environ.get("MEMO_AGENT_KILLS", "12"))
-_IDS = count(1)
 
 
 class Crash(BaseException):
@@ -107,59 +104,6 @@ def test_an_answer_given_before_a_crash_stands_when_the_run_resumes(
 
 
 # kill -9, many times, against a scripted model on the fake Messages API
-
-
-def said(body: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
-    """The tool calls the model has made so far in this conversation (name, input)."""
-    return [
-        (block["name"], block["input"])
-        for message in body["messages"]
-        if message["role"] == "assistant" and isinstance(message["content"], list)
-        for block in message["content"]
-        if block.get("type") == "tool_use"
-    ]
-
-
-def model(fact_id: int) -> Any:
-    """A model that looks at what it has done and does the next thing, one call a turn (so
-    a run has many moments to be killed in), whichever agent's tools it was given."""
-
-    def reply(body: dict[str, Any]) -> Reply:
-        done = said(body)
-        names = {t["name"] for t in body.get("tools", [])}
-        if "write_digest" in names:
-            start, end = re.findall(r"\d{4}-\d{2}-\d{2}", json.dumps(body["messages"][0]))[:2]
-            plan = [("list_decisions", {}), ("list_action_items", {})]
-            plan.append(
-                ("write_digest", {"period_start": start, "period_end": end, "body": "A week."})
-            )
-        else:
-            plan = [("get_project", {}), ("list_project_evidence", {})]
-            plan += [
-                ("write_section", {"key": k, "body": f"The {k}.", "cited_fact_ids": [fact_id]})
-                for k in PROJECT_SECTIONS
-            ]
-        step = plan[len(done)] if len(done) < len(plan) else None
-        content: list[dict[str, Any]] = [{"type": "text", "text": "Working."}]
-        if step is not None:
-            content.append(
-                {"type": "tool_use", "id": f"toolu_{next(_IDS)}", "name": step[0], "input": step[1]}
-            )
-        message = {
-            "id": f"msg_{next(_IDS)}",
-            "type": "message",
-            "role": "assistant",
-            "model": "claude-sonnet-4-6",
-            "content": content,
-            "stop_reason": "tool_use" if step else "end_turn",
-            "stop_sequence": None,
-            "usage": {"input_tokens": 100, "output_tokens": 20},
-        }
-        slow = json_reply(message)
-        slow.chunks.insert(0, 0.06)  # a model takes a while: kills land mid-turn too
-        return slow
-
-    return reply
 
 
 def memo_run(db: Path, url: str, *args: str) -> subprocess.Popen[bytes]:

@@ -891,6 +891,65 @@ def test_r_runs_the_agent_and_e_edits_a_section_for_good(services: Services) -> 
     assert [r.status for r in store.runs()] == ["completed", "completed"]
 
 
+def test_ctrl_x_stops_a_run_on_a_model_and_r_in_runs_resumes_it(services: Services) -> None:
+    """project_compile against a scripted model on the fake Messages API, from the TUI:
+    stopped after a step, then resumed from the Runs pane to the end."""
+    from fakes.agent_model import model
+    from fakes.server import FakeServer
+
+    from memo_tui.core.agents.agents import PROJECT_SECTIONS
+    from memo_tui.core.llm.anthropic_provider import AnthropicProvider
+    from memo_tui.core.llm.base import RetryPolicy
+
+    store = services.store
+    beacon = next(p.id for p in store.projects() if p.name == "Beacon")
+    fact = store.facts("decision")[0].fact_key
+    with FakeServer() as server:
+        server.default = model(fact, pause=0.3)
+        services.provider = AnthropicProvider(
+            "test-key", server.url, services.ledger, RetryPolicy(2, 0.01, 0.05)
+        )
+        services.settings = Settings(provider="anthropic", anthropic_api_key="k")
+        app = MemoApp(services)
+
+        def run_status() -> str:
+            runs = store.runs()
+            return runs[0].status if runs else ""
+
+        async def script(pilot: Any) -> None:
+            app.go_to("project", beacon)
+            await settle(pilot)
+            await pilot.press("r")
+            await until(pilot, lambda: len(store.tool_calls(1)) >= 1, "the first tool call")
+            await pilot.press("ctrl+x")
+            await until(pilot, lambda: run_status() == "interrupted", "the run stopped")
+            await settle(pilot)
+            assert len(store.sections("project", beacon)) < len(PROJECT_SECTIONS)
+            await pilot.press("escape", "6")
+            await settle(pilot)
+            await pilot.press("r")  # the only run, highlighted
+            await until(pilot, lambda: run_status() == "completed", "the run resumed")
+            await settle(pilot)
+
+        drive(app, script)
+    assert {s.key for s in store.sections("project", beacon)} == set(PROJECT_SECTIONS)
+    kinds = [e.kind for e in store.events(1)]
+    assert kinds.count("started") == 1 and "resumed" in kinds and kinds[-1] == "finished"
+    writes = [c for c in store.tool_calls(1) if c.tool_name == "write_section"]
+    assert len(writes) == len(PROJECT_SECTIONS)  # none made twice
+
+
+def test_a_run_took_is_shown_in_the_unit_that_reads() -> None:
+    from memo_tui.ui.runs import took
+
+    start = "2026-11-01T00:00:00+00:00"
+    assert took(start, "2026-11-01T00:01:30+00:00") == "90 s"
+    assert took(start, "2026-11-01T00:30:00+00:00") == "30 min"
+    assert took(start, "2026-11-01T05:00:00+00:00") == "5 h"
+    assert took(start, "2026-11-04T01:00:00+00:00") == "3 d"
+    assert took(start, None) == ""
+
+
 def test_the_runs_pane_and_a_run_replayed_in_its_view(services: Services) -> None:
     from memo_tui.core.agents.service import run_agent
     from memo_tui.ui.runs import RunScreen

@@ -41,14 +41,16 @@ class MemoCommands(Provider):
             ("Add a project", app.add_project, "a project, optionally under a client"),
             *[
                 (f"Go to {pane.title()}", partial(app.action_pane, pane), f"{n}: the {pane} pane")
-                for n, pane in enumerate(("captures", "facts", "people", "projects", "ask"), 1)
+                for n, pane in enumerate(
+                    ("captures", "facts", "people", "projects", "ask", "runs"), 1
+                )
             ],
         ]
 
     def _entities(self) -> list[tuple[str, Callable[[], object], str]]:
         app = self.memo
         return [
-            (f"{KINDS[kind]}: {line(name, 60).plain}", partial(app.go_to, kind, entity_id), "")
+            (f"{KINDS[kind]}: {line(name, 120).plain}", partial(app.go_to, kind, entity_id), "")
             for kind, entries in app.catalog.items()
             for entity_id, name in entries
         ]

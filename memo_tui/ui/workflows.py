@@ -31,9 +31,9 @@ if TYPE_CHECKING:
     from store import NoteRecord, SectionRecord
 
 JOBS = ("capture", "backfill", "seed", "agent")  # worker groups the job bar reports
-# Worker groups ctrl+x stops (an agent run goes on to its end: it is durable, and stopping
-# it half way would leave its document half written).
-CANCELLABLE = ("capture", "backfill", "seed", "ask", "facts")
+# Worker groups ctrl+x stops (an agent run stops after the step in hand, interrupted and
+# resumable: each of its writes is whole).
+CANCELLABLE = ("capture", "backfill", "seed", "agent", "ask", "facts")
 
 
 class Workflows(App[None]):
@@ -323,17 +323,22 @@ class Workflows(App[None]):
 
     # Agents
 
-    def run_agent_job(self, agent: str, entity: str, page: Page | None = None) -> None:
+    def run_agent_job(
+        self, agent: str, entity: str, page: Page | None = None, resume: int | None = None
+    ) -> None:
+        """Run an agent on an entity (or go on with run `resume`), one at a time."""
         if self.running("agent"):
             self.notify("An agent is running; this page updates when it is done.")
             return
-        self.agent_job(agent, entity, page)
+        self.agent_job(agent, entity, page, resume)
 
     @work(thread=True, group="agent", exit_on_error=False)
-    def agent_job(self, agent: str, entity: str, page: Page | None) -> None:
-        """Run an agent, its steps in the job bar; its document appears on the page."""
-        from memo_tui.core.agents.service import UnknownEntity, run_agent
+    def agent_job(self, agent: str, entity: str, page: Page | None, resume: int | None) -> None:
+        """Run an agent, its steps in the job bar; its document appears on the page. ctrl+x
+        stops it after the step in hand: the run is interrupted, and r in Runs resumes it."""
+        from memo_tui.core.agents.service import UnknownEntity, resume_run, run_agent
 
+        worker = self._current_worker()
         steps = 0
 
         def follow(seq: int, kind: str, payload: dict[str, Any]) -> None:
@@ -343,10 +348,16 @@ class Workflows(App[None]):
                 what = f"{agent}: {payload.get('name')}"
                 self.call_from_thread(self._job, what, steps, max(steps, 8))
 
+        def stopped() -> bool:
+            return worker.is_cancelled
+
         self.call_from_thread(self._job, f"{agent}: starting", 0, 8)
         self.call_from_thread(self.refresh_lists)  # the run shows in the Runs pane
         try:
-            outcome = run_agent(self.services, agent, entity, follow, self._ask_user)
+            if resume is None:
+                outcome = run_agent(self.services, agent, entity, follow, self._ask_user, stopped)
+            else:
+                outcome = resume_run(self.services, resume, follow, self._ask_user, stopped)
         except UnknownEntity as error:
             self.call_from_thread(self._job_done, str(error))
             return

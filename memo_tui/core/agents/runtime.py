@@ -133,10 +133,13 @@ class AgentRun:
         search: SearchContext | None = None,
         on_text: Callable[[str], None] | None = None,
         label: Labeler | None = None,
+        stop: Callable[[], bool] | None = None,
     ) -> None:
         """`search`: the embedder and vector index search_facts may use; `on_text`: model
         text as it streams (each turn is streamed when set); `label`: applied to every tool
-        result before the model (and the record) sees it."""
+        result before the model (and the record) sees it; `stop`: asked before each model
+        turn, true ends the run as interrupted (resumable) after the step in hand."""
+        self.stop = stop
         self.store = store
         self.search = search
         self.on_text = on_text
@@ -228,6 +231,9 @@ class AgentRun:
     async def _loop(self, messages: list[Message], first: int, repairing: bool) -> None:
         spec, tools = self.spec, [TOOLS[name].as_spec() for name in self.spec.tools]
         for index in range(first, first + spec.max_steps - self.outcome.steps):
+            if self.stop is not None and self.stop():
+                self._finish("interrupted", "stopped by the user: resume it to go on")
+                return
             step_id = self.store.start_step(self.run_id, index, "repair" if repairing else "turn")
             request = Request(
                 spec.model,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from memo_tui.core.agents.agents import (
@@ -34,6 +35,7 @@ def run_agent(
     entity: str,
     listener: Listener | None = None,
     approver: Approver | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> Outcome:
     """Run `agent` on `entity`: a project's name for project_compile; for digest, a day of
     the week to digest (YYYY-MM-DD), or this-week / last-week."""
@@ -45,7 +47,7 @@ def run_agent(
         raise UnknownEntity("chat answers a question: memo run chat QUESTION, or the Ask pane")
     interrupt_orphans(services)
     spec = _spec(services, agent, entity)
-    run = _agent_run(services, spec, listener, approver)
+    run = _agent_run(services, spec, listener, approver, stop)
     outcome = asyncio.run(run.run(brief(spec)))
     services.store.rebuild_reports()
     return outcome
@@ -56,6 +58,7 @@ def resume_run(
     run_id: int,
     listener: Listener | None = None,
     approver: Approver | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> Outcome:
     """Go on with an interrupted or failed run from its last completed step."""
     import asyncio
@@ -72,14 +75,18 @@ def resume_run(
         raise UnknownEntity(f"run {run_id} answered a question: ask it again instead")
     asked = json.loads(found.spec_json or "{}")
     spec = _spec(services, found.agent_type, str(asked.get("entity", "")))
-    run = _agent_run(services, spec, listener, approver)
+    run = _agent_run(services, spec, listener, approver, stop)
     outcome = asyncio.run(run.resume(run_id, brief(spec)))
     services.store.rebuild_reports()
     return outcome
 
 
 def _agent_run(
-    services: Services, spec: RunSpec, listener: Listener | None, approver: Approver | None
+    services: Services,
+    spec: RunSpec,
+    listener: Listener | None,
+    approver: Approver | None,
+    stop: Callable[[], bool] | None,
 ) -> AgentRun:
     settings = services.settings
     return AgentRun(
@@ -91,6 +98,7 @@ def _agent_run(
         approver=approver,
         approval_timeout_s=settings.approval_timeout_s,
         prices=services.ledger.prices,
+        stop=stop,
     )
 
 
