@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from conftest import dump
+from fakes.agent_model import model
 from fakes.server import FakeServer, Reply, json_reply
 
 from memo_tui.core.agents.agents import PROJECT_SECTIONS, brief, project_compile
@@ -35,6 +36,22 @@ def services(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Servic
     seed_demo(built.capture)
     yield built
     built.close()
+
+
+@pytest.fixture(params=["offline", "model"])
+def driven(request: pytest.FixtureRequest, services: Services) -> Iterator[Services]:
+    """The services with the offline policies, or with a scripted model on the fake
+    Messages API (the same test runs on both)."""
+    if request.param == "offline":
+        yield services
+        return
+    with FakeServer() as server:
+        server.default = model(services.store.facts("decision")[0].fact_key, pause=0.0)
+        services.provider = AnthropicProvider(
+            "test-key", server.url, services.ledger, RetryPolicy(2, 0.01, 0.05)
+        )
+        services.settings = Settings(provider="anthropic", anthropic_api_key="k")
+        yield services
 
 
 def beacon(services: Services) -> int:
@@ -62,7 +79,8 @@ def test_project_compile_offline_writes_every_section_citing_real_facts(
     assert run is not None and run.status == "completed" and run.tool_calls == 6
 
 
-def test_a_user_edited_section_is_left_alone(services: Services) -> None:
+def test_a_user_edited_section_is_left_alone(driven: Services) -> None:
+    services = driven
     store = services.store
     project = beacon(services)
     store.write_section("project", project, "phases", "My own phases.", [], "user")
@@ -265,8 +283,9 @@ def test_read_tools_answer_from_the_store(services: Services) -> None:
     [("accepted", "accepted", 1), ("rejected", "rejected", 0), (None, "skipped", 0)],
 )
 def test_a_proposal_waits_for_the_user(
-    services: Services, answer: str | None, decision: str, linked: int
+    driven: Services, answer: str | None, decision: str, linked: int
 ) -> None:
+    services = driven
     from memo_tui.core.agents.agents import collector
     from memo_tui.core.agents.runtime import Proposal
 
@@ -288,7 +307,9 @@ def test_a_proposal_waits_for_the_user(
     outcome = asyncio.run(run.run(brief(spec)))
     assert outcome.status == "completed" and statuses == ["waiting_for_user"]
     [proposal] = seen
-    assert proposal.arguments["capture_ids"] and "names it" in proposal.arguments["reason"]
+    assert proposal.arguments["capture_ids"] and proposal.arguments["reason"]
+    if services.provider.name == "offline":
+        assert "names it" in proposal.arguments["reason"]
     [stored] = store.run_decisions(outcome.run_id)
     assert stored.decision == decision
     after = next(p for p in store.projects() if p.name == "Atlas")
@@ -358,8 +379,9 @@ def test_a_cut_off_run_resumes_without_repeating_a_write(services: Services) -> 
 
 
 def test_two_runs_on_one_project_write_one_at_a_time(
-    services: Services, monkeypatch: pytest.MonkeyPatch
+    driven: Services, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    services = driven
     import threading
     import time
 
@@ -392,7 +414,8 @@ def test_two_runs_on_one_project_write_one_at_a_time(
     assert most == 1  # the run's lock key kept the two runs' writes apart
 
 
-def test_replay_from_a_seq_equals_the_live_stream(services: Services) -> None:
+def test_replay_from_a_seq_equals_the_live_stream(driven: Services) -> None:
+    services = driven
     live: list[tuple[int, str, dict[str, Any]]] = []
     outcome = run_agent(
         services, "project_compile", "Beacon", lambda seq, kind, p: live.append((seq, kind, p))
@@ -423,3 +446,39 @@ def test_link_evidence_adds_citations_to_an_agent_section_only(services: Service
     assert "error" in link(context, {"key": "summary", "fact_ids": [123]})
     store.write_section("project", project, "phases", "Mine.", [], "user")
     assert link(context, {"key": "phases", "fact_ids": [extra]})["outcome"] == "skipped_user_edit"
+
+
+@pytest.mark.parametrize(
+    ("agent", "entity", "writes"),
+    [
+        ("project_compile", "Beacon", 4),
+        ("person_enrich", "Priya Natarajan", 4),
+        ("collector", "Atlas", 1),
+        ("digest", "2026-11-19", 1),
+        ("chat", "why did we pick Postgres?", 0),
+    ],
+)
+def test_every_agent_runs_from_the_cli_on_a_scripted_model(
+    memo, services: Services, agent: str, entity: str, writes: int
+) -> None:  # type: ignore[no-untyped-def]
+    db = services.store.path
+    fact = services.store.facts("decision")[0].fact_key
+    services.close()
+    with FakeServer() as server:
+        server.default = model(fact, pause=0.0)
+        extra = {
+            "MEMO_PROVIDER": "anthropic",
+            "MEMO_ANTHROPIC_API_KEY": "test-key",
+            "MEMO_ANTHROPIC_BASE_URL": server.url,
+        }
+        done = memo(
+            "--db", str(db), "run", agent, entity, "--json", "--approve", "all", extra_env=extra
+        )
+        assert done.code == 0, done.stderr
+        ran = done.json()
+        streamed = [seen.body.get("stream", False) for seen in server.seen]
+    assert ran["status"] == "completed" and ran["agent"] == agent
+    assert len(ran["writes"]) == writes and ran["cost_microdollars"] > 0
+    assert all(streamed) if agent == "chat" else not any(streamed)
+    if agent == "chat":
+        assert ran["sources"] and ran["answer"].endswith("[1]")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
 import threading
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -1000,3 +1001,74 @@ def test_the_collector_asks_before_it_links(
     meetings = next(p for p in store.projects() if p.name == "Atlas").meetings
     assert meetings == atlas.meetings + (1 if button == "yes" else 0)
     built.close()
+
+
+def test_every_agent_runs_from_the_tui_on_a_scripted_model(services: Services) -> None:
+    """On the fake Messages API: r on a person's page (person_enrich), b on a project's
+    (collector, approved in its dialog), the digest from the palette, and a question in the
+    Ask pane (chat, streamed). project_compile: the ctrl+x test above."""
+    from fakes.agent_model import model
+    from fakes.server import FakeServer
+
+    from memo_tui.core.llm.anthropic_provider import AnthropicProvider
+    from memo_tui.core.llm.base import RetryPolicy
+
+    store = services.store
+    priya = next(p.id for p in store.people() if p.name == "Priya Natarajan")
+    atlas = next(p for p in store.projects() if p.name == "Atlas")
+    with FakeServer() as server:
+        server.default = model(store.facts("decision")[0].fact_key, pause=0.0)
+        services.provider = AnthropicProvider(
+            "test-key", server.url, services.ledger, RetryPolicy(2, 0.01, 0.05)
+        )
+        services.settings = Settings(provider="anthropic", anthropic_api_key="k")
+        app = MemoApp(services)
+
+        async def script(pilot: Any) -> None:
+            app.go_to("person", priya)
+            await settle(pilot)
+            await pilot.press("r")
+            await settle(pilot)
+            app.go_to("project", atlas.id)
+            await settle(pilot)
+            await pilot.press("b")
+            await until(pilot, lambda: isinstance(app.screen, modals.Approve), "the question")
+            await pilot.click("#yes")
+            await until(pilot, lambda: not app.running("agent"), "the collector")
+            await pilot.press("escape", "ctrl+p", *"this week's digest")
+            await pilot.pause(0.3)
+            await pilot.press("enter")
+            await until(pilot, lambda: len(store.runs()) == 3, "the digest run")
+            await settle(pilot)
+            await pilot.press("5", *"why did we pick Postgres?", "enter")
+            await settle(pilot)
+            answer = str(app.query_one("#ask-answer").render())
+            assert "Postgres" in answer and answer.rstrip().endswith("[1]")
+            assert app.query_one("#ask-sources").option_count == 1
+
+        drive(app, script)
+    runs = {r.agent_type: r for r in store.runs()}
+    assert set(runs) == {"person_enrich", "collector", "digest", "chat"}
+    assert all(r.status == "completed" and r.cost_microdollars > 0 for r in runs.values())
+    assert {s.key for s in store.sections("person", priya)} >= {"facet:role", "profile"}
+    assert next(p for p in store.projects() if p.name == "Atlas").meetings > atlas.meetings
+    assert store.facts("digest")
+
+
+def test_r_in_the_people_and_projects_panes_runs_their_agent(services: Services) -> None:
+    app = MemoApp(services)
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("4", "r")  # the first project listed: Atlas
+        await settle(pilot)
+        await pilot.press("3", "r")  # the first person listed: Elena Kowalski
+        await settle(pilot)
+
+    drive(app, script)
+    runs = [
+        (r.agent_type, json.loads(r.spec_json)["entity"], r.status) for r in services.store.runs()
+    ]
+    assert runs == [
+        ("person_enrich", "Elena Kowalski", "completed"),
+        ("project_compile", "Atlas", "completed"),
+    ]

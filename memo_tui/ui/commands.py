@@ -39,6 +39,16 @@ class MemoCommands(Provider):
             ("Backfill embeddings", app.action_backfill, "embed facts that have no vector yet"),
             ("Settle names (who is it?)", app.action_who, "w: names several people fit"),
             ("Add a project", app.add_project, "a project, optionally under a client"),
+            (
+                "Write this week's digest",
+                partial(app.run_agent_job, "digest", "this-week"),
+                "the digest agent: the week's decisions and open action items",
+            ),
+            (
+                "Write last week's digest",
+                partial(app.run_agent_job, "digest", "last-week"),
+                "it lands in the facts as a digest",
+            ),
             *[
                 (f"Go to {pane.title()}", partial(app.action_pane, pane), f"{n}: the {pane} pane")
                 for n, pane in enumerate(

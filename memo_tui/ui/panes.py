@@ -124,6 +124,19 @@ class ListPane(Pane):
         key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
         return str(key) if key is not None else None
 
+    def _run_on_selected(self, agent: str) -> None:
+        """Run `agent` on the selected row's entity."""
+        key = self.selected_key()
+        name = self.entity_name(int(key)) if key is not None else None
+        if name is None:
+            self.notify("Nothing selected.")
+            return
+        self.memo.run_agent_job(agent, name)
+
+    def entity_name(self, key: int) -> str | None:
+        """The full name of the entity a row lists (cells may be cut short)."""
+        return None
+
     def start_filter(self) -> None:
         box = self.query_one(".filter", Input)
         box.display = True
@@ -179,10 +192,12 @@ class PeoplePane(ListPane):
     HELP = (
         "Everyone memo has met in a meeting: the names they go by, their open action items, "
         "the decisions they made, the meetings they attended and when they were last seen "
-        "(read from the people rollup, rebuilt with every write). Enter opens a person; w "
-        "settles names that could be several people."
+        "(read from the people rollup, rebuilt with every write). Enter opens a person; r "
+        "runs the person_enrich agent on the selected one; w settles names that could be "
+        "several people."
     )
     COLUMNS = ("Name", "Also", "Open actions", "Decisions", "Meetings", "Last seen")
+    BINDINGS = [Binding("r", "run", "Enrich", id="people.run")]
 
     def fill(self, services: Services) -> list[Row]:
         return [
@@ -198,18 +213,28 @@ class PeoplePane(ListPane):
             for p in services.store.people_report()
         ]
 
+    def action_run(self) -> None:
+        """r: the person_enrich agent on the selected person (their page shows it)."""
+        self._run_on_selected("person_enrich")
+
+    def entity_name(self, key: int) -> str | None:
+        person = self.services.store.person(key)
+        return person.name if person else None
+
 
 class ProjectsPane(ListPane):
     HELP = (
         "Projects with their client, linked meetings, the decisions and open action items "
         "from them, and the day of the latest (read from the projects rollup, rebuilt with "
-        "every write). Enter opens a project (its living document, notes and facts); a adds "
-        "a project; n writes a note about the selected one."
+        "every write). Enter opens a project (its living document, notes and facts); r runs "
+        "the project_compile agent on the selected one; a adds a project; n writes a note "
+        "about it."
     )
     COLUMNS = ("Project", "Client", "Meetings", "Decisions", "Open actions", "Last meeting")
     BINDINGS = [
         Binding("a", "add", "Add", id="projects.add"),
         Binding("n", "note", "Note", id="projects.note"),
+        Binding("r", "run", "Compile", id="projects.run"),
     ]
 
     def fill(self, services: Services) -> list[Row]:
@@ -228,6 +253,14 @@ class ProjectsPane(ListPane):
 
     def action_add(self) -> None:
         self.memo.add_project()
+
+    def action_run(self) -> None:
+        """r: the project_compile agent on the selected project."""
+        self._run_on_selected("project_compile")
+
+    def entity_name(self, key: int) -> str | None:
+        found = [p.name for p in self.services.store.projects() if p.id == key]
+        return found[0] if found else None
 
     def action_note(self) -> None:
         key = self.selected_key()

@@ -1,21 +1,26 @@
 """A scripted model for agent runs on the fake Messages API: it reads the conversation so
-far and makes the next call of its plan, so it carries on correctly after a resume."""
+far and makes the next call of its agent's plan (one call a turn), so it carries on
+correctly after a resume. Which agent it serves it tells from the tools it is offered; it
+answers a streamed request with a stream (the chat agent streams)."""
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from itertools import count
 from typing import Any
 
+from fakes import anthropic_api
 from fakes.server import Reply, json_reply
 from memo_tui.core.agents.agents import PROJECT_SECTIONS
 
 _IDS = count(1)
+Call = tuple[str, dict[str, Any]]
 
 
-def said(body: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
-    """The tool calls the model has made so far in this conversation (name, input)."""
+def said(body: dict[str, Any]) -> list[Call]:
+    """The tool calls the model has made so far in this run (name, input)."""
     return [
         (block["name"], block["input"])
         for message in body["messages"]
@@ -25,31 +30,86 @@ def said(body: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     ]
 
 
-def model(fact_id: int, pause: float = 0.06) -> Any:
-    """A model that looks at what it has done and does the next thing, one call a turn (so
-    a run has many moments to be killed in), whichever agent's tools it was given."""
+def results(body: dict[str, Any]) -> list[dict[str, Any]]:
+    """The tool results the model has been sent so far, parsed, in order."""
+    found = []
+    for message in body["messages"]:
+        if message["role"] != "user" or not isinstance(message["content"], list):
+            continue
+        for block in message["content"]:
+            if block.get("type") == "tool_result":
+                content = block["content"]
+                text = content if isinstance(content, str) else content[0]["text"]
+                found.append(json.loads(text))
+    return found
+
+
+def _question(body: dict[str, Any]) -> str:
+    """The last question the user asked (a chat's history comes before it)."""
+    asked = [m["content"] for m in body["messages"] if isinstance(m["content"], str)]
+    return asked[-1] if asked else ""
+
+
+def _plan(names: set[str], body: dict[str, Any], fact_id: int) -> list[Call]:
+    loaded = results(body)
+    if "write_digest" in names:
+        start, end = re.findall(r"\d{4}-\d{2}-\d{2}", json.dumps(body["messages"][0]))[:2]
+        week = {"period_start": start, "period_end": end, "body": "A week."}
+        return [("list_decisions", {}), ("list_action_items", {}), ("write_digest", week)]
+    if "propose_backfill" in names:
+        meetings = loaded[1].get("meetings", []) if len(loaded) > 1 else []
+        ids = [m["id"] for m in meetings]
+        last: Call = (
+            ("propose_backfill", {"capture_ids": ids, "reason": "They name the project."})
+            if ids
+            else ("record_no_change", {"key": "backfill", "reason": "nothing unlinked"})
+        )
+        return [("get_project", {}), ("find_unlinked_evidence", {}), last]
+    if "write_person_facet" in names:
+        facets = [
+            (
+                "write_person_facet",
+                {"facet": f, "value": f"Their {f}.", "cited_fact_ids": [fact_id]},
+            )
+            for f in ("role", "topics", "commitments")
+        ]
+        profile = ("write_section", {"key": "profile", "body": "A profile.", "cited_fact_ids": []})
+        return [("get_person", {}), *facets, profile]
+    if "write_section" in names:
+        sections = [
+            ("write_section", {"key": k, "body": f"The {k}.", "cited_fact_ids": [fact_id]})
+            for k in PROJECT_SECTIONS
+        ]
+        return [("get_project", {}), ("list_project_evidence", {}), *sections]
+    return [("search_facts", {"query": _question(body)})]  # the chat agent
+
+
+def _final(names: set[str], body: dict[str, Any]) -> str:
+    """The last turn's text: the chat agent answers from the first fact it found."""
+    if "write_section" in names or "write_digest" in names or "propose_backfill" in names:
+        return "Done."
+    found = results(body)
+    facts = found[-1].get("facts", []) if found else []
+    if not facts:
+        return "Nothing stored answers that."
+    return f"{facts[0]['text'].splitlines()[0]} {facts[0].get('cite', '')}"
+
+
+def model(fact_id: int, pause: float = 0.06) -> Callable[[dict[str, Any]], Reply]:
+    """The fake server's reply to each request (set it as the server's default)."""
 
     def reply(body: dict[str, Any]) -> Reply:
-        done = said(body)
         names = {t["name"] for t in body.get("tools", [])}
-        if "write_digest" in names:
-            start, end = re.findall(r"\d{4}-\d{2}-\d{2}", json.dumps(body["messages"][0]))[:2]
-            plan = [("list_decisions", {}), ("list_action_items", {})]
-            plan.append(
-                ("write_digest", {"period_start": start, "period_end": end, "body": "A week."})
-            )
-        else:
-            plan = [("get_project", {}), ("list_project_evidence", {})]
-            plan += [
-                ("write_section", {"key": k, "body": f"The {k}.", "cited_fact_ids": [fact_id]})
-                for k in PROJECT_SECTIONS
-            ]
+        plan = _plan(names, body, fact_id)
+        done = said(body)
         step = plan[len(done)] if len(done) < len(plan) else None
-        content: list[dict[str, Any]] = [{"type": "text", "text": "Working."}]
+        text = "Working." if step is not None else _final(names, body)
+        tool_id = f"toolu_{next(_IDS)}"
+        if body.get("stream"):
+            return anthropic_api.stream([text], tool=step, pause=pause, tool_id=tool_id)
+        content: list[dict[str, Any]] = [{"type": "text", "text": text}]
         if step is not None:
-            content.append(
-                {"type": "tool_use", "id": f"toolu_{next(_IDS)}", "name": step[0], "input": step[1]}
-            )
+            content.append({"type": "tool_use", "id": tool_id, "name": step[0], "input": step[1]})
         message = {
             "id": f"msg_{next(_IDS)}",
             "type": "message",

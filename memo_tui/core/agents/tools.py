@@ -49,8 +49,11 @@ class Tool:
     needs_approval: bool = False  # the user says yes or no before the handler runs
 
     def lock_key(self, spec: RunSpec) -> str | None:
-        """Writes to one entity by one agent go one at a time."""
-        return spec.lock_key if self.mutating else None
+        """Writes to one entity by one agent go one at a time (`{agent}:{entity}`), and so
+        do its requests for the user's decision (`decision:{agent}:{entity}`)."""
+        if not self.mutating:
+            return None
+        return f"decision:{spec.lock_key}" if self.needs_approval else spec.lock_key
 
     def as_spec(self) -> ToolSpec:
         return ToolSpec(self.name, self.description, self.schema)
