@@ -259,6 +259,9 @@ async def _line_from_stdin() -> str:
 
 
 def _runs(args: argparse.Namespace, services: Services) -> int:
+    from memo_tui.core.agents.service import interrupt_orphans
+
+    interrupt_orphans(services)  # a run whose process died says so
     runs = services.store.runs()
     if args.json:
         render.emit_json({"runs": [vars(r) for r in runs]})

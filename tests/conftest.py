@@ -9,12 +9,15 @@ import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from memo_tui.core.capture import CaptureOptions, CaptureService
 from store import Store
+
+if TYPE_CHECKING:
+    from memo_tui.core.services import Services
 
 REPO = Path(__file__).resolve().parent.parent
 DEMO = REPO / "memo_tui" / "demo" / "meetings"
@@ -25,6 +28,22 @@ DATA = Path(__file__).resolve().parent / "data"
 def store(tmp_path: Path) -> Iterator[Store]:
     with Store(tmp_path / "memo.db") as opened:
         yield opened
+
+
+@pytest.fixture
+def services(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Services]:
+    """Offline services on a store seeded with the demo meetings (agents, chat)."""
+    from memo_tui.core.demo import seed_demo
+    from memo_tui.core.services import build_services
+    from memo_tui.settings import Settings
+
+    for name in ("MEMO_PROVIDER", "ANTHROPIC_API_KEY", "MEMO_EMBED_MODEL_PATH"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("MEMO_HOME", str(tmp_path / "home"))
+    built = build_services(Settings(provider="offline"), tmp_path / "memo.db")
+    seed_demo(built.capture)
+    yield built
+    built.close()
 
 
 @pytest.fixture

@@ -12,7 +12,6 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -32,17 +31,6 @@ KILLS = int(os.environ.get("MEMO_AGENT_KILLS", "12"))
 
 class Crash(BaseException):
     """The process dies here (nothing after it runs, nothing catches it)."""
-
-
-@pytest.fixture
-def services(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Services]:
-    for name in ("MEMO_PROVIDER", "ANTHROPIC_API_KEY", "MEMO_EMBED_MODEL_PATH"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("MEMO_HOME", str(tmp_path / "home"))
-    built = build_services(Settings(provider="offline"), tmp_path / "memo.db")
-    seed_demo(built.capture)
-    yield built
-    built.close()
 
 
 def crash_when_recording(monkeypatch: pytest.MonkeyPatch, store: Store, tool: str) -> None:

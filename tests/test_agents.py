@@ -6,36 +6,21 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Iterator
-from itertools import count
-from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import dump
+from fakes import anthropic_api
 from fakes.agent_model import model
-from fakes.server import FakeServer, Reply, json_reply
+from fakes.server import FakeServer, Reply
 
 from memo_tui.core.agents.agents import PROJECT_SECTIONS, brief, project_compile
 from memo_tui.core.agents.runtime import AgentRun
 from memo_tui.core.agents.service import interrupt_orphans, run_agent
-from memo_tui.core.demo import seed_demo
 from memo_tui.core.llm.anthropic_provider import AnthropicProvider
 from memo_tui.core.llm.base import RetryPolicy
-from memo_tui.core.services import Services, build_services
+from memo_tui.core.services import Services
 from memo_tui.settings import Settings
-
-_IDS = count(1)
-
-
-@pytest.fixture
-def services(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Services]:
-    for name in ("MEMO_PROVIDER", "ANTHROPIC_API_KEY", "MEMO_EMBED_MODEL_PATH"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("MEMO_HOME", str(tmp_path / "home"))
-    built = build_services(Settings(provider="offline"), tmp_path / "memo.db")
-    seed_demo(built.capture)
-    yield built
-    built.close()
 
 
 @pytest.fixture(params=["offline", "model"])
@@ -121,23 +106,7 @@ def test_a_run_left_running_by_a_dead_process_is_interrupted(services: Services)
 
 
 def turn(text: str = "", *calls: tuple[str, dict[str, Any]]) -> Reply:
-    content: list[dict[str, Any]] = [{"type": "text", "text": text}] if text else []
-    for name, arguments in calls:
-        content.append(
-            {"type": "tool_use", "id": f"toolu_{next(_IDS)}", "name": name, "input": arguments}
-        )
-    return json_reply(
-        {
-            "id": f"msg_{next(_IDS)}",
-            "type": "message",
-            "role": "assistant",
-            "model": "claude-sonnet-4-6",
-            "content": content,
-            "stop_reason": "tool_use" if calls else "end_turn",
-            "stop_sequence": None,
-            "usage": {"input_tokens": 200, "output_tokens": 40},
-        }
-    )
+    return anthropic_api.turn(text, calls, usage=(200, 40))
 
 
 def write(key: str, fact_ids: list[int]) -> tuple[str, dict[str, Any]]:
@@ -448,6 +417,7 @@ def test_link_evidence_adds_citations_to_an_agent_section_only(services: Service
     assert link(context, {"key": "phases", "fact_ids": [extra]})["outcome"] == "skipped_user_edit"
 
 
+@pytest.mark.parametrize("on", ["offline", "model"])
 @pytest.mark.parametrize(
     ("agent", "entity", "writes"),
     [
@@ -458,9 +428,10 @@ def test_link_evidence_adds_citations_to_an_agent_section_only(services: Service
         ("chat", "why did we pick Postgres?", 0),
     ],
 )
-def test_every_agent_runs_from_the_cli_on_a_scripted_model(
-    memo, services: Services, agent: str, entity: str, writes: int
+def test_every_agent_runs_from_the_cli(
+    memo, services: Services, agent: str, entity: str, writes: int, on: str
 ) -> None:  # type: ignore[no-untyped-def]
+    """Offline (the scripted policies) and on a scripted model on the fake Messages API."""
     db = services.store.path
     fact = services.store.facts("decision")[0].fact_key
     services.close()
@@ -471,6 +442,8 @@ def test_every_agent_runs_from_the_cli_on_a_scripted_model(
             "MEMO_ANTHROPIC_API_KEY": "test-key",
             "MEMO_ANTHROPIC_BASE_URL": server.url,
         }
+        if on == "offline":
+            extra = {"MEMO_PROVIDER": "offline"}
         done = memo(
             "--db", str(db), "run", agent, entity, "--json", "--approve", "all", extra_env=extra
         )
@@ -478,7 +451,11 @@ def test_every_agent_runs_from_the_cli_on_a_scripted_model(
         ran = done.json()
         streamed = [seen.body.get("stream", False) for seen in server.seen]
     assert ran["status"] == "completed" and ran["agent"] == agent
-    assert len(ran["writes"]) == writes and ran["cost_microdollars"] > 0
-    assert all(streamed) if agent == "chat" else not any(streamed)
+    assert len(ran["writes"]) == writes
+    if on == "offline":
+        assert ran["cost_microdollars"] == 0 and not streamed
+    else:
+        assert ran["cost_microdollars"] > 0
+        assert all(streamed) if agent == "chat" else not any(streamed)
     if agent == "chat":
-        assert ran["sources"] and ran["answer"].endswith("[1]")
+        assert ran["sources"] and "Postgres" in ran["answer"] and "[1]" in ran["answer"]

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,23 +16,11 @@ from memo_tui.core.agents.agents import CHAT_TOOLS
 from memo_tui.core.agents.chat import Chat, ChatEvent, Labels, Looking, Replied, Source
 from memo_tui.core.agents.service import UnknownEntity, resume_run, run_agent
 from memo_tui.core.agents.tools import TOOLS
-from memo_tui.core.demo import seed_demo
 from memo_tui.core.llm.anthropic_provider import AnthropicProvider
 from memo_tui.core.llm.base import RetryPolicy
 from memo_tui.core.recall.answer import AnswerDelta
-from memo_tui.core.services import Services, build_services
+from memo_tui.core.services import Services
 from memo_tui.settings import Settings
-
-
-@pytest.fixture
-def services(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Services]:
-    for name in ("MEMO_PROVIDER", "ANTHROPIC_API_KEY", "MEMO_EMBED_MODEL_PATH"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("MEMO_HOME", str(tmp_path / "home"))
-    built = build_services(Settings(provider="offline"), tmp_path / "memo.db")
-    seed_demo(built.capture)
-    yield built
-    built.close()
 
 
 def converse(chat: Chat, question: str) -> list[ChatEvent]:

@@ -637,6 +637,34 @@ def test_the_palette_goes_to_a_person(services: Services) -> None:
     drive(app, script)
 
 
+def test_the_palette_has_whole_meeting_titles_at_80_columns(services: Services) -> None:
+    title = next(c.title for c in services.store.captures() if "Halvorsen" in c.title)
+    assert len(title) > 24  # longer than the Captures pane shows at 80 columns
+    app = MemoApp(services)
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"review with Halvorsen")
+        await until(pilot, lambda: title in palette_hits(app), "the whole title")
+
+    drive(app, script, size=(80, 24))
+
+
+def test_a_run_whose_process_died_shows_as_interrupted(services: Services) -> None:
+    store = services.store
+    dead = store.start_run("digest", None, None, "offline", json.dumps({"pid": 2**22 + 12345}))
+    app = MemoApp(services)
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("6")
+        run = store.run(dead)
+        assert run is not None and run.status == "interrupted"
+        assert "interrupted" in shown(app)
+
+    drive(app, script)
+
+
 def test_a_user_keymap_moves_a_binding(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     built = offline(
         tmp_path, monkeypatch, keymap={"pane.ask": "a", "no.such": "z"}, theme="ansi-dark"
@@ -1003,10 +1031,12 @@ def test_the_collector_asks_before_it_links(
     built.close()
 
 
-def test_every_agent_runs_from_the_tui_on_a_scripted_model(services: Services) -> None:
-    """On the fake Messages API: r on a person's page (person_enrich), b on a project's
-    (collector, approved in its dialog), the digest from the palette, and a question in the
-    Ask pane (chat, streamed). project_compile: the ctrl+x test above."""
+@pytest.mark.parametrize("on", ["offline", "model"])
+def test_every_agent_runs_from_the_tui(services: Services, on: str) -> None:
+    """Offline and on a scripted model on the fake Messages API: r on a person's page
+    (person_enrich), b on a project's (collector, approved in its dialog), the digest from
+    the palette, and a question in the Ask pane (chat, streamed). project_compile: r on a
+    project's page (the tests above)."""
     from fakes.agent_model import model
     from fakes.server import FakeServer
 
@@ -1017,11 +1047,12 @@ def test_every_agent_runs_from_the_tui_on_a_scripted_model(services: Services) -
     priya = next(p.id for p in store.people() if p.name == "Priya Natarajan")
     atlas = next(p for p in store.projects() if p.name == "Atlas")
     with FakeServer() as server:
-        server.default = model(store.facts("decision")[0].fact_key, pause=0.0)
-        services.provider = AnthropicProvider(
-            "test-key", server.url, services.ledger, RetryPolicy(2, 0.01, 0.05)
-        )
-        services.settings = Settings(provider="anthropic", anthropic_api_key="k")
+        if on == "model":
+            server.default = model(store.facts("decision")[0].fact_key, pause=0.0)
+            services.provider = AnthropicProvider(
+                "test-key", server.url, services.ledger, RetryPolicy(2, 0.01, 0.05)
+            )
+            services.settings = Settings(provider="anthropic", anthropic_api_key="k")
         app = MemoApp(services)
 
         async def script(pilot: Any) -> None:
@@ -1043,13 +1074,14 @@ def test_every_agent_runs_from_the_tui_on_a_scripted_model(services: Services) -
             await pilot.press("5", *"why did we pick Postgres?", "enter")
             await settle(pilot)
             answer = str(app.query_one("#ask-answer").render())
-            assert "Postgres" in answer and answer.rstrip().endswith("[1]")
-            assert app.query_one("#ask-sources").option_count == 1
+            assert "Postgres" in answer and "[1]" in answer
+            assert app.query_one("#ask-sources").option_count >= 1
 
         drive(app, script)
     runs = {r.agent_type: r for r in store.runs()}
     assert set(runs) == {"person_enrich", "collector", "digest", "chat"}
-    assert all(r.status == "completed" and r.cost_microdollars > 0 for r in runs.values())
+    assert all(r.status == "completed" for r in runs.values())
+    assert all((r.cost_microdollars > 0) == (on == "model") for r in runs.values())
     assert {s.key for s in store.sections("person", priya)} >= {"facet:role", "profile"}
     assert next(p for p in store.projects() if p.name == "Atlas").meetings > atlas.meetings
     assert store.facts("digest")

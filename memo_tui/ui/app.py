@@ -225,8 +225,12 @@ class MemoApp(Workflows):
 
     @work(thread=True, exclusive=True, group="lists", exit_on_error=False)
     def refresh_lists(self) -> None:
-        """Lists and the status line from the store (a worker: the store may be large)."""
+        """Lists and the status line from the store (a worker: the store may be large).
+        Runs whose process died (here or in another terminal) are marked interrupted first."""
+        from memo_tui.core.agents.service import interrupt_orphans
+
         store = self.services.store
+        interrupt_orphans(self.services)
         captures = self.query_one(CapturesPane)
         rows: dict[ListPane, list[Row]] = {
             captures: captures.fill(self.services),
@@ -238,10 +242,7 @@ class MemoApp(Workflows):
         self.catalog = {
             "person": [(p.id, p.name) for p in directory.people],
             "project": [(p.id, p.name) for p in directory.projects],
-            "capture": [
-                (int(r.key), r.cells[0].plain if isinstance(r.cells[0], Text) else "")
-                for r in rows[captures]
-            ],
+            "capture": [(c.id, c.title) for c in reversed(store.captures())],  # titles whole
         }
         status = self._status_line()
         for pane, pane_rows in rows.items():

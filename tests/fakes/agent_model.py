@@ -12,7 +12,7 @@ from itertools import count
 from typing import Any
 
 from fakes import anthropic_api
-from fakes.server import Reply, json_reply
+from fakes.server import Reply
 from memo_tui.core.agents.agents import PROJECT_SECTIONS
 
 _IDS = count(1)
@@ -104,23 +104,10 @@ def model(fact_id: int, pause: float = 0.06) -> Callable[[dict[str, Any]], Reply
         done = said(body)
         step = plan[len(done)] if len(done) < len(plan) else None
         text = "Working." if step is not None else _final(names, body)
-        tool_id = f"toolu_{next(_IDS)}"
         if body.get("stream"):
+            tool_id = f"toolu_stream_{next(_IDS)}"
             return anthropic_api.stream([text], tool=step, pause=pause, tool_id=tool_id)
-        content: list[dict[str, Any]] = [{"type": "text", "text": text}]
-        if step is not None:
-            content.append({"type": "tool_use", "id": tool_id, "name": step[0], "input": step[1]})
-        message = {
-            "id": f"msg_{next(_IDS)}",
-            "type": "message",
-            "role": "assistant",
-            "model": "claude-sonnet-4-6",
-            "content": content,
-            "stop_reason": "tool_use" if step else "end_turn",
-            "stop_sequence": None,
-            "usage": {"input_tokens": 100, "output_tokens": 20},
-        }
-        slow = json_reply(message)
+        slow = anthropic_api.turn(text, [step] if step else [])
         slow.chunks.insert(0, pause)  # a model takes a while: kills land mid-turn too
         return slow
 

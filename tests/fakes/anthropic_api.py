@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
+from itertools import count
 from typing import Any
 
 from fakes.server import Reply, json_reply, sse_reply
@@ -25,6 +27,34 @@ def message(
             "model": model,
             "content": content,
             "stop_reason": "tool_use" if tool else "end_turn",
+            "stop_sequence": None,
+            "usage": {"input_tokens": usage[0], "output_tokens": usage[1]},
+        }
+    )
+
+
+_IDS = count(1)
+
+
+def turn(
+    text: str = "",
+    calls: Sequence[tuple[str, dict[str, Any]]] = (),
+    usage: tuple[int, int] = (100, 20),
+) -> Reply:
+    """A whole assistant turn: text, then tool calls (each with an id of its own)."""
+    content: list[dict[str, Any]] = [{"type": "text", "text": text}] if text else []
+    for name, arguments in calls:
+        content.append(
+            {"type": "tool_use", "id": f"toolu_{next(_IDS)}", "name": name, "input": arguments}
+        )
+    return json_reply(
+        {
+            "id": f"msg_{next(_IDS)}",
+            "type": "message",
+            "role": "assistant",
+            "model": "claude-sonnet-4-6",
+            "content": content,
+            "stop_reason": "tool_use" if calls else "end_turn",
             "stop_sequence": None,
             "usage": {"input_tokens": usage[0], "output_tokens": usage[1]},
         }

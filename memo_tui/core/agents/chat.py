@@ -111,7 +111,7 @@ class Chat:
         first cited, then Replied."""
         services, settings = self.services, self.services.settings
         offline = services.provider.name == "offline"
-        model = "offline" if offline else select.model_for(settings, "answer")
+        model = "offline" if offline else select.model_for(settings, "chat")
         spec = chat(question, model, settings.agent_context_limit_tokens)
         events: asyncio.Queue[ChatEvent | None] = asyncio.Queue()
         checker = CitationStream(0)
