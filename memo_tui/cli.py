@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from memo_tui import __version__, cli_agents, render
+from memo_tui import __version__, cli_agents, cli_email, render
 from memo_tui.core.safety import sanitize_line
 from memo_tui.render import warn
 
@@ -49,7 +49,9 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     capture = commands.add_parser(
-        "capture", parents=[common], help="capture transcripts (.txt .md .vtt .srt) or folders"
+        "capture",
+        parents=[common],
+        help="capture transcripts (.txt .md .vtt .srt), folders, or mail (.mbox, Maildir, .eml)",
     )
     capture.add_argument("paths", nargs="+", type=Path, metavar="PATH")
     capture.add_argument(
@@ -108,6 +110,7 @@ def build_parser() -> argparse.ArgumentParser:
     costs.add_argument("--since", type=_iso_date, help="only calls on or after YYYY-MM-DD")
 
     cli_agents.add_parsers(commands, common)
+    cli_email.add_parsers(commands, common)
 
     bench = commands.add_parser("bench", help="benchmarks that print figures")
     benches = bench.add_subparsers(dest="bench", metavar="BENCH", required=True)
@@ -132,6 +135,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     startup.add_argument("--facts", type=int, default=100_000, help="facts in the large store")
     startup.add_argument("--runs", type=int, default=5, help="starts timed per command")
+    email = benches.add_parser(
+        "email", parents=[common], help="import a synthetic mbox: time, messages/s, memory"
+    )
+    email.add_argument("--messages", type=int, default=10_000, help="messages in the mbox")
     return parser
 
 
@@ -211,9 +218,20 @@ def _capture(args: argparse.Namespace, services: Services) -> int:
         if not args.json:
             render.print_capture(result)
 
-    results = services.capture.capture_paths(args.paths, replace=args.replace, progress=progress)
+    from memo_tui.core.email.read import is_mail_source
+
+    mail = [p for p in args.paths if is_mail_source(p)]  # mbox, Maildir, .eml: imported
+    files = [p for p in args.paths if p not in mail]
+    imported = [cli_email.import_mail(p, services, quiet=args.json) for p in mail]
+    if not args.json:
+        for summary in imported:
+            cli_email.print_summary(summary)
+    results = services.capture.capture_paths(files, replace=args.replace, progress=progress)
     if args.json:
-        render.emit_json({"results": [render.capture_json(r) for r in results]})
+        payload: dict[str, object] = {"results": [render.capture_json(r) for r in results]}
+        if imported:
+            payload["email"] = [cli_email.summary_json(s) for s in imported]
+        render.emit_json(payload)
         for result in results:
             if not result.ok:
                 warn(f"memo: {result.error}")
@@ -519,6 +537,8 @@ def _bench(args: argparse.Namespace, settings: Settings) -> int:
 
     if args.bench == "startup":
         return _bench_startup(args, progress)
+    if args.bench == "email":
+        return _bench_email(args, progress)
     if args.bench == "search":
         from memo_tui.core.benchmarks import search
 
@@ -543,6 +563,20 @@ def _bench(args: argparse.Namespace, settings: Settings) -> int:
         render.emit_json(result.as_dict())
     else:
         render.print_extract_bench(result.as_dict())
+    return EXIT_OK
+
+
+def _bench_email(args: argparse.Namespace, progress: Callable[[str], None]) -> int:
+    from memo_tui.core.benchmarks import email
+
+    if args.messages < 1:
+        warn("memo bench email: --messages must be positive")
+        return EXIT_USAGE
+    bench = email.run(args.messages, progress=progress)
+    if args.json:
+        render.emit_json(vars(bench))
+    else:
+        print(email.format_report(bench))
     return EXIT_OK
 
 
@@ -602,4 +636,5 @@ _HANDLERS: dict[str, Handler] = {
     "pending": _pending,
     "relink": _relink,
     **cli_agents.HANDLERS,
+    **cli_email.HANDLERS,
 }

@@ -144,6 +144,37 @@ def _v6_rollups_kept(conn: Connection) -> None:
     reports.rebuild(conn, dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat())
 
 
+def _v7_email(conn: Connection) -> None:
+    """Email: each message once (by Message-ID), its thread, and the capture the thread
+    became; newsletters and other bulk mail are kept, with why, but never captured."""
+    _run(
+        conn,
+        """
+CREATE TABLE email_messages (
+    id INTEGER PRIMARY KEY,
+    message_id TEXT NOT NULL UNIQUE,
+    thread_key TEXT NOT NULL,
+    capture_id INTEGER REFERENCES captures(id) ON DELETE SET NULL,
+    sent_at TEXT,
+    subject TEXT NOT NULL,
+    sender_name TEXT NOT NULL,
+    sender_address TEXT NOT NULL,
+    recipients_json TEXT NOT NULL,
+    refs_json TEXT NOT NULL,
+    body TEXT NOT NULL,
+    bulk_reason TEXT,
+    list_id TEXT NOT NULL DEFAULT '',
+    unsubscribe TEXT NOT NULL DEFAULT '',
+    source_path TEXT,
+    imported_at TEXT NOT NULL
+);
+CREATE INDEX email_messages_thread ON email_messages(thread_key);
+CREATE INDEX email_messages_capture ON email_messages(capture_id);
+CREATE INDEX email_messages_sender ON email_messages(sender_address);
+""",
+    )
+
+
 MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("initial schema", _v1_initial),
     ("embedding cache by content hash", _v2_embedding_cache),
@@ -151,6 +182,7 @@ MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("compact vector ids and a vector epoch", _v4_compact_vector_ids),
     ("resumable agent runs: spec and step messages", _v5_resumable_runs),
     ("rollups kept with every write", _v6_rollups_kept),
+    ("email messages, threads and newsletters", _v7_email),
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

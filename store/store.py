@@ -16,6 +16,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from store import (
     agents,
     captures,
+    email,
     facts,
     ledger,
     notes,
@@ -40,10 +41,14 @@ from store.records import (
     ClientSummary,
     DecisionRecord,
     Directory,
+    EmailMessageRecord,
     EventRecord,
     FactCursor,
     FactRecord,
+    KnownMessage,
     NewCapture,
+    NewEmailMessage,
+    NewsletterSummary,
     PendingMention,
     PersonDetail,
     PersonReport,
@@ -635,6 +640,47 @@ class Store:
     def projects_report(self) -> list[ProjectReport]:
         with self.reader.connect() as conn:
             return reports.projects_report(conn)
+
+    # Email
+
+    def known_messages(self) -> list[KnownMessage]:
+        with self.reader.connect() as conn:
+            return email.known_messages(conn)
+
+    def add_email_messages(self, messages: Sequence[NewEmailMessage]) -> int:
+        """Messages not stored yet (by Message-ID), in one transaction; how many were new."""
+        with self._write() as conn:
+            return email.add_messages(conn, messages, utc_now())
+
+    def mark_one_way_senders(self, least: int = 5) -> int:
+        with self._write() as conn:
+            return email.mark_one_way_senders(conn, least)
+
+    def pending_threads(self) -> list[str]:
+        with self.reader.connect() as conn:
+            return email.pending_threads(conn)
+
+    def thread_messages(self, thread_key: str) -> list[EmailMessageRecord]:
+        with self.reader.connect() as conn:
+            return email.thread_messages(conn, thread_key)
+
+    def thread_capture(self, thread_key: str) -> int | None:
+        with self.reader.connect() as conn:
+            return email.thread_capture(conn, thread_key)
+
+    def attach_thread(self, thread_key: str, capture_id: int) -> None:
+        """The thread's messages point at its capture (use inside `atomically()` with the
+        capture's write, so the two land together)."""
+        with self._write() as conn:
+            email.attach_thread(conn, thread_key, capture_id)
+
+    def capture_messages(self, capture_id: int) -> list[EmailMessageRecord]:
+        with self.reader.connect() as conn:
+            return email.capture_messages(conn, capture_id)
+
+    def newsletters(self) -> list[NewsletterSummary]:
+        with self.reader.connect() as conn:
+            return email.newsletters(conn)
 
     # Health
 

@@ -50,6 +50,7 @@ def build_capture(
     user: str,
     truncated: bool = False,
     llm_call_ids: tuple[int, ...] = (),
+    source_type: str = "meeting",
 ) -> NewCapture:
     """The capture row and its facts; an item whose quote is not in the text is unverified."""
     index = EvidenceIndex(transcript.lines)
@@ -95,7 +96,7 @@ def build_capture(
         extractor=extractor,
         truncated=truncated,
         provenance=Provenance(
-            source_type="meeting",
+            source_type=source_type,
             source_id=f"{kind}:{source_path or content_hash[:16]}",
             captured_at=utc_now(),
             triggered_by_user=user,

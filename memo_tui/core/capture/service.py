@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Protocol
 
@@ -229,6 +229,48 @@ class CaptureService:
             assert outcome.capture_id is not None
             self.after_commit(outcome.capture_id)
         return outcome
+
+    def capture_thread(
+        self,
+        transcript: Transcript,
+        thread_key: str,
+        replace_id: int | None,
+        meta: dict[str, object],
+    ) -> tuple[int, int, int]:
+        """An email thread's capture (replacing the one it had) and the thread's link to it,
+        in one transaction; (capture id, decisions, action items)."""
+        content_hash = dedup.content_hash(transcript.text)
+        existing = self.store.capture_by_hash(content_hash)
+        if existing is not None:  # the same text is stored: link the thread to it
+            self.store.attach_thread(thread_key, existing.id)
+            found = self.store.decisions([existing.id]), self.store.action_items([existing.id])
+            return existing.id, len(found[0]), len(found[1])
+        result = self.extractor(transcript)
+        from memo_tui.core.llm.schemas import Extraction  # loaded by every extractor
+
+        extraction = result if isinstance(result, Extraction) else result.extraction
+        source = f"{meta.get('source', 'mail')}#{thread_key}"
+        new = build_capture(
+            transcript,
+            extraction,
+            truncated=getattr(result, "truncated", False),
+            llm_call_ids=tuple(getattr(result, "llm_calls", ())),
+            content_hash=content_hash,
+            signature=dedup.signature(transcript.text),
+            source_path=source,
+            source_kind="email",
+            extractor=self.extractor_name,
+            user=self.options.user,
+            source_type="email",
+        )
+        new = replace(new, meta={**new.meta, **meta})
+        new = link_names(new, [*transcript.speakers, *transcript.attendees], self.store.directory())
+        with self.store.atomically():
+            written = self.store.write_capture(new, replace_id)
+            self.store.attach_thread(thread_key, written.capture_id)
+        if self.after_commit is not None:
+            self.after_commit(written.capture_id)
+        return written.capture_id, len(written.decisions), len(written.action_items)
 
     def _write(self, label: str, new: NewCapture, replace_id: int | None) -> CaptureResult:
         try:

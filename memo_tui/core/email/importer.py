@@ -1,0 +1,218 @@
+"""Importing mail: deterministic first, then extraction per human thread.
+
+Pass 1 streams the source: each message not stored yet (by Message-ID) gets its thread and
+is stored with why it is bulk mail, if it is (newsletters never reach people or
+extraction). Senders who only ever broadcast are then marked bulk too. Pass 2 turns each
+thread with new human messages into a capture: its text, one line per line written, each
+prefixed by its sender; the capture and the thread's link to it are written in one
+transaction, replacing the capture the thread had. A crash leaves whole threads or
+nothing; messages stored but not yet captured are picked up by the next import.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from memo_tui.core.capture.sources import Transcript, Turn
+from memo_tui.core.email.message import Mail
+from memo_tui.core.email.read import Skipped, count_messages, read_messages
+from memo_tui.core.email.threads import Threader, bulk_reason
+from store import EmailMessageRecord, NewEmailMessage, Store
+
+BATCH = 500  # messages per write transaction in pass 1
+ONE_WAY_LEAST = 5  # messages from a sender nobody writes to before it counts as bulk
+
+
+@dataclass
+class ImportProgress:
+    """Where an import is: messages read (of `total`, when known), threads captured."""
+
+    stage: str  # "reading", "threads", "done"
+    messages: int = 0
+    total: int | None = None
+    threads_done: int = 0
+    threads_total: int = 0
+    started: float = field(default_factory=time.monotonic)
+
+    @property
+    def rate(self) -> float:
+        """Messages read per second."""
+        return self.messages / max(time.monotonic() - self.started, 1e-6)
+
+    @property
+    def eta_s(self) -> float | None:
+        if self.stage == "reading" and self.total:
+            return max(self.total - self.messages, 0) / max(self.rate, 1e-6)
+        return None
+
+
+@dataclass
+class ImportSummary:
+    source: str
+    messages: int = 0  # read from the source
+    new: int = 0
+    unchanged: int = 0  # stored before (same Message-ID)
+    bulk: int = 0  # of the new ones: newsletters and other bulk mail
+    skipped: list[Skipped] = field(default_factory=list)
+    threads: int = 0  # captured or extended
+    capture_ids: list[int] = field(default_factory=list)
+    decisions: int = 0
+    action_items: int = 0
+    stopped: bool = False
+
+
+class Stopped(Exception):
+    """The user stopped the import (what was done stays)."""
+
+
+Capturer = Callable[[Transcript, str, int | None, dict[str, object]], tuple[int, int, int]]
+
+
+def import_mail(
+    store: Store,
+    path: Path,
+    capture: Capturer,
+    progress: Callable[[ImportProgress], None] | None = None,
+    stop: Callable[[], bool] | None = None,
+) -> ImportSummary:
+    """Import one mail source. `capture(transcript, thread_key, replace_id, meta)` writes
+    a thread's capture (and links the thread to it) and returns (capture id, decisions,
+    action items)."""
+    summary = ImportSummary(str(path))
+    state = ImportProgress("reading", total=count_messages(path))
+    say = progress or (lambda _: None)
+    threader = Threader()
+    stored: set[str] = set()
+    for known in store.known_messages():
+        at = dt.datetime.fromisoformat(known.sent_at) if known.sent_at else None
+        threader.know(known.message_id, known.references, known.thread_key, known.subject, at)
+        stored.add(known.message_id)
+    batch: list[NewEmailMessage] = []
+    for item in read_messages(path):
+        summary.messages += 1
+        state.messages = summary.messages
+        if isinstance(item, Skipped):
+            summary.skipped.append(item)
+        elif item.message_id in stored:
+            summary.unchanged += 1
+        else:
+            stored.add(item.message_id)
+            batch.append(_new(item, threader, str(path)))
+            summary.bulk += batch[-1].bulk_reason is not None
+        if len(batch) >= BATCH:
+            summary.new += store.add_email_messages(batch)
+            batch = []
+        if summary.messages % 200 == 0:
+            say(state)
+            if stop is not None and stop():
+                summary.stopped = True
+                break
+    summary.new += store.add_email_messages(batch)
+    summary.bulk += store.mark_one_way_senders(ONE_WAY_LEAST)
+    pending = store.pending_threads()
+    state.stage, state.threads_total = "threads", len(pending)
+    say(state)
+    for key in pending:
+        if stop is not None and stop():
+            summary.stopped = True
+            break
+        messages = store.thread_messages(key)
+        if not messages:
+            continue
+        transcript, meta = render_thread(messages)
+        meta["source"] = str(path)
+        capture_id, decisions, actions = capture(transcript, key, store.thread_capture(key), meta)
+        summary.threads += 1
+        summary.capture_ids.append(capture_id)
+        summary.decisions += decisions
+        summary.action_items += actions
+        state.threads_done += 1
+        say(state)
+    state.stage = "done"
+    say(state)
+    return summary
+
+
+def _new(mail: Mail, threader: Threader, source: str) -> NewEmailMessage:
+    reason = bulk_reason(mail)
+    # Bulk mail is grouped by sender, never threaded with what people wrote.
+    key = f"bulk:{mail.sender.address}" if reason else threader.assign(mail)
+    recipients = [
+        {"name": p.name, "address": p.address, "kind": kind}
+        for kind, people in (("to", mail.to), ("cc", mail.cc))
+        for p in people
+    ]
+    return NewEmailMessage(
+        message_id=mail.message_id,
+        thread_key=key,
+        sent_at=mail.sent_at.isoformat() if mail.sent_at else None,
+        subject=mail.subject,
+        sender_name=mail.sender.name,
+        sender_address=mail.sender.address,
+        recipients=recipients,
+        references=mail.references,
+        body=mail.body,
+        bulk_reason=reason,
+        list_id=mail.list_id,
+        unsubscribe=mail.unsubscribe,
+        source_path=source,
+    )
+
+
+def render_thread(messages: list[EmailMessageRecord]) -> tuple[Transcript, dict[str, object]]:
+    """A thread as memo's transcript form: a header, then per message a line saying who
+    wrote it when, and each line they wrote prefixed with their name. `meta["messages"]`
+    maps line ranges back to each message (Message-ID, date, sender)."""
+    first = messages[0]
+    title = _clean_subject(first.subject)
+    names = list(dict.fromkeys(_name(m) for m in messages))
+    lines = [f"Subject: {title}", f"Participants: {', '.join(names)}", ""]
+    turns: list[Turn] = []
+    index: list[dict[str, object]] = []
+    for n, m in enumerate(messages, 1):
+        when = (m.sent_at or "")[:16].replace("T", " at ").replace(":", ".")
+        lines.append(f"[message {n}] {_name(m)} <{m.sender_address}> wrote {when}".rstrip())
+        start = len(lines) + 1
+        for text in m.body.split("\n"):
+            if not text.strip():
+                continue
+            lines.append(f"{_name(m)}: {text.strip()}")
+            turns.append(Turn(len(lines), _name(m), text.strip(), (len(lines), len(lines))))
+        index.append(
+            {
+                "message_id": m.message_id,
+                "sent_at": m.sent_at,
+                "sender": m.sender_address,
+                "lines": [start, max(start, len(lines))],
+            }
+        )
+        lines.append("")
+    text = "\n".join(lines).rstrip() + "\n"
+    day = dt.date.fromisoformat(first.sent_at[:10]) if first.sent_at else None
+    transcript = Transcript(
+        name=f"email: {title}",
+        source_format="email",
+        raw_text=text,
+        text=text,
+        turns=turns,
+        title=title,
+        occurred_at=day,
+        attendees=names,
+    )
+    return transcript, {"thread": first.thread_key, "messages": index}
+
+
+def _name(message: EmailMessageRecord) -> str:
+    return message.sender_name or message.sender_address
+
+
+def _clean_subject(subject: str) -> str:
+    """The subject as people read it: without Re:/Fwd: prefixes."""
+    import re
+
+    cleaned = re.sub(r"^\s*((re|fwd?|aw|sv)\s*:\s*)+", "", subject, flags=re.I).strip()
+    return cleaned or "(no subject)"

@@ -1,0 +1,249 @@
+"""Email import on a generated archive: reading every shape (charsets, HTML only, quotes,
+forwards, a malformed message, a hostile attachment name), threads by headers and by
+subject, newsletters kept aside, facts that cite their message, re-imports that change
+nothing, and a new message that extends its thread."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from conftest import dump
+from fakes import mail
+
+from memo_tui.core.email.importer import ImportSummary, import_mail
+from memo_tui.core.email.read import Skipped, read_messages
+from memo_tui.core.services import Services, build_services
+from memo_tui.settings import Settings
+
+
+@pytest.fixture
+def services(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+    for name in ("MEMO_PROVIDER", "ANTHROPIC_API_KEY", "MEMO_EMBED_MODEL_PATH"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("MEMO_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    built = build_services(Settings(provider="offline"), tmp_path / "memo.db")
+    yield built
+    built.close()
+
+
+@pytest.fixture
+def archive(tmp_path: Path) -> Path:
+    return mail.write_mbox(tmp_path / "archive.mbox", mail.messages())
+
+
+def imported(services: Services, path: Path) -> ImportSummary:
+    return import_mail(services.store, path, services.capture.capture_thread)
+
+
+def test_every_shape_of_message_is_read(archive: Path) -> None:
+    read = list(read_messages(archive))
+    [bad] = [m for m in read if isinstance(m, Skipped)]
+    assert "no sender" in bad.reason and len(read) == 19
+    mails = {m.message_id: m for m in read if not isinstance(m, Skipped)}
+    reply = mails["<atlas-2@example.com>"]
+    assert reply.body == "Sure, I will write the rollback runbook by Friday."  # quote gone
+    assert reply.references == ("<atlas-1@example.com>",)
+    assert "Engineering lead" not in mails["<atlas-1@example.com>"].body  # signature gone
+    assert mails["<fwd-1@example.com>"].body.startswith("We agreed to renew")  # forwarded
+    html = mails["<html-1@example.com>"].body
+    assert "keep Cobalt pricing flat" in html and "alert" not in html and "evil" not in html
+    latin = mails["<latin-1@example.com>"]
+    assert latin.subject == "Café décidé" and "décidé de garder le café" in latin.body
+    assert latin.sender.name == "Renée Dupré"
+    assert "Tromsø" in mails["<b64-1@example.com>"].body
+    assert mails["<odd-1@example.com>"].body == "The staging database is back."
+    hostile = mails["<attach-1@example.com>"]
+    assert hostile.attachments == 1 and "\x1b" not in hostile.subject
+    assert "\u241b]0;pwned" in hostile.subject and "owned" not in hostile.body
+    assert mails["<from-1@example.com>"].body == "From now on we meet on Tuesdays."
+    assert mails["<atlas-1@example.com>"].to[0].address == "tom@example.com"
+
+
+def test_maildir_and_eml_read_the_same_messages(archive: Path, tmp_path: Path) -> None:
+    def ids(items: list[object]) -> list[str]:
+        return sorted(m.message_id for m in items if not isinstance(m, Skipped))  # type: ignore[attr-defined]
+
+    from_mbox = ids(list(read_messages(archive)))
+    maildir = mail.write_maildir(tmp_path / "Mail", mail.messages())
+    assert ids(list(read_messages(maildir))) == from_mbox
+    emls = mail.write_eml(tmp_path / "eml", mail.messages())
+    assert ids([m for p in emls for m in read_messages(p)]) == from_mbox
+
+
+def test_threads_newsletters_and_facts_that_cite_their_message(
+    services: Services, archive: Path, tmp_path: Path
+) -> None:
+    done = imported(services, archive)
+    assert (done.messages, done.new, len(done.skipped)) == (19, 18, 1)
+    store = services.store
+    captures = {c.title: c for c in store.captures()}
+    assert "Weekly update 1" not in captures and "October product update" not in captures
+    atlas = [c for c in store.captures() if c.title == "Atlas cutover plan"]
+    assert len(atlas) == 2  # the March thread is another conversation
+    first = min(atlas, key=lambda c: c.occurred_at or "")
+    thread = store.capture_messages(first.id)
+    assert [m.message_id for m in thread] == [
+        "<atlas-1@example.com>",
+        "<atlas-2@example.com>",
+        "<atlas-3@example.com>",  # joined by its subject (no References)
+    ]
+    [decision] = store.decisions([first.id])
+    assert "cutover to Saturday" in decision.description
+    assert decision.decided_by == "Priya Natarajan"
+    owners = {a.assignee_raw for a in store.action_items([first.id])}
+    assert owners & {"Tom", "Tom Adeyemi"}
+    _, text, source_format, source = store.capture_source(first.id)
+    assert source_format == "email" and source and source.endswith(thread[0].thread_key)
+    meta = _meta(store, first.id)
+    lines = {m["message_id"]: m["lines"] for m in meta["messages"]}
+    start, end = lines["<atlas-1@example.com>"]
+    assert start <= decision.line_start <= end  # the evidence is in the message it cites
+    assert "cutover to Saturday" in text.split("\n")[decision.line_start - 1]
+    letters = {n.sender: n for n in store.newsletters()}
+    assert set(letters) == {"news@vendor.example", "ceo-office@corp.example"}
+    assert letters["news@vendor.example"].unsubscribe.startswith("<https://vendor.example")
+    assert letters["ceo-office@corp.example"].messages == 6
+    assert "one-way" in letters["ceo-office@corp.example"].reason
+    people = {p.name for p in store.people()}
+    assert {"Priya Natarajan", "Tom Adeyemi", "Elena Kowalski"} <= people
+    assert not people & {"Vendor News", "CEO Office"}  # newsletters make nobody
+    assert not list((tmp_path / "home").rglob(".bashrc"))  # an attachment is never written
+    assert not Path(os.path.expanduser("~/.bashrc")).exists() or "owned" not in Path(
+        os.path.expanduser("~/.bashrc")
+    ).read_text(errors="replace")
+
+
+def _meta(store: object, capture_id: int) -> dict[str, object]:
+    from sqlalchemy import text
+
+    with store.reader.connect() as conn:  # type: ignore[attr-defined]
+        raw = conn.execute(
+            text("SELECT meta_json FROM captures WHERE id = :c"), {"c": capture_id}
+        ).scalar_one()
+    return json.loads(raw)  # type: ignore[no-any-return]
+
+
+def test_importing_again_changes_nothing(services: Services, archive: Path) -> None:
+    imported(services, archive)
+    before = dump(services.store)
+    again = imported(services, archive)
+    assert (again.new, again.unchanged, again.threads) == (0, 18, 0)
+    assert dump(services.store) == before
+
+
+def test_a_new_message_extends_its_thread_in_one_capture(
+    services: Services, archive: Path, tmp_path: Path
+) -> None:
+    imported(services, archive)
+    store = services.store
+    old = next(c for c in store.captures() if c.occurred_at == "2026-10-12")
+    more = imported(services, mail.write_mbox(tmp_path / "later.mbox", mail.later()))
+    assert (more.new, more.threads) == (1, 1)
+    now = [c for c in store.captures() if c.occurred_at == "2026-10-12"]
+    assert len(now) == 1  # replaced, not added beside
+    messages = store.capture_messages(now[0].id)
+    assert [m.message_id for m in messages][-1] == "<atlas-4@example.com>" and len(messages) == 4
+    texts = [a.description for a in store.action_items([now[0].id])]
+    assert any("on-call schedule" in t for t in texts)
+    assert store.capture(old.id) is None or old.id == now[0].id
+
+
+def test_the_cli_imports_mail_and_lists_newsletters(memo, archive: Path) -> None:  # type: ignore[no-untyped-def]
+    extra = {"MEMO_PROVIDER": "offline"}
+    done = memo("capture", str(archive), "--json", extra_env=extra)
+    assert done.code == 0, done.stderr
+    [summary] = done.json()["email"]
+    assert summary["messages"] == 19 and summary["newsletters"] == 7
+    assert summary["skipped"][0]["reason"] == "no sender address (From)"
+    letters = memo("newsletters", "--json", extra_env=extra).json()["newsletters"]
+    assert {n["sender"] for n in letters} == {"news@vendor.example", "ceo-office@corp.example"}
+    assert set(letters[0]) >= {"sender", "name", "messages", "last_seen", "unsubscribe"}
+    text = memo("capture", str(archive), extra_env=extra)
+    assert text.code == 0 and "0 new, 18 already stored" in text.stdout
+
+
+def test_bench_email_prints_its_figures(memo) -> None:  # type: ignore[no-untyped-def]
+    done = memo("bench", "email", "--messages", "300", "--json", timeout=300)
+    assert done.code == 0, done.stderr
+    bench = done.json()
+    assert bench["messages"] == 300 and bench["threads"] > 20 and bench["newsletters"] > 20
+    assert bench["seconds"] > 0 and bench["messages_per_s"] > 0 and bench["peak_rss_mb"] > 0
+    assert bench["decisions"] > 0 and bench["action_items"] > 0
+
+
+def test_kill_9_mid_import_leaves_whole_threads_and_the_next_import_finishes(
+    tmp_path: Path,
+) -> None:
+    """Killed at random moments, an import leaves captures whose messages are all there;
+    messages stored but not yet captured are captured by the next import, and the end
+    state is what one clean import makes."""
+    import random
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from memo_tui.core.benchmarks.email import write_mbox
+    from store import Store
+
+    source = tmp_path / "big.mbox"
+    write_mbox(source, 600)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMO_")}
+    env |= {"MEMO_HOME": str(tmp_path / "home"), "MEMO_PROVIDER": "offline"}
+
+    def capture(db: Path) -> subprocess.Popen[bytes]:
+        command = [sys.executable, "-m", "memo_tui", "--db", str(db), "capture", str(source)]
+        return subprocess.Popen(
+            command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env
+        )
+
+    def whole(db: Path) -> int:
+        """Every email capture holds exactly the messages its text was made from."""
+        from sqlalchemy import text
+
+        with Store(db) as store, store.reader.connect() as conn:
+            rows = conn.execute(
+                text("SELECT id, meta_json FROM captures WHERE source_kind = 'email'")
+            ).all()
+            for capture_id, meta in rows:
+                listed = {m["message_id"] for m in json.loads(meta)["messages"]}
+                linked = {m.message_id for m in store.capture_messages(capture_id)}
+                assert listed == linked, capture_id
+            return len(rows)
+
+    rng = random.Random(99)
+    db = tmp_path / "killed.db"
+    for _ in range(int(os.environ.get("MEMO_EMAIL_KILLS", "6"))):
+        proc = capture(db)
+        time.sleep(rng.uniform(1.2, 4.0))  # past start-up, into reading or threads
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        if db.exists():
+            whole(db)
+    assert capture(db).wait(timeout=300) == 0
+    clean = tmp_path / "clean.db"
+    assert capture(clean).wait(timeout=300) == 0
+    assert whole(db) == whole(clean)
+    with Store(db) as store:
+        assert store.pending_threads() == []
+
+
+def test_an_unquoted_from_line_inside_a_body_does_not_split_the_message(tmp_path: Path) -> None:
+    raw = (
+        b"From a@example.com Mon Oct 12 09:14:00 2026\n"
+        b"From: Ann <a@example.com>\nTo: b@example.com\nSubject: One\n"
+        b"Message-ID: <one@example.com>\n\n"
+        b"First line.\nFrom the look of it we ship on Monday.\n\n"
+        b"From b@example.com Mon Oct 12 10:00:00 2026\n"
+        b"From: Bo <b@example.com>\nTo: a@example.com\nSubject: Two\n"
+        b"Message-ID: <two@example.com>\n\nSecond.\n"
+    )
+    path = tmp_path / "old.mbox"
+    path.write_bytes(raw)
+    read = list(read_messages(path))
+    assert [m.message_id for m in read] == ["<one@example.com>", "<two@example.com>"]  # type: ignore[union-attr]
+    assert "we ship on Monday" in read[0].body  # type: ignore[union-attr]
