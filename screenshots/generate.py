@@ -19,6 +19,19 @@ HERE = Path(__file__).resolve().parent
 DEMO = HERE.parent / "memo_tui" / "demo" / "meetings"
 
 
+async def import_mail_archive(services: Any, scratch: Path) -> None:
+    """The tests' generated mail archive (threads, a newsletter, a one-way sender)."""
+    import sys
+
+    sys.path.insert(0, str(HERE.parent / "tests"))
+    from fakes import mail
+
+    from memo_tui.core.email.importer import import_mail
+
+    archive = mail.write_mbox(scratch / "archive.mbox", mail.messages())
+    await asyncio.to_thread(import_mail, services.store, archive, services.capture.capture_thread)
+
+
 async def shoot() -> None:
     from memo_tui.core.demo import seed_demo
     from memo_tui.core.services import build_services
@@ -135,6 +148,15 @@ async def shoot() -> None:
             await pilot.press("escape", "ctrl+p", *"Sam")
             await pilot.pause(0.5)
             save("palette")
+            await pilot.press("escape")
+            await import_mail_archive(services, Path(scratch))
+            app.refresh_lists()
+            await pilot.press("7")
+            await settle()
+            save("newsletters")
+            await pilot.press("1")
+            await settle()
+            save("captures-with-mail")
         services.close()
 
 

@@ -58,7 +58,8 @@ def capture_candidates(conn: Connection) -> list[CaptureCandidate]:
 _SUMMARY_SELECT = (
     "SELECT c.id, c.title, c.occurred_at, c.captured_at, c.extractor, c.truncated, "
     "(SELECT count(*) FROM decisions d WHERE d.capture_id = c.id), "
-    "(SELECT count(*) FROM action_items a WHERE a.capture_id = c.id) FROM captures c"
+    "(SELECT count(*) FROM action_items a WHERE a.capture_id = c.id), c.source_kind, "
+    "(SELECT count(*) FROM email_messages m WHERE m.capture_id = c.id) FROM captures c"
 )
 
 
@@ -72,6 +73,8 @@ def _summary(r: Sequence[Any]) -> CaptureSummary:
         truncated=bool(r[5]),
         decisions=r[6],
         action_items=r[7],
+        source_kind=r[8],
+        messages=r[9],
     )
 
 

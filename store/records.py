@@ -134,6 +134,8 @@ class CaptureSummary:
     truncated: bool
     decisions: int
     action_items: int
+    source_kind: str = "file"  # "email": a thread of `messages` emails
+    messages: int = 0
 
 
 @dataclass(frozen=True)

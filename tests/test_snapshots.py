@@ -295,6 +295,21 @@ def test_runs_pane(snap_compare: Snap, services: Services, size: tuple[int, int]
 
 
 @SIZES
+def test_newsletters_pane(
+    snap_compare: Snap, services: Services, size: tuple[int, int], tmp_path: Path
+) -> None:
+    """7, after importing the generated mail archive (its newsletters, by sender)."""
+    from fakes import mail
+
+    from memo_tui.core.email.importer import import_mail
+
+    archive = mail.write_mbox(tmp_path / "archive.mbox", mail.messages())
+    import_mail(services.store, archive, services.capture.capture_thread)
+    pin_timestamps(services.store)
+    assert shot(snap_compare, services, size, keys("7"))
+
+
+@SIZES
 def test_approve_dialog(snap_compare: Snap, services: Services, size: tuple[int, int]) -> None:
     async def script(pilot: Any) -> None:
         await settle(pilot)

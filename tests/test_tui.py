@@ -1104,3 +1104,60 @@ def test_r_in_the_people_and_projects_panes_runs_their_agent(services: Services)
         ("person_enrich", "Elena Kowalski", "completed"),
         ("project_compile", "Atlas", "completed"),
     ]
+
+
+def test_mail_imports_from_the_capture_dialog_and_newsletters_have_a_pane(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from fakes import mail
+
+    built = offline(tmp_path, monkeypatch)
+    archive = mail.write_mbox(tmp_path / "archive.mbox", mail.messages())
+    app = MemoApp(built)
+
+    async def script(pilot: Any) -> None:
+        await path_dialog(pilot)
+        await pilot.press(*str(archive), "enter")
+        await until(pilot, lambda: not app.running("capture"), "the import")
+        await settle(pilot)
+        rows = shown(app)
+        assert "✉ Atlas cutover plan (3)" in rows
+        await pilot.press("7")
+        await settle(pilot)
+        assert app.query_one("#panes").current == "newsletters"
+        table = app.query_one("#newsletters-table")
+        listed = " ".join(str(cell) for n in range(table.row_count) for cell in table.get_row_at(n))
+        assert "news@vendor.example" in listed and "ceo-office@corp.example" in listed
+        assert "one-way" in listed and "<https://vendor.example/unsubscribe" in listed
+
+    drive(app, script, size=(140, 36))
+    built.close()
+
+
+def test_ctrl_x_stops_a_mail_import_and_the_next_one_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memo_tui.core.benchmarks.email import write_mbox
+
+    built = offline(tmp_path, monkeypatch)
+    archive = tmp_path / "big.mbox"
+    write_mbox(archive, 3000)
+    store = built.store
+    app = MemoApp(built)
+
+    async def script(pilot: Any) -> None:
+        await path_dialog(pilot)
+        await pilot.press(*str(archive), "enter")
+        await until(pilot, lambda: bool(store.known_messages()), "the first messages")
+        await pilot.press("ctrl+x")
+        await until(pilot, lambda: not app.running("capture"), "the import to stop")
+
+    drive(app, script)
+    stopped = len(store.known_messages())
+    assert 0 < stopped < 3000 or store.pending_threads()  # it stopped part way
+    from memo_tui.core.email.importer import import_mail
+
+    done = import_mail(store, archive, built.capture.capture_thread)
+    assert done.new == 3000 - stopped and not done.stopped
+    assert store.pending_threads() == []
+    built.close()

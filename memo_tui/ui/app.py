@@ -24,7 +24,15 @@ from textual.widgets import ContentSwitcher, DataTable, Footer, Label, ProgressB
 from memo_tui.ui import modals
 from memo_tui.ui.ask_pane import AskPane
 from memo_tui.ui.facts_pane import FactsPane
-from memo_tui.ui.panes import CapturesPane, ListPane, Pane, PeoplePane, ProjectsPane, Row
+from memo_tui.ui.panes import (
+    CapturesPane,
+    ListPane,
+    NewslettersPane,
+    Pane,
+    PeoplePane,
+    ProjectsPane,
+    Row,
+)
 from memo_tui.ui.runs import RunsPane
 from memo_tui.ui.text import line, plural
 from memo_tui.ui.workflows import CANCELLABLE, Workflows
@@ -85,6 +93,7 @@ class MemoApp(Workflows):
         Binding("4", "pane('projects')", "Projects", id="pane.projects"),
         Binding("5", "pane('ask')", "Ask", id="pane.ask"),
         Binding("6", "pane('runs')", "Runs", id="pane.runs"),
+        Binding("7", "pane('newsletters')", "News", id="pane.newsletters"),
         Binding("c", "capture", "Capture", id="app.capture"),
         Binding("slash", "filter", "Filter", id="app.filter", show=False),
         Binding("w", "who", "Who?", id="app.who"),
@@ -124,6 +133,7 @@ class MemoApp(Workflows):
             yield ProjectsPane(id="projects")
             yield AskPane(id="ask")
             yield RunsPane(id="runs")
+            yield NewslettersPane(id="newsletters")
         with Horizontal(id="job"):
             yield Label(id="job-label")
             yield ProgressBar(id="job-progress", show_eta=False)
@@ -237,6 +247,7 @@ class MemoApp(Workflows):
             self.query_one(PeoplePane): self.query_one(PeoplePane).fill(self.services),
             self.query_one(ProjectsPane): self.query_one(ProjectsPane).fill(self.services),
             self.query_one(RunsPane): self.query_one(RunsPane).fill(self.services),
+            self.query_one(NewslettersPane): self.query_one(NewslettersPane).fill(self.services),
         }
         directory = store.directory()
         self.catalog = {

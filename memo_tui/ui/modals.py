@@ -218,10 +218,12 @@ class PathSuggester(Suggester):
 
 
 def allowed_suffixes() -> tuple[str, ...]:
-    """What memo captures (imported when first asked: the capture package is heavy)."""
+    """What memo captures, transcripts and mail (imported when first asked: the capture
+    package is heavy)."""
     from memo_tui.core.capture.guards import ALLOWED_SUFFIXES
+    from memo_tui.core.email.read import MAIL_SUFFIXES
 
-    return ALLOWED_SUFFIXES
+    return (*ALLOWED_SUFFIXES, *MAIL_SUFFIXES)
 
 
 def _capturable(entry: os.DirEntry[str]) -> bool:
@@ -243,13 +245,17 @@ class CapturablePath(Validator):
         path = Path(os.path.expanduser(value.strip()))
         if not path.exists():
             return self.failure(f"No such file or folder: {path}")
+        from memo_tui.core.email.read import is_maildir
+
+        if is_maildir(path):
+            return self.success()
         if path.is_dir():
             # The first 10,000 entries at most: a home folder is big, the check must be quick.
             if any(p.suffix.lower() in suffixes for p in islice(path.rglob("*"), 10_000)):
                 return self.success()
             return self.failure(f"No {', '.join(suffixes)} files in that folder.")
         if path.suffix.lower() not in suffixes:
-            return self.failure(f"memo reads {', '.join(suffixes)} transcripts.")
+            return self.failure(f"memo reads {', '.join(suffixes)} files and Maildir folders.")
         if not os.access(path, os.R_OK):
             return self.failure("That file cannot be read (permissions).")
         return self.success()

@@ -160,8 +160,9 @@ class ListPane(Pane):
 
 class CapturesPane(ListPane):
     HELP = (
-        "Every captured meeting, newest first: title, date, how many decisions and action "
-        "items, which extractor read it, and whether it was read whole or truncated. Enter "
+        "Every captured meeting and email thread (✉, with its message count), newest first: "
+        "title, date, how many decisions and action items, which extractor read it, and "
+        "whether it was read whole or truncated. Enter "
         "opens one with its transcript; c captures a file; d deletes the selected one."
     )
     COLUMNS = ("Title", "Date", "Decisions", "Actions", "By", "Read")
@@ -172,7 +173,7 @@ class CapturesPane(ListPane):
         return [
             row(
                 c.id,
-                line(c.title, room),
+                line(f"✉ {c.title} ({c.messages})" if c.source_kind == "email" else c.title, room),
                 c.occurred_at or c.captured_at[:10],
                 str(c.decisions),
                 str(c.action_items),
@@ -268,6 +269,32 @@ class ProjectsPane(ListPane):
             self.notify("No project selected: a adds one.")
             return
         self.memo.write_note(int(key))
+
+
+class NewslettersPane(ListPane):
+    HELP = (
+        "Newsletters and other bulk mail from imported email, by sender: how many messages, "
+        "the latest, why memo counts it as bulk (List-Unsubscribe, List-Id, Precedence, a "
+        "no-reply sender, or a sender of many messages nobody ever wrote to), and its "
+        "unsubscribe address, shown as text: memo never opens it. Bulk mail is kept out of "
+        "people and of decisions and action items."
+    )
+    COLUMNS = ("Sender", "Name", "Messages", "Last issue", "Why", "Unsubscribe")
+
+    def fill(self, services: Services) -> list[Row]:
+        room = max(16, self.app.size.width - 100)  # the link gets what the rest leave
+        return [
+            row(
+                n.sender,
+                line(n.sender, 32),
+                line(n.name if n.name != n.sender else "", 20),
+                str(n.messages),
+                (n.last_seen or "")[:10],
+                line(n.reason, 16),
+                line(n.unsubscribe, room),
+            )
+            for n in services.store.newsletters()
+        ]
 
 
 def superseded() -> bool:

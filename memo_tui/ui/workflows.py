@@ -24,6 +24,8 @@ from memo_tui.ui import modals
 from memo_tui.ui.text import line, plural
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from memo_tui.core.agents.runtime import Proposal
     from memo_tui.core.capture import CaptureResult, Replacement
     from memo_tui.core.services import Services
@@ -142,10 +144,15 @@ class Workflows(App[None]):
 
     @work(thread=True, group="capture", exit_on_error=False)
     def capture_job(self, path: Path) -> None:
-        """Capture a file or a folder, one file at a time; ctrl+x stops between files."""
+        """Capture a file or a folder, one file at a time; ctrl+x stops between files. Mail
+        (an mbox, a Maildir folder, an .eml file) is imported, its progress in the job bar."""
         from memo_tui.core.capture import iter_sources
+        from memo_tui.core.email.read import is_mail_source
 
         worker = self._current_worker()
+        if is_mail_source(path):
+            self._import_mail(path, lambda: worker.is_cancelled)
+            return
         sources = list(iter_sources([path]))
         results: list[CaptureResult] = []
         self.call_from_thread(self._job, "Capturing", 0, len(sources))
@@ -162,6 +169,36 @@ class Workflows(App[None]):
                 self.services.capture.capture_file(source, ask_replace=self._ask_replace)
             )
         self.call_from_thread(self._captured, results, len(sources), worker.is_cancelled)
+
+    def _import_mail(self, path: Path, stopped: Callable[[], bool]) -> None:
+        """An email import in the job bar: messages read (rate, ETA when the count is known),
+        then threads captured; ctrl+x stops it and what is done stays."""
+        from memo_tui.core.email.importer import ImportProgress, import_mail
+
+        def progress(state: ImportProgress) -> None:
+            if state.stage == "reading":
+                eta = f", ~{state.eta_s:.0f} s left" if state.eta_s is not None else ""
+                said = f"{path.name}: {state.messages:,} read, {state.rate:,.0f}/s{eta}"
+                total = state.total or max(state.messages * 2, 1)
+                self.call_from_thread(self._job, said, state.messages, total)
+            elif state.stage == "threads":
+                said = f"{path.name}: threads"
+                self.call_from_thread(
+                    self._job, said, state.threads_done, max(state.threads_total, 1)
+                )
+
+        self.call_from_thread(self._job, f"Importing {path.name}", 0, 1)
+        done = import_mail(
+            self.services.store, path, self.services.capture.capture_thread, progress, stopped
+        )
+        skipped = f", {len(done.skipped)} malformed skipped" if done.skipped else ""
+        said = (
+            f"{path.name}: {done.messages:,} messages, {done.new:,} new, "
+            f"{done.bulk:,} newsletter{skipped}; {plural(done.threads, 'thread')} captured"
+            + ("; stopped (ctrl+x): import again to go on" if done.stopped else "")
+        )
+        self.call_from_thread(self._job_done, said)
+        self.call_from_thread(self.refresh_lists)
 
     def _ask_replace(self, replacement: Replacement) -> bool:
         """From the capture worker: show what would change and wait for the answer."""
