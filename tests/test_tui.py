@@ -232,7 +232,7 @@ def test_the_path_dialog_refuses_what_it_cannot_capture(
         await pilot.pause()
         assert isinstance(app.screen, modals.CaptureFile)  # still asking
         problem = str(app.screen.query_one("#capture-problem").render())
-        assert "transcripts" in problem
+        assert ".mbox, .eml files and Maildir folders" in problem
         await pilot.press(*"x" * 3, "enter")
         assert "No such file" in str(app.screen.query_one("#capture-problem").render())
         await pilot.press("escape")
