@@ -318,7 +318,13 @@ def _entities(services: Services) -> EntityService:
 def _people(args: argparse.Namespace, services: Services) -> int:
     people = _entities(services).people()
     if args.json:
-        render.emit_json({"people": [render.person_json(p) for p in people]})
+        mail = {r.person_id: r for r in services.store.people_report()}
+        render.emit_json(
+            {
+                "people": [render.person_json(p, mail.get(p.id)) for p in people],
+                "proposed_merges": [vars(a) for a in services.store.address_proposals()],
+            }
+        )
     else:
         render.print_people(people)
     return EXIT_OK

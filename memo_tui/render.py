@@ -15,6 +15,7 @@ if TYPE_CHECKING:
         CaptureSummary,
         DecisionRecord,
         FactRecord,
+        PersonReport,
         PersonSummary,
         StoreStats,
     )
@@ -281,7 +282,8 @@ def print_sources(result: Any) -> None:
         print(f"  [{n}] {fact.fact_type} - {where.strip()} ({when})")
 
 
-def person_json(person: PersonSummary) -> dict[str, Any]:
+def person_json(person: PersonSummary, mail: PersonReport | None = None) -> dict[str, Any]:
+    """A person; with their rollup row, their email addresses and mail counts too."""
     return {
         "id": person.id,
         "name": person.name,
@@ -289,6 +291,12 @@ def person_json(person: PersonSummary) -> dict[str, Any]:
         "open_action_items": person.open_action_items,
         "decisions": person.decisions,
         "meetings": person.meetings,
+        "emails": mail.emails if mail else [],
+        "messages_sent": mail.messages_sent if mail else 0,
+        "messages_received": mail.messages_received if mail else 0,
+        "first_contact": mail.first_contact if mail else None,
+        "last_contact": mail.last_contact if mail else None,
+        "correspondents": mail.correspondents if mail else [],
     }
 
 

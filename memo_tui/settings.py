@@ -8,11 +8,12 @@ from __future__ import annotations
 import getpass
 import os
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import AliasChoices, Field
+from pydantic import AliasChoices, Field, field_validator
 from pydantic_settings import (
     BaseSettings,
+    NoDecode,
     PydanticBaseSettingsSource,
     SettingsConfigDict,
     TomlConfigSettingsSource,
@@ -134,11 +135,26 @@ class Settings(BaseSettings):
         description="The app's theme; ansi-dark and ansi-light use the terminal's own colours.",
     )
     animations: bool = Field(default=False, description="Let the app animate (off by default).")
+    my_addresses: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description="Your own email addresses (comma-separated in MEMO_MY_ADDRESSES): they "
+        "are all you, whatever name a message gives.",
+    )
     keymap: dict[str, str] = Field(
         default_factory=dict,
         description='Keys for the app\'s bindings by id, e.g. {"pane.ask": "a,f5"} '
         "(the help screen, F1 in the app, lists the ids).",
     )
+
+    @field_validator("my_addresses", mode="before")
+    @classmethod
+    def _addresses(cls, value: object) -> object:
+        """A comma-separated list (as an environment variable gives it), lower-cased."""
+        if isinstance(value, str):
+            value = [part for part in value.split(",") if part.strip()]
+        if isinstance(value, list):
+            return [str(v).strip().lower() for v in value]
+        return value
 
     @classmethod
     def settings_customise_sources(

@@ -14,6 +14,7 @@ from store.ledger import CostLine, LLMCallRow
 from store.migrations import SCHEMA_VERSION
 from store.records import (
     ActionItemRecord,
+    AddressRecord,
     AliasRow,
     Approval,
     Backfill,
@@ -66,6 +67,7 @@ __all__ = [
     "FACT_TYPES",
     "SCHEMA_VERSION",
     "ActionItemRecord",
+    "AddressRecord",
     "AliasRow",
     "Approval",
     "Backfill",

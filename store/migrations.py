@@ -141,7 +141,7 @@ def _v6_rollups_kept(conn: Connection) -> None:
     what is stored (they were only rebuilt after agent runs before)."""
     from store import reports
 
-    reports.rebuild(conn, dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat())
+    reports.rebuild(conn, _now(), mail=False)  # the email columns come with version 8
 
 
 def _v7_email(conn: Connection) -> None:
@@ -175,6 +175,37 @@ CREATE INDEX email_messages_sender ON email_messages(sender_address);
     )
 
 
+def _v8_addresses(conn: Connection) -> None:
+    """Email addresses belong to people (or are proposed for one); the people rollup
+    counts each person's mail."""
+    _run(
+        conn,
+        """
+CREATE TABLE person_addresses (
+    address TEXT PRIMARY KEY,
+    person_id INTEGER REFERENCES people(id) ON DELETE SET NULL,
+    proposed_person_id INTEGER REFERENCES people(id) ON DELETE SET NULL,
+    display_name TEXT NOT NULL DEFAULT '',
+    created_at TEXT NOT NULL
+);
+CREATE INDEX person_addresses_person ON person_addresses(person_id);
+ALTER TABLE people_report ADD COLUMN emails_json TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE people_report ADD COLUMN messages_sent INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE people_report ADD COLUMN messages_received INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE people_report ADD COLUMN first_contact TEXT;
+ALTER TABLE people_report ADD COLUMN last_contact TEXT;
+ALTER TABLE people_report ADD COLUMN correspondents_json TEXT NOT NULL DEFAULT '[]';
+""",
+    )
+    from store import reports
+
+    reports.rebuild(conn, _now())
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat()
+
+
 MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("initial schema", _v1_initial),
     ("embedding cache by content hash", _v2_embedding_cache),
@@ -183,6 +214,7 @@ MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("resumable agent runs: spec and step messages", _v5_resumable_runs),
     ("rollups kept with every write", _v6_rollups_kept),
     ("email messages, threads and newsletters", _v7_email),
+    ("email addresses of people; mail in the people rollup", _v8_addresses),
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -506,6 +506,12 @@ class PersonReport:
     meetings: int
     last_seen: str | None
     refreshed_at: str
+    emails: list[str] = field(default_factory=list)
+    messages_sent: int = 0
+    messages_received: int = 0
+    first_contact: str | None = None  # the first and last message to or from them
+    last_contact: str | None = None
+    correspondents: list[str] = field(default_factory=list)  # who they write with most
 
 
 @dataclass(frozen=True)
@@ -574,6 +580,17 @@ class KnownMessage:
     thread_key: str
     subject: str
     sent_at: str | None
+
+
+@dataclass(frozen=True)
+class AddressRecord:
+    """An address whose display name matches a person known at another domain: the same
+    person, perhaps; the user says."""
+
+    address: str
+    display_name: str
+    proposed_person_id: int
+    proposed_name: str
 
 
 @dataclass(frozen=True)

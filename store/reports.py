@@ -10,6 +10,7 @@ import json
 
 from sqlalchemy import Connection, text
 
+from store.addresses import EMAIL_REPORT
 from store.people import PERSON_COUNTS
 from store.projects import PROJECT_SELECT
 from store.records import PersonReport, ProjectReport
@@ -36,10 +37,13 @@ SELECT s.id, s.name, s.client, s.meetings,
 FROM ({PROJECT_SELECT}) AS s"""
 
 
-def rebuild(conn: Connection, now: str) -> None:
-    """Both rollups from scratch (call it inside one write transaction)."""
+def rebuild(conn: Connection, now: str, mail: bool = True) -> None:
+    """Both rollups from scratch (call it inside one write transaction). `mail=False`
+    leaves out the people's email columns (for a migration that predates them)."""
     conn.execute(text("DELETE FROM people_report"))
     conn.execute(text(_REBUILD_PEOPLE), {"now": now})
+    if mail:
+        conn.execute(text(EMAIL_REPORT))
     conn.execute(text("DELETE FROM projects_report"))
     conn.execute(text(_REBUILD_PROJECTS), {"now": now})
 
@@ -49,12 +53,29 @@ def people_report(conn: Connection) -> list[PersonReport]:
     rows = conn.execute(
         text(
             "SELECT person_id, name, aliases_json, open_action_items, decisions, meetings, "
-            "last_seen, refreshed_at FROM people_report ORDER BY name COLLATE NOCASE, person_id"
+            "last_seen, refreshed_at, emails_json, messages_sent, messages_received, "
+            "first_contact, last_contact, correspondents_json FROM people_report "
+            "ORDER BY name COLLATE NOCASE, person_id"
         )
     )
     return [
-        PersonReport(int(i), str(n), json.loads(a), int(o), int(d), int(m), last, str(at))
-        for i, n, a, o, d, m, last, at in rows
+        PersonReport(
+            int(r[0]),
+            str(r[1]),
+            json.loads(r[2]),
+            int(r[3]),
+            int(r[4]),
+            int(r[5]),
+            r[6],
+            str(r[7]),
+            json.loads(r[8]),
+            int(r[9]),
+            int(r[10]),
+            r[11],
+            r[12],
+            json.loads(r[13]),
+        )
+        for r in rows
     ]
 
 

@@ -14,6 +14,7 @@ from sqlalchemy import Connection, Engine, text
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from store import (
+    addresses,
     agents,
     captures,
     email,
@@ -33,6 +34,7 @@ from store.migrations import current_version, migrate
 from store.person_detail import person_detail
 from store.records import (
     ActionItemRecord,
+    AddressRecord,
     Approval,
     Backfill,
     CaptureCandidate,
@@ -172,10 +174,26 @@ class Store:
     @contextmanager
     def _reporting(self) -> Iterator[Connection]:
         """A write that changes what the rollups count: they are rebuilt before it commits,
-        so people_report and projects_report never disagree with the tables."""
+        so people_report and projects_report never disagree with the tables (inside
+        `reports_deferred()`, once at its end instead)."""
         with self._write() as conn:
             yield conn
-            reports.rebuild(conn, utc_now())
+            if not getattr(self._joined, "defer", False):
+                reports.rebuild(conn, utc_now())
+
+    @contextmanager
+    def reports_deferred(self) -> Iterator[None]:
+        """The rollups rebuilt once when the block ends, not after each of its writes (an
+        import of thousands of threads)."""
+        if getattr(self._joined, "defer", False):
+            yield
+            return
+        self._joined.defer = True
+        try:
+            yield
+        finally:
+            self._joined.defer = False
+            self.rebuild_reports()
 
     @contextmanager
     def _write(self) -> Iterator[Connection]:
@@ -677,6 +695,27 @@ class Store:
     def capture_messages(self, capture_id: int) -> list[EmailMessageRecord]:
         with self.reader.connect() as conn:
             return email.capture_messages(conn, capture_id)
+
+    def link_participants(
+        self, participants: Sequence[tuple[str, str]], mine: Sequence[str]
+    ) -> None:
+        """Each (address, display name) recorded and, on strong evidence, linked to its
+        person (use inside `atomically()` with the thread's capture)."""
+        with self._reporting() as conn:
+            addresses.link_participants(conn, participants, mine, utc_now())
+
+    def person_addresses(self, person_id: int) -> list[str]:
+        with self.reader.connect() as conn:
+            return addresses.addresses(conn, person_id)
+
+    def address_proposals(self) -> list[AddressRecord]:
+        with self.reader.connect() as conn:
+            return addresses.proposals(conn)
+
+    def merge_address(self, address: str, person_id: int | None) -> bool:
+        """Settle a proposal: the address is that person's (or, None, nobody known)."""
+        with self._reporting() as conn:
+            return addresses.merge(conn, address, person_id)
 
     def newsletters(self) -> list[NewsletterSummary]:
         with self.reader.connect() as conn:

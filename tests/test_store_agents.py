@@ -379,7 +379,7 @@ def test_migration_from_schema_4_keeps_runs_and_makes_them_resumable(tmp_path: P
     engine.dispose()
 
     with Store(path) as store:
-        assert store.stats().schema_version == SCHEMA_VERSION == 7
+        assert store.stats().schema_version == SCHEMA_VERSION == 8
         old = store.run(1)
         assert old is not None and (old.spec_json, old.status, old.steps) == ("{}", "running", 1)
         assert store.steps(1)[0].message_json is None
@@ -432,7 +432,17 @@ def test_a_store_from_before_gets_its_rollups_filled(tmp_path: Path) -> None:
         add_meeting(store, "m1", "2026-09-01")
         with store.writer.begin() as conn:  # as a version-5 store left them: never built
             conn.exec_driver_sql("DELETE FROM people_report")
-            conn.exec_driver_sql("DROP TABLE email_messages")  # (a version-7 table)
+            conn.exec_driver_sql("DROP TABLE email_messages")  # what versions 7 and 8 add
+            conn.exec_driver_sql("DROP TABLE person_addresses")
+            for column in (
+                "emails_json",
+                "messages_sent",
+                "messages_received",
+                "first_contact",
+                "last_contact",
+                "correspondents_json",
+            ):
+                conn.exec_driver_sql(f"ALTER TABLE people_report DROP COLUMN {column}")
             conn.exec_driver_sql("DELETE FROM schema_migrations WHERE version >= 6")
             conn.exec_driver_sql("PRAGMA user_version = 5")
     with Store(path) as store:

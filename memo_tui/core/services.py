@@ -62,7 +62,11 @@ def build_services(settings: Settings, db_path: Path) -> Services:
     store = Store(db_path, busy_timeout_ms=settings.busy_timeout_ms)
     ledger = StoreLedger(store, {**DEFAULT_PRICES, **settings.prices})
     provider = select.build_provider(settings, ledger)
-    options = CaptureOptions(max_chars=settings.max_capture_chars, user=settings.user_name)
+    options = CaptureOptions(
+        max_chars=settings.max_capture_chars,
+        user=settings.user_name,
+        my_addresses=tuple(settings.my_addresses),
+    )
     embed = EmbedService(
         store,
         FastEmbedder(settings.embed_model, settings.embed_model_path, settings.embed_download),

@@ -212,6 +212,7 @@ class PersonPage(Page):
             f"{plural(len(person.decisions), 'decision')}, "
             f"{plural(len(person.meetings), 'meeting')}"
         )
+        head.append(self._mail())
         self.entity_name = person.name
         entries: list[Entry] = self.document()
         if person.open_action_items:
@@ -231,6 +232,22 @@ class PersonPage(Page):
             entries.append(heading("Meetings"))
             entries += [(items([(m.day, line(m.title))]), (m.id, None)) for m in person.meetings]
         return head, entries
+
+    def _mail(self) -> Text:
+        """Their addresses and mail, from the people rollup ('' when no mail names them)."""
+        rolled = [r for r in self.services.store.people_report() if r.person_id == self.person_id]
+        if not rolled or not rolled[0].emails:
+            return Text("")
+        r = rolled[0]
+        said = (
+            f"Email: {', '.join(r.emails)} · {r.messages_sent} sent, "
+            f"{r.messages_received} received"
+        )
+        if r.first_contact and r.last_contact:
+            said += f" · {r.first_contact[:10]} to {r.last_contact[:10]}"
+        if r.correspondents:
+            said += f" · writes most with {', '.join(r.correspondents)}"
+        return Text("\n") + line(said)
 
 
 class ProjectPage(Page):

@@ -83,6 +83,7 @@ AskReplace = Callable[[Replacement], bool]
 class CaptureOptions:
     max_chars: int = 100_000
     user: str = "user"
+    my_addresses: tuple[str, ...] = ()  # the user's own email addresses
 
 
 def iter_sources(paths: Iterable[Path]) -> Iterator[tuple[Path, CaptureRejected | None]]:
@@ -265,9 +266,11 @@ class CaptureService:
         )
         new = replace(new, meta={**new.meta, **meta})
         new = link_names(new, [*transcript.speakers, *transcript.attendees], self.store.directory())
+        participants = [(str(a), str(n)) for a, n in meta.get("participants", [])]  # type: ignore[attr-defined]
         with self.store.atomically():
             written = self.store.write_capture(new, replace_id)
             self.store.attach_thread(thread_key, written.capture_id)
+            self.store.link_participants(participants, self.options.my_addresses)
         if self.after_commit is not None:
             self.after_commit(written.capture_id)
         return written.capture_id, len(written.decisions), len(written.action_items)

@@ -113,6 +113,22 @@ def import_mail(
                 break
     summary.new += store.add_email_messages(batch)
     summary.bulk += store.mark_one_way_senders(ONE_WAY_LEAST)
+    with store.reports_deferred():  # the rollups once at the end, not after every thread
+        _capture_threads(store, path, capture, summary, state, say, stop)
+    state.stage = "done"
+    say(state)
+    return summary
+
+
+def _capture_threads(
+    store: Store,
+    path: Path,
+    capture: Capturer,
+    summary: ImportSummary,
+    state: ImportProgress,
+    say: Callable[[ImportProgress], None],
+    stop: Callable[[], bool] | None,
+) -> None:
     pending = store.pending_threads()
     state.stage, state.threads_total = "threads", len(pending)
     say(state)
@@ -132,9 +148,6 @@ def import_mail(
         summary.action_items += actions
         state.threads_done += 1
         say(state)
-    state.stage = "done"
-    say(state)
-    return summary
 
 
 def _new(mail: Mail, threader: Threader, source: str) -> NewEmailMessage:
@@ -170,7 +183,13 @@ def render_thread(messages: list[EmailMessageRecord]) -> tuple[Transcript, dict[
     first = messages[0]
     title = _clean_subject(first.subject)
     names = list(dict.fromkeys(_name(m) for m in messages))
-    lines = [f"Subject: {title}", f"Participants: {', '.join(names)}", ""]
+    participants = {m.sender_address: m.sender_name for m in messages}
+    for m in messages:
+        for r in m.recipients:
+            if not participants.get(r["address"]):
+                participants[r["address"]] = r.get("name", "")
+    present = [n for n in dict.fromkeys([*names, *participants.values()]) if n]
+    lines = [f"Subject: {title}", f"Participants: {', '.join(present)}", ""]
     turns: list[Turn] = []
     index: list[dict[str, object]] = []
     for n, m in enumerate(messages, 1):
@@ -201,9 +220,14 @@ def render_thread(messages: list[EmailMessageRecord]) -> tuple[Transcript, dict[
         turns=turns,
         title=title,
         occurred_at=day,
-        attendees=names,
+        attendees=present,
     )
-    return transcript, {"thread": first.thread_key, "messages": index}
+    meta: dict[str, object] = {
+        "thread": first.thread_key,
+        "messages": index,
+        "participants": [[a, n] for a, n in participants.items()],
+    }
+    return transcript, meta
 
 
 def _name(message: EmailMessageRecord) -> str:
