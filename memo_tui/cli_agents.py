@@ -16,6 +16,7 @@ from memo_tui.render import warn
 if TYPE_CHECKING:
     from memo_tui.core.agents.runtime import Approver, Proposal
     from memo_tui.core.services import Services
+    from store import SectionRecord
 
 EXIT_OK, EXIT_REFUSED, EXIT_USAGE = 0, 1, 2
 
@@ -45,6 +46,15 @@ def add_parsers(commands: Any, common: argparse.ArgumentParser) -> None:
         help="an agent's proposals: accept all, reject all, or ask (in a terminal)",
     )
     commands.add_parser("runs", parents=[common], help="agent runs, newest first")
+    commands.add_parser("concepts", parents=[common], help="concepts and their documents")
+    concept = commands.add_parser("concept", help="add a concept, or show its living document")
+    steps = concept.add_subparsers(dest="concept_command", metavar="ACTION", required=True)
+    steps.add_parser("add", parents=[common], help="add a concept").add_argument(
+        "name", metavar="NAME"
+    )
+    steps.add_parser("show", parents=[common], help="a concept's living document").add_argument(
+        "name", metavar="NAME"
+    )
 
 
 def _projects(args: argparse.Namespace, services: Services) -> int:
@@ -88,15 +98,7 @@ def _project(args: argparse.Namespace, services: Services) -> int:
     sections = store.sections("project", found.id)
     payload = {
         "name": found.name,
-        "sections": [
-            {
-                "key": s.key,
-                "body": s.body,
-                "cited_fact_ids": s.cited_fact_keys,
-                "edited_by": s.edited_by,
-            }
-            for s in sections
-        ],
+        "sections": [_section_json(s) for s in sections],
         "evidence_count": found.facts,
     }
     if args.json:
@@ -105,11 +107,24 @@ def _project(args: argparse.Namespace, services: Services) -> int:
     print(sanitize_line(f"{found.name}: {found.facts} facts of evidence"))
     if not sections:
         print(f"No living document yet: memo run project_compile {found.name!r}")
+    _print_sections(sections)
+    return EXIT_OK
+
+
+def _section_json(section: SectionRecord) -> dict[str, Any]:
+    return {
+        "key": section.key,
+        "body": section.body,
+        "cited_fact_ids": section.cited_fact_keys,
+        "edited_by": section.edited_by,
+    }
+
+
+def _print_sections(sections: list[SectionRecord]) -> None:
     for s in sections:
         by = " (edited by you)" if s.edited_by == "user" else ""
         print(f"\n## {sanitize_line(s.key)}{by}")
         print(sanitize(s.body))
-    return EXIT_OK
 
 
 def _run(args: argparse.Namespace, services: Services) -> int:
@@ -278,7 +293,54 @@ def _runs(args: argparse.Namespace, services: Services) -> int:
     return EXIT_OK
 
 
+def _concepts(args: argparse.Namespace, services: Services) -> int:
+    found = services.store.concepts()
+    if args.json:
+        render.emit_json({"concepts": [vars(c) for c in found]})
+        return EXIT_OK
+    if not found:
+        print('No concepts yet. Add one: memo concept add "event sourcing"')
+    for c in found:
+        state = f"{c.sections} sections" if c.sections else "no document yet"
+        print(sanitize_line(f"{c.name}: {state}"))
+    return EXIT_OK
+
+
+def _concept(args: argparse.Namespace, services: Services) -> int:
+    from store import NameTakenError, StoreError
+
+    store = services.store
+    if args.concept_command == "add":
+        try:
+            concept_id = store.add_concept(args.name)
+        except (NameTakenError, StoreError) as error:
+            warn(f"memo: {error}")
+            return EXIT_REFUSED
+        if args.json:
+            render.emit_json({"id": concept_id, "name": args.name})
+        else:
+            print(sanitize_line(f"added concept {args.name} (id {concept_id})"))
+            print(sanitize_line(f"write its document: memo run concept_compile {args.name!r}"))
+        return EXIT_OK
+    wanted = " ".join(args.name.split()).lower()
+    found = next((c for c in store.concepts() if c.name.lower() == wanted), None)
+    if found is None:
+        warn(f"memo: no concept called {args.name!r}; memo concepts lists them")
+        return EXIT_REFUSED
+    sections = store.sections("concept", found.id)
+    if args.json:
+        render.emit_json({"name": found.name, "sections": [_section_json(s) for s in sections]})
+        return EXIT_OK
+    print(sanitize_line(found.name))
+    if not sections:
+        print(f"No living document yet: memo run concept_compile {found.name!r}")
+    _print_sections(sections)
+    return EXIT_OK
+
+
 HANDLERS: dict[str, Callable[[argparse.Namespace, Services], int]] = {
+    "concepts": _concepts,
+    "concept": _concept,
     "projects": _projects,
     "project": _project,
     "run": _run,

@@ -109,6 +109,7 @@ class Settings(BaseSettings):
     collector_model: str | None = Field(default=None, description="collector agent.")
     digest_model: str | None = Field(default=None, description="digest agent.")
     chat_model: str | None = Field(default=None, description="The Ask pane's chat agent.")
+    concept_compile_model: str | None = Field(default=None, description="concept_compile agent.")
     extract_deadline_s: float = Field(default=26.0, gt=0, description="Extraction call deadline.")
     router_deadline_s: float = Field(default=5.0, gt=0, description="Router call deadline.")
     answer_deadline_s: float = Field(default=25.0, gt=0, description="Synthesis call deadline.")

@@ -157,6 +157,16 @@ async def shoot() -> None:
             await pilot.press("1")
             await settle()
             save("captures-with-mail")
+            await asyncio.to_thread(services.store.add_concept, "Postgres")
+            app.refresh_lists()
+            await pilot.press("8")
+            await settle()
+            await pilot.press("r")  # concept_compile, offline
+            await settle()
+            save("concepts")
+            await pilot.press("enter")
+            await settle()
+            save("concept")
         services.close()
 
 

@@ -206,6 +206,20 @@ def _now() -> str:
     return dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat()
 
 
+def _v9_concepts(conn: Connection) -> None:
+    """Concepts the user names; their living documents are sections like a project's."""
+    _run(
+        conn,
+        """
+CREATE TABLE concepts (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+    created_at TEXT NOT NULL
+);
+""",
+    )
+
+
 MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("initial schema", _v1_initial),
     ("embedding cache by content hash", _v2_embedding_cache),
@@ -215,6 +229,7 @@ MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("rollups kept with every write", _v6_rollups_kept),
     ("email messages, threads and newsletters", _v7_email),
     ("email addresses of people; mail in the people rollup", _v8_addresses),
+    ("concepts", _v9_concepts),
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

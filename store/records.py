@@ -583,6 +583,17 @@ class KnownMessage:
 
 
 @dataclass(frozen=True)
+class ConceptSummary:
+    """A concept: its name, and its living document's sections (how many, last change)."""
+
+    id: int
+    name: str
+    created_at: str
+    sections: int
+    updated_at: str | None
+
+
+@dataclass(frozen=True)
 class AddressRecord:
     """An address whose display name matches a person known at another domain: the same
     person, perhaps; the user says."""

@@ -17,6 +17,7 @@ from store import (
     addresses,
     agents,
     captures,
+    concepts,
     email,
     facts,
     ledger,
@@ -41,6 +42,7 @@ from store.records import (
     CaptureRef,
     CaptureSummary,
     ClientSummary,
+    ConceptSummary,
     DecisionRecord,
     Directory,
     EmailMessageRecord,
@@ -716,6 +718,15 @@ class Store:
         """Settle a proposal: the address is that person's (or, None, nobody known)."""
         with self._reporting() as conn:
             return addresses.merge(conn, address, person_id)
+
+    def add_concept(self, name: str) -> int:
+        """A new concept; a name already taken (any case) raises NameTakenError."""
+        with self._write() as conn:
+            return concepts.add_concept(conn, name, utc_now())
+
+    def concepts(self) -> list[ConceptSummary]:
+        with self.reader.connect() as conn:
+            return concepts.concepts(conn)
 
     def newsletters(self) -> list[NewsletterSummary]:
         with self.reader.connect() as conn:

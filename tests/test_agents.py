@@ -426,6 +426,7 @@ def test_link_evidence_adds_citations_to_an_agent_section_only(services: Service
         ("collector", "Atlas", 1),
         ("digest", "2026-11-19", 1),
         ("chat", "why did we pick Postgres?", 0),
+        ("concept_compile", "postgres", 3),
     ],
 )
 def test_every_agent_runs_from_the_cli(
@@ -434,6 +435,7 @@ def test_every_agent_runs_from_the_cli(
     """Offline (the scripted policies) and on a scripted model on the fake Messages API."""
     db = services.store.path
     fact = services.store.facts("decision")[0].fact_key
+    services.store.add_concept("Postgres")
     services.close()
     with FakeServer() as server:
         server.default = model(fact, pause=0.0)
@@ -459,3 +461,37 @@ def test_every_agent_runs_from_the_cli(
         assert all(streamed) if agent == "chat" else not any(streamed)
     if agent == "chat":
         assert ran["sources"] and "Postgres" in ran["answer"] and "[1]" in ran["answer"]
+
+
+def test_concept_compile_writes_its_three_sections_from_the_facts(services: Services) -> None:
+    from memo_tui.core.agents.agents import CONCEPT_SECTIONS
+    from memo_tui.core.agents.service import UnknownEntity
+
+    store = services.store
+    concept = store.add_concept("Postgres")
+    outcome = run_agent(services, "concept_compile", "postgres")
+    assert outcome.status == "completed"
+    sections = {s.key: s for s in store.sections("concept", concept)}
+    assert set(sections) == set(CONCEPT_SECTIONS)
+    assert "comes up in" in sections["scope_summary"].body
+    assert "We're moving Atlas to Postgres" in sections["distilled_insights"].body
+    cited = [k for s in sections.values() for k in s.cited_fact_keys]
+    assert cited and set(store.facts_by_keys(cited)) == set(cited)
+    with pytest.raises(UnknownEntity, match="memo concept add NAME"):
+        run_agent(services, "concept_compile", "Kafka")
+
+
+def test_the_cli_adds_lists_and_shows_concepts(memo) -> None:  # type: ignore[no-untyped-def]
+    extra = {"MEMO_PROVIDER": "offline"}
+    added = memo("--demo", "concept", "add", "Postgres", extra_env=extra)
+    assert added.code == 0 and "added concept Postgres" in added.stdout
+    assert memo("--demo", "concept", "add", "postgres", extra_env=extra).code == 1  # taken
+    assert memo("--demo", "run", "concept_compile", "Postgres", extra_env=extra).code == 0
+    listed = memo("--demo", "concepts", "--json", extra_env=extra).json()["concepts"]
+    assert [(c["name"], c["sections"]) for c in listed] == [("Postgres", 3)]
+    shown = memo("--demo", "concept", "show", "postgres", "--json", extra_env=extra).json()
+    assert {s["key"] for s in shown["sections"]} == {
+        "scope_summary",
+        "distilled_insights",
+        "evolving_understanding",
+    }

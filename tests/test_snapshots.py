@@ -310,6 +310,17 @@ def test_newsletters_pane(
 
 
 @SIZES
+def test_concepts_pane(snap_compare: Snap, services: Services, size: tuple[int, int]) -> None:
+    """8, after an offline concept_compile on one concept (its timestamps pinned)."""
+    from memo_tui.core.agents.service import run_agent
+
+    services.store.add_concept("Postgres")
+    run_agent(services, "concept_compile", "Postgres")
+    pin_timestamps(services.store)
+    assert shot(snap_compare, services, size, keys("8"))
+
+
+@SIZES
 def test_approve_dialog(snap_compare: Snap, services: Services, size: tuple[int, int]) -> None:
     async def script(pilot: Any) -> None:
         await settle(pilot)

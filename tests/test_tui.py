@@ -1161,3 +1161,26 @@ def test_ctrl_x_stops_a_mail_import_and_the_next_one_goes_on(
     assert done.new == 3000 - stopped and not done.stopped
     assert store.pending_threads() == []
     built.close()
+
+
+def test_concepts_pane_adds_one_and_r_writes_its_document(services: Services) -> None:
+    from memo_tui.ui.detail import ConceptPage
+
+    app = MemoApp(services)
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("8", "a")
+        await until(pilot, lambda: isinstance(app.screen, modals.NewConcept), "the dialog")
+        await pilot.press(*"Postgres", "enter")
+        await settle(pilot)
+        assert app.query_one("#concepts-table").row_count == 1
+        await pilot.press("r")
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, ConceptPage)
+        assert "scope_summary" in shown(app) and "3 sections" in shown(app)
+
+    drive(app, script)
+    [run] = services.store.runs()
+    assert run.agent_type == "concept_compile" and run.status == "completed"

@@ -26,6 +26,7 @@ from memo_tui.ui.ask_pane import AskPane
 from memo_tui.ui.facts_pane import FactsPane
 from memo_tui.ui.panes import (
     CapturesPane,
+    ConceptsPane,
     ListPane,
     NewslettersPane,
     Pane,
@@ -93,7 +94,9 @@ class MemoApp(Workflows):
         Binding("4", "pane('projects')", "Projects", id="pane.projects"),
         Binding("5", "pane('ask')", "Ask", id="pane.ask"),
         Binding("6", "pane('runs')", "Runs", id="pane.runs"),
-        Binding("7", "pane('newsletters')", "News", id="pane.newsletters"),
+        # 7 and 8 leave the footer to the keys of the pane in hand (F1 and ctrl+p list them).
+        Binding("7", "pane('newsletters')", "News", id="pane.newsletters", show=False),
+        Binding("8", "pane('concepts')", "Concepts", id="pane.concepts", show=False),
         Binding("c", "capture", "Capture", id="app.capture"),
         Binding("slash", "filter", "Filter", id="app.filter", show=False),
         Binding("w", "who", "Who?", id="app.who"),
@@ -134,6 +137,7 @@ class MemoApp(Workflows):
             yield AskPane(id="ask")
             yield RunsPane(id="runs")
             yield NewslettersPane(id="newsletters")
+            yield ConceptsPane(id="concepts")
         with Horizontal(id="job"):
             yield Label(id="job-label")
             yield ProgressBar(id="job-progress", show_eta=False)
@@ -248,6 +252,7 @@ class MemoApp(Workflows):
             self.query_one(ProjectsPane): self.query_one(ProjectsPane).fill(self.services),
             self.query_one(RunsPane): self.query_one(RunsPane).fill(self.services),
             self.query_one(NewslettersPane): self.query_one(NewslettersPane).fill(self.services),
+            self.query_one(ConceptsPane): self.query_one(ConceptsPane).fill(self.services),
         }
         directory = store.directory()
         self.catalog = {
@@ -349,6 +354,8 @@ class MemoApp(Workflows):
             self.go_to("person", int(key))
         elif isinstance(pane, ProjectsPane):
             self.go_to("project", int(key))
+        elif isinstance(pane, ConceptsPane):
+            self.go_to("concept", int(key))
         elif isinstance(pane, RunsPane):
             from memo_tui.ui.runs import RunScreen
 
@@ -372,9 +379,11 @@ class MemoApp(Workflows):
 
     def go_to(self, kind: str, entity_id: int) -> None:
         """A person's or project's page, or a meeting."""
-        from memo_tui.ui.detail import PersonPage, ProjectPage
+        from memo_tui.ui.detail import ConceptPage, PersonPage, ProjectPage
 
-        if kind == "person":
+        if kind == "concept":
+            self.push_screen(ConceptPage(self.services, entity_id))
+        elif kind == "person":
             self.push_screen(PersonPage(self.services, entity_id))
         elif kind == "project":
             self.push_screen(ProjectPage(self.services, entity_id))

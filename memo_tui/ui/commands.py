@@ -52,7 +52,17 @@ class MemoCommands(Provider):
             *[
                 (f"Go to {pane.title()}", partial(app.action_pane, pane), f"{n}: the {pane} pane")
                 for n, pane in enumerate(
-                    ("captures", "facts", "people", "projects", "ask", "runs", "newsletters"), 1
+                    (
+                        "captures",
+                        "facts",
+                        "people",
+                        "projects",
+                        "ask",
+                        "runs",
+                        "newsletters",
+                        "concepts",
+                    ),
+                    1,
                 )
             ],
         ]

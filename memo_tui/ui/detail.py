@@ -240,14 +240,38 @@ class PersonPage(Page):
             return Text("")
         r = rolled[0]
         said = (
-            f"Email: {', '.join(r.emails)} · {r.messages_sent} sent, "
-            f"{r.messages_received} received"
+            f"Email: {', '.join(r.emails)} · {r.messages_sent} sent, {r.messages_received} received"
         )
         if r.first_contact and r.last_contact:
             said += f" · {r.first_contact[:10]} to {r.last_contact[:10]}"
         if r.correspondents:
             said += f" · writes most with {', '.join(r.correspondents)}"
         return Text("\n") + line(said)
+
+
+class ConceptPage(Page):
+    HELP = (
+        "A concept's living document: its scope, what was learned or decided about it, and "
+        "how the understanding changed, each section citing the facts it rests on (r: the "
+        "concept_compile agent writes it; e edits a section, and agents then leave it)."
+    )
+    BINDINGS = [Binding("e", "edit", "Edit", id="concept.edit")]
+    agent = "concept_compile"
+    entity_type = "concept"
+
+    def __init__(self, services: Services, concept_id: int) -> None:
+        super().__init__(services)
+        self.entity_id = concept_id
+
+    def build(self) -> tuple[Text, list[Entry]]:
+        found = [c for c in self.services.store.concepts() if c.id == self.entity_id]
+        if not found:
+            return styled("This concept is no longer in the store.", "bold"), []
+        concept = found[0]
+        self.entity_name = concept.name
+        head = line(concept.name, style="bold")
+        head.append(f"\nconcept · {plural(concept.sections, 'section')}")
+        return head, self.document()
 
 
 class ProjectPage(Page):

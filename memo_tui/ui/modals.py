@@ -409,6 +409,36 @@ class NewProject(Dialog[tuple[str, str | None]]):
         self.dismiss(None)
 
 
+class NewConcept(Dialog[str]):
+    """A concept's name: an idea to follow across meetings and mail."""
+
+    DEFAULT_CSS = _DIALOG_CSS.format(name="NewConcept")
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label("New concept (an idea to follow, e.g. event sourcing)", classes="title")
+            yield Input(placeholder="Concept name", id="concept-name")
+            with Horizontal(classes="buttons"):
+                yield Button("Add", id="add", variant="primary")
+                yield Button("Cancel", id="cancel")
+
+    def on_mount(self) -> None:
+        self.query_one("#concept-name", Input).focus()
+
+    @on(Input.Submitted)
+    @on(Button.Pressed, "#add")
+    def add(self) -> None:
+        name = " ".join(self.query_one("#concept-name", Input).value.split())
+        if not name:
+            self.notify("The concept needs a name.", severity="warning")
+            return
+        self.dismiss(name)
+
+    @on(Button.Pressed, "#cancel")
+    def cancel(self) -> None:
+        self.dismiss(None)
+
+
 class Help(Dialog[None]):
     """The keys of the focused pane, then the app's, with their binding ids for keymaps."""
 

@@ -271,6 +271,42 @@ class ProjectsPane(ListPane):
         self.memo.write_note(int(key))
 
 
+class ConceptsPane(ListPane):
+    HELP = (
+        "Concepts you follow across meetings and mail (an idea, a technology, a theme), each "
+        "with a living document the concept_compile agent writes from the facts about it: "
+        "scope, distilled insights, and how the understanding evolved. Enter opens one; a "
+        "adds a concept; r runs the agent on the selected one."
+    )
+    COLUMNS = ("Concept", "Sections", "Updated")
+    BINDINGS = [
+        Binding("a", "add", "Add", id="concepts.add"),
+        Binding("r", "run", "Compile", id="concepts.run"),
+    ]
+
+    def fill(self, services: Services) -> list[Row]:
+        return [
+            row(
+                c.id,
+                line(c.name, 48),
+                str(c.sections) if c.sections else "none yet (r)",
+                (c.updated_at or "")[:16].replace("T", " "),
+            )
+            for c in services.store.concepts()
+        ]
+
+    def action_add(self) -> None:
+        self.memo.add_concept()
+
+    def action_run(self) -> None:
+        """r: the concept_compile agent on the selected concept."""
+        self._run_on_selected("concept_compile")
+
+    def entity_name(self, key: int) -> str | None:
+        found = [c.name for c in self.services.store.concepts() if c.id == key]
+        return found[0] if found else None
+
+
 class NewslettersPane(ListPane):
     HELP = (
         "Newsletters and other bulk mail from imported email, by sender: how many messages, "

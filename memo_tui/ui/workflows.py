@@ -308,6 +308,19 @@ class Workflows(App[None]):
         self.refresh_lists()
 
     @work(exclusive=True, group="edit", exit_on_error=False)
+    async def add_concept(self) -> None:
+        name = await self.push_screen_wait(modals.NewConcept())
+        if name is None:
+            return
+        try:
+            await asyncio.to_thread(self.services.store.add_concept, name)
+        except Exception as error:  # noqa: BLE001 - e.g. the name is taken: say so
+            self.push_screen(modals.ErrorDialog("Concept not added", str(error)))
+            return
+        self.notify(line(f"Added concept {name}: r writes its document").plain, markup=False)
+        self.refresh_lists()
+
+    @work(exclusive=True, group="edit", exit_on_error=False)
     async def write_note(self, project_id: int, page: Page | None = None) -> None:
         """A note about a project, or about its client."""
         from store import Provenance

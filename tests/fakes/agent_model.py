@@ -13,7 +13,7 @@ from typing import Any
 
 from fakes import anthropic_api
 from fakes.server import Reply
-from memo_tui.core.agents.agents import PROJECT_SECTIONS
+from memo_tui.core.agents.agents import CONCEPT_SECTIONS, PROJECT_SECTIONS
 
 _IDS = count(1)
 Call = tuple[str, dict[str, Any]]
@@ -65,6 +65,12 @@ def _plan(names: set[str], body: dict[str, Any], fact_id: int) -> list[Call]:
             else ("record_no_change", {"key": "backfill", "reason": "nothing unlinked"})
         )
         return [("get_project", {}), ("find_unlinked_evidence", {}), last]
+    if "concept" in str(body.get("system", "")):
+        sections = [
+            ("write_section", {"key": k, "body": f"The {k}.", "cited_fact_ids": [fact_id]})
+            for k in CONCEPT_SECTIONS
+        ]
+        return [("search_facts", {"query": _question(body)}), *sections]
     if "write_person_facet" in names:
         facets = [
             (
@@ -86,7 +92,7 @@ def _plan(names: set[str], body: dict[str, Any], fact_id: int) -> list[Call]:
 
 def _final(names: set[str], body: dict[str, Any]) -> str:
     """The last turn's text: the chat agent answers from the first fact it found."""
-    if "write_section" in names or "write_digest" in names or "propose_backfill" in names:
+    if {"write_section", "write_digest", "propose_backfill"} & names:
         return "Done."
     found = results(body)
     facts = found[-1].get("facts", []) if found else []

@@ -155,6 +155,51 @@ def person_enrich(person_id: int, name: str, model: str, context_limit: int = 12
     )
 
 
+CONCEPT_SECTIONS = ("scope_summary", "distilled_insights", "evolving_understanding")
+
+CONCEPT_COMPILE_SYSTEM = """You keep the living document of a concept (an idea the user
+follows across meetings and email) in a team's memory tool. Find the facts about it with
+search_facts (try the name and close wordings), read meetings or lines when you need more,
+then write each section with write_section, citing the fact ids it rests on:
+scope_summary (what the concept means here and where it comes up), distilled_insights (what
+was learned or decided about it, with who and why), and evolving_understanding (how the
+thinking about it changed, dated). Write only what the evidence says. A section the user
+edited is theirs. Use record_no_change for a section already right. Stop when all are
+written."""
+
+
+def concept_compile(
+    concept_id: int, name: str, model: str, context_limit: int = 128_000
+) -> RunSpec:
+    return RunSpec(
+        agent="concept_compile",
+        entity_type="concept",
+        entity_id=concept_id,
+        entity_name=name,
+        system=CONCEPT_COMPILE_SYSTEM,
+        tools=(
+            "search_facts",
+            "get_fact",
+            "get_capture",
+            "get_capture_lines",
+            "context_status",
+            "write_section",
+            "link_evidence",
+            "record_no_change",
+        ),
+        required=tuple(
+            requirement
+            for key in CONCEPT_SECTIONS
+            for requirement in (
+                Requirement("write_section", {"key": key}, any_of=key),
+                Requirement("record_no_change", {"key": key}, any_of=key),
+            )
+        ),
+        model=model,
+        context_limit=context_limit,
+    )
+
+
 CHAT_SYSTEM = """You answer questions about a team's meetings in a memory tool. Look things
 up with the tools (search_facts first; then meetings, lines, people or projects as needed).
 Every fact a tool returns carries a label like [3]: answer ONLY from facts the tools
@@ -200,9 +245,11 @@ def brief(spec: RunSpec) -> str:
         return f"Write the digest for the week {start} to {end} (since={start}, until={end})."
     if spec.agent == "person_enrich":
         return f"Bring the page of {spec.entity_name!r} up to date."
+    if spec.agent == "concept_compile":
+        return f"Compile the living document for the concept {spec.entity_name!r}."
     if spec.agent == "collector":
         return f"Find meetings about the project {spec.entity_name!r} that are not linked to it."
     return f"Compile the living document for the project {spec.entity_name!r}."
 
 
-AGENTS = ("chat", "collector", "digest", "person_enrich", "project_compile")
+AGENTS = ("chat", "collector", "concept_compile", "digest", "person_enrich", "project_compile")

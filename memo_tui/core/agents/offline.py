@@ -242,6 +242,57 @@ def _person_writes(person: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     ]
 
 
+_CONCEPT = re.compile(r"the concept (['\"])(?P<name>.+)\1")
+
+
+def concept_compile(request: Request) -> Completion:
+    """Search for the concept by name, then write its three sections from what came back:
+    where it comes up, what was decided about it, and how that changed over time."""
+    step = _steps(request)
+    found = _CONCEPT.search(request.messages[0].text)
+    name = found["name"] if found else request.messages[0].text
+    if step == 0:
+        return _turn("Searching the facts about it.", _search(name, 30), step=step)
+    if step == 1:
+        facts = _results(request).get("search_facts", {}).get("facts", [])
+        return _turn("Writing the sections.", *_concept_sections(name, facts), step=step)
+    return _turn("Done: every section is written from the stored evidence.", step=step)
+
+
+def _concept_sections(name: str, facts: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
+    dated = sorted(facts, key=lambda f: f["date"] or "")
+    meetings = sorted({f["meeting"] for f in facts if f.get("meeting")})
+    if dated:
+        scope = (
+            f"'{name}' comes up in {len(facts)} stored facts across {len(meetings)} meetings "
+            f"and threads, from {dated[0]['date']} to {dated[-1]['date']}: "
+            + ", ".join(meetings[:5])
+            + "."
+        )
+    else:
+        scope = f"Nothing stored mentions '{name}' yet."
+    decided = [f for f in dated if f["type"] == "decision"]
+    insights = "\n".join(f"- {f['date']}: {_first(f['text'])}" for f in decided[-6:]) or (
+        "No decision about it is on record."
+    )
+    steps = [dated[0], dated[len(dated) // 2], dated[-1]] if len(dated) >= 3 else dated
+    evolving = (
+        "\n".join(
+            f"- {f['date']} ({f['type'].replace('_', ' ')}): {_first(f['text'])}" for f in steps
+        )
+        or "Too little is stored to see it change."
+    )
+    return [
+        _section("scope_summary", scope, [f["fact_id"] for f in dated[:3]]),
+        _section("distilled_insights", insights, [f["fact_id"] for f in decided[-6:]]),
+        _section("evolving_understanding", evolving, [f["fact_id"] for f in steps]),
+    ]
+
+
+def _first(text: str) -> str:
+    return text.splitlines()[0] if text else ""
+
+
 def chat(request: Request) -> Completion:
     """Search the stored facts for the question and quote the strongest, each cited by its
     label. A follow-up ("and when is it due?": few words of its own, leaning on the question
@@ -291,12 +342,13 @@ def _follow_up(question: str) -> bool:
     return bool(_LEANING.search(question)) and len(search_words(question).split()) <= 3
 
 
-def _search(query: str) -> tuple[str, dict[str, Any]]:
-    return "search_facts", {"query": query, "limit": 10}
+def _search(query: str, limit: int = 10) -> tuple[str, dict[str, Any]]:
+    return "search_facts", {"query": query, "limit": limit}
 
 
 POLICIES: dict[str, Policy] = {
     "chat": chat,
+    "concept_compile": concept_compile,
     "person_enrich": person_enrich,
     "collector": collector,
     "digest": digest,

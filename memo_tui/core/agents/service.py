@@ -13,6 +13,7 @@ from memo_tui.core.agents.agents import (
     AGENTS,
     brief,
     collector,
+    concept_compile,
     digest,
     person_enrich,
     project_compile,
@@ -113,6 +114,15 @@ def _spec(services: Services, agent: str, entity: str) -> RunSpec:
     if agent == "person_enrich":
         person_id, name = _person(services, entity)
         return person_enrich(person_id, name, model, limit)
+    if agent == "concept_compile":
+        concepts = {c.name.lower(): c for c in services.store.concepts()}
+        concept = concepts.get(" ".join(entity.split()).lower())
+        if concept is None:
+            known = ", ".join(sorted(c.name for c in concepts.values())) or "none yet"
+            raise UnknownEntity(
+                f"no concept called {entity!r} (concepts: {known}); memo concept add NAME"
+            )
+        return concept_compile(concept.id, concept.name, model, limit)
     projects = {p.name.lower(): p for p in services.store.projects()}
     found = projects.get(entity.strip().lower())
     if found is None:

@@ -17,6 +17,7 @@ Task = Literal[
     "collector",
     "digest",
     "chat",
+    "concept_compile",
 ]
 TASKS: tuple[Task, ...] = get_args(Task)
 
