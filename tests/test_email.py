@@ -247,3 +247,12 @@ def test_an_unquoted_from_line_inside_a_body_does_not_split_the_message(tmp_path
     read = list(read_messages(path))
     assert [m.message_id for m in read] == ["<one@example.com>", "<two@example.com>"]  # type: ignore[union-attr]
     assert "we ship on Monday" in read[0].body  # type: ignore[union-attr]
+
+
+def test_display_names_are_read_as_people_write_them() -> None:
+    from memo_tui.core.email.message import display_name, normalize_address
+
+    assert display_name('"Adeyemi, Tom"') == "Tom Adeyemi"
+    assert display_name("Tom Adeyemi") == "Tom Adeyemi"
+    assert display_name("Support, Team 2") == "Support, Team 2"  # not a Last, First
+    assert normalize_address("<Tom+Lists@Example.COM>") == "tom@example.com"

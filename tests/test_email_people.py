@@ -125,3 +125,44 @@ def test_a_person_page_shows_their_mail(services: Services, tmp_path: Path) -> N
             assert "Email: tom@example.com" in shown and "writes most with Priya" in shown
 
     asyncio.run(run())
+
+
+def test_w_asks_about_a_proposed_address_and_links_it(services: Services, tmp_path: Path) -> None:
+    import asyncio
+
+    from memo_tui.ui import modals
+    from memo_tui.ui.app import MemoApp
+
+    store = services.store
+    import_mail(
+        store,
+        mail.write_mbox(tmp_path / "a.mbox", mail.messages()),
+        services.capture.capture_thread,
+    )
+    other = message("Elena Kowalski <elena@elsewhere.example>", mail.ME, "Hi", 3, "Hi.", "<e@x>")
+    import_mail(
+        store, mail.write_mbox(tmp_path / "b.mbox", [other]), services.capture.capture_thread
+    )
+    elena = next(p.id for p in store.people() if p.name == "Elena Kowalski")
+    app = MemoApp(services)
+
+    async def run() -> None:
+        async with app.run_test(size=(120, 36)) as pilot:
+            await app.workers.wait_for_complete()
+            await pilot.press("w")
+            for _ in range(20):  # names first (if any wait), then the address
+                for _ in range(100):
+                    if isinstance(app.screen, modals.WhoIsIt):
+                        break
+                    await pilot.pause(0.05)
+                assert isinstance(app.screen, modals.WhoIsIt)
+                if "elena@elsewhere.example" in app.screen.mention:
+                    await pilot.click(f"#person-{elena}")
+                    break
+                await pilot.click("#person-0")
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+
+    asyncio.run(run())
+    assert "elena@elsewhere.example" in store.person_addresses(elena)
+    assert store.address_proposals() == []

@@ -288,7 +288,9 @@ class MemoApp(Workflows):
         model = "" if provider == "offline" else " " + select.model_for(services.settings, "answer")
         vectors = services.store.embedding_model()
         search = "keyword search only" if services.embed.unavailable or not vectors else vectors
-        waiting = self.waiting_names = len(services.store.pending_mentions())
+        waiting = self.waiting_names = len(services.store.pending_mentions()) + len(
+            services.store.address_proposals()
+        )
         today = dt.datetime.now(dt.UTC).date().isoformat()  # the ledger keeps UTC
         spend = sum(cost.cost_microdollars for cost in services.store.llm_costs("day", today))
         parts = [f"{provider}{model}", search]

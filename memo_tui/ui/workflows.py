@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from memo_tui.core.capture import CaptureResult, Replacement
     from memo_tui.core.services import Services
     from memo_tui.ui.detail import Page
-    from store import NoteRecord, SectionRecord
+    from store import AddressRecord, NoteRecord, SectionRecord
 
 JOBS = ("capture", "backfill", "seed", "agent")  # worker groups the job bar reports
 # Worker groups ctrl+x stops (an agent run stops after the step in hand, interrupted and
@@ -69,7 +69,8 @@ class Workflows(App[None]):
         waiting = await asyncio.to_thread(entities.pending)
         if only is not None:
             waiting = [w for w in waiting if w.mention.mention in only]
-        if not waiting:
+        addresses = [] if only is not None else self.services.store.address_proposals()
+        if not waiting and not addresses:
             if only is None:
                 self.notify("No names are waiting: every owner and decider is settled.")
             return
@@ -95,8 +96,32 @@ class Workflows(App[None]):
                 ).plain,
                 markup=False,  # names come from transcripts
             )
+        else:
+            await self._settle_addresses(addresses)
         self.refresh_lists()
         self.refresh_pages()
+
+    async def _settle_addresses(self, proposals: list[AddressRecord]) -> None:
+        """An address whose name matches a person known at another domain: the same person?
+        (The Who is it dialog: their name, or None of these to keep the address apart.)"""
+        for proposal in proposals:
+            said = [
+                f"Mail from {proposal.address} is signed {proposal.display_name!r}.",
+                f"{proposal.proposed_name} is known at another address; the same name at "
+                "another domain is not enough for memo to merge them.",
+            ]
+            mention = f"{proposal.display_name} <{proposal.address}>"
+            dialog = modals.WhoIsIt(
+                mention, said, [(proposal.proposed_person_id, proposal.proposed_name)]
+            )
+            choice = await self.push_screen_wait(dialog)
+            if choice is None:
+                return
+            await asyncio.to_thread(
+                self.services.store.merge_address, proposal.address, choice or None
+            )
+            who = proposal.proposed_name if choice else "someone memo does not know yet"
+            self.notify(line(f"{proposal.address} = {who}").plain, markup=False)
 
     def _waiting_on(self, mention: str, capture_ids: list[int]) -> list[str]:
         """What waits for the name: each item with its meeting, for the dialog."""

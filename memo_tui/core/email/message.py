@@ -93,9 +93,19 @@ def _people(message: Message, name: str) -> tuple[Person, ...]:
     for display, address in getaddresses(raw):
         if "@" not in address:
             continue
-        label = sanitize_line(" ".join(_decoded(display).split()))[:200]
+        label = display_name(sanitize_line(" ".join(_decoded(display).split()))[:200])
         found.append(Person(label, normalize_address(address)))
     return tuple(dict.fromkeys(found))
+
+
+_LAST_FIRST = re.compile(r"^([^,@]+),\s*([^,@.\d]+)$")
+
+
+def display_name(name: str) -> str:
+    """A display name as people write it: quotes gone, "Adeyemi, Tom" as "Tom Adeyemi"."""
+    name = name.strip().strip("'\"").strip()
+    turned = _LAST_FIRST.match(name)
+    return f"{turned[2].strip()} {turned[1].strip()}" if turned else name
 
 
 def _sender(message: Message) -> Person:
@@ -105,7 +115,7 @@ def _sender(message: Message) -> Person:
     display, address = parseaddr(_header(message, "from"))
     if "@" not in address:
         raise MalformedMail("no sender address (From)")
-    return Person(display, normalize_address(address))
+    return Person(display_name(display), normalize_address(address))
 
 
 def _date(message: Message) -> dt.datetime | None:
