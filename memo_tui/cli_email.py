@@ -33,6 +33,7 @@ def import_mail(path: Path, services: Services, quiet: bool) -> ImportSummary:
             return
         if state.stage == "reading":
             eta = f", about {state.eta_s:.0f} s left" if state.eta_s is not None else ""
+            eta = f" {state.share:.0%}{eta}" if state.share else eta
             said = f"{path.name}: {state.messages:,} messages read ({state.rate:,.0f}/s{eta})"
         elif state.stage == "threads":
             said = f"{path.name}: threads {state.threads_done:,}/{state.threads_total:,}"

@@ -58,33 +58,46 @@ def add_messages(conn: Connection, messages: Sequence[NewEmailMessage], now: str
     return added
 
 
+_ONE_WAY = """
+SELECT s.sender_address FROM email_messages AS s
+GROUP BY s.sender_address HAVING count(*) >= :least
+AND NOT EXISTS (
+    SELECT 1 FROM email_messages AS r, json_each(r.recipients_json) AS j
+    WHERE json_extract(j.value, '$.address') = s.sender_address
+)
+AND NOT EXISTS (
+    SELECT 1 FROM email_messages AS t
+    WHERE t.thread_key IN (
+        SELECT thread_key FROM email_messages WHERE sender_address = s.sender_address
+    ) AND t.sender_address != s.sender_address
+)"""
+
+
 def mark_one_way_senders(conn: Connection, least: int) -> int:
     """Senders of at least `least` messages that nobody ever wrote to, and whose threads
-    nobody answered, are bulk: their messages not yet captured say so. How many changed."""
-    changed = conn.execute(
+    nobody answered, are bulk: their messages not yet captured say so. A sender marked so
+    before who has since been written to (a later import: the sent folder, say) is a person
+    again, and their messages wait to be captured. How many messages changed."""
+    freed = conn.execute(
+        text(
+            "UPDATE email_messages SET bulk_reason = NULL WHERE bulk_reason LIKE 'one-way:%' "
+            f"AND sender_address NOT IN ({_ONE_WAY})"
+        ),
+        {"least": least},
+    )
+    marked = conn.execute(
         text(
             """
 UPDATE email_messages SET bulk_reason = 'one-way: ' || (
     SELECT count(*) FROM email_messages AS o WHERE o.sender_address = email_messages.sender_address
 ) || ' messages, never written to'
-WHERE bulk_reason IS NULL AND capture_id IS NULL AND sender_address IN (
-    SELECT s.sender_address FROM email_messages AS s
-    GROUP BY s.sender_address HAVING count(*) >= :least
-    AND NOT EXISTS (
-        SELECT 1 FROM email_messages AS r, json_each(r.recipients_json) AS j
-        WHERE json_extract(j.value, '$.address') = s.sender_address
-    )
-    AND NOT EXISTS (
-        SELECT 1 FROM email_messages AS t
-        WHERE t.thread_key IN (
-            SELECT thread_key FROM email_messages WHERE sender_address = s.sender_address
-        ) AND t.sender_address != s.sender_address
-    )
-)"""
+WHERE bulk_reason IS NULL AND capture_id IS NULL AND sender_address IN ("""
+            + _ONE_WAY
+            + ")"
         ),
         {"least": least},
     )
-    return changed.rowcount or 0
+    return (marked.rowcount or 0) - (freed.rowcount or 0)
 
 
 def pending_threads(conn: Connection) -> list[str]:

@@ -256,3 +256,55 @@ def test_display_names_are_read_as_people_write_them() -> None:
     assert display_name("Tom Adeyemi") == "Tom Adeyemi"
     assert display_name("Support, Team 2") == "Support, Team 2"  # not a Last, First
     assert normalize_address("<Tom+Lists@Example.COM>") == "tom@example.com"
+
+
+def test_a_broadcaster_written_to_later_is_a_person_again(
+    services: Services, archive: Path, tmp_path: Path
+) -> None:
+    """Inbox first, sent mail later: a one-way sender the user then writes to is freed and
+    their messages are captured."""
+    imported(services, archive)
+    store = services.store
+    assert "ceo-office@corp.example" in {n.sender for n in store.newsletters()}
+    reply = mail._mail(
+        mail.ME,
+        "CEO Office <ceo-office@corp.example>",
+        "Re: Weekly update 6",
+        "2026-10-16T09:00:00+00:00",
+        "Thanks, we decided to open two more roles.",
+        "<reply-ceo@example.com>",
+        reply_to="<ceo-5@corp.example>",
+        refs="<ceo-5@corp.example>",
+    )
+    imported(services, mail.write_mbox(tmp_path / "sent.mbox", [bytes(reply)]))
+    assert "ceo-office@corp.example" not in {n.sender for n in store.newsletters()}
+    titles = [c.title for c in store.captures()]
+    assert "Weekly update 6" in titles and "Weekly update 1" in titles
+
+
+def test_an_mbox_import_reports_its_share_rate_and_eta(services: Services, tmp_path: Path) -> None:
+    from memo_tui.core.benchmarks.email import write_mbox
+    from memo_tui.core.email.importer import ImportProgress
+
+    source = tmp_path / "big.mbox"
+    write_mbox(source, 1000)
+    seen: list[tuple[str, float, float | None, float]] = []
+
+    def progress(state: ImportProgress) -> None:
+        seen.append((state.stage, state.share, state.eta_s, state.rate))
+
+    import_mail(services.store, source, services.capture.capture_thread, progress)
+    reading = [s for s in seen if s[0] == "reading"]
+    assert len(reading) >= 4  # every 200 messages
+    shares = [share for _, share, _, _ in reading]
+    assert shares == sorted(shares) and 0 < shares[0] < shares[-1] <= 1
+    assert all(eta is not None and eta >= 0 and rate > 0 for _, _, eta, rate in reading)
+    assert seen[-1][0] == "done"
+
+
+def test_memo_ask_answers_from_an_email_thread(memo, archive: Path) -> None:  # type: ignore[no-untyped-def]
+    extra = {"MEMO_PROVIDER": "offline"}
+    assert memo("capture", str(archive), extra_env=extra).code == 0
+    answer = memo("ask", "when is the Atlas cutover?", "--json", extra_env=extra).json()
+    cited = [c for c in answer["citations"] if "Atlas cutover plan" in (c.get("title") or "")]
+    assert cited and "Saturday" in answer["answer"]

@@ -203,9 +203,11 @@ class Workflows(App[None]):
         def progress(state: ImportProgress) -> None:
             if state.stage == "reading":
                 eta = f", ~{state.eta_s:.0f} s left" if state.eta_s is not None else ""
-                said = f"{path.name}: {state.messages:,} read, {state.rate:,.0f}/s{eta}"
-                total = state.total or max(state.messages * 2, 1)
-                self.call_from_thread(self._job, said, state.messages, total)
+                said = (
+                    f"{path.name}: {state.share:.0%}, {state.messages:,} messages read, "
+                    f"{state.rate:,.0f}/s{eta}"
+                )
+                self.call_from_thread(self._job, said, round(state.share * 1000), 1000, False)
             elif state.stage == "threads":
                 said = f"{path.name}: threads"
                 self.call_from_thread(
@@ -544,12 +546,14 @@ class Workflows(App[None]):
 
     # The job bar, cancel and failures
 
-    def _job(self, label: str, done: int, total: int) -> None:
+    def _job(self, label: str, done: int, total: int, counted: bool = True) -> None:
+        """The job bar: what runs, how far (`counted`: say done/total in words too)."""
         bar = self.query_one("#job")
         if not bar.has_class("running"):
             bar.add_class("running")
             self.refresh_bindings()  # ctrl+x appears
-        self.query_one("#job-label", Label).update(line(f"{label} ({done}/{total}) · ctrl+x stops"))
+        said = f"{label} ({done}/{total})" if counted else label
+        self.query_one("#job-label", Label).update(line(f"{said} · ctrl+x stops"))
         self.query_one(ProgressBar).update(total=max(total, 1), progress=done)
 
     def _job_done(self, message: str | None = None) -> None:

@@ -16,6 +16,18 @@ answers skipped_user_edit, leave it. Use record_no_change for a section that is 
 right. Stop when every section is written."""
 
 
+def sections_written(keys: tuple[str, ...]) -> tuple[Requirement, ...]:
+    """Each section written, or said to need no change (either one counts)."""
+    return tuple(
+        requirement
+        for key in keys
+        for requirement in (
+            Requirement("write_section", {"key": key}, any_of=key),
+            Requirement("record_no_change", {"key": key}, any_of=key),
+        )
+    )
+
+
 def project_compile(
     project_id: int, name: str, model: str, context_limit: int = 128_000
 ) -> RunSpec:
@@ -35,14 +47,7 @@ def project_compile(
             "link_evidence",
             "record_no_change",
         ),
-        required=tuple(
-            requirement
-            for key in PROJECT_SECTIONS
-            for requirement in (
-                Requirement("write_section", {"key": key}, any_of=key),
-                Requirement("record_no_change", {"key": key}, any_of=key),
-            )
-        ),
+        required=sections_written(PROJECT_SECTIONS),
         model=model,
         context_limit=context_limit,
     )
@@ -187,14 +192,7 @@ def concept_compile(
             "link_evidence",
             "record_no_change",
         ),
-        required=tuple(
-            requirement
-            for key in CONCEPT_SECTIONS
-            for requirement in (
-                Requirement("write_section", {"key": key}, any_of=key),
-                Requirement("record_no_change", {"key": key}, any_of=key),
-            )
-        ),
+        required=sections_written(CONCEPT_SECTIONS),
         model=model,
         context_limit=context_limit,
     )

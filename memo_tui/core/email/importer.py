@@ -36,6 +36,8 @@ class ImportProgress:
     total: int | None = None
     threads_done: int = 0
     threads_total: int = 0
+    bytes_read: int = 0  # of an mbox: how far into the file (for an ETA)
+    bytes_total: int = 0
     started: float = field(default_factory=time.monotonic)
 
     @property
@@ -45,9 +47,24 @@ class ImportProgress:
 
     @property
     def eta_s(self) -> float | None:
-        if self.stage == "reading" and self.total:
+        """Seconds left reading: by messages when their count is known, else by bytes."""
+        if self.stage != "reading":
+            return None
+        if self.total:
             return max(self.total - self.messages, 0) / max(self.rate, 1e-6)
+        if self.bytes_total and self.bytes_read:
+            elapsed = max(time.monotonic() - self.started, 1e-6)
+            return max(self.bytes_total - self.bytes_read, 0) * elapsed / self.bytes_read
         return None
+
+    @property
+    def share(self) -> float:
+        """How much of the reading is done, 0 to 1 (for a progress bar)."""
+        if self.total:
+            return min(self.messages / self.total, 1.0)
+        if self.bytes_total:
+            return min(self.bytes_read / self.bytes_total, 1.0)
+        return 0.0
 
 
 @dataclass
@@ -65,10 +82,6 @@ class ImportSummary:
     stopped: bool = False
 
 
-class Stopped(Exception):
-    """The user stopped the import (what was done stays)."""
-
-
 Capturer = Callable[[Transcript, str, int | None, dict[str, object]], tuple[int, int, int]]
 
 
@@ -84,6 +97,8 @@ def import_mail(
     action items)."""
     summary = ImportSummary(str(path))
     state = ImportProgress("reading", total=count_messages(path))
+    if state.total is None and path.is_file():
+        state.bytes_total = path.stat().st_size
     say = progress or (lambda _: None)
     threader = Threader()
     stored: set[str] = set()
@@ -92,7 +107,11 @@ def import_mail(
         threader.know(known.message_id, known.references, known.thread_key, known.subject, at)
         stored.add(known.message_id)
     batch: list[NewEmailMessage] = []
-    for item in read_messages(path):
+
+    def read(done: int) -> None:
+        state.bytes_read = done
+
+    for item in read_messages(path, read):
         summary.messages += 1
         state.messages = summary.messages
         if isinstance(item, Skipped):

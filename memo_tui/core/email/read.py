@@ -6,7 +6,7 @@ starts, then read message by message), so memory stays flat however large the ar
 from __future__ import annotations
 
 import mailbox
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -42,8 +42,11 @@ def count_messages(path: Path) -> int | None:
     return None
 
 
-def read_messages(path: Path) -> Iterator[Mail | Skipped]:
-    """Every message of the source, in the order stored; unreadable ones as Skipped."""
+def read_messages(
+    path: Path, read: Callable[[int], None] | None = None
+) -> Iterator[Mail | Skipped]:
+    """Every message of the source, in the order stored; unreadable ones as Skipped. For an
+    mbox, `read` hears how many bytes have been read so far (for an ETA)."""
     if path.suffix.lower() == ".eml":
         yield _one(path.name, _read_file(path))
     elif is_maildir(path):
@@ -51,10 +54,10 @@ def read_messages(path: Path) -> Iterator[Mail | Skipped]:
         for key in sorted(box.keys()):  # a stable order: re-imports see the same sequence
             yield _one(f"{path.name}/{key}", _get(box, key))
     else:
-        yield from _mbox(path)
+        yield from _mbox(path, read or (lambda _: None))
 
 
-def _mbox(path: Path) -> Iterator[Mail | Skipped]:
+def _mbox(path: Path, read: Callable[[int], None]) -> Iterator[Mail | Skipped]:
     """An mbox, message by message, by hand (the stdlib's mailbox.mbox would first index the
     whole file): a "From " line at the start of the file or after a blank line starts the
     next message."""
@@ -62,11 +65,14 @@ def _mbox(path: Path) -> Iterator[Mail | Skipped]:
     chunk: list[bytes] = []
     size = 0
     blank_before = True
+    done = 0
     with path.open("rb") as handle:
         for raw in handle:
+            done += len(raw)
             if raw.startswith(b"From ") and blank_before:
                 if chunk or size:
                     number += 1
+                    read(done)
                     yield _one(f"{path.name} message {number}", _unescape(chunk, size))
                 chunk, size = [], 0
                 blank_before = False
