@@ -104,6 +104,9 @@ def capture_links(conn: Connection, where: str, params: dict[str, Any]) -> list[
 
 
 def delete_capture(conn: Connection, capture_id: int) -> bool:
+    from store.email import forget_thread
+
+    forget_thread(conn, capture_id)  # an email thread's messages are not captured again
     """Delete a capture and everything it owns; False when there was no such capture.
 
     Its facts, excerpts and people and project links go by ON DELETE CASCADE, and the index

@@ -11,6 +11,10 @@ from sqlalchemy import Connection, text
 
 from store.records import EmailMessageRecord, KnownMessage, NewEmailMessage, NewsletterSummary
 
+# A thread whose capture the user deleted keeps its messages (a re-import finds them
+# stored) under this prefix, so it is never captured again.
+DELETED = "deleted:"
+
 _COLUMNS = (
     "id, message_id, thread_key, capture_id, sent_at, subject, sender_name, sender_address, "
     "recipients_json, refs_json, body, bulk_reason, list_id, unsubscribe, source_path"
@@ -105,7 +109,8 @@ def pending_threads(conn: Connection) -> list[str]:
     rows = conn.execute(
         text(
             "SELECT thread_key FROM email_messages WHERE bulk_reason IS NULL "
-            "AND capture_id IS NULL GROUP BY thread_key ORDER BY min(coalesce(sent_at, ''))"
+            f"AND capture_id IS NULL AND thread_key NOT LIKE '{DELETED}%' "
+            "GROUP BY thread_key ORDER BY min(coalesce(sent_at, ''))"
         )
     )
     return [str(r[0]) for r in rows]
@@ -133,6 +138,17 @@ def thread_capture(conn: Connection, thread_key: str) -> int | None:
         {"k": thread_key},
     ).scalar()
     return None if found is None else int(found)
+
+
+def forget_thread(conn: Connection, capture_id: int) -> None:
+    """The user deleted this thread's capture: its messages stay, set aside for good."""
+    conn.execute(
+        text(
+            "UPDATE email_messages SET thread_key = :d || thread_key WHERE capture_id = :c "
+            "AND thread_key NOT LIKE :like"
+        ),
+        {"d": DELETED, "c": capture_id, "like": f"{DELETED}%"},
+    )
 
 
 def attach_thread(conn: Connection, thread_key: str, capture_id: int) -> None:

@@ -82,7 +82,7 @@ def test_unknown_project_or_agent_changes_nothing(services: Services) -> None:
     with pytest.raises(UnknownEntity, match="projects: Atlas, Beacon, Cobalt"):
         run_agent(services, "project_compile", "Zephyr")
     with pytest.raises(
-        UnknownEntity, match="agents: chat, collector, digest, person_enrich, project_compile"
+        UnknownEntity, match="agents: chat, collector, concept_compile, digest, person_enrich"
     ):
         run_agent(services, "nonsense", "Beacon")
     assert dump(services.store) == before

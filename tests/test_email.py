@@ -308,3 +308,23 @@ def test_memo_ask_answers_from_an_email_thread(memo, archive: Path) -> None:  # 
     answer = memo("ask", "when is the Atlas cutover?", "--json", extra_env=extra).json()
     cited = [c for c in answer["citations"] if "Atlas cutover plan" in (c.get("title") or "")]
     assert cited and "Saturday" in answer["answer"]
+
+
+def test_a_deleted_thread_is_not_captured_again(
+    services: Services, archive: Path, tmp_path: Path
+) -> None:
+    imported(services, archive)
+    store = services.store
+    thread = next(c for c in store.captures() if c.occurred_at == "2026-10-12")
+    assert store.delete_capture(thread.id)
+    before = dump(store)
+    again = imported(services, archive)
+    assert (again.new, again.threads) == (0, 0) and dump(store) == before
+    more = imported(services, mail.write_mbox(tmp_path / "later.mbox", mail.later()))
+    assert more.threads == 1  # a new reply to it starts a thread of its own
+    [fresh] = [
+        c
+        for c in store.captures()
+        if c.occurred_at == "2026-10-14" and c.title == "Atlas cutover plan"
+    ]
+    assert [m.message_id for m in store.capture_messages(fresh.id)] == ["<atlas-4@example.com>"]

@@ -22,6 +22,7 @@ from memo_tui.core.email.message import Mail
 from memo_tui.core.email.read import Skipped, count_messages, read_messages
 from memo_tui.core.email.threads import Threader, bulk_reason
 from store import EmailMessageRecord, NewEmailMessage, Store
+from store.email import DELETED
 
 BATCH = 500  # messages per write transaction in pass 1
 ONE_WAY_LEAST = 5  # messages from a sender nobody writes to before it counts as bulk
@@ -103,9 +104,11 @@ def import_mail(
     threader = Threader()
     stored: set[str] = set()
     for known in store.known_messages():
+        stored.add(known.message_id)
+        if known.thread_key.startswith(DELETED):
+            continue  # a reply to a thread the user deleted starts a thread of its own
         at = dt.datetime.fromisoformat(known.sent_at) if known.sent_at else None
         threader.know(known.message_id, known.references, known.thread_key, known.subject, at)
-        stored.add(known.message_id)
     batch: list[NewEmailMessage] = []
 
     def read(done: int) -> None:
