@@ -54,6 +54,7 @@ def summary_json(summary: ImportSummary) -> dict[str, Any]:
         "skipped": [{"where": s.where, "reason": s.reason} for s in summary.skipped],
         "threads": summary.threads,
         "capture_ids": summary.capture_ids,
+        "failed_threads": summary.failed,
         "decisions": summary.decisions,
         "action_items": summary.action_items,
     }
@@ -71,6 +72,10 @@ def print_summary(summary: ImportSummary) -> None:
     )
     for s in summary.skipped[:10]:
         print(sanitize_line(f"  skipped {s.where}: {s.reason}"), file=sys.stderr)
+    for failure in summary.failed[:10]:
+        print(
+            sanitize_line(f"  not captured (tried again next import): {failure}"), file=sys.stderr
+        )
 
 
 def _newsletters(args: argparse.Namespace, services: Services) -> int:

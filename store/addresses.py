@@ -16,7 +16,7 @@ from sqlalchemy import Connection, text
 
 from store.records import AddressRecord
 
-Participant = tuple[str, str]  # (normalized address, display name)
+Participant = tuple[str, str, bool]  # (normalized address, display name, sent by it)
 
 
 def _domain(address: str) -> str:
@@ -26,16 +26,19 @@ def _domain(address: str) -> str:
 def link_participants(
     conn: Connection, participants: Sequence[Participant], mine: Sequence[str], now: str
 ) -> None:
-    """Record each participant's address and link it to a person when the rules allow."""
-    for address, display in dict(participants).items():
+    """Record each participant's address and link it to a person when the rules allow
+    (an address linked before, or settled by the user, stays as it is)."""
+    for address, display, sent in participants:
         row = conn.execute(
-            text("SELECT person_id, display_name FROM person_addresses WHERE address = :a"),
+            text(
+                "SELECT person_id, display_name, settled FROM person_addresses WHERE address = :a"
+            ),
             {"a": address},
         ).first()
-        if row is not None and row[0] is not None:
+        if row is not None and (row[0] is not None or row[2]):
             continue
         name = display or (row[1] if row else "")
-        person, proposed = _decide(conn, address, name, mine)
+        person, proposed = _decide(conn, address, name, mine, sent)
         conn.execute(
             text(
                 "INSERT INTO person_addresses (address, person_id, proposed_person_id, "
@@ -50,9 +53,11 @@ def link_participants(
 
 
 def _decide(
-    conn: Connection, address: str, name: str, mine: Sequence[str]
+    conn: Connection, address: str, name: str, mine: Sequence[str], sent: bool
 ) -> tuple[int | None, int | None]:
-    """(person, proposed person) for an address not linked yet."""
+    """(person, proposed person) for an address not linked yet. The user's own addresses
+    go only to the user: to whoever another of them belongs to, else by the name on mail
+    they sent (the name others put on mail to you says nothing)."""
     if address in mine:
         owner = conn.execute(
             text(
@@ -63,6 +68,8 @@ def _decide(
         ).scalar()
         if owner is not None:
             return int(owner), None
+        if not sent:
+            return None, None
     if not name:
         return None, None
     named = [
@@ -109,8 +116,8 @@ def merge(conn: Connection, address: str, person_id: int | None) -> bool:
     """The user's answer to a proposal: link the address (or, None, keep it apart)."""
     changed = conn.execute(
         text(
-            "UPDATE person_addresses SET person_id = :p, proposed_person_id = NULL "
-            "WHERE address = :a"
+            "UPDATE person_addresses SET person_id = :p, proposed_person_id = NULL, "
+            "settled = 1 WHERE address = :a"
         ),
         {"p": person_id, "a": address},
     )

@@ -24,9 +24,16 @@ _COLUMNS = (
 def known_messages(conn: Connection) -> list[KnownMessage]:
     """Every stored message's id, references, thread, subject and date (for threading)."""
     rows = conn.execute(
-        text("SELECT message_id, refs_json, thread_key, subject, sent_at FROM email_messages")
+        text(
+            "SELECT message_id, refs_json, thread_key, subject, sent_at, sender_address, "
+            "(SELECT json_group_array(json_extract(j.value, '$.address')) "
+            "FROM json_each(recipients_json) AS j) FROM email_messages"
+        )
     )
-    return [KnownMessage(m, tuple(json.loads(r)), k, s, at) for m, r, k, s, at in rows]
+    return [
+        KnownMessage(m, tuple(json.loads(r)), k, s, at, frozenset([who, *json.loads(to)]))
+        for m, r, k, s, at, who, to in rows
+    ]
 
 
 def add_messages(conn: Connection, messages: Sequence[NewEmailMessage], now: str) -> int:
@@ -63,17 +70,19 @@ def add_messages(conn: Connection, messages: Sequence[NewEmailMessage], now: str
 
 
 _ONE_WAY = """
+WITH written_to AS (
+    SELECT DISTINCT json_extract(j.value, '$.address') AS address
+    FROM email_messages AS r, json_each(r.recipients_json) AS j
+), answered AS (
+    SELECT thread_key FROM email_messages GROUP BY thread_key
+    HAVING count(DISTINCT sender_address) > 1
+)
 SELECT s.sender_address FROM email_messages AS s
 GROUP BY s.sender_address HAVING count(*) >= :least
-AND NOT EXISTS (
-    SELECT 1 FROM email_messages AS r, json_each(r.recipients_json) AS j
-    WHERE json_extract(j.value, '$.address') = s.sender_address
-)
+AND s.sender_address NOT IN (SELECT address FROM written_to WHERE address IS NOT NULL)
 AND NOT EXISTS (
     SELECT 1 FROM email_messages AS t
-    WHERE t.thread_key IN (
-        SELECT thread_key FROM email_messages WHERE sender_address = s.sender_address
-    ) AND t.sender_address != s.sender_address
+    WHERE t.sender_address = s.sender_address AND t.thread_key IN (SELECT * FROM answered)
 )"""
 
 
@@ -144,7 +153,8 @@ def forget_thread(conn: Connection, capture_id: int) -> None:
     """The user deleted this thread's capture: its messages stay, set aside for good."""
     conn.execute(
         text(
-            "UPDATE email_messages SET thread_key = :d || thread_key WHERE capture_id = :c "
+            "UPDATE email_messages SET thread_key = :d || thread_key WHERE thread_key IN "
+            "(SELECT thread_key FROM email_messages WHERE capture_id = :c) "
             "AND thread_key NOT LIKE :like"
         ),
         {"d": DELETED, "c": capture_id, "like": f"{DELETED}%"},

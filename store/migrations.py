@@ -186,6 +186,7 @@ CREATE TABLE person_addresses (
     person_id INTEGER REFERENCES people(id) ON DELETE SET NULL,
     proposed_person_id INTEGER REFERENCES people(id) ON DELETE SET NULL,
     display_name TEXT NOT NULL DEFAULT '',
+    settled INTEGER NOT NULL DEFAULT 0,
     created_at TEXT NOT NULL
 );
 CREATE INDEX person_addresses_person ON person_addresses(person_id);

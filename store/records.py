@@ -580,6 +580,7 @@ class KnownMessage:
     thread_key: str
     subject: str
     sent_at: str | None
+    people: frozenset[str] = frozenset()  # its sender's and recipients' addresses
 
 
 @dataclass(frozen=True)

@@ -699,7 +699,7 @@ class Store:
             return email.capture_messages(conn, capture_id)
 
     def link_participants(
-        self, participants: Sequence[tuple[str, str]], mine: Sequence[str]
+        self, participants: Sequence[tuple[str, str, bool]], mine: Sequence[str]
     ) -> None:
         """Each (address, display name) recorded and, on strong evidence, linked to its
         person (use inside `atomically()` with the thread's capture)."""

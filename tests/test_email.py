@@ -328,3 +328,107 @@ def test_a_deleted_thread_is_not_captured_again(
         if c.occurred_at == "2026-10-14" and c.title == "Atlas cutover plan"
     ]
     assert [m.message_id for m in store.capture_messages(fresh.id)] == ["<atlas-4@example.com>"]
+
+
+def test_hostile_messages_are_skipped_or_read_safely_and_never_stop_an_import(
+    services: Services, tmp_path: Path
+) -> None:
+    """Found in review: each of these used to end the import, stall it, or garble names."""
+    import time
+
+    def raw(headers: str, body: str) -> bytes:
+        return (headers + "\n\n" + body + "\n").encode("utf-8", "surrogateescape")
+
+    hostile = [
+        raw(
+            "From: a@x.org\nTo: b@x.org\nSubject: far future\nMessage-ID: <h1@x>\n"
+            "Date: Fri, 31 Dec 9999 23:59:59 -1200",
+            "Dated at the end of time.",
+        ),
+        raw(
+            "From: a@x.org\nTo: " + "(" * 600 + "\nSubject: nested\nMessage-ID: <h2@x>",
+            "Comments nested too deep.",
+        ),
+        raw(
+            "From: a@x.org\nTo: b@x.org\nSubject: forwards\nMessage-ID: <h3@x>",
+            "---------- Forwarded message ----------\n" * 1000 + "At the bottom.",
+        ),
+        raw(
+            "From: a@x.org\nTo: b@x.org\nSubject: markup\nMessage-ID: <h4@x>\n"
+            "Content-Type: text/html",
+            "<a " * 20000,
+        ),
+        raw(
+            "From: Jöhn Grüße <john@x.org>\nTo: b@x.org\nSubject: Grüße aus Köln\n"
+            "Message-ID: <h5@x>",
+            "Raw UTF-8 in the headers.",
+        ),
+        raw(
+            "From: evil\x1b[2J@x.org\nTo: b@x.org\nSubject: escape\nMessage-ID: <h6@x>",
+            "An escape in the address.",
+        ),
+    ]
+    archive = mail.write_mbox(tmp_path / "hostile.mbox", hostile)
+    started = time.monotonic()
+    done = imported(services, archive)
+    assert time.monotonic() - started < 30  # the HTML part is capped, not parsed for minutes
+    assert done.messages == 6 and done.failed == []
+    known = services.store.known_messages()
+    assert not any("\x1b" in who for k in known for who in k.people)  # no raw escape kept
+    titles = {c.title for c in services.store.captures()}
+    assert {"far future", "nested", "forwards", "markup", "Grüße aus Köln"} <= titles
+    assert "Jöhn Grüße" in {p.name for p in services.store.people()}
+
+
+def test_a_failing_extraction_skips_its_thread_and_the_import_goes_on(
+    services: Services, archive: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls = 0
+
+    def flaky(transcript, thread_key, replace_id, meta):  # type: ignore[no-untyped-def]
+        nonlocal calls
+        calls += 1
+        if calls == 1:
+            raise RuntimeError("the model timed out")
+        return services.capture.capture_thread(transcript, thread_key, replace_id, meta)
+
+    done = import_mail(services.store, archive, flaky)
+    assert len(done.failed) == 1 and "timed out" in done.failed[0]
+    assert done.threads >= 5 and len(services.store.pending_threads()) == 1
+    again = imported(services, archive)  # the next import captures what failed
+    assert again.threads == 1 and services.store.pending_threads() == []
+
+
+def test_a_maildir_never_follows_a_link_or_reads_a_fifo(tmp_path: Path) -> None:
+    maildir = mail.write_maildir(tmp_path / "Mail", mail.messages()[:2])
+    secret = tmp_path / "secret.eml"
+    secret.write_bytes(mail.messages()[0].replace(b"atlas-1", b"stolen"))
+    (maildir / "cur" / "link").symlink_to(secret)
+    os.mkfifo(maildir / "new" / "pipe")
+    read = list(read_messages(maildir))
+    ids = [m.message_id for m in read if not isinstance(m, Skipped)]  # type: ignore[union-attr]
+    assert "<stolen@example.com>" not in ids and len(ids) == 2
+    assert len([m for m in read if isinstance(m, Skipped)]) == 2
+
+
+def test_the_same_subject_from_strangers_is_two_threads(services: Services, tmp_path: Path) -> None:
+    import datetime as dt
+    from email.message import EmailMessage
+    from email.utils import format_datetime
+
+    def ask(sender: str, to: str, mid: str, day: int, subject: str) -> bytes:
+        m = EmailMessage()
+        m["From"], m["To"], m["Subject"], m["Message-ID"] = sender, to, subject, mid
+        m["Date"] = format_datetime(dt.datetime(2026, 11, day, 9, tzinfo=dt.UTC))
+        m.set_content("A question about the build.")
+        return bytes(m)
+
+    items = [
+        ask("a@one.example", "b@one.example", "<q1@x>", 2, "Question"),
+        ask("c@two.example", "d@two.example", "<q2@x>", 3, "Question"),  # not a reply
+        ask("e@three.example", "f@three.example", "<q3@x>", 4, "Re: Question"),  # strangers
+        ask("b@one.example", "a@one.example", "<q4@x>", 5, "Re: Question"),  # a reply to q1
+    ]
+    imported(services, mail.write_mbox(tmp_path / "q.mbox", items))
+    threads = sorted(len(services.store.capture_messages(c.id)) for c in services.store.captures())
+    assert threads == [1, 1, 2]

@@ -166,3 +166,40 @@ def test_w_asks_about_a_proposed_address_and_links_it(services: Services, tmp_pa
     asyncio.run(run())
     assert "elena@elsewhere.example" in store.person_addresses(elena)
     assert store.address_proposals() == []
+
+
+def test_an_address_kept_apart_is_not_proposed_again(services: Services, tmp_path: Path) -> None:
+    store = services.store
+    import_mail(
+        store,
+        mail.write_mbox(tmp_path / "a.mbox", mail.messages()),
+        services.capture.capture_thread,
+    )
+    other = message("Elena Kowalski <elena@elsewhere.example>", mail.ME, "Hi", 3, "Hi.", "<e1@x>")
+    import_mail(
+        store, mail.write_mbox(tmp_path / "b.mbox", [other]), services.capture.capture_thread
+    )
+    [proposal] = store.address_proposals()
+    assert store.merge_address(proposal.address, None)  # the user: not the same person
+    again = message("Elena Kowalski <elena@elsewhere.example>", mail.ME, "Yo", 6, "Yo.", "<e2@x>")
+    import_mail(
+        store, mail.write_mbox(tmp_path / "c.mbox", [again]), services.capture.capture_thread
+    )
+    assert store.address_proposals() == []
+    elena = next(p.id for p in store.people() if p.name == "Elena Kowalski")
+    assert "elena@elsewhere.example" not in store.person_addresses(elena)
+
+
+def test_the_name_others_give_your_address_does_not_make_it_theirs(
+    services: Services, tmp_path: Path
+) -> None:
+    store = services.store
+    import_mail(
+        store,
+        mail.write_mbox(tmp_path / "a.mbox", mail.messages()),
+        services.capture.capture_thread,
+    )
+    odd = message(mail.TOM, '"Tom Adeyemi" <priya.n@gmail.example>', "Oops", 7, "Hm.", "<o@x>")
+    import_mail(store, mail.write_mbox(tmp_path / "b.mbox", [odd]), services.capture.capture_thread)
+    tom = next(p.id for p in store.people() if p.name == "Tom Adeyemi")
+    assert "priya.n@gmail.example" not in store.person_addresses(tom)

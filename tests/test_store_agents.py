@@ -434,6 +434,7 @@ def test_a_store_from_before_gets_its_rollups_filled(tmp_path: Path) -> None:
             conn.exec_driver_sql("DELETE FROM people_report")
             conn.exec_driver_sql("DROP TABLE email_messages")  # what versions 7 and 8 add
             conn.exec_driver_sql("DROP TABLE person_addresses")
+            conn.exec_driver_sql("DROP TABLE concepts")  # (version 9)
             for column in (
                 "emails_json",
                 "messages_sent",

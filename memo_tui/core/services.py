@@ -54,6 +54,13 @@ class Services:
         self.store.close()
 
 
+def _mine(addresses: list[str]) -> list[str]:
+    """The user's addresses as memo stores addresses (lower case, no plus part)."""
+    from memo_tui.core.email.message import normalize_address
+
+    return [found for a in addresses if (found := normalize_address(a))]
+
+
 def build_services(settings: Settings, db_path: Path) -> Services:
     """Wire the services around the store at `db_path`; it opens (and is created) on first use.
 
@@ -65,7 +72,7 @@ def build_services(settings: Settings, db_path: Path) -> Services:
     options = CaptureOptions(
         max_chars=settings.max_capture_chars,
         user=settings.user_name,
-        my_addresses=tuple(settings.my_addresses),
+        my_addresses=tuple(_mine(settings.my_addresses)),
     )
     embed = EmbedService(
         store,

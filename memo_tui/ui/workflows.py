@@ -219,6 +219,8 @@ class Workflows(App[None]):
             self.services.store, path, self.services.capture.capture_thread, progress, stopped
         )
         skipped = f", {len(done.skipped)} malformed skipped" if done.skipped else ""
+        if done.failed:
+            skipped += f", {plural(len(done.failed), 'thread')} failed (tried again next import)"
         said = (
             f"{path.name}: {done.messages:,} messages, {done.new:,} new, "
             f"{done.bulk:,} newsletter{skipped}; {plural(done.threads, 'thread')} captured"

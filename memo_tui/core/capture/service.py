@@ -266,7 +266,8 @@ class CaptureService:
         )
         new = replace(new, meta={**new.meta, **meta})
         new = link_names(new, [*transcript.speakers, *transcript.attendees], self.store.directory())
-        participants = [(str(a), str(n)) for a, n in meta.get("participants", [])]  # type: ignore[attr-defined]
+        listed = meta.get("participants", [])
+        participants = [(str(a), str(n), bool(s)) for a, n, s in listed]  # type: ignore[attr-defined]
         with self.store.atomically():
             written = self.store.write_capture(new, replace_id)
             self.store.attach_thread(thread_key, written.capture_id)

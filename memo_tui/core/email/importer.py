@@ -78,6 +78,7 @@ class ImportSummary:
     skipped: list[Skipped] = field(default_factory=list)
     threads: int = 0  # captured or extended
     capture_ids: list[int] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)  # threads whose extraction failed, why
     decisions: int = 0
     action_items: int = 0
     stopped: bool = False
@@ -105,10 +106,17 @@ def import_mail(
     stored: set[str] = set()
     for known in store.known_messages():
         stored.add(known.message_id)
-        if known.thread_key.startswith(DELETED):
-            continue  # a reply to a thread the user deleted starts a thread of its own
+        if known.thread_key.startswith((DELETED, "bulk:")):
+            continue  # a reply to a deleted thread, or to a newsletter, starts its own
         at = dt.datetime.fromisoformat(known.sent_at) if known.sent_at else None
-        threader.know(known.message_id, known.references, known.thread_key, known.subject, at)
+        threader.know(
+            known.message_id,
+            known.references,
+            known.thread_key,
+            known.subject,
+            at,
+            set(known.people),
+        )
     batch: list[NewEmailMessage] = []
 
     def read(done: int) -> None:
@@ -163,7 +171,13 @@ def _capture_threads(
             continue
         transcript, meta = render_thread(messages)
         meta["source"] = str(path)
-        capture_id, decisions, actions = capture(transcript, key, store.thread_capture(key), meta)
+        try:
+            capture_id, decisions, actions = capture(
+                transcript, key, store.thread_capture(key), meta
+            )
+        except Exception as error:  # noqa: BLE001 - one thread must not stop an import
+            summary.failed.append(f"{transcript.title}: {type(error).__name__}: {error}"[:300])
+            continue  # its messages wait: the next import tries it again
         summary.threads += 1
         summary.capture_ids.append(capture_id)
         summary.decisions += decisions
@@ -244,10 +258,11 @@ def render_thread(messages: list[EmailMessageRecord]) -> tuple[Transcript, dict[
         occurred_at=day,
         attendees=present,
     )
+    senders = {m.sender_address for m in messages}
     meta: dict[str, object] = {
         "thread": first.thread_key,
         "messages": index,
-        "participants": [[a, n] for a, n in participants.items()],
+        "participants": [[a, n, a in senders] for a, n in participants.items()],
     }
     return transcript, meta
 

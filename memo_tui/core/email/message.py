@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from email import policy
 from email.errors import HeaderParseError
-from email.header import decode_header, make_header
+from email.header import Header, decode_header, make_header
 from email.message import Message
 from email.parser import BytesParser
 from email.utils import getaddresses, parseaddr, parsedate_to_datetime
@@ -59,14 +59,47 @@ class Mail:
     notes: tuple[str, ...] = field(default_factory=tuple)  # what was odd about it
 
 
+_NOT_ADDRESS = re.compile(r"[\x00-\x20\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
+
+
 def normalize_address(address: str) -> str:
-    """Lower case, and plus-addressing dropped (jane+lists@x.org is jane@x.org)."""
+    """Lower case, and plus-addressing dropped (jane+lists@x.org is jane@x.org); '' for
+    what cannot be an address (controls or spaces in it)."""
     address = address.strip().strip("<>").lower()
-    return _PLUS.sub("@", address) if "@" in address else address
+    if _NOT_ADDRESS.search(address) or address.count("@") != 1:
+        return ""
+    return _PLUS.sub("@", address)
+
+
+def _text(value: object) -> str:
+    """A header value as text. Raw 8-bit bytes in a header (UTF-8, as many clients send)
+    come back from the parser as a Header of unknown charset: read them as UTF-8, else as
+    Latin-1, rather than as replacement characters."""
+    if not isinstance(value, Header):
+        return str(value)
+    parts = []
+    for chunk, charset in decode_header(value):
+        if isinstance(chunk, str):
+            parts.append(chunk)
+            continue
+        for codec in (charset if charset and charset != "unknown-8bit" else "utf-8", "latin-1"):
+            try:
+                parts.append(chunk.decode(codec))
+                break
+            except (LookupError, UnicodeDecodeError):
+                continue
+    return "".join(parts)
 
 
 def _decoded(raw: str) -> str:
-    """RFC 2047 encoded words decoded (a bad charset or encoding leaves the raw text)."""
+    """RFC 2047 encoded words decoded (a bad charset or encoding leaves the raw text);
+    raw 8-bit bytes (UTF-8 in a header, as many clients send) read as UTF-8, else Latin-1."""
+    if any("\udc80" <= char <= "\udcff" for char in raw):
+        data = raw.encode("ascii", "surrogateescape")
+        try:
+            raw = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raw = data.decode("latin-1")
     if "=?" not in raw:
         return raw
     try:
@@ -83,18 +116,23 @@ def _header(message: Message, name: str) -> str:
         return ""
     if value is None:
         return ""
-    text = " ".join(_decoded(str(value)).split())  # folded lines, CR/LF
+    text = " ".join(_decoded(_text(value)).split())  # folded lines, CR/LF
     return sanitize_line(text)[:2000]
 
 
 def _people(message: Message, name: str) -> tuple[Person, ...]:
-    raw = [str(v) for v in message.get_all(name, [])]
+    raw = [_text(v) for v in message.get_all(name, [])]
     found = []
-    for display, address in getaddresses(raw):
-        if "@" not in address:
+    try:
+        pairs = getaddresses([_decoded(r)[:4000] for r in raw])
+    except (RecursionError, ValueError, IndexError):  # a hostile header: nobody in it
+        return ()
+    for display, address in pairs:
+        normalized = normalize_address(address)
+        if not normalized:
             continue
-        label = display_name(sanitize_line(" ".join(_decoded(display).split()))[:200])
-        found.append(Person(label, normalize_address(address)))
+        label = display_name(sanitize_line(" ".join(display.split()))[:200])
+        found.append(Person(label, normalized))
     return tuple(dict.fromkeys(found))
 
 
@@ -112,8 +150,9 @@ def _sender(message: Message) -> Person:
     people = _people(message, "from")
     if people:
         return people[0]
-    display, address = parseaddr(_header(message, "from"))
-    if "@" not in address:
+    display, address = parseaddr(_decoded(_text(message.get("from") or ""))[:4000])
+    display = sanitize_line(" ".join(display.split()))[:200]
+    if not normalize_address(address):
         raise MalformedMail("no sender address (From)")
     return Person(display_name(display), normalize_address(address))
 
@@ -124,11 +163,11 @@ def _date(message: Message) -> dt.datetime | None:
         return None
     try:
         when = parsedate_to_datetime(raw)
-    except (TypeError, ValueError, IndexError):
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=dt.UTC)
+        return when.astimezone(dt.UTC)
+    except (TypeError, ValueError, IndexError, OverflowError):
         return None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=dt.UTC)
-    return when.astimezone(dt.UTC)
 
 
 def _ids(value: str) -> tuple[str, ...]:
@@ -188,6 +227,15 @@ def strip_quotes(body: str) -> str:
     them, a forwarded or original message below, and the signature ("-- ") go. A forward
     keeps what was forwarded (it is new to this thread) when nothing else was written."""
     lines = body.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    while True:
+        kept, forwarded = _new_lines(lines)
+        if forwarded is None:
+            return re.sub(r"\n{3,}", "\n\n", "\n".join(kept)).strip()
+        lines = forwarded  # a bare forward: read what it carries (a loop, never recursion)
+
+
+def _new_lines(lines: list[str]) -> tuple[list[str], list[str] | None]:
+    """The lines written here, or (a forward with nothing of its own) the forwarded lines."""
     kept: list[str] = []
     skip = 0
     for n, line in enumerate(lines):
@@ -198,8 +246,7 @@ def strip_quotes(body: str) -> str:
             break  # the signature delimiter ("-- ", RFC 3676)
         if _ORIGINAL.match(line):
             if "forward" in line.lower() and not any(k.strip() for k in kept):
-                rest = [x for x in lines[n + 1 :] if not _FORWARD_HEADER.match(x)]
-                return strip_quotes("\n".join(rest))
+                return kept, [x for x in lines[n + 1 :] if not _FORWARD_HEADER.match(x)]
             break
         if line.lstrip().startswith(">") or _SIGN_OFF.match(line) or _ATTRIBUTION.match(line):
             continue
@@ -207,7 +254,7 @@ def strip_quotes(body: str) -> str:
             skip = 1  # "On ..., Jane <jane@x.org>" / "wrote:" split over two lines
             continue
         kept.append(line.rstrip())
-    return re.sub(r"\n{3,}", "\n\n", "\n".join(kept)).strip()
+    return kept, None
 
 
 def parse_mail(data: bytes) -> Mail:

@@ -5,7 +5,7 @@ starts, then read message by message), so memory stays flat however large the ar
 
 from __future__ import annotations
 
-import mailbox
+import stat
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,6 +14,7 @@ from memo_tui.core.email.message import Mail, MalformedMail, parse_mail
 
 MAIL_SUFFIXES = (".mbox", ".eml")
 MAX_MESSAGE_BYTES = 25_000_000  # a message larger than this is skipped, not read
+LINE_LIMIT = 1 << 20  # an mbox is read at most this much at a time
 
 
 @dataclass(frozen=True)
@@ -38,8 +39,15 @@ def count_messages(path: Path) -> int | None:
     if path.suffix.lower() == ".eml":
         return 1
     if is_maildir(path):
-        return sum(1 for sub in ("cur", "new") for f in (path / sub).iterdir() if f.is_file())
+        return len(_maildir_files(path))
     return None
+
+
+def _maildir_files(path: Path) -> list[Path]:
+    """The messages of a Maildir: names in cur/ and new/ (hidden ones are not mail)."""
+    return sorted(
+        f for sub in ("cur", "new") for f in (path / sub).iterdir() if not f.name.startswith(".")
+    )
 
 
 def read_messages(
@@ -50,9 +58,8 @@ def read_messages(
     if path.suffix.lower() == ".eml":
         yield _one(path.name, _read_file(path))
     elif is_maildir(path):
-        box = mailbox.Maildir(path, factory=None, create=False)
-        for key in sorted(box.keys()):  # a stable order: re-imports see the same sequence
-            yield _one(f"{path.name}/{key}", _get(box, key))
+        for file in _maildir_files(path):  # a stable order: re-imports see the same sequence
+            yield _one(f"{path.name}/{file.parent.name}/{file.name}", _read_file(file))
     else:
         yield from _mbox(path, read or (lambda _: None))
 
@@ -67,7 +74,7 @@ def _mbox(path: Path, read: Callable[[int], None]) -> Iterator[Mail | Skipped]:
     blank_before = True
     done = 0
     with path.open("rb") as handle:
-        for raw in handle:
+        while raw := handle.readline(LINE_LIMIT):  # a line with no end is read in pieces
             done += len(raw)
             if raw.startswith(b"From ") and blank_before:
                 if chunk or size:
@@ -96,18 +103,18 @@ def _unescape(lines: list[bytes], size: int) -> bytes | None:
     )
 
 
-def _get(box: mailbox.Maildir, key: str) -> bytes | None:
+def _read_file(path: Path) -> bytes | None:
+    """A regular file's bytes, if small enough: never a symbolic link (it could lead out of
+    the archive), a FIFO (it would block) or a device (it would never end)."""
     try:
-        data = box.get_bytes(key)
-    except (OSError, KeyError):
+        info = path.lstat()
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_MESSAGE_BYTES:
+            return None
+        with path.open("rb") as handle:
+            data = handle.read(MAX_MESSAGE_BYTES + 1)
+    except OSError:
         return None
     return data if len(data) <= MAX_MESSAGE_BYTES else None
-
-
-def _read_file(path: Path) -> bytes | None:
-    if path.stat().st_size > MAX_MESSAGE_BYTES:
-        return None
-    return path.read_bytes()
 
 
 def _one(where: str, data: bytes | None) -> Mail | Skipped:
@@ -117,3 +124,5 @@ def _one(where: str, data: bytes | None) -> Mail | Skipped:
         return parse_mail(data)
     except MalformedMail as error:
         return Skipped(where, str(error))
+    except (RecursionError, MemoryError, OverflowError, LookupError, ValueError) as error:
+        return Skipped(where, f"unreadable ({type(error).__name__})")

@@ -1,8 +1,9 @@
 """Threads and newsletters, worked out by code before any model sees a message.
 
 A message joins the thread of any message it refers to (In-Reply-To, References) or that
-refers to it; failing that, a thread with the same subject (Re:/Fwd: and list tags
-removed) active within THREAD_WINDOW; failing that, it starts one. Keys are the Message-ID
+refers to it; failing that, a reply ("Re:", "Fwd:") joins a thread with the same subject
+(prefixes and list tags removed) active within THREAD_WINDOW that shares a participant with
+it; failing that, it starts one. Keys are the Message-ID
 of the message that started the thread, so a re-import finds the same threads.
 """
 
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from memo_tui.core.email.message import Mail
 
@@ -33,6 +34,8 @@ def subject_key(subject: str) -> str:
 def bulk_reason(mail: Mail) -> str | None:
     """Why the message is a newsletter or other bulk mail (None: written by a person).
     Headers first (what a list server adds), then the sender's address."""
+    if (mail.unsubscribe or mail.list_id) and mail.references:
+        return None  # a reply on a mailing list is people talking (a discussion list)
     if mail.unsubscribe:
         return "List-Unsubscribe"
     if mail.list_id:
@@ -51,6 +54,7 @@ class _Thread:
     key: str
     subject: str
     last: dt.datetime | None
+    people: set[str] = field(default_factory=set)  # addresses that wrote or were written to
 
 
 class Threader:
@@ -64,12 +68,18 @@ class Threader:
         self.by_subject: dict[str, list[str]] = {}
 
     def know(
-        self, message_id: str, refs: tuple[str, ...], key: str, subject: str, at: dt.datetime | None
+        self,
+        message_id: str,
+        refs: tuple[str, ...],
+        key: str,
+        subject: str,
+        at: dt.datetime | None,
+        people: set[str] | None = None,
     ) -> None:
         """A stored message and its thread."""
         for mid in (message_id, *refs):
             self.by_message.setdefault(mid, key)
-        self._touch(key, subject, at)
+        self._touch(key, subject, at, people or set())
 
     def assign(self, mail: Mail) -> str:
         """The thread key for `mail` (and remember it)."""
@@ -82,23 +92,32 @@ class Threader:
             key = mail.message_id
         for mid in (mail.message_id, *mail.references):
             self.by_message.setdefault(mid, key)
-        self._touch(key, mail.subject, mail.sent_at)
+        self._touch(key, mail.subject, mail.sent_at, _people(mail))
         return key
 
     def _by_subject(self, mail: Mail) -> str | None:
+        """A reply whose client sent no References: the latest thread with its subject, in
+        the window, with someone in common (two people asking "Question" are not one)."""
         wanted = subject_key(mail.subject)
-        if not wanted or wanted == "(no subject)":
+        if not _PREFIX.match(mail.subject) or not wanted or mail.sent_at is None:
             return None
+        people = _people(mail)
         for key in reversed(self.by_subject.get(wanted, [])):
-            last = self.threads[key].last
-            if mail.sent_at is None or last is None or abs(mail.sent_at - last) <= THREAD_WINDOW:
+            thread = self.threads[key]
+            near = thread.last is not None and abs(mail.sent_at - thread.last) <= THREAD_WINDOW
+            if near and people & thread.people:
                 return key
         return None
 
-    def _touch(self, key: str, subject: str, at: dt.datetime | None) -> None:
+    def _touch(self, key: str, subject: str, at: dt.datetime | None, people: set[str]) -> None:
         thread = self.threads.get(key)
         if thread is None:
             thread = self.threads[key] = _Thread(key, subject, at)
             self.by_subject.setdefault(subject_key(subject), []).append(key)
         elif at is not None and (thread.last is None or at > thread.last):
             thread.last = at
+        thread.people |= people
+
+
+def _people(mail: Mail) -> set[str]:
+    return {mail.sender.address, *(p.address for p in (*mail.to, *mail.cc))}
