@@ -199,22 +199,7 @@ class CaptureService:
         except Exception as error:  # noqa: BLE001 - one bad file must not stop a batch
             message = f"{name}: the {self.extractor_name} failed ({error}); nothing was stored"
             return CaptureResult(label, "rejected", error=message)
-        from memo_tui.core.llm.schemas import Extraction  # loaded by every extractor
-
-        extraction = result if isinstance(result, Extraction) else result.extraction
-        new = build_capture(
-            transcript,
-            extraction,
-            truncated=getattr(result, "truncated", False),
-            llm_call_ids=tuple(getattr(result, "llm_calls", ())),
-            content_hash=content_hash,
-            signature=signature,
-            source_path=source_path,
-            source_kind=source_kind,
-            extractor=self.extractor_name,
-            user=self.options.user,
-        )
-        new = link_names(new, [*transcript.speakers, *transcript.attendees], self.store.directory())
+        new = self._recorded(transcript, result, content_hash, signature, source_path, source_kind)
         declined = (
             version_of is not None
             and not replace
@@ -246,26 +231,16 @@ class CaptureService:
             self.store.attach_thread(thread_key, existing.id)
             found = self.store.decisions([existing.id]), self.store.action_items([existing.id])
             return existing.id, len(found[0]), len(found[1])
-        result = self.extractor(transcript)
-        from memo_tui.core.llm.schemas import Extraction  # loaded by every extractor
-
-        extraction = result if isinstance(result, Extraction) else result.extraction
-        source = f"{meta.get('source', 'mail')}#{thread_key}"
-        new = build_capture(
+        new = self._recorded(
             transcript,
-            extraction,
-            truncated=getattr(result, "truncated", False),
-            llm_call_ids=tuple(getattr(result, "llm_calls", ())),
-            content_hash=content_hash,
-            signature=dedup.signature(transcript.text),
-            source_path=source,
-            source_kind="email",
-            extractor=self.extractor_name,
-            user=self.options.user,
+            self.extractor(transcript),
+            content_hash,
+            dedup.signature(transcript.text),
+            f"{meta.get('source', 'mail')}#{thread_key}",
+            "email",
             source_type="email",
         )
         new = replace(new, meta={**new.meta, **meta})
-        new = link_names(new, [*transcript.speakers, *transcript.attendees], self.store.directory())
         listed = meta.get("participants", [])
         participants = [(str(a), str(n), bool(s)) for a, n, s in listed]  # type: ignore[attr-defined]
         with self.store.atomically():
@@ -275,6 +250,36 @@ class CaptureService:
         if self.after_commit is not None:
             self.after_commit(written.capture_id)
         return written.capture_id, len(written.decisions), len(written.action_items)
+
+    def _recorded(
+        self,
+        transcript: Transcript,
+        result: Extraction | Outcome,
+        content_hash: str,
+        signature: bytes,
+        source_path: str | None,
+        source_kind: str,
+        source_type: str = "meeting",
+    ) -> NewCapture:
+        """What the extractor found, as the capture to write, its names linked to people."""
+        from memo_tui.core.llm.schemas import Extraction  # loaded by every extractor
+
+        extraction = result if isinstance(result, Extraction) else result.extraction
+        new = build_capture(
+            transcript,
+            extraction,
+            truncated=getattr(result, "truncated", False),
+            llm_call_ids=tuple(getattr(result, "llm_calls", ())),
+            content_hash=content_hash,
+            signature=signature,
+            source_path=source_path,
+            source_kind=source_kind,
+            extractor=self.extractor_name,
+            user=self.options.user,
+            source_type=source_type,
+        )
+        directory = self.store.directory()
+        return link_names(new, [*transcript.speakers, *transcript.attendees], directory)
 
     def _write(self, label: str, new: NewCapture, replace_id: int | None) -> CaptureResult:
         try:

@@ -12,6 +12,7 @@ nothing; messages stored but not yet captured are picked up by the next import.
 from __future__ import annotations
 
 import datetime as dt
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -273,7 +274,5 @@ def _name(message: EmailMessageRecord) -> str:
 
 def _clean_subject(subject: str) -> str:
     """The subject as people read it: without Re:/Fwd: prefixes."""
-    import re
-
     cleaned = re.sub(r"^\s*((re|fwd?|aw|sv)\s*:\s*)+", "", subject, flags=re.I).strip()
     return cleaned or "(no subject)"

@@ -92,14 +92,7 @@ def _text(value: object) -> str:
 
 
 def _decoded(raw: str) -> str:
-    """RFC 2047 encoded words decoded (a bad charset or encoding leaves the raw text);
-    raw 8-bit bytes (UTF-8 in a header, as many clients send) read as UTF-8, else Latin-1."""
-    if any("\udc80" <= char <= "\udcff" for char in raw):
-        data = raw.encode("ascii", "surrogateescape")
-        try:
-            raw = data.decode("utf-8")
-        except UnicodeDecodeError:
-            raw = data.decode("latin-1")
+    """RFC 2047 encoded words decoded (a bad charset or encoding leaves the raw text)."""
     if "=?" not in raw:
         return raw
     try:
