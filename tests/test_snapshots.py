@@ -336,3 +336,30 @@ def test_approve_dialog(snap_compare: Snap, services: Services, size: tuple[int,
         await steady(pilot)
 
     assert shot(snap_compare, services, size, script)
+
+
+@SIZES
+def test_run_view(snap_compare: Snap, services: Services, size: tuple[int, int]) -> None:
+    """enter on a finished project_compile run in Runs: its numbered steps, replayed."""
+    from memo_tui.core.agents.service import run_agent
+    from memo_tui.ui.runs import RunScreen
+
+    run_agent(services, "project_compile", "Beacon")
+    pin_timestamps(services.store)
+    assert shot(snap_compare, services, size, keys("6", "enter", until_screen=RunScreen))
+
+
+@SIZES
+def test_concept_page(snap_compare: Snap, services: Services, size: tuple[int, int]) -> None:
+    """enter on a compiled concept: its living document, section by section."""
+    from memo_tui.core.agents.service import run_agent
+
+    services.store.add_concept("Postgres")
+    run_agent(services, "concept_compile", "Postgres")
+    pin_timestamps(services.store)
+    assert shot(snap_compare, services, size, keys("8", "enter"))
+
+
+@SIZES
+def test_new_concept_dialog(snap_compare: Snap, services: Services, size: tuple[int, int]) -> None:
+    assert shot(snap_compare, services, size, keys("8", "a", until_screen=modals.NewConcept))

@@ -451,6 +451,44 @@ def test_people_and_a_person_page(services: Services) -> None:
     drive(app, script)
 
 
+def test_people_show_their_pending_assignments(services: Services) -> None:
+    """The demo's "Sam" could be Sam Chen or Sam Cheng: both have the items it holds up
+    (To settle) and list them on their page; Priya, in the same meetings, does not."""
+    app = MemoApp(services)
+    people = {p.name: p.id for p in services.store.people()}
+
+    def row_of(name: str) -> list[str]:
+        table = app.query_one("#people-table")
+        cells = table.get_row(str(people[name]))
+        return [str(c) for c in cells]
+
+    def waiting_on_page() -> list[str]:
+        entries = app.screen.query_one("#page-entries")
+        prompts = [str(entries.get_option_at_index(n).prompt) for n in range(entries.option_count)]
+        if not any(p.startswith("Waiting for you") for p in prompts):
+            return []
+        return prompts[[p.startswith("Waiting for you") for p in prompts].index(True) + 1 :]
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("3")
+        assert row_of("Sam Chen")[-1] == row_of("Sam Cheng")[-1] == "3 (w)"
+        assert row_of("Priya Natarajan")[-1] == ""
+        app.go_to("person", people["Sam Chen"])
+        await settle(pilot)
+        assert len(waiting_on_page()) >= 3
+        await pilot.press("escape")
+        app.go_to("person", people["Priya Natarajan"])
+        await settle(pilot)
+        assert waiting_on_page() == []
+        await pilot.press("escape", "w")
+        await until(pilot, lambda: isinstance(app.screen, modals.WhoIsIt), "who is Sam?")
+        await pilot.click(f"#person-{people['Sam Cheng']}")
+        await settle(pilot)
+        assert row_of("Sam Chen")[-1] == row_of("Sam Cheng")[-1] == ""
+
+    drive(app, script)
+
+
 def test_projects_notes_add_edit_and_delete(services: Services) -> None:
     store = services.store
     app = MemoApp(services)
@@ -504,11 +542,8 @@ def test_ask_streams_a_cited_answer_and_a_source_opens_its_lines(services: Servi
         await settle(pilot)
         answer = str(app.query_one("#ask-answer").render())
         assert "Postgres" in answer and "[1]" in answer
-        sources = app.query_one("#ask-sources")
-        assert sources.option_count >= 1
-        sources.focus()
-        sources.highlighted = 0
-        await pilot.press("enter")
+        assert app.query_one("#ask-sources").option_count >= 1
+        await pilot.press("escape", "enter")  # out of the box: enter opens the first source
         await settle(pilot)
         assert isinstance(app.screen, CaptureScreen) and app.screen.lines is not None
         await pilot.press("escape", "5", "escape", "1")  # back; out of the question box

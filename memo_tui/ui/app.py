@@ -19,11 +19,12 @@ from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.widgets import ContentSwitcher, DataTable, Footer, Label, ProgressBar, Static
+from textual.widgets import ContentSwitcher, DataTable, Label, ProgressBar, Static
 
 from memo_tui.ui import modals
 from memo_tui.ui.ask_pane import AskPane
 from memo_tui.ui.facts_pane import FactsPane
+from memo_tui.ui.footer import KeyFooter
 from memo_tui.ui.panes import (
     CapturesPane,
     ConceptsPane,
@@ -124,6 +125,7 @@ class MemoApp(Workflows):
         self.catalog: dict[str, list[tuple[int, str]]] = {}  # for the command palette
         self.waiting_names = 0  # names several people fit, waiting for the user
         self.probe: Path | None = None  # `memo bench startup` times the start into it
+        self.stamped: set[str] = set()  # what the probe has been told
         self.animation_level = "none"  # until the settings say otherwise
 
     # Layout and start
@@ -142,7 +144,7 @@ class MemoApp(Workflows):
             yield Label(id="job-label")
             yield ProgressBar(id="job-progress", show_eta=False)
         yield Static(Text("Opening the store…", style="dim"), id="status")
-        yield Footer(compact=True, show_command_palette=False)
+        yield KeyFooter(show_command_palette=False)
 
     def on_mount(self) -> None:
         probe = os.environ.get("MEMO_STARTUP_PROBE")
@@ -170,12 +172,14 @@ class MemoApp(Workflows):
         self._apply_keymap(settings.keymap)
 
     def _stamp(self, what: str) -> None:
-        """`memo bench startup`: first paint, then the lists filled (and leave)."""
-        if self.probe is None:
+        """`memo bench startup`: first paint, the lists filled and the facts feed's first
+        page shown (then leave)."""
+        if self.probe is None or what in self.stamped:
             return
         with self.probe.open("a", encoding="utf-8") as out:
             out.write(f"{what} {time.time()}\n")
-        if what == "ready":
+        self.stamped.add(what)
+        if {"ready", "feed"} <= self.stamped:
             self.exit()
 
     @work(thread=True, exclusive=True, group="open", exit_on_error=False)

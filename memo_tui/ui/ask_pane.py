@@ -71,7 +71,10 @@ class AskPane(Pane):
     def action_leave(self) -> None:
         """Out of the question box, so the pane keys work again."""
         if self.query_one("#ask-input", Input).has_focus:
-            self.query_one("#ask-sources", OptionList).focus()
+            sources = self.query_one("#ask-sources", OptionList)
+            sources.focus()
+            if sources.highlighted is None and sources.option_count:
+                sources.highlighted = 0  # so enter opens the first source at once
 
     def action_new_chat(self) -> None:
         """Forget the conversation: the next question starts afresh."""

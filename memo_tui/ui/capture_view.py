@@ -9,14 +9,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rich.console import Group, RenderableType
+from rich.table import Table
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
+from memo_tui.ui.footer import KeyFooter
 from memo_tui.ui.panes import superseded
 from memo_tui.ui.text import items, line, plain, span, styled
 
@@ -41,13 +43,13 @@ class CaptureScreen(Screen[None]):
         self.services = services
         self.capture_id = capture_id
         self.lines = lines
-        self._before_focus: Text | None = None  # the transcript above the cited lines
+        self._before_focus: Table | None = None  # the transcript above the cited lines
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="capture-detail"):
             yield Static(id="capture-record")
             yield Static(id="capture-transcript")
-        yield Footer(compact=True)
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#capture-detail", VerticalScroll).focus()  # so the keys scroll it
@@ -65,7 +67,7 @@ class CaptureScreen(Screen[None]):
         if not superseded():
             self.app.call_from_thread(self._show, record, transcript)
 
-    def render_capture(self) -> tuple[RenderableType, Text]:
+    def render_capture(self) -> tuple[RenderableType, RenderableType]:
         store = self.services.store
         found = store.capture(self.capture_id)
         if found is None:
@@ -113,7 +115,8 @@ class CaptureScreen(Screen[None]):
         ]
         return Group(*parts), self._transcript(body, [*decisions, *actions])
 
-    def _transcript(self, body: str, items: list[object]) -> Text:
+    def _transcript(self, body: str, items: list[object]) -> Group:
+        """The numbered transcript, a long line wrapping under its own text."""
         evidence = {
             n
             for item in items
@@ -121,17 +124,17 @@ class CaptureScreen(Screen[None]):
             for n in range(start, getattr(item, "line_end", start) + 1)
         }
         focus = set(range(self.lines[0], self.lines[1] + 1)) if self.lines else set()
-        transcript = styled("\n\nTranscript\n", "bold underline")
+        numbered = _numbered()
+        above = _numbered()  # the lines above the cited ones, to scroll past
         for number, text in enumerate(body.split("\n"), 1):
-            if self.lines and number == self.lines[0]:
-                self._before_focus = transcript.copy()
             style = "reverse" if number in focus else "bold" if number in evidence else ""
-            transcript.append(f"{number:>5}  ", style="dim")
-            transcript.append(line(text, style=style))
-            transcript.append("\n")
-        return transcript
+            numbered.add_row(str(number), line(text, style=style))
+            if self.lines and number < self.lines[0]:
+                above.add_row(str(number), line(text, style=style))
+        self._before_focus = above if self.lines else None
+        return Group(styled("\n\nTranscript", "bold underline"), numbered)
 
-    def _show(self, record: RenderableType, transcript: Text) -> None:
+    def _show(self, record: RenderableType, transcript: RenderableType) -> None:
         self.query_one("#capture-record", Static).update(record)
         self.query_one("#capture-transcript", Static).update(transcript)
         if self.lines:
@@ -144,6 +147,15 @@ class CaptureScreen(Screen[None]):
             return
         transcript = self.query_one("#capture-transcript", Static)
         width = max(transcript.content_region.width, 10)
-        rows = len(self._before_focus.wrap(self.app.console, width))
+        options = self.app.console.options.update_width(width)
+        rows = 3 + len(self.app.console.render_lines(self._before_focus, options, pad=False))
         scroller = self.query_one("#capture-detail", VerticalScroll)
         scroller.scroll_to(y=max(0, transcript.virtual_region.y + rows - 3), animate=False)
+
+
+def _numbered() -> Table:
+    """Transcript lines beside their numbers (5 digits: up to the longest capture)."""
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(justify="right", no_wrap=True, style="dim", min_width=5)
+    grid.add_column(ratio=1)
+    return grid

@@ -5,6 +5,7 @@ Every line that points at a meeting can be opened: enter jumps to the meeting at
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from rich.console import RenderableType
@@ -13,17 +14,18 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from memo_tui.ui.footer import KeyFooter
 from memo_tui.ui.panes import superseded
 from memo_tui.ui.text import items, line, plain, plural, span, styled
 from store import (
     ActionItemRecord,
+    CaptureLink,
     DecisionRecord,
     FactFilter,
     NoteRecord,
-    PersonDetail,
     SectionRecord,
 )
 
@@ -63,7 +65,7 @@ class Page(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static(id="page-head")
         yield OptionList(id="page-entries")
-        yield Footer(compact=True)
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()
@@ -159,7 +161,7 @@ def heading(text: str) -> Entry:
 
 
 def item_entry(
-    item: ActionItemRecord | DecisionRecord, detail: PersonDetail | None = None
+    item: ActionItemRecord | DecisionRecord, meetings: Mapping[int, CaptureLink]
 ) -> tuple[RenderableType, Target]:
     """An action item or decision as an entry of a page (its meeting beneath it), opening
     its meeting at its lines."""
@@ -170,8 +172,8 @@ def item_entry(
     elif item.decided_by:
         said.append(line(f" (decided by {item.decided_by})"))
     rows = [(span(item.line_start, item.line_end), said)]
-    if detail is not None and item.capture_id in detail.captures:
-        meeting = detail.captures[item.capture_id]
+    meeting = meetings.get(item.capture_id)
+    if meeting is not None:
         rows.append(("", line(f"{meeting.day} · {meeting.title}", style="dim")))
     return items(rows), (item.capture_id, lines_of(item.line_start, item.line_end))
 
@@ -183,9 +185,9 @@ def lines_of(start: int | None, end: int | None) -> tuple[int, int] | None:
 class PersonPage(Page):
     HELP = (
         "A person: the names they go by (confirmed ones are marked), what they owe, what they "
-        "decided, the meetings they attended, and items in those meetings waiting for you to "
-        "say who a name means (w settles them), and their page (r: person_enrich writes it; "
-        "e edits a section). Enter opens the meeting at the item's lines."
+        "decided, the meetings they attended, the items waiting for you to say who a name "
+        "means when it may be them (w settles them), and their page (r: person_enrich writes "
+        "it; e edits a section). Enter opens the meeting at the item's lines."
     )
 
     BINDINGS = [Binding("e", "edit", "Edit", id="person.edit")]
@@ -217,21 +219,35 @@ class PersonPage(Page):
         entries: list[Entry] = self.document()
         if person.open_action_items:
             entries.append(heading("Owes"))
-            entries += [item_entry(a, person) for a in person.open_action_items]
+            entries += [item_entry(a, person.captures) for a in person.open_action_items]
         if person.decisions:
             entries.append(heading("Decided"))
-            entries += [item_entry(d, person) for d in person.decisions]
-        waiting: list[ActionItemRecord | DecisionRecord] = [
-            *person.pending_action_items,
-            *person.pending_decisions,
-        ]
+            entries += [item_entry(d, person.captures) for d in person.decisions]
+        waiting = self._waiting()
         if waiting:
-            entries.append(heading("Waiting for a name to be settled (w)"))
-            entries += [item_entry(item, person) for item in waiting]
+            meetings = {**self._meetings(waiting), **person.captures}
+            entries.append(heading("Waiting for you to say who (w): it may be theirs"))
+            entries += [item_entry(item, meetings) for item in waiting]
         if person.meetings:
             entries.append(heading("Meetings"))
             entries += [(items([(m.day, line(m.title))]), (m.id, None)) for m in person.meetings]
         return head, entries
+
+    def _waiting(self) -> list[ActionItemRecord | DecisionRecord]:
+        """Their pending assignments: items waiting on a name they are offered for."""
+        from memo_tui.core.entities.service import EntityService
+
+        entities = EntityService(self.services.store, self.services.settings.user_name)
+        offered = entities.waiting_by_person().get(self.person_id, [])
+        return [item for mention in offered for item in entities.waiting_on(mention)]
+
+    def _meetings(self, found: list[ActionItemRecord | DecisionRecord]) -> dict[int, CaptureLink]:
+        meetings = {}
+        for capture_id in {item.capture_id for item in found}:
+            if (meeting := self.services.store.capture(capture_id)) is not None:
+                day = meeting.occurred_at or meeting.captured_at[:10]
+                meetings[capture_id] = CaptureLink(capture_id, meeting.title, day)
+        return meetings
 
     def _mail(self) -> Text:
         """Their addresses and mail, from the people rollup ('' when no mail names them)."""
@@ -285,7 +301,7 @@ class ProjectPage(Page):
         Binding("n", "new_note", "Note", id="project.note"),
         Binding("e", "edit", "Edit", id="project.edit"),
         Binding("x", "delete_note", "Delete", id="project.delete_note"),
-        Binding("b", "collect", "Find meetings", id="project.collect"),
+        Binding("b", "collect", "Collect", id="project.collect"),
     ]
 
     def action_collect(self) -> None:

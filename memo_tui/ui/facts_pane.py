@@ -178,6 +178,7 @@ class FactsPane(Pane):
         self.add_page(facts)
         self.exhausted = searching or len(facts) < self.PAGE
         self.app.refresh_bindings()
+        self.memo._stamp("feed")  # `memo bench startup`: the feed's first page is shown
 
     def add_page(self, page: Iterable[FactRecord]) -> None:
         table = self.query_one(DataTable)

@@ -55,7 +55,10 @@ class WhoIsIt(Dialog[int]):
 
     Dismisses with the person's id, 0 for "none of these", or None when escaped."""
 
-    DEFAULT_CSS = _DIALOG_CSS.format(name="WhoIsIt") + "WhoIsIt Button { width: 1fr; }"
+    DEFAULT_CSS = _DIALOG_CSS.format(name="WhoIsIt") + (
+        "WhoIsIt Button { width: 1fr; } WhoIsIt Button.-textual-compact { margin: 0 0 1 0; }"
+        "WhoIsIt VerticalScroll { height: auto; margin: 0 0 1 0; }"
+    )
     # Nothing chosen on opening: it may pop up while the user types elsewhere, and a stray
     # enter must not answer for them (tab moves to the choices).
     AUTO_FOCUS = ""
@@ -72,17 +75,24 @@ class WhoIsIt(Dialog[int]):
             question.append(line(f'"{self.mention}"'))
             question.append(f"? {plural(len(self.waiting), 'item')} wait for the answer:")
             yield Label(question, classes="title")
-            shown = Text()
-            for said in self.waiting[:4]:
-                shown.append("• ")
-                shown.append(line(said, 160))
-                shown.append("\n")
+            shown = Text("\n").join(Text("• ") + line(said, 160) for said in self.waiting[:4])
             if len(self.waiting) > 4:
-                shown.append(f"and {len(self.waiting) - 4} more\n", style="dim")
-            yield Static(shown)
+                shown.append(f"\nand {len(self.waiting) - 4} more", style="dim")
+            with VerticalScroll(can_focus=False):
+                yield Static(shown)
             for person_id, name in self.candidates:
                 yield Button(line(name), id=f"person-{person_id}")
             yield Button("None of these", id="person-0")
+
+    def on_resize(self) -> None:
+        """In a short terminal every choice stays in view: buttons a line high, and the
+        waiting items scroll."""
+        buttons = list(self.query(Button))
+        compact = self.size.height < 11 + 3 * len(buttons)  # (6 lines left for the items)
+        for button in buttons:
+            button.compact = compact
+        room = self.size.height - 5 - len(buttons) * (2 if compact else 3)
+        self.query_one(VerticalScroll).styles.max_height = max(2, room)
 
     @on(Button.Pressed)
     def choose(self, event: Button.Pressed) -> None:
@@ -444,7 +454,7 @@ class Help(Dialog[None]):
 
     BINDINGS = [Binding("f1,question_mark,q", "cancel", "Close", id="help.close")]
     DEFAULT_CSS = _DIALOG_CSS.format(name="Help") + (
-        "Help > Vertical { width: 84; } Help VerticalScroll { height: auto; max-height: 18; }"
+        "Help > Vertical { width: 84; } Help VerticalScroll { height: auto; }"
     )
 
     def __init__(self, title: str, about: str, keys: list[tuple[str, str, str]]) -> None:
@@ -462,8 +472,8 @@ class Help(Dialog[None]):
             table.add_row(key, does, binding_id)
         with Vertical():
             yield Label(self.title_text, classes="title")
-            yield Static(Text(self.about))
             with VerticalScroll():
+                yield Static(Text(self.about + "\n"))
                 yield Static(table)
             yield Label(
                 Text(
@@ -471,6 +481,10 @@ class Help(Dialog[None]):
                     style="dim",
                 )
             )
+
+    def on_resize(self) -> None:
+        """What does not fit the terminal scrolls (the title and the hint stay in view)."""
+        self.query_one(VerticalScroll).styles.max_height = max(3, self.size.height - 5)
 
 
 class Approve(Dialog[bool]):

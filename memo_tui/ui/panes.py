@@ -24,6 +24,7 @@ from memo_tui.ui.text import line
 if TYPE_CHECKING:
     from memo_tui.core.services import Services
     from memo_tui.ui.app import MemoApp
+    from store import PendingMention
 
 Cell = str | Text
 
@@ -193,25 +194,33 @@ class PeoplePane(ListPane):
     HELP = (
         "Everyone memo has met in a meeting: the names they go by, their open action items, "
         "the decisions they made, the meetings they attended and when they were last seen "
-        "(read from the people rollup, rebuilt with every write). Enter opens a person; r "
-        "runs the person_enrich agent on the selected one; w settles names that could be "
-        "several people."
+        "(read from the people rollup, rebuilt with every write), and how many items wait "
+        "on a name that may be theirs (To settle: w asks who it is). Enter opens a person; "
+        "r runs the person_enrich agent on the selected one."
     )
-    COLUMNS = ("Name", "Also", "Open actions", "Decisions", "Meetings", "Last seen")
+    COLUMNS = ("Name", "Also", "Owes", "Decided", "Meetings", "Last seen", "To settle")
     BINDINGS = [Binding("r", "run", "Enrich", id="people.run")]
 
     def fill(self, services: Services) -> list[Row]:
+        from memo_tui.core.entities.service import EntityService
+
+        entities = EntityService(services.store, services.settings.user_name)
+        waiting = entities.waiting_by_person()
+        people = services.store.people_report()
+        room = max(24, self.app.size.width - 56)  # the names get what the counts leave
+        name = min(32, room - 6, max((len(p.name) for p in people), default=0))
         return [
             row(
                 p.person_id,
-                line(p.name, 32),
-                line(", ".join(p.aliases), 30),
+                line(p.name, name),
+                line(", ".join(p.aliases), min(30, room - name)),
                 str(p.open_action_items),
                 str(p.decisions),
                 str(p.meetings),
                 p.last_seen or "",
+                _to_settle(waiting.get(p.person_id, [])),
             )
-            for p in services.store.people_report()
+            for p in people
         ]
 
     def action_run(self) -> None:
@@ -331,6 +340,12 @@ class NewslettersPane(ListPane):
             )
             for n in services.store.newsletters()
         ]
+
+
+def _to_settle(mentions: list[PendingMention]) -> Cell:
+    """A person's pending assignments: the items waiting on names that may be theirs."""
+    count = sum(m.action_items + m.decisions for m in mentions)
+    return Text(f"{count} (w)", style="bold") if count else ""
 
 
 def superseded() -> bool:

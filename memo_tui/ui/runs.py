@@ -16,8 +16,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
+from memo_tui.ui.footer import KeyFooter
 from memo_tui.ui.panes import Cell, ListPane, Row, row, superseded
 from memo_tui.ui.text import line, plain, styled
 
@@ -111,7 +112,7 @@ class RunScreen(Screen[None]):
         with VerticalScroll(id="run-log"):
             yield Static(id="run-head")
             yield Static(id="run-events")
-        yield Footer(compact=True)
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#run-log").focus()

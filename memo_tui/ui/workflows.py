@@ -28,9 +28,10 @@ if TYPE_CHECKING:
 
     from memo_tui.core.agents.runtime import Proposal
     from memo_tui.core.capture import CaptureResult, Replacement
+    from memo_tui.core.entities.service import EntityService
     from memo_tui.core.services import Services
     from memo_tui.ui.detail import Page
-    from store import AddressRecord, NoteRecord, SectionRecord
+    from store import AddressRecord, NoteRecord, PendingMention, SectionRecord
 
 JOBS = ("capture", "backfill", "seed", "agent")  # worker groups the job bar reports
 # Worker groups ctrl+x stops (an agent run stops after the step in hand, interrupted and
@@ -77,7 +78,7 @@ class Workflows(App[None]):
         for item in waiting:
             mention = item.mention
             candidates = [(c.id, c.name) for c in item.resolution.candidates]
-            said = await asyncio.to_thread(self._waiting_on, mention.mention, mention.capture_ids)
+            said = await asyncio.to_thread(self._waiting_on, entities, mention)
             dialog = modals.WhoIsIt(mention.mention, said, candidates)
             choice = await self.push_screen_wait(dialog)
             if choice is None:
@@ -123,23 +124,24 @@ class Workflows(App[None]):
             who = proposal.proposed_name if choice else "someone memo does not know yet"
             self.notify(line(f"{proposal.address} = {who}").plain, markup=False)
 
-    def _waiting_on(self, mention: str, capture_ids: list[int]) -> list[str]:
+    def _waiting_on(self, entities: EntityService, mention: PendingMention) -> list[str]:
         """What waits for the name: each item with its meeting, for the dialog."""
+        from store import ActionItemRecord
+
         store = self.services.store
-        meetings = {c: found for c in capture_ids if (found := store.capture(c)) is not None}
+        meetings = {c: found for c in mention.capture_ids if (found := store.capture(c))}
         said = []
-        for d in store.decisions(capture_ids):
-            if d.pending and d.decided_by == mention:
-                said.append((d.capture_id, f"decided: {d.description}"))
-        for a in store.action_items(capture_ids):
-            if a.pending and a.assignee_raw == mention:
-                said.append((a.capture_id, f"owes: {a.description}"))
-        return [
-            f"{text} ({meetings[c].title}, {meetings[c].occurred_at or 'no date'})"
-            if c in meetings
-            else text
-            for c, text in said
-        ]
+        for item in entities.waiting_on(mention):
+            text = (
+                f"owes: {item.description}"
+                if isinstance(item, ActionItemRecord)
+                else f"decided: {item.description}"
+            )
+            meeting = meetings.get(item.capture_id)
+            if meeting is not None:
+                text += f" ({meeting.title}, {meeting.occurred_at or 'no date'})"
+            said.append(text)
+        return said
 
     def refresh_pages(self) -> None:
         from memo_tui.ui.capture_view import CaptureScreen

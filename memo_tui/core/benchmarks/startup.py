@@ -2,7 +2,9 @@
 
 Every run is a fresh interpreter under a pseudo-terminal (the app opens only on a TTY). With
 MEMO_STARTUP_PROBE naming a file, the app writes `painted <time.time()>` there once its first
-screen is drawn and `ready <time>` once the store is open and its lists are shown, then exits;
+screen is drawn, `ready <time>` once the store is open and its lists are shown, and
+`feed <time>` once the Facts pane's first page (a keyset page of the facts view) is in, then
+exits;
 a run's figures are from just before the spawn to those instants. The
 baseline, `python -c "import textual.app"`, is timed from the spawn to its exit. Children get
 the caller's environment with a scratch MEMO_HOME and the offline provider, so seeding the
@@ -51,10 +53,15 @@ class Timing:
     command: str
     samples: list[float] = field(default_factory=list)
     ready: list[float] = field(default_factory=list)  # to the lists shown (apps only)
+    feed: list[float] = field(default_factory=list)  # to the facts feed's first page
 
     @property
     def ready_median(self) -> float:
         return statistics.median(self.ready) if self.ready else 0.0
+
+    @property
+    def feed_median(self) -> float:
+        return statistics.median(self.feed) if self.feed else 0.0
 
     @property
     def median(self) -> float:
@@ -73,6 +80,7 @@ class Timing:
             "max_s": round(self.worst, 3),
             "samples_s": [round(s, 3) for s in self.samples],
             **({"ready_median_s": round(self.ready_median, 3)} if self.ready else {}),
+            **({"feed_median_s": round(self.feed_median, 3)} if self.feed else {}),
         }
 
 
@@ -152,11 +160,14 @@ def _tail(seen: bytearray) -> str:
     return " ".join(text.split())[-600:]
 
 
+STAMPS = ("painted", "ready", "feed")  # what the app tells the probe, in order
+
+
 def time_run(
     argv: list[str], env: dict[str, str], probe: Path | None, timeout_s: float
-) -> tuple[float, float | None]:
-    """Seconds from spawning `argv` to its first paint and to its lists shown (without a
-    probe: to its exit, and None)."""
+) -> dict[str, float]:
+    """Seconds from spawning `argv` to each of the app's STAMPS (without a probe: to its
+    exit, as "painted")."""
     if probe is not None:
         probe.unlink(missing_ok=True)
         env = env | {PROBE_ENV: str(probe)}
@@ -183,17 +194,12 @@ def time_run(
     if code != 0:
         raise StartupFailed(f"{' '.join(argv[1:])} exited with {code}: {_tail(seen)}")
     if probe is None:
-        return ended - started, None
-    stamps = (
-        dict(
-            line.split() for line in probe.read_text(encoding="utf-8").splitlines() if line.strip()
-        )
-        if probe.is_file()
-        else {}
-    )
-    if "painted" not in stamps or "ready" not in stamps:
+        return {"painted": ended - started}
+    lines = probe.read_text(encoding="utf-8").splitlines() if probe.is_file() else []
+    stamps = dict(line.split() for line in lines if line.strip())
+    if any(stamp not in stamps for stamp in STAMPS):
         raise StartupFailed(f"{' '.join(argv[1:])} exited without writing {PROBE_ENV}")
-    return float(stamps["painted"]) - started, float(stamps["ready"]) - started
+    return {stamp: float(stamps[stamp]) - started for stamp in STAMPS}
 
 
 def seed_demo(argv: list[str], env: dict[str, str], timeout_s: float) -> None:
@@ -248,10 +254,11 @@ def run(
         for n in range(1, runs + 1):
             say(f"run {n}/{runs}")
             for timing, argv, painted in starts:
-                paint, ready = time_run(argv, env, painted, timeout_s)
-                timing.samples.append(paint)
-                if ready is not None:
-                    timing.ready.append(ready)
+                stamps = time_run(argv, env, painted, timeout_s)
+                timing.samples.append(stamps["painted"])
+                if "ready" in stamps:
+                    timing.ready.append(stamps["ready"])
+                    timing.feed.append(stamps["feed"])
     return StartupBench(runs, facts, baseline, apps, built)
 
 
@@ -266,17 +273,19 @@ def format_report(bench: StartupBench) -> str:
         f"time to first paint, {bench.runs} runs each, {COLUMNS}x{ROWS} pseudo-terminal "
         f"({bench.facts:,}-fact store built in {bench.build_seconds:.1f} s, untimed)",
         "",
-        line("", ["paint s", "max s", "+ baseline", "lists s"]),
+        line("", ["paint s", "max s", "+ baseline", "lists s", "facts s"]),
     ]
     for timing in rows:
         extra = timing.median - bench.baseline.median
         over = "" if timing is bench.baseline else f"{extra:+.3f}"
         ready = f"{timing.ready_median:.3f}" if timing.ready else ""
-        cells = [f"{timing.median:.3f}", f"{timing.worst:.3f}", over, ready]
+        feed = f"{timing.feed_median:.3f}" if timing.feed else ""
+        cells = [f"{timing.median:.3f}", f"{timing.worst:.3f}", over, ready, feed]
         lines.append(line(timing.label, cells))
     lines.append("")
     lines.append(
-        "paint: the first screen drawn (median); lists: the store open and its lists shown"
+        "paint: the first screen drawn (median); lists: the store open and its lists shown; "
+        "facts: the Facts pane's first page in"
     )
     lines.append("")
     for key, timing in bench.apps.items():

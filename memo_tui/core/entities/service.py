@@ -17,7 +17,9 @@ from memo_tui.core.entities.resolve import (
     resolve,
 )
 from store import (
+    ActionItemRecord,
     Backfill,
+    DecisionRecord,
     NewActionItem,
     NewCapture,
     NewDecision,
@@ -168,6 +170,29 @@ class EntityService:
                 here = resolve(mention.mention, directory)
             waiting.append(Pending(mention, here))
         return waiting
+
+    def waiting_on(self, mention: PendingMention) -> list[ActionItemRecord | DecisionRecord]:
+        """The action items and decisions that wait for `mention` to be settled."""
+        said = mention.mention.strip().lower()
+
+        def waits(raw: str | None) -> bool:
+            return (raw or "").strip().lower() == said
+
+        items = self.store.action_items(mention.capture_ids)
+        decisions = self.store.decisions(mention.capture_ids)
+        return [
+            *(a for a in items if a.pending and waits(a.assignee_raw)),
+            *(d for d in decisions if d.pending and waits(d.decided_by)),
+        ]
+
+    def waiting_by_person(self) -> dict[int, list[PendingMention]]:
+        """For each person, the waiting names they are offered for (their pending
+        assignments: settle one, and its items may become theirs)."""
+        by_person: dict[int, list[PendingMention]] = {}
+        for item in self.pending():
+            for candidate in item.resolution.candidates:
+                by_person.setdefault(candidate.id, []).append(item.mention)
+        return by_person
 
 
 __all__ = ["EntityService", "Pending", "UnknownPerson", "Unresolved"]

@@ -1,0 +1,100 @@
+"""At 80x24 every key of the screen in hand and every choice of a dialog is in view.
+
+Each test drives the app with Pilot on the seeded demo store and checks where widgets were
+laid out: a key or a button past the edge of the terminal is one the user cannot see.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from test_tui import drive, settle, until
+from textual.widgets import Button, Label
+from textual.widgets._footer import FooterKey, FooterLabel
+
+from memo_tui.core.services import Services
+from memo_tui.ui import modals
+from memo_tui.ui.app import MemoApp
+from memo_tui.ui.detail import ProjectPage
+from memo_tui.ui.footer import FOLDED, FULL, HIDDEN, KeyFooter
+
+SMALL = (80, 24)
+
+
+def footer_keys(app: MemoApp) -> dict[str, FooterKey]:
+    """The footer's keys on the screen in hand, by what they do."""
+    return {key.action: key for key in app.screen.query_one(KeyFooter).query(FooterKey)}
+
+
+def in_view(app: MemoApp, widget: Any) -> bool:
+    region = widget.region
+    width, height = app.size
+    return region.width > 0 and region.right <= width and region.bottom <= height
+
+
+def test_a_project_page_keeps_its_own_keys_in_view_at_80_columns(services: Services) -> None:
+    app = MemoApp(services)
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("4", "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, ProjectPage)
+        footer = app.screen.query_one(KeyFooter)
+        assert footer.level == HIDDEN
+        keys = footer_keys(app)
+        for action in ("app.pop_screen", "compile", "new_note", "edit", "delete_note", "collect"):
+            assert in_view(app, keys[action]), action
+        assert not any(action.startswith("pane(") for action in keys)  # F1 lists them
+        hint = footer.query_one(FooterLabel)
+        assert str(hint.render()) == "F1 keys" and in_view(app, hint)
+
+    drive(app, script, size=SMALL)
+
+
+def test_the_pane_keys_fold_on_a_busy_pane_and_unfold_when_there_is_room(
+    services: Services,
+) -> None:
+    app = MemoApp(services)
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("4")  # Projects: a, n and r of its own
+        await settle(pilot)
+        footer = app.screen.query_one(KeyFooter)
+        assert footer.level == FOLDED
+        keys = footer_keys(app)
+        assert keys["pane('ask')"].description == "" and in_view(app, keys["pane('ask')"])
+        assert all(in_view(app, key) for key in keys.values())
+        await pilot.resize_terminal(120, 36)
+        await settle(pilot)
+        assert app.screen.query_one(KeyFooter).level == FULL
+        assert footer_keys(app)["pane('ask')"].description == "Ask"
+
+    drive(app, script, size=SMALL)
+
+
+def test_who_is_it_shows_every_choice_at_80x24(services: Services) -> None:
+    """Four candidates and None of these: five buttons that would need 15 lines."""
+    waiting = [f"owes: a long action item, number {n}, said in a long meeting" for n in range(6)]
+    candidates = [(n, f"Sam Candidate {n}") for n in range(1, 5)]
+    app = MemoApp(services)
+
+    async def script(pilot: Any) -> None:
+        app.push_screen(modals.WhoIsIt("Sam", waiting, candidates))
+        await until(pilot, lambda: isinstance(app.screen, modals.WhoIsIt), "who is Sam?")
+        buttons = list(app.screen.query(Button))
+        assert len(buttons) == 5
+        assert all(in_view(app, button) for button in buttons)
+
+    drive(app, script, size=SMALL)
+
+
+def test_help_keeps_its_closing_hint_in_view_at_80x24(services: Services) -> None:
+    app = MemoApp(services)
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("f1")
+        await until(pilot, lambda: isinstance(app.screen, modals.Help), "help")
+        hint = list(app.screen.query(Label))[-1]
+        assert "Escape closes" in str(hint.render()) and in_view(app, hint)
+
+    drive(app, script, size=SMALL)
