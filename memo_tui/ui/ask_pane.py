@@ -15,7 +15,7 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from memo_tui.ui.panes import Pane
-from memo_tui.ui.text import line, plain, plural, span
+from memo_tui.ui.text import fact_span, line, plain, plural
 
 if TYPE_CHECKING:
     from memo_tui.core.agents.chat import Chat, Replied
@@ -191,5 +191,5 @@ def _reply_note(reply: Replied, looked: list[str]) -> str:
 
 
 def _source_label(n: int, fact: FactRecord) -> Text:
-    where = f"{fact.capture_title or 'note'} {span(fact.line_start, fact.line_end)}"
+    where = f"{fact.capture_title or 'note'} {fact_span(fact)}".rstrip()
     return line(f"[{n}] {fact.fact_type.replace('_', ' ')} · {where} ({fact.occurred_at or ''})")

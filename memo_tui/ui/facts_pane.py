@@ -14,7 +14,7 @@ from textual.suggester import SuggestFromList
 from textual.widgets import DataTable, Input, Label, Select
 
 from memo_tui.ui.panes import Pane, Table, superseded
-from memo_tui.ui.text import line, plural, span
+from memo_tui.ui.text import fact_span, line, plural
 
 if TYPE_CHECKING:
     from memo_tui.core.recall.search import Hit
@@ -182,15 +182,17 @@ class FactsPane(Pane):
 
     def add_page(self, page: Iterable[FactRecord]) -> None:
         table = self.query_one(DataTable)
-        room = max(30, self.app.size.width - 60)  # the fact gets what the other columns leave
+        # The fact and its meeting share what type, date and lines leave (80 columns: 38).
+        room = max(38, self.app.size.width - 42)
+        meeting = min(24, room // 3)
         added = 0
         for fact in page:
             table.add_row(
                 fact.fact_type.replace("_", " "),
                 fact.occurred_at or fact.captured_at[:10],
-                line(fact.text, room),
-                line(fact.capture_title or "note", 20),
-                span(fact.line_start, fact.line_end),
+                line(fact.text, room - meeting),
+                line(fact.capture_title or "note", meeting),
+                fact_span(fact),
                 key=str(len(self.facts)),
             )
             self.facts.append(fact)

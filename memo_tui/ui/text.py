@@ -9,11 +9,15 @@ table cell would be parsed as markup).
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from rich.table import Table
 from rich.text import Text
 
 from memo_tui.core.safety import sanitize, sanitize_line
+
+if TYPE_CHECKING:
+    from store import FactRecord
 
 _WHITESPACE = re.compile(r"\s+")
 
@@ -46,6 +50,11 @@ def span(start: int | None, end: int | None) -> str:
     if start is None:
         return "(unverified)"
     return f"L{start}" if start == end else f"L{start}-{end}"
+
+
+def fact_span(fact: FactRecord) -> str:
+    """`span` for a fact; a note or a digest has no transcript, so no lines at all."""
+    return span(fact.line_start, fact.line_end) if fact.capture_id is not None else ""
 
 
 def plural(count: int, noun: str) -> str:
