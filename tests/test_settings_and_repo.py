@@ -47,6 +47,23 @@ def test_sanitize_makes_terminal_controls_visible() -> None:
     assert "\n" not in sanitize_line(payload)
 
 
+def test_sanitize_leaves_no_control_or_invisible_character() -> None:
+    """Every control, format character (bidi, zero-width, tag characters...) and line or
+    paragraph separator Python knows of is made visible; only newline and tab stay."""
+    import sys
+    import unicodedata
+
+    hidden = [
+        chr(c)
+        for c in range(sys.maxunicode + 1)
+        if unicodedata.category(chr(c)) in ("Cc", "Cf", "Zl", "Zp") and chr(c) not in "\n\t"
+    ]
+    assert len(hidden) > 200
+    left = [f"U+{ord(c):04X}" for c in hidden if c in sanitize(f"a{c}b")]
+    assert left == []
+    assert "<U+E0041>" in sanitize("Budget review\U000e0041")  # a tag character
+
+
 def test_ci_runs_the_readme_test_command() -> None:
     readme = (REPO / "README.md").read_text()
     ci = (REPO / ".ci" / "run").read_text()

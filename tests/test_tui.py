@@ -764,6 +764,58 @@ def test_markup_in_a_title_is_shown_not_read(
     built.close()
 
 
+HOSTILE = "says [bold]hi[/bold] \x1b]0;pwned\x1b\\ \u202eevil\u200b"
+
+
+def test_an_agents_section_opens_in_the_editor_with_its_controls_visible(
+    services: Services,
+) -> None:
+    """A model wrote a section holding a terminal-title sequence and a bidi override: the
+    editor shows them as glyphs, and saving it untouched changes nothing (it is not
+    rewritten, nor marked as the user's)."""
+    store = services.store
+    beacon = next(p.id for p in store.projects() if p.name == "Beacon")
+    store.write_section("project", beacon, "summary", f"The agent {HOSTILE}", [], "agent")
+    app = MemoApp(services)
+
+    async def script(pilot: Any) -> None:
+        app.go_to("project", beacon)
+        await settle(pilot)
+        select(app.screen, SectionRecord)
+        await pilot.press("e")
+        await until(pilot, lambda: isinstance(app.screen, modals.NoteEditor), "the editor")
+        text = app.screen.query_one("#note-body").text
+        assert "\u241b]0;pwned" in text and "<U+202E>" in text
+        assert not any(c in text for c in "\x1b\u202e\u200b")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert not isinstance(app.screen, modals.NoteEditor)
+
+    drive(app, script)
+    [summary] = [s for s in store.sections("project", beacon) if s.key == "summary"]
+    assert summary.body == f"The agent {HOSTILE}" and summary.edited_by == "agent"
+
+
+def test_a_name_with_controls_is_never_suggested(services: Services) -> None:
+    """The Facts pane's project box completes known names; a suggestion is drawn as it is,
+    so a name holding controls is left out (typing it whole still filters)."""
+    services.store.add_project(f"Atlantis {HOSTILE}")
+    app = MemoApp(services)
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("2")
+        box = app.query_one("#facts-project")
+        box.focus()
+        await pilot.press("A", "t")
+        await settle(pilot)
+        assert box._suggestion == "Atlas"  # the demo's project, not the hostile one
+        await pilot.press("l", "a", "n")
+        await settle(pilot)
+        assert box._suggestion == ""
+
+    drive(app, script)
+
+
 def test_ctrl_x_stops_a_backfill_and_the_rest_waits(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -9,12 +9,16 @@ from __future__ import annotations
 
 import re
 
+# Every format character (Unicode category Cf: bidi marks, embeddings, overrides and
+# isolates, zero-width characters, the BOM, invisible operators, tag characters), the line
+# and paragraph separators, and the Hangul fillers that draw as blanks.
 _BIDI_AND_INVISIBLE = (
-    "\u061c\u200b\u200c\u200d\u200e\u200f"  # marks and zero-width characters
-    "\u202a\u202b\u202c\u202d\u202e"  # embeddings and overrides
-    "\u2060\u2066\u2067\u2068\u2069\ufeff"  # word joiner, isolates, BOM
+    "\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u115f\u1160\u180e"
+    "\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufeff\uffa0"
+    "\ufff9-\ufffb\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3"
+    "\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f"
 )
-_UNSAFE = re.compile(rf"[\x00-\x08\x0b-\x1f\x7f-\x9f{_BIDI_AND_INVISIBLE}]")
+_UNSAFE = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{_BIDI_AND_INVISIBLE}]")
 
 
 def _visible(match: re.Match[str]) -> str:

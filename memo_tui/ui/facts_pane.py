@@ -13,6 +13,7 @@ from textual.containers import Horizontal
 from textual.suggester import SuggestFromList
 from textual.widgets import DataTable, Input, Label, Select
 
+from memo_tui.core.safety import sanitize_line
 from memo_tui.ui.panes import Pane, Table, superseded
 from memo_tui.ui.text import fact_span, line, plural
 
@@ -70,8 +71,11 @@ class FactsPane(Pane):
         self.query_one("#facts-search", Input).focus()
 
     def suggest_names(self, people: Sequence[str], projects: Sequence[str]) -> None:
-        self.query_one("#facts-person", Input).suggester = SuggestFromList(people)
-        self.query_one("#facts-project", Input).suggester = SuggestFromList(projects)
+        """Complete the person and project boxes from known names (never one holding a
+        control character: a suggestion is drawn as it is)."""
+        for box, names in (("#facts-person", people), ("#facts-project", projects)):
+            safe = [name for name in names if sanitize_line(name) == name]
+            self.query_one(box, Input).suggester = SuggestFromList(safe)
 
     def action_clear(self) -> None:
         """Escape: out of a box first; then clear the search and filters."""

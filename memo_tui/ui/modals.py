@@ -23,7 +23,7 @@ from textual.suggester import Suggester
 from textual.validation import ValidationResult, Validator
 from textual.widgets import Button, Input, Label, Select, Static, TextArea
 
-from memo_tui.core.safety import sanitize_line
+from memo_tui.core.safety import sanitize, sanitize_line
 from memo_tui.ui.text import line, plain, plural
 
 _DIALOG_CSS = """
@@ -335,7 +335,11 @@ class Written:
 
 class NoteEditor(Dialog[Written]):
     """Write or edit a note; ctrl+s saves, escape leaves it as it was. With several owners
-    offered (a project and its client), the note can be about either."""
+    offered (a project and its client), the note can be about either.
+
+    The text it is given (an agent's section, a note) is shown sanitized, controls made
+    visible; saved unchanged, it dismisses with None, so nothing is rewritten or marked as
+    the user's."""
 
     BINDINGS = [Binding("ctrl+s", "save", "Save", id="note.save")]
     DEFAULT_CSS = _DIALOG_CSS.format(name="NoteEditor") + (
@@ -345,7 +349,7 @@ class NoteEditor(Dialog[Written]):
     def __init__(self, title: str, body: str = "", owners: tuple[str, ...] = ()) -> None:
         super().__init__()
         self.title_text = title
-        self.body = body
+        self.body = sanitize(body)
         self.owners = owners
 
     def compose(self) -> ComposeResult:
@@ -373,6 +377,9 @@ class NoteEditor(Dialog[Written]):
             self.notify(
                 "A note needs some text (escape leaves without saving).", severity="warning"
             )
+            return
+        if body == self.body.strip():
+            self.dismiss(None)  # as it was
             return
         about = self.query("#note-about")
         chosen = about.first(Select).value if about else 0
