@@ -796,6 +796,22 @@ def test_an_agents_section_opens_in_the_editor_with_its_controls_visible(
     assert summary.body == f"The agent {HOSTILE}" and summary.edited_by == "agent"
 
 
+def test_pasted_text_has_its_controls_made_visible(services: Services) -> None:
+    from textual import events
+
+    app = MemoApp(services)
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("5")
+        app.post_message(events.Paste(f"why {HOSTILE}"))
+        await pilot.pause()
+        value = app.query_one("#ask-input").value
+        assert value.startswith("why says [bold]hi[/bold] \u241b]0;pwned")
+        assert not any(c in value for c in "\x1b\u202e\u200b")
+
+    drive(app, script)
+
+
 def test_a_name_with_controls_is_never_suggested(services: Services) -> None:
     """The Facts pane's project box completes known names; a suggestion is drawn as it is,
     so a name holding controls is left out (typing it whole still filters)."""

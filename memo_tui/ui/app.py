@@ -15,12 +15,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import ContentSwitcher, DataTable, Label, ProgressBar, Static
 
+from memo_tui.core.safety import sanitize
 from memo_tui.ui import modals
 from memo_tui.ui.ask_pane import AskPane
 from memo_tui.ui.facts_pane import FactsPane
@@ -308,6 +309,13 @@ class MemoApp(Workflows):
 
     def current_pane(self) -> Pane:
         return self.query_one(f"#{self.query_one(ContentSwitcher).current}", Pane)
+
+    async def on_event(self, event: events.Event) -> None:
+        """Pasted text is drawn as it is typed: its controls are made visible first (a page
+        copied from the web can hide an escape sequence)."""
+        if isinstance(event, events.Paste):
+            event.text = sanitize(event.text)
+        await super().on_event(event)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """A dialog on top owns the keyboard: the app's keys wait (ctrl+q still quits)."""
