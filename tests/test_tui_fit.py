@@ -98,3 +98,51 @@ def test_help_keeps_its_closing_hint_in_view_at_80x24(services: Services) -> Non
         assert "Escape closes" in str(hint.render()) and in_view(app, hint)
 
     drive(app, script, size=SMALL)
+
+
+def test_a_page_reloaded_keeps_every_wrapped_line(services: Services) -> None:
+    """A page's entries wrap at 80 columns; reloaded (after a note or an agent run), each
+    must still get every line it wraps to. (OptionList measures an entry once, so one
+    measured before the scrollbar appeared lost its last line: 'due 2026-11-30' vanished.)"""
+    app = MemoApp(services)
+    atlas = next(p.id for p in services.store.projects() if p.name == "Atlas")
+
+    def stale() -> list[int]:
+        entries = app.screen.query_one("#page-entries")
+        width = entries.scrollable_content_region.width
+        return [
+            n
+            for n, option in enumerate(entries.options)
+            if entries._get_visual(option).get_height(entries.styles, width)
+            != entries._heights[n]
+        ]
+
+    async def script(pilot: Any) -> None:
+        app.go_to("project", atlas)
+        await settle(pilot)
+        assert stale() == []
+        app.screen.reload()
+        await settle(pilot)
+        await pilot.pause()
+        assert stale() == []
+
+    drive(app, script, size=SMALL)
+
+
+def test_while_a_job_runs_its_stop_key_comes_first(services: Services) -> None:
+    import threading
+
+    app = MemoApp(services)
+    gate = threading.Event()
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("4", "enter")  # a project page: the busiest footer
+        await settle(pilot)
+        app.run_worker(gate.wait, thread=True, group="backfill")
+        await until(pilot, lambda: "cancel_job" in footer_keys(app), "the stop key")
+        footer = app.screen.query_one(KeyFooter)
+        first = next(iter(footer.query(FooterKey)))
+        assert first.action == "cancel_job" and in_view(app, first)
+        gate.set()
+
+    drive(app, script, size=SMALL)

@@ -82,8 +82,9 @@ class MemoApp(Workflows):
     #ask-input { margin: 0 0 0 0; }
     #ask-output { height: 1fr; padding: 0 1; }
     #ask-output .exchange { margin: 0 0 1 0; color: $text-muted; }
-    #ask-sources, #ask-history {
+    #ask-sources, #ask-history {  /* (a scrollbar always: see detail.Page's note) */
         height: auto; border: round $panel; border-title-color: $text-muted;
+        overflow-y: scroll;
     }
     #ask-sources { max-height: 9; }
     #ask-history { max-height: 6; }

@@ -45,9 +45,13 @@ class Page(Screen[None]):
         Binding("escape", "app.pop_screen", "Back", id="page.back"),
         Binding("r", "compile", "Run agent", id="page.run"),
     ]
+    # The scrollbar is always there: OptionList measures an entry's height once, and an
+    # entry measured before a scrollbar appeared would lose its last wrapped line.
     DEFAULT_CSS = """
     Page #page-head { padding: 0 1; height: auto; max-height: 40%; }
-    Page OptionList, Page OptionList:focus { height: 1fr; border: none; padding: 0 1; }
+    Page OptionList, Page OptionList:focus {
+        height: 1fr; border: none; padding: 0 1; overflow-y: scroll;
+    }
     """
 
     def __init__(self, services: Services) -> None:

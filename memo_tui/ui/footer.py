@@ -15,6 +15,7 @@ from textual.widgets import Footer
 from textual.widgets._footer import FooterKey, FooterLabel
 
 PANE_PREFIX = "pane."  # the ids of the bindings that give way
+STOP_ID = "app.cancel"  # ctrl+x, shown while a job runs
 PALETTE_ROOM = 12  # "▏^p Palette " docked on the right
 FULL, FOLDED, HIDDEN = 0, 1, 2  # how the pane keys are shown
 
@@ -36,12 +37,13 @@ class KeyFooter(Footer):
         self.level = FULL
 
     def _shown(self) -> Shown:
-        """The bindings to show, one per action, as the screen has them now."""
+        """The bindings to show, one per action, as the screen has them now; the key that
+        stops a running job first (it comes and goes, and matters most while it shows)."""
         seen: dict[str, tuple[Binding, bool, str]] = {}
         for _, binding, enabled, tooltip in self.screen.active_bindings.values():
             if binding.show and binding.action not in seen:
                 seen[binding.action] = (binding, enabled, tooltip)
-        return list(seen.values())
+        return sorted(seen.values(), key=lambda shown: shown[0].id != STOP_ID)
 
     def _width(self, shown: Shown, level: int) -> int:
         """Cells the keys take at `level` (compact: key, space, description, space)."""

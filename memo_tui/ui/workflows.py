@@ -527,7 +527,10 @@ class Workflows(App[None]):
             f"Embedded {result.embedded}, reused {result.reused}; "
             f"{result.remaining} without a vector" + (f" ({result.error})" if result.error else "")
         )
-        self.call_from_thread(self._job_done, None if quiet and not result.error else said)
+        # Quiet (a note's embedding): a missing model is no news (the status line says
+        # "keyword search only"); a model that failed is.
+        failed = result.error and not embed.unavailable
+        self.call_from_thread(self._job_done, None if quiet and not failed else said)
         self.call_from_thread(self.refresh_lists)
 
     @work(thread=True, exclusive=True, group="seed", exit_on_error=False)
