@@ -128,16 +128,17 @@ def confirm(
     now: str,
     capture_ids: Sequence[int] | None = None,
     spellings: Sequence[str] = (),
+    remember: bool | None = None,
 ) -> Backfill:
     """The user's word: `mention` is entity `entity_id` (None: none of the candidates).
     `spellings`: other raw forms of the same name ("José" for "Jose") to settle too.
 
     Store-wide, it becomes a confidence-1.0 alias and settles every fact waiting on that raw
     name. Given `capture_ids`, it settles only those meetings' facts and makes no alias (two
-    Sams in a room can each be "Sam").
+    Sams in a room can each be "Sam"), unless `remember` says to write it all the same.
     """
     mention = mention.strip()
-    if capture_ids is None:
+    if remember if remember is not None else capture_ids is None:
         put_alias(conn, entity_type, mention, entity_id, 1.0, False, now, user)
     if entity_type != "person":
         return Backfill(0, 0)
@@ -154,6 +155,28 @@ def confirm(
                 "m": json.dumps([mention, *spellings]),
                 "ids": json.dumps(list(capture_ids or [])),
             },
+        )
+        counts.append(int(result.rowcount or 0))
+    return Backfill(action_items=counts[0], decisions=counts[1])
+
+
+def settle(
+    conn: Connection,
+    entity_id: int | None,
+    action_item_ids: Sequence[int],
+    decision_ids: Sequence[int],
+) -> Backfill:
+    """The user's word on single facts: these waiting action items and decisions are
+    `entity_id`'s (None: nobody memo knows). No alias is written: two Sams in a room can
+    each be "Sam", item by item."""
+    counts = []
+    for table, ids in (("action_items", action_item_ids), ("decisions", decision_ids)):
+        result = conn.execute(
+            text(
+                f"UPDATE {table} SET person_id = :p, pending = 0 "
+                "WHERE pending = 1 AND id IN (SELECT value FROM json_each(:ids))"
+            ),
+            {"p": entity_id, "ids": json.dumps(list(ids))},
         )
         counts.append(int(result.rowcount or 0))
     return Backfill(action_items=counts[0], decisions=counts[1])

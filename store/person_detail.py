@@ -1,4 +1,4 @@
-"""A person's page: what they owe and decided, where they were, what waits on the user there."""
+"""A person's page: what they owe and decided, and where they were."""
 
 from __future__ import annotations
 
@@ -28,7 +28,6 @@ JOIN (SELECT id AS meeting, coalesce(occurred_at, substr(captured_at, 1, 10)) AS
 WHERE {where} ORDER BY m.day DESC, capture_id DESC, id
 """
 _MEETINGS = "SELECT capture_id FROM capture_people WHERE person_id = :p"
-_ATTENDED = f"capture_id IN ({_MEETINGS})"
 
 
 def person_detail(conn: Connection, person_id: int) -> PersonDetail | None:
@@ -48,8 +47,6 @@ def person_detail(conn: Connection, person_id: int) -> PersonDetail | None:
 
     owes = action_items("person_id = :p AND status = 'open'")
     decided = decisions("person_id = :p")
-    waiting_items = action_items(f"pending = 1 AND {_ATTENDED}")
-    waiting_decisions = decisions(f"pending = 1 AND {_ATTENDED}")
     meetings = capture_links(conn, f"id IN ({_MEETINGS})", person)
     cited = {item.capture_id for item in owes} | {item.capture_id for item in decided}
     cited -= {meeting.id for meeting in meetings}
@@ -63,8 +60,6 @@ def person_detail(conn: Connection, person_id: int) -> PersonDetail | None:
         open_action_items=owes,
         decisions=decided,
         meetings=meetings,
-        pending_action_items=waiting_items,
-        pending_decisions=waiting_decisions,
         captures={link.id: link for link in [*meetings, *elsewhere]},
     )
 

@@ -373,8 +373,8 @@ class PersonAlias:
 
 @dataclass(frozen=True)
 class PersonDetail:
-    """A person's page: what they owe and decided, the meetings they attended (newest first),
-    and the facts in those meetings that still wait for the user to say who a name means.
+    """A person's page: what they owe and decided, and the meetings they attended (newest
+    first). (What may be theirs but waits on a name comes from the entity service.)
 
     `captures` holds every meeting the lists point at, by id, for titles and dates.
     """
@@ -385,8 +385,6 @@ class PersonDetail:
     open_action_items: list[ActionItemRecord]
     decisions: list[DecisionRecord]
     meetings: list[CaptureLink]
-    pending_action_items: list[ActionItemRecord]
-    pending_decisions: list[DecisionRecord]
     captures: dict[int, CaptureLink]
 
 

@@ -310,12 +310,29 @@ class Store:
         user: str,
         capture_ids: Sequence[int] | None = None,
         spellings: Sequence[str] = (),
+        remember: bool | None = None,
     ) -> Backfill:
-        """The user's answer to "who is this?", back-filled in the same transaction."""
+        """The user's answer to "who is this?", back-filled in the same transaction (see
+        people.confirm for `capture_ids` and `remember`)."""
         with self._reporting() as conn:
             return people.confirm(
-                conn, entity_type, mention, entity_id, user, utc_now(), capture_ids, spellings
+                conn,
+                entity_type,
+                mention,
+                entity_id,
+                user,
+                utc_now(),
+                capture_ids,
+                spellings,
+                remember,
             )
+
+    def settle_facts(
+        self, person_id: int | None, action_item_ids: Sequence[int], decision_ids: Sequence[int]
+    ) -> Backfill:
+        """The user's answer for single waiting facts (no alias), in one transaction."""
+        with self._reporting() as conn:
+            return people.settle(conn, person_id, action_item_ids, decision_ids)
 
     # Clients, projects, notes, digests
 

@@ -113,8 +113,7 @@ def test_a_page_reloaded_keeps_every_wrapped_line(services: Services) -> None:
         return [
             n
             for n, option in enumerate(entries.options)
-            if entries._get_visual(option).get_height(entries.styles, width)
-            != entries._heights[n]
+            if entries._get_visual(option).get_height(entries.styles, width) != entries._heights[n]
         ]
 
     async def script(pilot: Any) -> None:

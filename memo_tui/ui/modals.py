@@ -7,6 +7,7 @@ note's text. The caller does the work, in a worker, so a dialog never touches th
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
@@ -63,21 +64,45 @@ class WhoIsIt(Dialog[int]):
     # enter must not answer for them (tab moves to the choices).
     AUTO_FOCUS = ""
 
-    def __init__(self, mention: str, waiting: list[str], candidates: list[tuple[int, str]]) -> None:
+    def __init__(
+        self,
+        mention: str,
+        waiting: list[str],
+        candidates: list[tuple[int, str]],
+        note: str = "",
+        context: Sequence[tuple[str, bool]] = (),
+    ) -> None:
+        """`waiting`: the items that wait, each with its meeting; `note`: what the answer
+        will do; `context`: the transcript around the one item asked about, each line
+        with whether the item came from it."""
         super().__init__()
         self.mention = mention
-        self.waiting = waiting  # the items that wait, each with its meeting
+        self.waiting = waiting
         self.candidates = candidates
+        self.note = note
+        self.context = context
 
     def compose(self) -> ComposeResult:
         with Vertical():
             question = Text("Who is ")
             question.append(line(f'"{self.mention}"'))
-            question.append(f"? {plural(len(self.waiting), 'item')} wait for the answer:")
+            if self.context:
+                question.append(" here?")
+            else:
+                question.append(f"? {plural(len(self.waiting), 'item')} wait for the answer:")
             yield Label(question, classes="title")
             shown = Text("\n").join(Text("• ") + line(said, 160) for said in self.waiting[:4])
             if len(self.waiting) > 4:
                 shown.append(f"\nand {len(self.waiting) - 4} more", style="dim")
+            if self.context:
+                shown.append("\n")
+            for said, cited in self.context:
+                shown.append("\n")
+                shown.append(line(said, 160, style="" if cited else "dim"))
+            if self.note:
+                shown.append("\n")
+                shown.append(line(self.note, style="italic"))
+            self.shown = shown
             with VerticalScroll(can_focus=False):
                 yield Static(shown)
             for person_id, name in self.candidates:
@@ -88,11 +113,14 @@ class WhoIsIt(Dialog[int]):
         """In a short terminal every choice stays in view: buttons a line high, and the
         waiting items scroll."""
         buttons = list(self.query(Button))
-        compact = self.size.height < 11 + 3 * len(buttons)  # (6 lines left for the items)
+        width = max(10, min(72, self.size.width) - 4)  # inside the border and padding
+        rows = len(self.shown.wrap(self.app.console, width))
+        room = self.size.height - 5  # less the border, the title and the gap under the items
+        compact = rows + 3 * len(buttons) > room
         for button in buttons:
             button.compact = compact
-        room = self.size.height - 5 - len(buttons) * (2 if compact else 3)
-        self.query_one(VerticalScroll).styles.max_height = max(2, room)
+        left = room - len(buttons) * (2 if compact else 3)
+        self.query_one(VerticalScroll).styles.max_height = max(2, left)
 
     @on(Button.Pressed)
     def choose(self, event: Button.Pressed) -> None:

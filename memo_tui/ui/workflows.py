@@ -24,14 +24,22 @@ from memo_tui.ui import modals
 from memo_tui.ui.text import line, plural
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
 
     from memo_tui.core.agents.runtime import Proposal
     from memo_tui.core.capture import CaptureResult, Replacement
-    from memo_tui.core.entities.service import EntityService
+    from memo_tui.core.entities.service import EntityService, Pending
     from memo_tui.core.services import Services
     from memo_tui.ui.detail import Page
-    from store import AddressRecord, NoteRecord, PendingMention, SectionRecord
+    from store import (
+        ActionItemRecord,
+        AddressRecord,
+        Backfill,
+        DecisionRecord,
+        NoteRecord,
+        PersonRow,
+        SectionRecord,
+    )
 
 JOBS = ("capture", "backfill", "seed", "agent")  # worker groups the job bar reports
 # Worker groups ctrl+x stops (an agent run stops after the step in hand, interrupted and
@@ -76,31 +84,63 @@ class Workflows(App[None]):
                 self.notify("No names are waiting: every owner and decider is settled.")
             return
         for item in waiting:
-            mention = item.mention
-            candidates = [(c.id, c.name) for c in item.resolution.candidates]
-            said = await asyncio.to_thread(self._waiting_on, entities, mention)
-            dialog = modals.WhoIsIt(mention.mention, said, candidates)
-            choice = await self.push_screen_wait(dialog)
-            if choice is None:
-                break
-            person = (
-                next(p for p in self.services.store.directory().people if p.id == choice)
-                if choice
-                else None
-            )
-            filled = await asyncio.to_thread(entities.confirm, mention.mention, person)
-            who = person.name if person else "none of the people memo knows"
-            self.notify(
-                line(
-                    f"{mention.mention} = {who}: "
-                    f"{plural(filled.action_items + filled.decisions, 'item')} updated"
-                ).plain,
-                markup=False,  # names come from transcripts
-            )
+            settle = self._settle_in_room if item.in_room else self._settle_name
+            if not await settle(entities, item):
+                break  # escape: the rest wait
         else:
             await self._settle_addresses(addresses)
         self.refresh_lists()
         self.refresh_pages()
+
+    async def _settle_name(self, entities: EntityService, item: Pending) -> bool:
+        """A name several people memo knows fit: one answer, remembered for the name (an
+        alias) and given to every item waiting on it. False when the user escaped."""
+        mention = item.mention.mention
+        candidates = [(c.id, c.name) for c in item.resolution.candidates]
+        facts = await asyncio.to_thread(entities.waiting_on, item.mention)
+        said = await asyncio.to_thread(self._described, facts)
+        note = f'memo will read "{mention}" as the one you choose from now on.'
+        choice = await self.push_screen_wait(modals.WhoIsIt(mention, said, candidates, note))
+        if choice is None:
+            return False
+        person = self._person(choice)
+        meetings = item.mention.capture_ids  # (not those where both were in the room)
+        filled = await asyncio.to_thread(entities.confirm, mention, person, meetings, True)
+        self._said_who(mention, person, filled)
+        return True
+
+    async def _settle_in_room(self, entities: EntityService, item: Pending) -> bool:
+        """The people the name fits were in the room (two Sams): one question per item,
+        with the transcript lines it came from, and nothing remembered for the name (the
+        next meeting with both asks again). False when the user escaped."""
+        mention = item.mention.mention
+        candidates = [(c.id, c.name) for c in item.resolution.candidates]
+        both = " and ".join(name for _, name in candidates)
+        facts = await asyncio.to_thread(entities.waiting_on, item.mention)
+        for n, fact in enumerate(facts, 1):
+            said = await asyncio.to_thread(self._described, [fact])
+            context = await asyncio.to_thread(self._lines_of, fact)
+            note = (
+                f"{both} were both there: this answer is for this item only ({n} of {len(facts)})."
+            )
+            dialog = modals.WhoIsIt(mention, said, candidates, note, context)
+            choice = await self.push_screen_wait(dialog)
+            if choice is None:
+                return False
+            person = self._person(choice)
+            filled = await asyncio.to_thread(entities.settle, [fact], person)
+            self._said_who(mention, person, filled)
+        return True
+
+    def _person(self, choice: int) -> PersonRow | None:
+        """The person a Who is it? button names (0: None of these)."""
+        people = self.services.store.directory().people
+        return next((p for p in people if p.id == choice), None) if choice else None
+
+    def _said_who(self, mention: str, person: PersonRow | None, filled: Backfill) -> None:
+        who = person.name if person else "none of the people memo knows"
+        count = plural(filled.action_items + filled.decisions, "item")
+        self.notify(line(f"{mention} = {who}: {count} updated").plain, markup=False)
 
     async def _settle_addresses(self, proposals: list[AddressRecord]) -> None:
         """An address whose name matches a person known at another domain: the same person?
@@ -124,24 +164,31 @@ class Workflows(App[None]):
             who = proposal.proposed_name if choice else "someone memo does not know yet"
             self.notify(line(f"{proposal.address} = {who}").plain, markup=False)
 
-    def _waiting_on(self, entities: EntityService, mention: PendingMention) -> list[str]:
-        """What waits for the name: each item with its meeting, for the dialog."""
+    def _described(self, facts: Sequence[ActionItemRecord | DecisionRecord]) -> list[str]:
+        """Each waiting item as the dialog lists it, with its meeting."""
         from store import ActionItemRecord
 
         store = self.services.store
-        meetings = {c: found for c in mention.capture_ids if (found := store.capture(c))}
+        meetings = {c: found for c in {f.capture_id for f in facts} if (found := store.capture(c))}
         said = []
-        for item in entities.waiting_on(mention):
-            text = (
-                f"owes: {item.description}"
-                if isinstance(item, ActionItemRecord)
-                else f"decided: {item.description}"
-            )
-            meeting = meetings.get(item.capture_id)
+        for fact in facts:
+            kind = "owes" if isinstance(fact, ActionItemRecord) else "decided"
+            text = f"{kind}: {fact.description}"
+            meeting = meetings.get(fact.capture_id)
             if meeting is not None:
                 text += f" ({meeting.title}, {meeting.occurred_at or 'no date'})"
             said.append(text)
         return said
+
+    def _lines_of(self, fact: ActionItemRecord | DecisionRecord) -> list[tuple[str, bool]]:
+        """The transcript lines a waiting item came from (True), and one on each side."""
+        if fact.line_start is None:
+            return []
+        body = self.services.store.capture_source(fact.capture_id)[1].split("\n")
+        start = fact.line_start
+        end = fact.line_end if fact.line_end is not None else start
+        first, last = max(1, start - 1), min(len(body), end + 1, start + 4)
+        return [(f"L{n}  {body[n - 1]}", start <= n <= end) for n in range(first, last + 1)]
 
     def refresh_pages(self) -> None:
         from memo_tui.ui.capture_view import CaptureScreen

@@ -4,7 +4,7 @@ people and the names still waiting for an answer."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from memo_tui.core.entities.names import normalize
@@ -40,6 +40,10 @@ class UnknownPerson(LookupError):
 class Pending:
     mention: PendingMention
     resolution: Resolution  # the candidates to offer
+    # The candidates were in the room (two Sams at the meeting): the answer is per item,
+    # and no alias is written. Otherwise the name fits several people memo knows, and the
+    # answer is remembered for the name.
+    in_room: bool = False
 
 
 class EntityService:
@@ -72,11 +76,15 @@ class EntityService:
         raise UnknownPerson(f"{name_or_id!r} could be {listed}: give the id")
 
     def confirm(
-        self, mention: str, person: PersonRow | None, capture_ids: Sequence[int] | None = None
+        self,
+        mention: str,
+        person: PersonRow | None,
+        capture_ids: Sequence[int] | None = None,
+        remember: bool | None = None,
     ) -> Backfill:
         """`mention` is `person` (None: none of the candidates), from now on; every fact
         waiting on that raw name is settled. With `capture_ids`, only in those meetings,
-        and no alias is written."""
+        and no alias is written unless `remember`."""
         if not normalize(mention):
             raise ValueError(f"{mention!r} is not a name")
         directory = self.store.directory()
@@ -99,7 +107,7 @@ class EntityService:
             if normalize(m.mention) == normalize(mention)
         ]
         return self.store.confirm_alias(
-            "person", mention, entity_id, self.user, capture_ids, spellings
+            "person", mention, entity_id, self.user, capture_ids, spellings, remember
         )
 
     def relink(self) -> tuple[int, int]:
@@ -158,18 +166,48 @@ class EntityService:
         return self.store.people()
 
     def pending(self) -> list[Pending]:
-        """Each waiting name with the people to offer: those at the meetings it came from
-        when they fit, else everyone who fits."""
+        """Each waiting name with the people to offer. Meetings where the people it fits
+        were in the room (two Sams) are one question, offering them; the name's other
+        meetings are another, offering everyone memo knows who fits."""
         directory = self.store.directory()
         waiting = []
         for mention in self.store.pending_mentions():
-            here = resolve(
-                mention.mention, directory, among=self.store.attendees(mention.capture_ids)
-            )
-            if not isinstance(here, NeedsDisambiguation):
-                here = resolve(mention.mention, directory)
-            waiting.append(Pending(mention, here))
+            room = [
+                capture_id
+                for capture_id in mention.capture_ids
+                if isinstance(
+                    resolve(mention.mention, directory, among=self.store.attendees([capture_id])),
+                    NeedsDisambiguation,
+                )
+            ]
+            elsewhere = [c for c in mention.capture_ids if c not in room]
+            if room:
+                among = self.store.attendees(room)
+                here = resolve(mention.mention, directory, among=among)
+                waiting.append(Pending(self._part(mention, room), here, in_room=True))
+            if elsewhere:
+                found = resolve(mention.mention, directory)
+                waiting.append(Pending(self._part(mention, elsewhere), found))
         return waiting
+
+    def _part(self, mention: PendingMention, capture_ids: list[int]) -> PendingMention:
+        """`mention` in some of its meetings only, with the counts of what waits there."""
+        if capture_ids == mention.capture_ids:
+            return mention
+        facts = self.waiting_on(replace(mention, capture_ids=capture_ids))
+        items = sum(isinstance(f, ActionItemRecord) for f in facts)
+        return PendingMention(mention.mention, items, len(facts) - items, capture_ids)
+
+    def settle(
+        self, items: Sequence[ActionItemRecord | DecisionRecord], person: PersonRow | None
+    ) -> Backfill:
+        """These waiting facts are `person`'s (None: nobody memo knows); no alias is
+        written, so the name is asked again elsewhere."""
+        return self.store.settle_facts(
+            person.id if person is not None else None,
+            [item.id for item in items if isinstance(item, ActionItemRecord)],
+            [item.id for item in items if isinstance(item, DecisionRecord)],
+        )
 
     def waiting_on(self, mention: PendingMention) -> list[ActionItemRecord | DecisionRecord]:
         """The action items and decisions that wait for `mention` to be settled."""
