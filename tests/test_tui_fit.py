@@ -145,3 +145,30 @@ def test_while_a_job_runs_its_stop_key_comes_first(services: Services) -> None:
         gate.set()
 
     drive(app, script, size=SMALL)
+
+
+def test_the_lists_follow_the_terminal_when_it_narrows_and_widens(services: Services) -> None:
+    """Cells are cut to the width: after a resize the lists are laid out again, their
+    columns narrowed too (DataTable alone keeps a column as wide as it ever was)."""
+    app = MemoApp(services)
+
+    def widths(table_id: str) -> int:
+        table = app.query_one(table_id)
+        return sum(c.get_render_width(table) for c in table.columns.values())
+
+    def titles() -> list[str]:
+        table = app.query_one("#captures-table")
+        return [str(table.get_row_at(n)[0]) for n in range(table.row_count)]
+
+    async def script(pilot: Any) -> None:
+        whole = titles()
+        assert any(len(title) > 40 for title in whole)
+        await pilot.resize_terminal(80, 24)
+        await until(pilot, lambda: titles() != whole, "the titles cut to 80 columns")
+        await settle(pilot)
+        for table in ("#captures-table", "#people-table", "#runs-table", "#facts-table"):
+            assert widths(table) <= 78, table  # (the scrollbar takes 2)
+        await pilot.resize_terminal(120, 36)
+        await until(pilot, lambda: titles() == whole, "the titles whole again")
+
+    drive(app, script)

@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from textual.command import Provider
+    from textual.timer import Timer
 
     from memo_tui.core.services import Services
     from memo_tui.settings import Settings
@@ -129,6 +130,7 @@ class MemoApp(Workflows):
         self.probe: Path | None = None  # `memo bench startup` times the start into it
         self.stamped: set[str] = set()  # what the probe has been told
         self.animation_level = "none"  # until the settings say otherwise
+        self._relayout: Timer | None = None  # lays the lists out again after a resize
 
     # Layout and start
 
@@ -252,14 +254,7 @@ class MemoApp(Workflows):
         store = self.services.store
         interrupt_orphans(self.services)
         captures = self.query_one(CapturesPane)
-        rows: dict[ListPane, list[Row]] = {
-            captures: captures.fill(self.services),
-            self.query_one(PeoplePane): self.query_one(PeoplePane).fill(self.services),
-            self.query_one(ProjectsPane): self.query_one(ProjectsPane).fill(self.services),
-            self.query_one(RunsPane): self.query_one(RunsPane).fill(self.services),
-            self.query_one(NewslettersPane): self.query_one(NewslettersPane).fill(self.services),
-            self.query_one(ConceptsPane): self.query_one(ConceptsPane).fill(self.services),
-        }
+        rows = self._fill_lists()
         directory = store.directory()
         self.catalog = {
             "person": [(p.id, p.name) for p in directory.people],
@@ -285,6 +280,27 @@ class MemoApp(Workflows):
                 "No captures yet: press c to capture a transcript (or try memo --demo).",
                 timeout=10,
             )
+
+    def _fill_lists(self) -> dict[ListPane, list[Row]]:
+        """Each list pane's rows, cut to the terminal's width (in a worker)."""
+        panes = (CapturesPane, PeoplePane, ProjectsPane, RunsPane, NewslettersPane, ConceptsPane)
+        return {(pane := self.query_one(kind)): pane.fill(self.services) for kind in panes}
+
+    def on_resize(self) -> None:
+        """Cells are cut to the width: lay the lists out again once the resizing stops."""
+        if self._relayout is not None:
+            self._relayout.stop()
+        self._relayout = self.set_timer(0.3, self._lay_out_again)
+
+    def _lay_out_again(self) -> None:
+        if self.ready:
+            self.relayout_lists()
+            self.query_one(FactsPane).relayout()
+
+    @work(thread=True, exclusive=True, group="relayout", exit_on_error=False)
+    def relayout_lists(self) -> None:
+        for pane, pane_rows in self._fill_lists().items():
+            self.call_from_thread(pane.show_rows, pane_rows)
 
     def _status_line(self) -> Text:
         from memo_tui.core.llm import select

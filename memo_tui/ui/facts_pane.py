@@ -184,6 +184,16 @@ class FactsPane(Pane):
         self.app.refresh_bindings()
         self.memo._stamp("feed")  # `memo bench startup`: the feed's first page is shown
 
+    def relayout(self) -> None:
+        """The rows shown again, cut to the terminal's new width (the cursor stays)."""
+        table = self.query_one(DataTable)
+        shown, row, exhausted = self.facts, table.cursor_row, self.exhausted
+        self.facts = []
+        table.clear()
+        self.add_page(shown)
+        self.exhausted = exhausted
+        table.move_cursor(row=row, animate=False)
+
     def add_page(self, page: Iterable[FactRecord]) -> None:
         table = self.query_one(DataTable)
         # The fact and its meeting share what type, date and lines leave (80 columns: 38).

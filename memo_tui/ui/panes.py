@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, Self
 
 from rich.text import Text
 from textual import on
@@ -53,6 +53,16 @@ class Table(DataTable[Cell]):
         super()._update_dimensions(new_rows)
         self._clear_caches()
         self.refresh()
+
+    def clear(self, columns: bool = False) -> Self:
+        """Rows gone, and the columns as narrow as their labels again (DataTable keeps a
+        column as wide as the widest row it ever held: after a resize to 80 columns the
+        rows cut short would sit in columns laid out for 120)."""
+        super().clear(columns)
+        for column in self.columns.values():
+            if column.auto_width:
+                column.content_width = column.label.cell_len
+        return self
 
 
 class Pane(Vertical):
@@ -102,6 +112,10 @@ class ListPane(Pane):
 
     def on_mount(self) -> None:
         self.query_one(".filter", Input).display = False
+
+    def fill(self, services: Services) -> list[Row]:
+        """The rows to show, read from the store and cut to the width (in a worker)."""
+        raise NotImplementedError
 
     def show_rows(self, rows: list[Row]) -> None:
         self.rows = rows
