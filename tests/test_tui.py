@@ -550,7 +550,9 @@ def test_ask_streams_a_cited_answer_and_a_source_opens_its_lines(services: Servi
         await settle(pilot)
         answer = str(app.query_one("#ask-answer").render())
         assert "Postgres" in answer and "[1]" in answer
-        assert app.query_one("#ask-sources").option_count >= 1
+        sources = app.query_one("#ask-sources")
+        numbers = [int(sources.get_option_at_index(n).id) for n in range(sources.option_count)]
+        assert numbers and numbers == sorted(numbers)  # [1], [2], ... whatever came first
         await pilot.press("escape", "enter")  # out of the box: enter opens the first source
         await settle(pilot)
         assert isinstance(app.screen, CaptureScreen) and app.screen.lines is not None
@@ -568,8 +570,8 @@ def test_past_questions_can_be_asked_again(services: Services) -> None:
         await pilot.press("5", *"why did we pick Postgres?", "enter")
         await settle(pilot)
         first = str(app.query_one("#ask-answer").render())
-        box = app.query_one("#ask-input")
-        box.value = ""
+        assert first.startswith("> why did we pick Postgres?")  # the question over its answer
+        assert app.query_one("#ask-input").value == ""  # ready for the next one
         await pilot.press(*"who owns the billing design?", "enter")
         await settle(pilot)
         history = app.query_one("#ask-history")
@@ -582,6 +584,16 @@ def test_past_questions_can_be_asked_again(services: Services) -> None:
         assert str(app.query_one("#ask-answer").render()) == first
 
     drive(app, script)
+    later = MemoApp(services)  # the next session lists them to ask again
+
+    async def next_session(pilot: Any) -> None:
+        await pilot.press("5")
+        history = later.query_one("#ask-history")
+        assert history.display
+        prompts = [str(history.get_option_at_index(n).prompt) for n in range(2)]
+        assert prompts == ["why did we pick Postgres?", "who owns the billing design?"]
+
+    drive(later, next_session)
 
 
 def test_a_follow_up_is_read_with_the_conversation_and_ctrl_l_starts_afresh(
@@ -592,7 +604,6 @@ def test_a_follow_up_is_read_with_the_conversation_and_ctrl_l_starts_afresh(
     async def script(pilot: Any) -> None:
         await pilot.press("5", *"who owns the rollback runbook?", "enter")
         await settle(pilot)
-        app.query_one("#ask-input").value = ""  # type: ignore[attr-defined]
         await pilot.press(*"and when is it due?", "enter")
         await settle(pilot)
         [earlier] = app.query(".exchange")
@@ -601,9 +612,10 @@ def test_a_follow_up_is_read_with_the_conversation_and_ctrl_l_starts_afresh(
         assert "(due 2026-10-14)" in answer  # the follow-up knew what "it" was
         note = str(app.query_one("#ask-note").render())
         assert "search facts: who owns the rollback runbook? and when is it due?" in note
-        await pilot.press("ctrl+l")
+        await pilot.press(*"half a question", "ctrl+l")
         await settle(pilot)
         assert not app.query(".exchange") and app.query_one(AskPane).chat.history == []  # type: ignore[union-attr]
+        assert app.query_one("#ask-input").value == ""
         runs = services.store.runs()
         assert [r.agent_type for r in runs] == ["chat", "chat"]
 

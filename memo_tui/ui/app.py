@@ -271,6 +271,9 @@ class MemoApp(Workflows):
             [name for _, name in self.catalog["project"]],
         )
         self.call_from_thread(facts.reload)
+        ask = self.query_one(AskPane)
+        if not ask.asked:  # the first load: earlier sessions' questions, to ask again
+            self.call_from_thread(ask.remember, ask.past_questions(self.services))
         self.call_from_thread(self.query_one("#status", Static).update, status)
         self.call_from_thread(self._stamp, "ready")
         self.call_from_thread(self.refresh_bindings)  # w shows while names wait

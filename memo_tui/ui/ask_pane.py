@@ -4,6 +4,7 @@ questions asked before."""
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -19,6 +20,7 @@ from memo_tui.ui.text import fact_span, line, plain, plural
 
 if TYPE_CHECKING:
     from memo_tui.core.agents.chat import Chat, Replied
+    from memo_tui.core.services import Services
     from store import FactRecord
 
 
@@ -84,6 +86,7 @@ class AskPane(Pane):
         self.query(".exchange").remove()
         self.answered = None
         self.query_one("#ask-answer", Static).update("")
+        self.query_one("#ask-input", Input).value = ""
         self.query_one("#ask-note", Static).update(Text("A new conversation.", style="dim"))
         self.query_one("#ask-sources", OptionList).clear_options()
         self.sources = {}
@@ -102,14 +105,36 @@ class AskPane(Pane):
         self.ask(question)
 
     def ask(self, question: str) -> None:
+        self.query_one("#ask-input", Input).value = ""  # ready for the next question
         if question in self.asked:
             self.asked.remove(question)
         self.asked.insert(0, question)
+        self._show_history(skip_first=True)
+        self.answer(question)
+
+    @staticmethod
+    def past_questions(services: Services, most: int = 20) -> list[str]:
+        """Questions asked in earlier sessions, newest first (each one a chat run)."""
+        runs = services.store.runs(limit=10 * most)
+        asked = [json.loads(r.spec_json or "{}").get("entity") for r in runs]
+        found = [q for q, r in zip(asked, runs, strict=True) if r.agent_type == "chat" and q]
+        return list(dict.fromkeys(str(q) for q in found))[:most]
+
+    def remember(self, questions: list[str]) -> None:
+        """Earlier sessions' questions, listed to ask again (before any of this one's)."""
+        if not self.asked and questions:
+            self.asked = list(questions)
+            self._show_history(skip_first=False)
+
+    def _show_history(self, skip_first: bool) -> None:
+        """The questions asked before (the one being answered, `skip_first`, is not)."""
         history = self.query_one("#ask-history", OptionList)
         history.clear_options()
-        history.add_options(Option(line(q, 200), id=str(n)) for n, q in enumerate(self.asked) if n)
-        history.display = len(self.asked) > 1
-        self.answer(question)
+        first = 1 if skip_first else 0
+        history.add_options(
+            Option(line(q, 200), id=str(n)) for n, q in enumerate(self.asked) if n >= first
+        )
+        history.display = history.option_count > 0
 
     def _keep_exchange(self) -> None:
         """The last answer becomes part of the conversation shown above the next one."""
@@ -134,7 +159,13 @@ class AskPane(Pane):
         answer = self.query_one("#ask-answer", Static)
         note = self.query_one("#ask-note", Static)
         sources = self.query_one("#ask-sources", OptionList)
-        answer.update(Text("Searching…", style="dim"))
+        asked = line(f"> {question}", style="bold")
+
+        def show(body: Text) -> None:
+            """The answer so far, under its question."""
+            answer.update(Text.assemble(asked, "\n", body))
+
+        show(Text("Searching…", style="dim"))
         note.update("")
         sources.clear_options()
         looked: list[str] = []
@@ -145,16 +176,17 @@ class AskPane(Pane):
                 if isinstance(event, Looking):
                     shown = ""  # what came before was the agent thinking aloud
                     looked.append(_looked(event.name, event.arguments))
-                    answer.update(Text("Looking things up…", style="dim"))
+                    show(Text("Looking things up…", style="dim"))
                     note.update(line("; ".join(looked), 300, style="dim"))
                 elif isinstance(event, AnswerDelta):
                     shown += event.text
-                    answer.update(plain(shown))
+                    show(plain(shown))
                 elif isinstance(event, Source):
                     self.sources[event.n] = event.fact
                     sources.add_option(Option(_source_label(event.n, event.fact), str(event.n)))
                 elif isinstance(event, Replied):
-                    answer.update(plain(event.answer))
+                    show(plain(event.answer))
+                    self._list_sources(sorted(event.sources.items()))
                     if event.status == "completed":
                         self.answered = (question, plain(event.answer))
                     note.update(line(_reply_note(event, looked), 300, style="dim"))
@@ -163,9 +195,18 @@ class AskPane(Pane):
             note.update(Text("Stopped (ctrl+x).", style="dim"))
             raise
         except Exception as error:  # noqa: BLE001 - any failure is shown, the app stays usable
-            answer.update(Text(f"Could not answer: {line(str(error)).plain}", style="red"))
+            show(Text(f"Could not answer: {line(str(error)).plain}", style="red"))
         finally:
             self.app.call_later(self.app.refresh_bindings)
+
+    def _list_sources(self, cited: list[tuple[int, FactRecord]]) -> None:
+        """The sources in the order of their numbers (they arrive as they are cited)."""
+        sources = self.query_one("#ask-sources", OptionList)
+        highlighted = sources.highlighted
+        sources.clear_options()
+        sources.add_options(Option(_source_label(n, fact), str(n)) for n, fact in cited)
+        if highlighted is not None and highlighted < sources.option_count:
+            sources.highlighted = highlighted
 
     @on(OptionList.OptionSelected, "#ask-sources")
     def open_source(self, event: OptionList.OptionSelected) -> None:
