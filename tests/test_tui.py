@@ -169,6 +169,42 @@ def test_delete_asks_first_and_escape_keeps_the_capture(services: Services) -> N
     assert dump(services.store) == before
 
 
+def test_the_arrows_move_between_a_dialogs_buttons(services: Services) -> None:
+    app = MemoApp(services)
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("d")
+        await until(pilot, lambda: isinstance(app.screen, modals.Confirm), "the confirm dialog")
+        assert app.screen.focused.id == "no"  # a delete starts on Cancel
+        await pilot.press("left")
+        assert app.screen.focused.id == "yes"
+        await pilot.press("right")
+        assert app.screen.focused.id == "no"
+        await pilot.press("enter")
+        await settle(pilot)
+
+    drive(app, script)
+    assert len(services.store.captures()) == 8
+
+
+def test_escape_in_the_note_editor_asks_before_dropping_typed_text(services: Services) -> None:
+    app = MemoApp(services)
+    before = dump(services.store)
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("4", "n")
+        await until(pilot, lambda: isinstance(app.screen, modals.NoteEditor), "the editor")
+        await pilot.press(*"a draft", "escape")
+        assert isinstance(app.screen, modals.NoteEditor)  # it said so, and kept the text
+        assert app.screen.query_one("#note-body").text == "a draft"
+        await pilot.press("escape")
+        await settle(pilot)
+        assert not isinstance(app.screen, modals.NoteEditor)
+
+    drive(app, script)
+    assert dump(services.store) == before
+
+
 def test_delete_removes_the_capture_and_its_facts(services: Services) -> None:
     newest = services.store.captures()[-1]
     app = MemoApp(services)
@@ -233,13 +269,15 @@ def test_the_path_dialog_refuses_what_it_cannot_capture(
         await pilot.pause()
         assert isinstance(app.screen, modals.CaptureFile)  # still asking
         problem = str(app.screen.query_one("#capture-problem").render())
+        assert "photo.png: .png files are not captured" in problem
         assert ".mbox, .eml files and Maildir folders" in problem
+        assert "Maildir folders." in shown(app)  # wrapped, not cut, at 80 columns
         await pilot.press(*"x" * 3, "enter")
         assert "No such file" in str(app.screen.query_one("#capture-problem").render())
         await pilot.press("escape")
         assert not isinstance(app.screen, modals.CaptureFile)
 
-    drive(app, script)
+    drive(app, script, size=(80, 24))
     assert built.store.captures() == []
     built.close()
 

@@ -8,7 +8,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -73,10 +73,14 @@ class AskPane(Pane):
     def action_leave(self) -> None:
         """Out of the question box, so the pane keys work again."""
         if self.query_one("#ask-input", Input).has_focus:
-            sources = self.query_one("#ask-sources", OptionList)
-            sources.focus()
-            if sources.highlighted is None and sources.option_count:
-                sources.highlighted = 0  # so enter opens the first source at once
+            self.query_one("#ask-sources", OptionList).focus()
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """A list focused (escape or tab) has its first entry highlighted, so enter opens
+        it at once."""
+        listed = event.widget
+        if isinstance(listed, OptionList) and listed.highlighted is None and listed.option_count:
+            listed.highlighted = 0
 
     def action_new_chat(self) -> None:
         """Forget the conversation: the next question starts afresh."""

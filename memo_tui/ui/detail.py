@@ -101,6 +101,8 @@ class Page(Screen[None]):
                 options.add_option(Option(label, id=str(number)))
         if highlighted is not None and highlighted < options.option_count:
             options.highlighted = highlighted
+        elif self.targets:  # the first entry that opens something, so e and enter work
+            options.highlighted = min(int(n) for n in self.targets)
 
     def selected(self) -> Target | None:
         options = self.query_one(OptionList)

@@ -43,9 +43,14 @@ T = TypeVar("T")
 
 
 class Dialog(ModalScreen[T | None], Generic[T]):
-    """A centred box; escape dismisses with None."""
+    """A centred box; escape dismisses with None. The arrow keys move between buttons (a
+    box or a list that has the keyboard keeps its own arrows)."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel", id="dialog.cancel")]
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel", id="dialog.cancel"),
+        Binding("left,up", "app.focus_previous", "Previous", id="dialog.previous", show=False),
+        Binding("right,down", "app.focus_next", "Next", id="dialog.next", show=False),
+    ]
 
     def action_cancel(self) -> None:
         self.dismiss(None)
@@ -293,7 +298,11 @@ class CapturablePath(Validator):
                 return self.success()
             return self.failure(f"No {', '.join(suffixes)} files in that folder.")
         if path.suffix.lower() not in suffixes:
-            return self.failure(f"memo reads {', '.join(suffixes)} files and Maildir folders.")
+            kind = f"{path.suffix} files are" if path.suffix else "A file with no extension is"
+            return self.failure(
+                f"{path.name}: {kind} not captured; memo reads {', '.join(suffixes)} files "
+                "and Maildir folders."
+            )
         if not os.access(path, os.R_OK):
             return self.failure("That file cannot be read (permissions).")
         return self.success()
@@ -321,7 +330,7 @@ class CaptureFile(Dialog[Path]):
                 validate_on=["submitted"],
                 id="capture-path",
             )
-            yield Label("", id="capture-problem")
+            yield Static("", id="capture-problem")  # (a Static wraps a long reason)
             yield Static(
                 Text(
                     f"{', '.join(allowed_suffixes())}; a folder is read recursively. "
@@ -342,13 +351,14 @@ class CaptureFile(Dialog[Path]):
     @on(Input.Changed)
     def typing(self) -> None:
         """A half-typed path is not wrong yet: the problem shows again on enter."""
-        self.query_one("#capture-problem", Label).update("")
+        self.query_one("#capture-problem", Static).update("")
 
     @on(Input.Submitted)
     def submit(self, event: Input.Submitted) -> None:
         result = event.validation_result
         if result is not None and not result.is_valid:
-            self.query_one("#capture-problem", Label).update(line(result.failure_descriptions[0]))
+            problem = line(result.failure_descriptions[0])
+            self.query_one("#capture-problem", Static).update(problem)
             return
         self.dismiss(Path(os.path.expanduser(event.value.strip())))
 
@@ -398,6 +408,15 @@ class NoteEditor(Dialog[Written]):
 
     def on_mount(self) -> None:
         self.query_one(TextArea).focus()
+        self.warned = False
+
+    def action_cancel(self) -> None:
+        """Escape; with text typed and not saved, the first one only says so."""
+        if self.query_one(TextArea).text.strip() != self.body.strip() and not self.warned:
+            self.warned = True
+            self.notify("Not saved: ctrl+s saves it, escape again leaves without it.")
+            return
+        self.dismiss(None)
 
     def action_save(self) -> None:
         body = self.query_one(TextArea).text.strip()
