@@ -35,6 +35,7 @@ from memo_tui.ui.panes import (
     PeoplePane,
     ProjectsPane,
     Row,
+    Table,
 )
 from memo_tui.ui.runs import RunsPane
 from memo_tui.ui.text import line, plural
@@ -60,6 +61,11 @@ def _memo_commands() -> type[Provider]:
 
 # Keys that wait until the store is open (it opens just after the first paint).
 _NEEDS_THE_STORE = frozenset({"capture", "who", "help", "command_palette", "filter"})
+# Keys that show only while they can do something; F1 lists them all the same.
+_SOMETIMES = {
+    "app.who": "Who? (settle a name several people fit, while one waits)",
+    "app.cancel": "Stop the running job (while one runs)",
+}
 # The app's own keys, which wait while a dialog is up (tab, ctrl+q and the rest still work).
 _MAIN_SCREEN_ACTIONS = frozenset({"pane", "capture", "filter", "who", "help", "command_palette"})
 
@@ -90,6 +96,7 @@ class MemoApp(Workflows):
     #ask-sources { max-height: 9; }
     #ask-history { max-height: 6; }
     #capture-detail { padding: 0 1; }
+    .empty { height: auto; padding: 1 2; }
     """
     BINDINGS = [
         Binding("1", "pane('captures')", "Captures", id="pane.captures"),
@@ -228,6 +235,7 @@ class MemoApp(Workflows):
                 *Page.__subclasses__(),
                 CaptureScreen,
                 RunScreen,
+                Table,
                 modals.Dialog,
                 *modals.Dialog.__subclasses__(),
             )
@@ -253,13 +261,15 @@ class MemoApp(Workflows):
 
         store = self.services.store
         interrupt_orphans(self.services)
-        captures = self.query_one(CapturesPane)
         rows = self._fill_lists()
         directory = store.directory()
         self.catalog = {
             "person": [(p.id, p.name) for p in directory.people],
             "project": [(p.id, p.name) for p in directory.projects],
-            "capture": [(c.id, c.title) for c in reversed(store.captures())],  # titles whole
+            "capture": [  # titles whole, and the day: recurring meetings share a title
+                (c.id, f"{c.title} ({c.occurred_at or c.captured_at[:10]})")
+                for c in reversed(store.captures())
+            ],
         }
         status = self._status_line()
         for pane, pane_rows in rows.items():
@@ -277,12 +287,6 @@ class MemoApp(Workflows):
         self.call_from_thread(self.query_one("#status", Static).update, status)
         self.call_from_thread(self._stamp, "ready")
         self.call_from_thread(self.refresh_bindings)  # w shows while names wait
-        if not rows[captures]:
-            self.call_from_thread(
-                self.notify,
-                "No captures yet: press c to capture a transcript (or try memo --demo).",
-                timeout=10,
-            )
 
     def _fill_lists(self) -> dict[ListPane, list[Row]]:
         """Each list pane's rows, cut to the terminal's width (in a worker)."""
@@ -368,11 +372,15 @@ class MemoApp(Workflows):
             pane = self.current_pane()
             about, title = pane.HELP, str(pane.id).title()
         keys: dict[str, tuple[list[str], str]] = {}  # binding id: its keys, what it does
-        for key, active in screen.active_bindings.items():
-            binding = active.binding
+        active = [(key, a.binding) for key, a in screen.active_bindings.items()]
+        later = [(key, b) for key, b in self._bindings if b.id in _SOMETIMES]  # (when hidden)
+        for key, binding in [*active, *later]:
             if binding.description and binding.id:
-                shown = keys.setdefault(binding.id, ([], binding.description))[0]
-                shown.append(self.get_key_display(replace(binding, key=key)) or key)
+                does = _SOMETIMES.get(binding.id, binding.description)
+                shown = keys.setdefault(binding.id, ([], does))[0]
+                display = self.get_key_display(replace(binding, key=key)) or key
+                if display not in shown:
+                    shown.append(display)
         rows = [(" ".join(k), does, binding_id) for binding_id, (k, does) in keys.items()]
         self.push_screen(modals.Help(f"{title}: keys", about, rows))
 

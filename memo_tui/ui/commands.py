@@ -37,7 +37,11 @@ class MemoCommands(Provider):
             ("Capture a file or folder", app.action_capture, "c: a path, completed as you type"),
             ("Ask a question", partial(app.action_pane, "ask"), "5: answers cite their sources"),
             ("Backfill embeddings", app.action_backfill, "embed facts that have no vector yet"),
-            ("Settle names (who is it?)", app.action_who, "w: names several people fit"),
+            *(
+                [("Settle names (who is it?)", app.action_who, "w: names several people fit")]
+                if app.waiting_names
+                else []
+            ),
             ("Add a project", app.add_project, "a project, optionally under a client"),
             (
                 "Write this week's digest",

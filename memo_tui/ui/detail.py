@@ -155,11 +155,16 @@ class Page(Screen[None]):
         entries: list[Entry] = [heading(f"Living document (r: {self.agent} writes it)")]
         for section in sections:
             by = " (edited by you)" if section.edited_by == "user" else ""
-            label = line(section.key.removeprefix("facet:") + by, style="bold")
+            label = line(section_title(section.key) + by, style="bold")
             entries.append((items([("", label), ("", plain(section.body))]), section))
         if not sections:
             entries.append((styled("Nothing yet: press r.", "dim"), None))
         return entries
+
+
+def section_title(key: str) -> str:
+    """A section's key as a heading: "scope_summary" reads "Scope summary"."""
+    return key.removeprefix("facet:").replace("_", " ").capitalize()
 
 
 def heading(text: str) -> Entry:
@@ -335,7 +340,7 @@ class ProjectPage(Page):
             head.append(line(f"client: {s.client}"))
         head.append(
             f"\n{plural(s.meetings, 'meeting')}, {plural(s.facts, 'fact')}, "
-            f"{plural(s.notes, 'note')}"
+            f"{plural(len(project.notes), 'note')}"  # (its own and its client's, as listed)
         )
         self.entity_name = s.name
         entries: list[Entry] = [*self.document(), heading("Notes (n writes one)")]

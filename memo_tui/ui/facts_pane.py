@@ -15,7 +15,7 @@ from textual.widgets import DataTable, Input, Label, Select
 
 from memo_tui.core.safety import sanitize_line
 from memo_tui.ui.panes import Pane, Table, superseded
-from memo_tui.ui.text import fact_span, line, plural
+from memo_tui.ui.text import day, fact_span, line, plural
 
 if TYPE_CHECKING:
     from memo_tui.core.recall.search import Hit
@@ -150,6 +150,8 @@ class FactsPane(Pane):
                     dates[bound] = dt.date.fromisoformat(typed[bound]).isoformat()
                 except ValueError:
                     problems.append(f"{bound} wants a date like 2026-03-01")
+        if dates["since"] and dates["until"] and dates["since"] > dates["until"]:
+            problems.append("since is after until: nothing can fall between")
         flt = FactFilter(
             fact_types=types,
             since=dates["since"],
@@ -203,7 +205,7 @@ class FactsPane(Pane):
         for fact in page:
             table.add_row(
                 fact.fact_type.replace("_", " "),
-                fact.occurred_at or fact.captured_at[:10],
+                day(fact.occurred_at, fact.captured_at),
                 line(fact.text, room - meeting),
                 line(fact.capture_title or "note", meeting),
                 fact_span(fact),

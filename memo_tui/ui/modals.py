@@ -20,7 +20,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.suggester import Suggester
+from textual.suggester import Suggester, SuggestFromList
 from textual.validation import ValidationResult, Validator
 from textual.widgets import Button, Input, Label, Select, Static, TextArea
 
@@ -441,21 +441,42 @@ class NoteEditor(Dialog[Written]):
 
 
 class NewProject(Dialog[tuple[str, str | None]]):
-    """A project's name and, optionally, its client."""
+    """A project's name and, optionally, its client (the clients memo knows complete as
+    you type: tab or the right arrow takes one)."""
 
+    BINDINGS = [Binding("tab", "complete", "Complete", id="project.complete", priority=True)]
     DEFAULT_CSS = _DIALOG_CSS.format(name="NewProject")
+
+    def __init__(self, clients: Sequence[str] = ()) -> None:
+        super().__init__()
+        self.clients = [name for name in clients if sanitize_line(name) == name]
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Label("New project", classes="title")
             yield Input(placeholder="Project name", id="project-name")
-            yield Input(placeholder="Client (optional)", id="project-client")
+            yield Input(
+                placeholder="Client (optional; known ones complete)",
+                suggester=SuggestFromList(self.clients, case_sensitive=False),
+                id="project-client",
+            )
             with Horizontal(classes="buttons"):
                 yield Button("Add", id="add", variant="primary")
                 yield Button("Cancel", id="cancel")
 
     def on_mount(self) -> None:
         self.query_one("#project-name", Input).focus()
+
+    def action_complete(self) -> None:
+        """Tab: in the client box, take the suggested client; elsewhere, move on."""
+        box = self.focused
+        if isinstance(box, Input) and box.id == "project-client":
+            typed = box.value
+            box.cursor_position = len(typed)
+            box.action_cursor_right()  # (at the end of the text, this takes the suggestion)
+            if box.value != typed:
+                return
+        self.focus_next()
 
     @on(Input.Submitted)
     @on(Button.Pressed, "#add")

@@ -16,10 +16,10 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.widgets import DataTable, Input
+from textual.widgets import DataTable, Input, Static
 from textual.widgets.data_table import RowKey
 
-from memo_tui.ui.text import line
+from memo_tui.ui.text import day, line
 
 if TYPE_CHECKING:
     from memo_tui.core.services import Services
@@ -42,12 +42,18 @@ def row(key: object, *cells: Cell) -> Row:
 
 
 class Table(DataTable[Cell]):
-    """A DataTable whose header follows its columns as they widen.
+    """A DataTable whose header follows its columns as they widen, and whose Home and End
+    (or g and G) go to the first and last row.
 
     DataTable measures new rows when idle, after it may already have drawn (and cached) the
     header at the old widths; nothing then redraws the header, so it stays misaligned until
     something else changes. Clearing the line caches after measuring fixes that.
     """
+
+    BINDINGS = [
+        Binding("home,g", "scroll_top", "First row", id="table.first", show=False),
+        Binding("end,G", "scroll_bottom", "Last row", id="table.last", show=False),
+    ]
 
     def _update_dimensions(self, new_rows: Iterable[RowKey]) -> None:
         super()._update_dimensions(new_rows)
@@ -94,6 +100,7 @@ class ListPane(Pane):
     """A table of rows with a `/` filter: type to narrow, escape to clear."""
 
     COLUMNS: ClassVar[tuple[str, ...]] = ()
+    EMPTY: ClassVar[str] = ""  # what to do when there is nothing to list yet
     BINDINGS = [Binding("escape", "clear_filter", "Clear filter", show=False, id="list.clear")]
 
     def __init__(self, id: str) -> None:  # noqa: A002 - Textual's name
@@ -109,9 +116,11 @@ class ListPane(Pane):
         table = Table(id=f"{self.id}-table", cursor_type="row", zebra_stripes=True)
         table.add_columns(*self.COLUMNS)
         yield table
+        yield Static(Text(self.EMPTY, style="dim"), classes="empty")
 
     def on_mount(self) -> None:
         self.query_one(".filter", Input).display = False
+        self.query_one(".empty", Static).display = False
 
     def fill(self, services: Services) -> list[Row]:
         """The rows to show, read from the store and cut to the width (in a worker)."""
@@ -119,6 +128,7 @@ class ListPane(Pane):
 
     def show_rows(self, rows: list[Row]) -> None:
         self.rows = rows
+        self.query_one(".empty", Static).display = not rows and bool(self.EMPTY)
         self._draw()
 
     def _draw(self) -> None:
@@ -176,9 +186,14 @@ class ListPane(Pane):
 class CapturesPane(ListPane):
     HELP = (
         "Every captured meeting and email thread (✉, with its message count), newest first: "
-        "title, date, how many decisions and action items, which extractor read it, and "
-        "whether it was read whole or truncated. Enter "
+        "title, date (dimmed: the day it was captured, when the meeting gave none), how many "
+        "decisions and action items, which extractor read it, and whether it was read whole "
+        "or truncated. Enter "
         "opens one with its transcript; c captures a file; d deletes the selected one."
+    )
+    EMPTY = (
+        "No captures yet: c captures a transcript, a folder of them or a mail archive "
+        "(memo --demo opens a store of sample meetings)."
     )
     COLUMNS = ("Title", "Date", "Decisions", "Actions", "By", "Read")
     BINDINGS = [Binding("d", "delete", "Delete", id="captures.delete")]
@@ -189,7 +204,7 @@ class CapturesPane(ListPane):
             row(
                 c.id,
                 line(f"✉ {c.title} ({c.messages})" if c.source_kind == "email" else c.title, room),
-                c.occurred_at or c.captured_at[:10],
+                day(c.occurred_at, c.captured_at),
                 str(c.decisions),
                 str(c.action_items),
                 c.extractor.split()[0],  # "offline", "llm"
@@ -212,6 +227,7 @@ class PeoplePane(ListPane):
         "on a name that may be theirs (To settle: w asks who it is). Enter opens a person; "
         "r runs the person_enrich agent on the selected one."
     )
+    EMPTY = "Nobody yet: people come from the speakers and attendees of captured meetings."
     COLUMNS = ("Name", "Also", "Owes", "Decided", "Meetings", "Last seen", "To settle")
     BINDINGS = [Binding("r", "run", "Enrich", id="people.run")]
 
@@ -254,6 +270,7 @@ class ProjectsPane(ListPane):
         "the project_compile agent on the selected one; a adds a project; n writes a note "
         "about it."
     )
+    EMPTY = "No projects yet: a adds one (meetings that name it are linked as they come)."
     COLUMNS = ("Project", "Client", "Meetings", "Decisions", "Open actions", "Last meeting")
     BINDINGS = [
         Binding("a", "add", "Add", id="projects.add"),
@@ -301,6 +318,7 @@ class ConceptsPane(ListPane):
         "scope, distilled insights, and how the understanding evolved. Enter opens one; a "
         "adds a concept; r runs the agent on the selected one."
     )
+    EMPTY = "No concepts yet: a adds one, an idea to follow across meetings and mail."
     COLUMNS = ("Concept", "Sections", "Updated")
     BINDINGS = [
         Binding("a", "add", "Add", id="concepts.add"),
@@ -338,6 +356,7 @@ class NewslettersPane(ListPane):
         "unsubscribe address, shown as text: memo never opens it. Bulk mail is kept out of "
         "people and of decisions and action items."
     )
+    EMPTY = "No newsletters: they come from imported mail (c takes .mbox, Maildir, .eml)."
     COLUMNS = ("Sender", "Name", "Messages", "Last issue", "Why", "Unsubscribe")
 
     def fill(self, services: Services) -> list[Row]:

@@ -37,6 +37,7 @@ class RunsPane(ListPane):
         "an interrupted or failed run from its last completed step. Start runs with r on a "
         "person's or project's page; chat runs are the Ask pane's questions."
     )
+    EMPTY = "No agent runs yet: r on a person's, project's or concept's page runs its agent."
     COLUMNS = ("Run", "Agent", "On", "Status", "Cost", "Started", "Took")
     BINDINGS = [Binding("r", "resume", "Resume", id="runs.resume")]
 

@@ -57,6 +57,12 @@ def fact_span(fact: FactRecord) -> str:
     return span(fact.line_start, fact.line_end) if fact.capture_id is not None else ""
 
 
+def day(occurred_at: str | None, captured_at: str) -> str | Text:
+    """A meeting's day for a list; one that gave no date shows the day it was captured,
+    dimmed (lists sort by it, so it must show, but not pass for the meeting's)."""
+    return occurred_at or Text(captured_at[:10], style="dim italic")
+
+
 def plural(count: int, noun: str) -> str:
     return f"{count} {noun}{'' if count == 1 else 's'}"
 

@@ -42,6 +42,12 @@ if TYPE_CHECKING:
     )
 
 JOBS = ("capture", "backfill", "seed", "agent")  # worker groups the job bar reports
+# A capture's outcome as the summary after a batch says it ("3 captured, 1 kept as stored").
+_OUTCOMES = {
+    "needs_replace": "kept as stored",
+    "rejected": "not captured",
+    "unchanged": "already captured",
+}
 # Worker groups ctrl+x stops (an agent run stops after the step in hand, interrupted and
 # resumable: each of its writes is whole).
 CANCELLABLE = ("capture", "backfill", "seed", "agent", "ask", "facts")
@@ -330,7 +336,7 @@ class Workflows(App[None]):
         counts: dict[str, int] = {}
         for result in results:
             counts[result.status] = counts.get(result.status, 0) + 1
-        said = ", ".join(f"{n} {status.replace('_', ' ')}" for status, n in counts.items())
+        said = ", ".join(f"{n} {_OUTCOMES.get(status, status)}" for status, n in counts.items())
         if cancelled:
             said += f"; stopped after {len(results)} of {total} (ctrl+x)"
         problems = [r.error for r in results if r.status == "rejected" and r.error]
@@ -373,7 +379,9 @@ class Workflows(App[None]):
 
     @work(exclusive=True, group="edit", exit_on_error=False)
     async def add_project(self) -> None:
-        answer = await self.push_screen_wait(modals.NewProject())
+        directory = await asyncio.to_thread(self.services.store.directory)
+        clients = [client.name for client in directory.clients]
+        answer = await self.push_screen_wait(modals.NewProject(clients))
         if answer is None:
             return
         name, client = answer
@@ -525,7 +533,9 @@ class Workflows(App[None]):
         self, entity_type: str, entity_id: int, section: SectionRecord, page: Page | None
     ) -> None:
         """The user's edit of a living document's section: final (agents leave it)."""
-        title = f"Section {section.key.removeprefix('facet:')} (agents will leave your edit)"
+        from memo_tui.ui.detail import section_title
+
+        title = f"{section_title(section.key)} (agents will leave your edit)"
         written = await self.push_screen_wait(modals.NoteEditor(title, section.body))
         if written is None or written.body == section.body:
             return
