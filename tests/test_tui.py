@@ -338,6 +338,37 @@ def test_replace_shows_what_differs_and_does_what_the_user_says(
         assert len(store.captures()) == 8
 
 
+def test_replace_shows_a_changed_line_when_the_counts_are_the_same(
+    services: Services, tmp_path: Path
+) -> None:
+    """Only a word of one decision changed: the counts match, so the dialog shows the line."""
+    name = "2026-09-08-atlas-kickoff.txt"
+    text = (DEMO / name).read_text(encoding="utf-8")
+    edited = tmp_path / name
+    edited.write_text(text.replace("Postgres", "CockroachDB", 1), encoding="utf-8")
+    changed = next(n for n, row in enumerate(text.split("\n"), 1) if "Postgres" in row)
+    app = MemoApp(services)
+
+    async def script(pilot: Any) -> None:
+        await path_dialog(pilot)
+        await pilot.press(*str(edited), "enter")
+        await until(pilot, lambda: isinstance(app.screen, modals.Confirm), "the replace dialog")
+        body = as_text(app.screen.body)
+        assert f"1 line, from L{changed}" in body and "CockroachDB" in body
+        await pilot.click("#no")
+        await settle(pilot)
+
+    drive(app, script)
+
+
+def test_what_changed_counts_lines_and_finds_the_first() -> None:
+    assert modals.what_changed("a\nb\nc", "a\nb\nc") is None
+    change = modals.what_changed("a\nb\nc\nd", "a\nB\nc\nd\ne")
+    assert change == modals.Change(lines=2, first=2, was="b", now="B")
+    dropped = modals.what_changed("a\nb", "a")
+    assert dropped == modals.Change(lines=1, first=2, was="b", now="(nothing)")
+
+
 def test_a_failed_capture_shows_an_error_and_the_app_carries_on(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -174,7 +174,45 @@ class Version:
     lines: int
 
 
-def replace_dialog(name: str, stored: Version, new: Version) -> Confirm:
+@dataclass(frozen=True)
+class Change:
+    """Where two versions of a transcript differ: how many lines, and the first of them."""
+
+    lines: int
+    first: int  # its number in the new version
+    was: str
+    now: str
+
+
+def what_changed(stored: str, new: str) -> Change | None:
+    """The lines `new` changes, adds or drops from `stored` (None: the same lines)."""
+    import difflib
+
+    old_lines, new_lines = stored.split("\n"), new.split("\n")
+    matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
+    edits = [op for op in matcher.get_opcodes() if op[0] != "equal"]
+    if not edits:
+        return None
+    _, i1, i2, j1, j2 = edits[0]
+    count = sum(max(b - a, d - c) for _, a, b, c, d in edits)
+    was = old_lines[i1] if i1 < i2 else "(nothing)"
+    now = new_lines[j1] if j1 < j2 else "(nothing)"
+    return Change(count, j1 + 1, *_from_the_difference(was, now))
+
+
+def _from_the_difference(was: str, now: str, before: int = 12) -> tuple[str, str]:
+    """Both lines from a little before where they first differ (a long shared start is
+    cut to an ellipsis), so a cut cell still shows the change."""
+    same = len(os.path.commonprefix([was, now]))
+    if same <= before:
+        return was, now
+    start = same - before
+    return "…" + was[start:], "…" + now[start:]
+
+
+def replace_dialog(
+    name: str, stored: Version, new: Version, change: Change | None = None
+) -> Confirm:
     """ "Replace the stored meeting with this file?", showing what would change."""
     table = Table(box=None, pad_edge=False, show_edge=False)
     table.add_column("")
@@ -187,6 +225,9 @@ def replace_dialog(name: str, stored: Version, new: Version) -> Confirm:
         ("Action items", str(stored.action_items), str(new.action_items)),
         ("Lines", str(stored.lines), str(new.lines)),
     ]
+    if change is not None:
+        rows.append(("Changed", "", f"{plural(change.lines, 'line')}, from L{change.first}"))
+        rows.append((f"L{change.first}", change.was, change.now))
     for label, old, fresh in rows:
         style = "bold" if old != fresh else "dim"
         table.add_row(label, line(old, 30), line(fresh, 30, style=style))

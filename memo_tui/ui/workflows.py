@@ -306,6 +306,7 @@ class Workflows(App[None]):
                 len(new.action_items),
                 new.line_count,
             ),
+            modals.what_changed(body, new.text),
         )
         answer = self._ask_from_thread(dialog)
         worker = self._current_worker()
