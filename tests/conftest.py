@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -30,18 +31,41 @@ def store(tmp_path: Path) -> Iterator[Store]:
         yield opened
 
 
-@pytest.fixture
-def services(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Services]:
-    """Offline services on a store seeded with the demo meetings (agents, chat)."""
-    from memo_tui.core.demo import seed_demo
+def offline_services(folder: Path, monkeypatch: pytest.MonkeyPatch) -> Services:
+    """Offline services (no key, no embedding model) on `folder`/memo.db."""
     from memo_tui.core.services import build_services
     from memo_tui.settings import Settings
 
     for name in ("MEMO_PROVIDER", "ANTHROPIC_API_KEY", "MEMO_EMBED_MODEL_PATH"):
         monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("MEMO_HOME", str(tmp_path / "home"))
-    built = build_services(Settings(provider="offline"), tmp_path / "memo.db")
-    seed_demo(built.capture)
+    monkeypatch.setenv("MEMO_HOME", str(folder / "home"))
+    return build_services(Settings(provider="offline"), folder / "memo.db")
+
+
+@pytest.fixture(scope="session")
+def demo_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo meetings captured once a session (offline); each test gets a copy."""
+    from memo_tui.core.demo import seed_demo
+
+    folder = tmp_path_factory.mktemp("demo-template")
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        built = offline_services(folder, monkeypatch)
+        try:
+            seed_demo(built.capture)
+        finally:
+            built.close()  # (closing checkpoints the WAL into memo.db)
+    return folder
+
+
+@pytest.fixture
+def services(
+    demo_template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Services]:
+    """Offline services on this test's own copy of the demo store (agents, chat, the app)."""
+    for name in ("memo.db", "memo.db-wal"):
+        if (demo_template / name).exists():
+            shutil.copy(demo_template / name, tmp_path / name)
+    built = offline_services(tmp_path, monkeypatch)
     yield built
     built.close()
 
