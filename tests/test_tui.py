@@ -137,6 +137,11 @@ def test_captures_pane_lists_and_opens_a_capture_with_provenance(services: Servi
         assert "\x1b" not in transcript
         await pilot.press("escape")
         assert not isinstance(app.screen, CaptureScreen)
+        sync = next(c.id for c in services.store.captures() if c.occurred_at == "2026-09-15")
+        app.open_capture(sync)
+        await settle(pilot)
+        record = as_text(app.screen.query_one("#capture-record").content)
+        assert "Share Beacon wireframes. -> Marcus (done)" in record  # ticked off: [x]
 
     drive(app, script)
 

@@ -97,11 +97,13 @@ class CaptureScreen(Screen[None]):
             parts += [Text(), styled("Action items", "bold underline")]
             rows = []
             for a in actions:
-                said = line(a.description)
+                said = line(a.description, style="dim" if a.status == "done" else "")
                 owner = (a.assignee_raw or "no owner") + (" (which one?)" if a.pending else "")
                 said.append(line(f" -> {owner}", style="italic"))
                 if a.due_date:
                     said.append(f", due {a.due_date}")
+                if a.status == "done":
+                    said.append(" (done)", style="bold")
                 rows.append((span(a.line_start, a.line_end), said))
             parts.append(items(rows))
         read = "; TRUNCATED: the extractor read only the start" if found.truncated else ""

@@ -121,14 +121,17 @@ class Workflows(App[None]):
         next meeting with both asks again). False when the user escaped."""
         mention = item.mention.mention
         candidates = [(c.id, c.name) for c in item.resolution.candidates]
-        both = " and ".join(name for _, name in candidates)
+        names = [name for _, name in candidates]
+        both = (
+            f"{names[0]} and {names[1]} were both there"
+            if len(names) == 2
+            else f"{', '.join(names[:-1])} and {names[-1]} were all there"
+        )
         facts = await asyncio.to_thread(entities.waiting_on, item.mention)
         for n, fact in enumerate(facts, 1):
             said = await asyncio.to_thread(self._described, [fact])
             context = await asyncio.to_thread(self._lines_of, fact)
-            note = (
-                f"{both} were both there: this answer is for this item only ({n} of {len(facts)})."
-            )
+            note = f"{both}: this answer is for this item only ({n} of {len(facts)})."
             dialog = modals.WhoIsIt(mention, said, candidates, note, context)
             choice = await self.push_screen_wait(dialog)
             if choice is None:
