@@ -6,6 +6,7 @@ note's text. The caller does the work, in a worker, so a dialog never touches th
 
 from __future__ import annotations
 
+import difflib
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -186,8 +187,6 @@ class Change:
 
 def what_changed(stored: str, new: str) -> Change | None:
     """The lines `new` changes, adds or drops from `stored` (None: the same lines)."""
-    import difflib
-
     old_lines, new_lines = stored.split("\n"), new.split("\n")
     matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
     edits = [op for op in matcher.get_opcodes() if op[0] != "equal"]

@@ -225,11 +225,17 @@ class EntityService:
 
     def waiting_by_person(self) -> dict[int, list[PendingMention]]:
         """For each person, the waiting names they are offered for (their pending
-        assignments: settle one, and its items may become theirs)."""
+        assignments: settle one, and its items may become theirs). One resolution a name,
+        not one a meeting as `pending` does: the People pane reads this on every refresh."""
+        directory = self.store.directory()
         by_person: dict[int, list[PendingMention]] = {}
-        for item in self.pending():
-            for candidate in item.resolution.candidates:
-                by_person.setdefault(candidate.id, []).append(item.mention)
+        for mention in self.store.pending_mentions():
+            among = self.store.attendees(mention.capture_ids)
+            found = resolve(mention.mention, directory, among=among)
+            if not isinstance(found, NeedsDisambiguation):
+                found = resolve(mention.mention, directory)
+            for candidate in found.candidates:
+                by_person.setdefault(candidate.id, []).append(mention)
         return by_person
 
 
