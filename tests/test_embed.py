@@ -133,3 +133,28 @@ def test_without_a_model_capture_still_works_and_says_why(tmp_path: Path, store:
     assert result.status == "captured" and store.stats().vectors == 0
     report = embed.backfill()
     assert report.error and "MEMO_EMBED_MODEL_PATH" in report.error
+
+
+def test_with_no_model_anywhere_fastembed_is_not_even_imported(tmp_path: Path) -> None:
+    """No MEMO_EMBED_MODEL_PATH, no download, and fastembed's cache empty: no model can
+    load, and memo says so without the second it takes to import fastembed (every
+    `memo capture` paid it)."""
+    import subprocess
+    import sys
+
+    code = """
+import sys
+from memo_tui.core.embed import FastEmbedder
+from memo_tui.core.embed.embedder import EmbeddingUnavailable
+try:
+    FastEmbedder("sentence-transformers/all-MiniLM-L6-v2").dim
+except EmbeddingUnavailable as error:
+    print("unavailable:", error)
+print("fastembed imported:", "fastembed" in sys.modules)
+"""
+    (tmp_path / "cache").mkdir()
+    env = {**os.environ, "FASTEMBED_CACHE_PATH": str(tmp_path / "cache")}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    assert "unavailable: no embedding model" in done.stdout and "is empty" in done.stdout
+    assert "fastembed imported: False" in done.stdout

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
 import threading
 from pathlib import Path
 from typing import Any
@@ -32,6 +34,13 @@ class FastEmbedder:
                         f"no model.onnx in {self.model_path}: point MEMO_EMBED_MODEL_PATH at an "
                         "ONNX export of the model"
                     )
+                if self.model_path is None and not self.download and not _anything_cached():
+                    raise EmbeddingUnavailable(  # (known without importing fastembed: 1 s)
+                        f"no embedding model: {self.name} is not available locally (fastembed's "
+                        f"cache, {_fastembed_cache()}, is empty). Set MEMO_EMBED_MODEL_PATH to "
+                        "a local copy, or MEMO_EMBED_DOWNLOAD=1 to let fastembed download it; "
+                        "until then search is keyword only"
+                    )
                 try:
                     from fastembed import TextEmbedding
 
@@ -60,6 +69,21 @@ class FastEmbedder:
     def embed(self, texts: list[str]) -> list[list[float]]:
         model = self._load()
         return [[float(x) for x in vector] for vector in model.embed(texts, batch_size=len(texts))]
+
+
+def _fastembed_cache() -> Path:
+    """Where fastembed keeps the models it downloaded (its own default)."""
+    default = Path(tempfile.gettempdir()) / "fastembed_cache"
+    return Path(os.environ.get("FASTEMBED_CACHE_PATH", default))
+
+
+def _anything_cached() -> bool:
+    """Whether fastembed's cache holds anything at all (if not, no model can load from it)."""
+    cache = _fastembed_cache()
+    try:
+        return cache.is_dir() and any(cache.iterdir())
+    except OSError:
+        return True  # unreadable: let fastembed say what is wrong
 
 
 def _quiet_fastembed() -> None:
