@@ -221,6 +221,19 @@ CREATE TABLE concepts (
     )
 
 
+def _v10_done_items_say_so(conn: Connection) -> None:
+    """A ticked-off action item's fact text ends "(done)" (or "(dropped)"): search, answers
+    and agents read the text, and quoted an item finished months ago as still owed. Those
+    items are re-indexed now; their vectors go, so the next backfill embeds the new text."""
+    conn.exec_driver_sql("DROP VIEW facts")
+    _run(conn, schema_v1._FACTS_VIEW.format(action_text=schema_v1.ACTION_TEXT))
+    for kind in ("ai", "au", "ad"):
+        conn.exec_driver_sql(f"DROP TRIGGER action_items_action_item_{kind}")
+    _run(conn, schema_v1.action_item_triggers())
+    # The update trigger forgets the old text, index and vector, and indexes the view's.
+    conn.exec_driver_sql("UPDATE action_items SET status = status WHERE status != 'open'")
+
+
 MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("initial schema", _v1_initial),
     ("embedding cache by content hash", _v2_embedding_cache),
@@ -231,6 +244,7 @@ MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("email messages, threads and newsletters", _v7_email),
     ("email addresses of people; mail in the people rollup", _v8_addresses),
     ("concepts", _v9_concepts),
+    ("ticked-off action items say so in their fact text", _v10_done_items_say_so),
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -254,7 +254,19 @@ CREATE TABLE fact_embeddings (
 );
 """
 
-FACTS_VIEW = """
+ACTION_TEXT_V1 = """a.description
+       || CASE WHEN coalesce(a.assignee_raw, '') = '' THEN ''
+               ELSE ' (owner: ' || a.assignee_raw || ')' END
+       || CASE WHEN a.due_date IS NULL THEN '' ELSE ' (due ' || a.due_date || ')' END"""
+
+# Schema 10 on: a ticked-off item says so, so search and answers never pass it off as owed.
+ACTION_TEXT = (
+    ACTION_TEXT_V1
+    + """
+       || CASE a.status WHEN 'done' THEN ' (done)' WHEN 'dropped' THEN ' (dropped)' ELSE '' END"""
+)
+
+_FACTS_VIEW = """
 CREATE VIEW facts AS
 SELECT (1 << 32) | d.id AS fact_key, 'decision' AS fact_type, d.id AS fact_id,
        d.description || CASE WHEN coalesce(d.reasoning, '') = '' THEN ''
@@ -267,10 +279,7 @@ SELECT (1 << 32) | d.id AS fact_key, 'decision' AS fact_type, d.id AS fact_id,
 FROM decisions d JOIN captures c ON c.id = d.capture_id
 UNION ALL
 SELECT (2 << 32) | a.id, 'action_item', a.id,
-       a.description
-       || CASE WHEN coalesce(a.assignee_raw, '') = '' THEN ''
-               ELSE ' (owner: ' || a.assignee_raw || ')' END
-       || CASE WHEN a.due_date IS NULL THEN '' ELSE ' (due ' || a.due_date || ')' END,
+       {action_text},
        a.capture_id, c.title, c.occurred_at, a.captured_at,
        a.source_type, a.source_id, a.line_start, a.line_end,
        a.triggered_by_user, a.triggered_by_agent
@@ -306,6 +315,8 @@ SELECT (7 << 32) | g.id, 'digest', g.id, g.body,
        g.triggered_by_user, g.triggered_by_agent
 FROM digests g;
 """
+
+FACTS_VIEW = _FACTS_VIEW.format(action_text=ACTION_TEXT_V1)
 
 SEARCH_INDEXES = """
 CREATE VIRTUAL TABLE facts_fts USING fts5(
@@ -353,12 +364,20 @@ CREATE TRIGGER {name}_ad AFTER DELETE ON {table} BEGIN {forget_old} END;
 """
 
 
+ACTION_COLUMNS = "description, assignee_raw, due_date, status"
+
+
+def action_item_triggers() -> str:
+    """The action-item arm's triggers (schema 10 on: a change of status re-indexes)."""
+    return _index_triggers("action_items", "action_item", ACTION_COLUMNS, "", compact_vectors=True)
+
+
 def index_triggers(compact_vectors: bool = False) -> str:
     """Triggers for every arm of the facts view (`compact_vectors`: schema 4 on, where a
     vector's vec0 rowid is its fact_embeddings id, not its fact key)."""
     arms = [
         ("decisions", "decision", "description, reasoning, decided_by", ""),
-        ("action_items", "action_item", "description, assignee_raw, due_date", ""),
+        ("action_items", "action_item", ACTION_COLUMNS, ""),
         ("captures", "summary", "summary", "coalesce(NEW.summary, '') != ''"),
         ("excerpts", "excerpt", "text", ""),
         ("context_notes", "client_note", "body, kind", "NEW.kind = 'client'"),

@@ -316,3 +316,54 @@ def test_migration_4_gives_vectors_small_ids_so_vec0_filters_hold(tmp_path: Path
         with store.reader.connect() as conn:
             assert conn.execute(text("SELECT count(*) FROM fact_vectors")).scalar_one() == 0
             assert conn.execute(text("SELECT count(*) FROM fact_embeddings")).scalar_one() == 0
+
+
+def test_migration_10_marks_ticked_off_items_in_their_fact_text(tmp_path: Path) -> None:
+    """Answers read a fact's text: before schema 10 an item ticked off in the meeting read as
+    still owed. A schema-9 store with vectors is migrated; only the finished item changes."""
+    from store import FactFilter, captures, vectors
+    from store.engine import writer_engine
+    from store.migrations import MIGRATIONS
+
+    path = tmp_path / "old.db"
+    engine = writer_engine(path, 5_000)
+    with engine.begin() as conn:
+        conn.exec_driver_sql(
+            "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, "
+            "applied_at TEXT NOT NULL)"
+        )
+        for number, (name, step) in enumerate(MIGRATIONS[:9], 1):
+            step(conn)
+            conn.exec_driver_sql(
+                "INSERT INTO schema_migrations VALUES (?, ?, datetime('now'))", (number, name)
+            )
+        conn.exec_driver_sql("PRAGMA user_version = 9")
+        items = [
+            NewActionItem("Set up staging", "Tom", "2026-09-15", 3, 3, "c", status="done"),
+            NewActionItem("Write the runbook", "Tom", None, 3, 3, "c"),
+        ]
+        captures.write_capture(conn, new_capture(action_items=items), None)
+        old = {
+            fact_id: (key, body)
+            for key, fact_id, body in conn.exec_driver_sql(
+                "SELECT fact_key, fact_id, text FROM facts WHERE fact_type = 'action_item'"
+            )
+        }
+        vectors.set_embedding_space(conn, "m", 384)
+        for (key,) in conn.exec_driver_sql("SELECT fact_key FROM facts").all():
+            vectors.put_embedding(conn, key, [1.0] + [0.0] * 383, "m", f"h{key}")
+    engine.dispose()
+    assert old[1][1] == "Set up staging (owner: Tom) (due 2026-09-15)"
+
+    with Store(path) as store:
+        assert store.stats().schema_version == SCHEMA_VERSION
+        rows = {r.fact_id: r for r in store.facts_page(FactFilter(fact_types=("action_item",)), 9)}
+        assert rows[1].text == "Set up staging (owner: Tom) (due 2026-09-15) (done)"
+        assert rows[2].text == old[2][1] == "Write the runbook (owner: Tom)"
+        assert [k for k, _ in store.keyword_search("done", FactFilter(), 5)] == [old[1][0]]
+        without = {key for key, _ in store.facts_without_vectors(50)}
+        assert without == {old[1][0]}  # embedded again at the next backfill; the rest kept
+        with store.writer.begin() as conn:  # a later change of status re-indexes too
+            conn.exec_driver_sql("UPDATE action_items SET status = 'done' WHERE id = 2")
+        found = {k for k, _ in store.keyword_search("done", FactFilter(), 5)}
+        assert found == {old[1][0], old[2][0]}
