@@ -296,7 +296,7 @@ def test_person_enrich_writes_facets_and_a_profile(services: Services) -> None:
     priya = next(p.id for p in services.store.people() if p.name == "Priya Natarajan")
     sections = {s.key: s for s in services.store.sections("person", priya)}
     assert set(sections) == {"facet:role", "facet:topics", "facet:commitments", "profile"}
-    assert "owes 11 open action items" in sections["facet:role"].body
+    assert "owes 9 open action items" in sections["facet:role"].body
     assert sections["facet:commitments"].cited_fact_keys  # what she owes, by fact id
     with pytest.raises(UnknownEntity, match="several people"):
         run_agent(services, "person_enrich", "Sam")

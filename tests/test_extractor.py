@@ -175,3 +175,91 @@ def test_meeting_date_unknown_leaves_relative_due_dates_unresolved() -> None:
     assert extract(parse(said, "t.txt", "txt")).action_items[0].due_date is None
     dated = extract(parse(said, "2026-09-08-sync.txt", "txt"))  # the date from the file name
     assert dated.action_items[0].due_date == dt.date(2026, 9, 11)
+
+
+def test_a_request_turned_down_is_not_an_action_item() -> None:
+    text = (
+        "Date: 2026-10-20\n"
+        "Ana Lima: I'll send the write-up to Ingrid by Thursday.\n"
+        "Bo Chan: Can you leave out the part about the outage?\n"
+        "Ana Lima: Absolutely not. Thanks, everyone.\n"
+        "Bo Chan: Can you also add the timeline?\n"
+        "Ana Lima: Sure, will do.\n"
+    )
+    result = extract(parse(text, "t.txt", "txt"))
+    said = [a.description for a in result.action_items]
+    assert said == ["Send the write-up to Ingrid by Thursday.", "Add the timeline."]
+
+
+def test_an_action_label_names_the_owner_and_is_not_part_of_the_task() -> None:
+    text = (
+        "Date: 2026-10-20\n"
+        "Ana Lima: Action item for Tom: final snapshot of the Mongo cluster on November 30th.\n"
+        "Tom Ek: Happily.\n"
+        "Ana Lima: Last one from me: I'll write this up and send it to Ingrid by Thursday.\n"
+    )
+    items = extract(parse(text, "t.txt", "txt")).action_items
+    assert [(a.assignee, a.description) for a in items] == [
+        ("Tom", "Final snapshot of the Mongo cluster on November 30th."),
+        ("Ana Lima", "Write this up and send it to Ingrid by Thursday."),
+    ]
+
+
+def test_a_short_step_pointing_back_at_a_task_is_part_of_it() -> None:
+    text = (
+        "Date: 2026-10-05\n"  # a Monday
+        "Ana Lima: Action item for me: ask our accountant about the invoices. "
+        "I'll email her tomorrow.\n"
+        "Ana Lima: Bo, you own the migration design doc, due Friday.\n"
+        "Bo Chan: Okay. I'll have a draft by then.\n"
+        "Cy Dee: I'll send the agenda tomorrow. I'll also book the room.\n"
+    )
+    items = extract(parse(text, "t.txt", "txt")).action_items
+    assert [(a.assignee, a.description, str(a.due_date)) for a in items] == [
+        ("Ana Lima", "Ask our accountant about the invoices.", "2026-10-06"),
+        ("Bo", "You own the migration design doc, due Friday.", "2026-10-09"),
+        ("Cy Dee", "Send the agenda tomorrow.", "2026-10-06"),
+        ("Cy Dee", "Book the room.", "None"),  # not short for the agenda: its own task
+    ]
+
+
+def test_the_summary_names_each_owner_once() -> None:
+    text = (
+        "Date: 2026-10-05\n"
+        "Tom Ek: I'll send the agenda tomorrow.\n"
+        "Ana Lima: Tom will also book the room by Friday.\n"
+        "Sam Chen: Fine.\n"
+        "Sam Cheng: Fine.\n"
+        "Ana Lima: Sam will write the spec by Friday.\n"
+    )
+    result = extract(parse(text, "t.txt", "txt"))
+    assert {a.assignee for a in result.action_items} == {"Tom Ek", "Tom", "Sam"}
+    assert result.summary.endswith("3 action items (owners: Sam and Tom Ek).")
+
+
+def test_typed_notes_wrapped_over_lines_keep_the_reason_with_the_decision() -> None:
+    result = extract(load("2026-11-17-halvorsen-steering-notes.txt"))
+    tromso = next(d for d in result.decisions if "Tromsø" in d.description)
+    assert tromso.decided_by == "Ingrid"
+    assert "full month of pilot data" in (tromso.reasoning or "")
+    drivers = next(d for d in result.decisions if "thirty Bergen drivers" in d.description)
+    assert drivers.description.endswith("once the duplicate-stop fix is on every device.")
+
+
+def test_a_decision_that_only_says_so_takes_what_was_decided_from_the_next_sentence() -> None:
+    text = (
+        "Date: 2026-11-03\n"
+        "Bo Chan: Start with ten drivers, then the other thirty a week later.\n"
+        "Ana Lima: Okay, we're going to do it that way, then. Ten drivers on Monday the "
+        "sixteenth, the remaining thirty on the twenty-third.\n"
+        "Ana Lima: The plan is: the old cluster stays up, read-only, until November 30th.\n"
+    )
+    transcript = parse(text, "t.txt", "txt")
+    decisions = extract(transcript).decisions
+    assert [d.description for d in decisions] == [
+        "Ten drivers on Monday the sixteenth, the remaining thirty on the twenty-third.",
+        "The old cluster stays up, read-only, until November 30th.",
+    ]
+    assert decisions[0].reasoning is None and decisions[0].decided_by == "Ana Lima"
+    assert decisions[0].evidence_quote.startswith("Okay, we're going to do it that way")
+    assert EvidenceIndex(transcript.lines).locate(decisions[0].evidence_quote) is not None

@@ -167,3 +167,49 @@ def test_a_bare_speaker_label_on_the_first_line_is_no_title() -> None:
         "Grad B: \nGrad D: How many batteries?\nGrad B: Thanks.\n", "Bed010.txt", "txt"
     )
     assert transcript.title == "Bed010"
+
+
+WRAPPED = """Steering notes
+Date: 2026-11-17
+
+Ingrid asked whether Tromso could join in January, and we talked it through
+at length. Sam Cheng would rather have four weeks of Bergen data first.
+Priya agreed.
+
+Agreed (Ingrid): no decision on Tromso until the January steering meeting,
+because we want a full month of pilot data first.
+Next steps:
+- Tom will roll out the build with the duplicate-stop fix to all pilot devices
+  by Tuesday.
+- Sam will swap the cracked Zebra.
+"""
+
+
+def test_hard_wrapped_lines_carry_on_the_turn_above() -> None:
+    transcript = parse(WRAPPED, "notes.txt", "txt")
+    spans = [(t.line, t.end, t.speaker, t.text[:30]) for t in transcript.turns]
+    assert spans[2:] == [
+        (4, 6, None, "Ingrid asked whether Tromso co"),  # "Priya agreed." follows a long line
+        (8, 9, None, "Agreed (Ingrid): no decision o"),
+        (10, 10, None, "Next steps:"),
+        (11, 12, None, "- Tom will roll out the build "),
+        (13, 13, None, "- Sam will swap the cracked Ze"),
+    ]
+    assert transcript.turns[5].text.endswith("pilot devices by Tuesday.")
+    assert transcript.lines == WRAPPED.split("\n")  # line numbers still name the file's lines
+
+
+def test_a_speaker_turn_wrapped_over_lines_stays_theirs() -> None:
+    text = (
+        "Priya Natarajan: Let's go.\n"
+        "Sam Chen: I think the invoices should carry the PO number, because accounts\n"
+        "payable rejects them otherwise.\n"
+        "Priya Natarajan: Agreed.\n"
+    )
+    turns = parse(text, "t.txt", "txt").turns
+    assert [(t.line, t.end, t.speaker) for t in turns] == [
+        (1, 1, "Priya Natarajan"),
+        (2, 3, "Sam Chen"),
+        (4, 4, "Priya Natarajan"),
+    ]
+    assert turns[1].text.endswith("because accounts payable rejects them otherwise.")

@@ -23,7 +23,7 @@ def _split_long(turn: Turn) -> list[NewExcerpt]:
         else:
             current = f"{current} {word}" if current else word
     pieces.append(current)
-    return [NewExcerpt(turn.line, turn.line, piece) for piece in pieces if piece.strip()]
+    return [NewExcerpt(turn.line, turn.end, piece) for piece in pieces if piece.strip()]
 
 
 def excerpts(transcript: Transcript) -> list[NewExcerpt]:
@@ -34,7 +34,7 @@ def excerpts(transcript: Transcript) -> list[NewExcerpt]:
     def flush() -> None:
         if group:
             text = "\n".join(_render(t) for t in group)
-            found.append(NewExcerpt(group[0].line, group[-1].line, text))
+            found.append(NewExcerpt(group[0].line, group[-1].end, text))
             group.clear()
 
     for turn in transcript.turns:

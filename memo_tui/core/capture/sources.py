@@ -82,6 +82,11 @@ class Turn:
     speaker: str | None
     text: str
     source_lines: tuple[int, int]
+    last_line: int = 0  # the turn's last line of `text`, when it spans several
+
+    @property
+    def end(self) -> int:
+        return max(self.line, self.last_line)
 
 
 @dataclass(frozen=True)
@@ -133,10 +138,45 @@ def _line_turns(text: str, markdown: bool, attendees: list[str]) -> list[Turn]:
         is_bullet = markdown and re.match(r"^\s*(?:[-*+]|\d+[.)])\s", line)
         speaker, body = (None, line.strip()) if is_bullet else split_speaker(line)
         turns.append(Turn(number, speaker, body, (number, number)))
-    return _drop_label_speakers(turns, text.split("\n"), attendees)
+    lines = text.split("\n")
+    return _join_wrapped(_drop_label_speakers(turns, lines, attendees), lines)
 
 
 _HEADER_LINES = 5
+# A hard-wrapped line (notes, mail at 72 columns) is at least this long; a turn grows by
+# joining wrapped lines up to MAX_JOINED characters.
+WRAP_WIDTH = 40
+MAX_JOINED = 1_200
+_STARTS_BLOCK = re.compile(
+    r"^\s*(?:[-*+\u2022>|#]|\d+[.)]\s|```|[^\W\d][\w ()'/&-]{0,30}:(?:\s|$))"
+)
+
+
+def _join_wrapped(turns: list[Turn], lines: list[str]) -> list[Turn]:
+    """A line with no speaker that carries on a long line right above it is the same turn,
+    so a sentence wrapped over two lines is read as one. Bullets, headings, tables, quotes
+    and "Label:" lines start a turn of their own."""
+    joined: list[Turn] = []
+    for turn in turns:
+        previous = joined[-1] if joined else None
+        if (
+            previous is not None
+            and turn.speaker is None
+            and turn.line == previous.end + 1
+            and len(lines[previous.end - 1].strip()) >= WRAP_WIDTH
+            and not _STARTS_BLOCK.match(lines[turn.line - 1])
+            and len(previous.text) + len(turn.text) < MAX_JOINED
+        ):
+            joined[-1] = Turn(
+                previous.line,
+                previous.speaker,
+                f"{previous.text} {turn.text}",
+                (previous.source_lines[0], turn.line),
+                turn.line,
+            )
+        else:
+            joined.append(turn)
+    return joined
 
 
 def _drop_label_speakers(turns: list[Turn], lines: list[str], attendees: list[str]) -> list[Turn]:

@@ -233,6 +233,14 @@ AGREEMENT = re.compile(
     r"makes sense|deal|done|will do|on it|no problem)\b",
     re.I,
 )
+# A reply that turns a request down ("Can you leave that out?" "Absolutely not.").
+REFUSAL = re.compile(
+    r"^\W*(?:(?:no|nope|nah)\b(?!\s*(?:problem|prob|worries|doubt)\b)|absolutely not|"
+    r"definitely not|certainly not|of course not|not a chance|no way|not really|"
+    r"I (?:can't|cannot|won't|will not|don't think so|'d rather not|would rather not)|"
+    r"I'm (?:not|afraid not))",
+    re.I,
+)
 REASON = re.compile(
     r"\b(?:because|since|so that|given that|the reason (?:is|being|was)|due to|that way|"
     r"which means|as it|otherwise|cause)\b",

@@ -45,13 +45,21 @@ _DECIDED_BY = re.compile(
 )
 _DECISION_LEAD = re.compile(
     r"^(?:(?:final call|that'?s decided|decision|decided|agreed|so|okay|then|actually|"
-    r"scratch that|on second thought|change of plan)\s*[:,\u2014-]?\s*)+"
-    r"(?:(?:the plan is|going forward|i'?d call this decided)\s*[:,\u2014-]?\s*)?",
+    r"scratch that|on second thought|change of plan)\s*[:,\u2014-]?\s*)*"
+    r"(?:(?:the plan is|i'?d call this decided)\s*[:,\u2014-]?\s*)?",
     re.I,
 )
 _DONE = re.compile(r"\(\s*done\s*\)|\bdone\b\s*$", re.I)
+# "Action item for Tom: ...": the label names the owner; the task is what follows.
+_ACTION_LABEL = re.compile(
+    r"^\W*(?:action items?|todo|to-?do|next steps?|follow[- ]?up)"
+    r"(?:\s+for\s+(?:me|you|us|[A-Z][\w'\-]{1,30}(?:\s+[A-Z][\w'\-]{1,30})?))?\s*:\s*",
+    re.I,
+)
+# "Last one from me: I'll write this up": a few words of framing before the commitment.
+_ASIDE = re.compile(r"^[^:\n]{1,40}:\s+(?=(?:I|we)(?:'ll| will)\b)")
 _TASK_LEAD = re.compile(
-    r"^(?:[A-Z][\w\-]+,\s+)?(?:(?:can|could|would) you (?:please )?|"
+    r"^(?:[A-Z][\w\-]+,\s+)?(?:(?:[Cc]an|[Cc]ould|[Ww]ould) you (?:please )?|"
     r"(?:I|you|he|she|they|[A-Z][\w'\-]{1,30}(?:\s+[A-Z][\w'\-]{1,30}){0,2})\s*"
     r"(?:will|'ll|is going to|'s going to|are going to|'re going to|am going to|'m going to|"
     r"is gonna|'m gonna|'re gonna|to|can|should|needs to|has to|is to)\s+)(?:also\s+|just\s+)?",
@@ -90,7 +98,7 @@ def _split_reason(sentence: str) -> tuple[str, str | None]:
 
 def _nearby_reason(turns: list[Turn], index: int, quote: str, topic: set[str]) -> str | None:
     """A "because" said in the same turn, or shortly before by anyone, on the same topic."""
-    same_turn = [s.text for s in sentences(turns[index].text) if s.text != quote]
+    same_turn = [s.text for s in sentences(turns[index].text) if s.text not in quote]
     for text in same_turn:
         if cues.REASON.search(text) and word_count(text) >= 5:
             return text
@@ -130,8 +138,12 @@ def _score_sentence(text: str, turns: list[Turn], index: int, meeting: dt.date) 
     agreed = any(t.speaker != speaker and cues.AGREEMENT.match(t.text) for t in following)
     if agreed and 0 < decision < DECISION_THRESHOLD:
         decision += 2
-    if question and action > 0 and not re.search(r"\b(?:can|could|would) you\b", text, re.I):
+    request = re.search(r"\b(?:can|could|would) you\b", text, re.I)
+    reply = next((t for t in following if t.speaker and t.speaker != speaker), None)
+    if question and action > 0 and not request:
         action -= 3
+    elif question and reply is not None and cues.REFUSAL.match(reply.text):
+        action -= 3  # the request was turned down
     elif question and agreed:
         action += 1
     if index >= CLOSING_SHARE * len(turns):
@@ -189,8 +201,30 @@ def _note_items(transcript: Transcript) -> tuple[list[_Item], set[int]]:
     return items, used
 
 
+_EMPTY_WORDS = frozenset({"way", "plan", "going", "thing", "idea", "then", "okay", "good", "fine"})
+
+
+def _says_what(text: str) -> bool:
+    """Whether a sentence names what it is about ("do it that way, then" does not)."""
+    return bool({w for w in content_words(text) if "'" not in w} - _EMPTY_WORDS)
+
+
+def _with_what(item: _Item, turns: list[Turn]) -> str:
+    """ "We're going to do it that way, then." only says that something was decided: the
+    statement after it in the same turn says what. That statement is the decision, and the
+    quote reaches over both."""
+    text = turns[item.turn_index].text
+    start = text.find(item.quote)
+    after = [s for s in sentences(text) if s.start > start]
+    if after and not after[0].text.endswith("?") and _says_what(after[0].text):
+        item.quote = text[start : after[0].start + len(after[0].text)]
+        return after[0].text
+    return item.quote
+
+
 def _describe_decision(item: _Item, turns: list[Turn]) -> None:
-    quote = item.quote
+    vague = not item.from_notes and not _says_what(item.quote)
+    quote = _with_what(item, turns) if vague else item.quote
     by = _DECIDED_BY.search(quote)
     if by:
         item.decided_by = item.decided_by or by["name"]
@@ -218,6 +252,8 @@ def _describe_action(item: _Item, turns: list[Turn], meeting: Transcript) -> Non
         item.quote,
     )
     task = _DONE.sub("", task)
+    task = _ACTION_LABEL.sub("", task, count=1)
+    task = _ASIDE.sub("", task, count=1)
     task = clean_spoken(task)
     task = _TASK_LEAD.sub("", task, count=1)
     if item.assignee:
@@ -272,10 +308,41 @@ def _reversal_targets(item: _Item, kept: list[_Item], turns: list[Turn]) -> list
     return [best[2]] if best and best[0] >= needed else []
 
 
+_BACK_REFERENCE = re.compile(r"\b(?:her|him|them|it|that|this|those|these|then)\b", re.I)
+FOLLOW_ON_WORDS = 6
+
+
+def _follow_on(item: _Item, previous: _Item, turns: list[Turn]) -> bool:
+    """A short step that only points back at the task just given, by its owner: in the same
+    turn ("Ask our accountant whether ... I'll email her tomorrow.") or in the owner's reply
+    ("Sam, you own the design doc." "I'll have a draft by then."). Part of that task."""
+    if (
+        not (item.kind == previous.kind == "action")
+        or item.from_notes
+        or word_count(item.description) > FOLLOW_ON_WORDS
+        or not _BACK_REFERENCE.search(item.description)
+    ):
+        return False
+    if item.turn_index == previous.turn_index:
+        return item.assignee == previous.assignee
+    speaker = turns[item.turn_index].speaker or ""
+    owner = previous.assignee or ""
+    return (
+        0 < item.turn_index - previous.turn_index <= 2
+        and bool(owner)
+        and speaker != turns[previous.turn_index].speaker
+        and speaker.split()[:1] == owner.split()[:1]
+    )
+
+
 def _merge(items: list[_Item], turns: list[Turn]) -> list[_Item]:
-    """Drop restatements and decisions a later one reverses; the later statement wins."""
+    """Drop restatements and decisions a later one reverses (the later statement wins), and
+    fold a task's follow-on step into the task."""
     kept: list[_Item] = []
     for item in sorted(items, key=lambda i: i.position):
+        if kept and _follow_on(item, kept[-1], turns):
+            kept[-1].due = kept[-1].due or item.due
+            continue
         if item.kind == "decision":
             for earlier in _reversal_targets(item, kept, turns):
                 kept.remove(earlier)

@@ -50,6 +50,18 @@ def _names(names: list[str]) -> str:
     return ", ".join(names[:-1]) + " and " + names[-1]
 
 
+def _owners(actions: list[ExtractedActionItem], attendees: list[str]) -> list[str]:
+    """Who owes something, each once: a first name that fits one full name in the room is
+    that person ("Elena" and "Elena Kowalski"); one that fits two ("Sam") stays as said."""
+    said = {a.assignee for a in actions if a.assignee}
+    full = {n for n in [*said, *attendees] if len(n.split()) > 1}
+    owners = set()
+    for name in said:
+        fits = {f for f in full if f.split()[0].lower() == name.lower()}
+        owners.add(fits.pop() if len(name.split()) == 1 and len(fits) == 1 else name)
+    return sorted(owners)
+
+
 def summarize(
     transcript: Transcript,
     decisions: list[ExtractedDecision],
@@ -76,7 +88,7 @@ def summarize(
         summary += f" Decided: {shown}{more}."
     else:
         summary += " No decisions recorded."
-    owners = sorted({a.assignee for a in actions if a.assignee})
+    owners = _owners(actions, attendees)
     summary += f" {len(actions)} action item{'s' if len(actions) != 1 else ''}"
     summary += f" (owners: {_names(owners)})." if owners else "."
     return Extraction(
