@@ -16,10 +16,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memo_tui import __version__, cli_agents, cli_email, render
-from memo_tui.core.safety import sanitize_line
+from memo_tui.core.safety import sanitize, sanitize_line
 from memo_tui.render import warn
 
 if TYPE_CHECKING:
+    from memo_tui.core.capture import CaptureResult
     from memo_tui.core.entities.service import EntityService
     from memo_tui.core.services import Services
     from memo_tui.settings import Settings
@@ -214,7 +215,7 @@ def _seed_demo(services: Services) -> None:
 
 
 def _capture(args: argparse.Namespace, services: Services) -> int:
-    def progress(result: render.CaptureResult) -> None:
+    def progress(result: CaptureResult) -> None:
         if not args.json:
             render.print_capture(result)
 
@@ -288,7 +289,7 @@ def _ask(args: argparse.Namespace, services: Services) -> int:
     async def consume() -> AskResult:
         async for event in events:
             if isinstance(event, AnswerDelta) and not args.json:
-                sys.stdout.write(render.sanitize(event.text))  # the answer streams in
+                sys.stdout.write(sanitize(event.text))  # the answer streams in
                 sys.stdout.flush()
             elif isinstance(event, Answered):
                 return event.result

@@ -193,7 +193,7 @@ def _chat(args: argparse.Namespace, services: Services) -> int:
 
     reply = run_sync(answer())
     run = services.store.run(reply.run_id)
-    sources = [
+    sources: list[dict[str, Any]] = [
         {
             "n": n,
             "fact_id": fact.fact_key,
@@ -267,7 +267,12 @@ async def _line_from_stdin() -> str:
 
     def read() -> None:
         line = sys.stdin.readline()
-        loop.call_soon_threadsafe(lambda: typed.done() or typed.set_result(line))
+
+        def answer() -> None:
+            if not typed.done():
+                typed.set_result(line)
+
+        loop.call_soon_threadsafe(answer)
 
     threading.Thread(target=read, daemon=True).start()
     return await typed
