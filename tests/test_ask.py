@@ -254,3 +254,13 @@ def test_a_removed_citation_never_splices_a_new_one() -> None:
 def test_an_empty_question_is_a_usage_error(memo) -> None:  # type: ignore[no-untyped-def]
     run = memo("--demo", "ask", "  ")
     assert run.code == 2 and "ask a question" in run.stderr
+
+
+def test_a_long_fact_is_quoted_to_a_word_and_marked_as_cut() -> None:
+    from memo_tui.core.recall.answer import quoted
+
+    text = "Atlas kickoff with " + ", ".join(f"Person {n}" for n in range(60)) + ".\nSecond line"
+    shown = quoted(text, 80)
+    assert shown.endswith(" \u2026") and len(shown) <= 82
+    assert shown[:-2] == text[: len(shown) - 2] and text[len(shown) - 2] in " ,"
+    assert quoted("Short one.\nmore") == "Short one."

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from memo_tui.core.llm.types import Completion, Request, ToolCall, Usage
+from memo_tui.core.recall.answer import quoted
 
 Policy = Callable[[Request], Completion]
 _FRICTION = re.compile(
@@ -323,8 +324,8 @@ def chat(request: Request) -> Completion:
         )
     if not facts:
         return _turn(NO_FACTS, step=step)
-    quoted = [f"- {f['text'].splitlines()[0][:300]} {f.get('cite', '')}" for f in facts[:3]]
-    return _turn("From your meetings:\n" + "\n".join(quoted), step=step)
+    lines = [f"- {quoted(f['text'])} {f.get('cite', '')}" for f in facts[:3]]
+    return _turn("From your meetings:\n" + "\n".join(lines), step=step)
 
 
 _LEANING = re.compile(

@@ -145,11 +145,20 @@ class CitationStream:
         return fresh
 
 
+QUOTE_CHARS = 300
+
+
+def quoted(text: str, limit: int = QUOTE_CHARS) -> str:
+    """A fact's first line for an answer: cut at a word, and marked as cut, when long."""
+    first = text.splitlines()[0] if text else ""
+    if len(first) <= limit:
+        return first
+    return first[:limit].rsplit(" ", 1)[0].rstrip(" ,;:-\u2014") + " \u2026"
+
+
 def extractive_answer(hits: list[Hit], most: int = 3) -> str:
     """The offline answer: the strongest facts, each with its citation."""
-    lines = [
-        f"- {hit.fact.text.splitlines()[0][:300]} [{n}]" for n, hit in enumerate(hits[:most], 1)
-    ]
+    lines = [f"- {quoted(hit.fact.text)} [{n}]" for n, hit in enumerate(hits[:most], 1)]
     return "From your meetings:\n" + "\n".join(lines)
 
 
