@@ -377,7 +377,7 @@ def index_triggers(compact_vectors: bool = False) -> str:
     vector's vec0 rowid is its fact_embeddings id, not its fact key)."""
     arms = [
         ("decisions", "decision", "description, reasoning, decided_by", ""),
-        ("action_items", "action_item", ACTION_COLUMNS, ""),
+        ("action_items", "action_item", "description, assignee_raw, due_date", ""),
         ("captures", "summary", "summary", "coalesce(NEW.summary, '') != ''"),
         ("excerpts", "excerpt", "text", ""),
         ("context_notes", "client_note", "body, kind", "NEW.kind = 'client'"),

@@ -264,3 +264,13 @@ def test_a_long_fact_is_quoted_to_a_word_and_marked_as_cut() -> None:
     assert shown.endswith(" \u2026") and len(shown) <= 82
     assert shown[:-2] == text[: len(shown) - 2] and text[len(shown) - 2] in " ,"
     assert quoted("Short one.\nmore") == "Short one."
+
+
+def test_a_cut_fact_keeps_its_owner_due_date_and_done() -> None:
+    from memo_tui.core.recall.answer import quoted
+
+    text = (
+        "Migrate " + "the billing tables and " * 20 + "more. (owner: Tom) (due 2026-11-30) (done)"
+    )
+    shown = quoted(text, 120)
+    assert len(shown) <= 122 and shown.endswith(" \u2026 (owner: Tom) (due 2026-11-30) (done)")

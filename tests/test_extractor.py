@@ -263,3 +263,48 @@ def test_a_decision_that_only_says_so_takes_what_was_decided_from_the_next_sente
     assert decisions[0].reasoning is None and decisions[0].decided_by == "Ana Lima"
     assert decisions[0].evidence_quote.startswith("Okay, we're going to do it that way")
     assert EvidenceIndex(transcript.lines).locate(decisions[0].evidence_quote) is not None
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "No issues at all, it will be ready.",
+        "I cannot see why not. Leave it with me.",
+        "No, that's fine, I'll do it tonight.",
+    ],
+)
+def test_a_reply_that_takes_the_request_on_keeps_it(reply: str) -> None:
+    asked = "Alice Ng: Dana, can you update the pricing sheet by Thursday?"
+    text = f"Date: 2024-03-04\n{asked}\nDana Wu: {reply}\n"
+    items = extract(parse(text, "t.txt", "txt")).action_items
+    assert "Update the pricing sheet by Thursday." in [a.description for a in items]
+
+
+def test_what_follows_a_vague_decision_is_not_taken_when_it_is_a_task() -> None:
+    text = (
+        "Date: 2024-03-04\n"
+        "Alice Ng: Okay, we'll do it that way then. Tom will write up the notes by Friday.\n"
+        "Bob Li: I'll fix the build today. Then I'll deploy it to prod.\n"
+    )
+    result = extract(parse(text, "t.txt", "txt"))
+    assert [d.description for d in result.decisions] == ["We'll do it that way then."]
+    assert [a.description for a in result.action_items] == [
+        "Write up the notes by Friday.",
+        "Fix the build today.",
+        "Deploy it to prod.",  # a step that names new work is a task of its own
+    ]
+
+
+def test_bullets_boxes_and_dates_before_a_task_are_not_part_of_it() -> None:
+    text = (
+        "Weekly standup\nDate: 2024-03-04\n\n"
+        "[ ] Priya will book the venue for the offsite.\n"
+        "2024-03-02 Bob will migrate the billing service to the new cluster.\n"
+        "\u2013 Tom will draft the press release for the launch by Friday.\n"
+    )
+    items = extract(parse(text, "t.txt", "txt")).action_items
+    assert [(a.assignee, a.description, str(a.due_date)) for a in items] == [
+        ("Priya", "Book the venue for the offsite.", "None"),
+        ("Bob", "Migrate the billing service to the new cluster.", "None"),
+        ("Tom", "Draft the press release for the launch by Friday.", "2024-03-08"),
+    ]

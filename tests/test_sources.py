@@ -189,13 +189,14 @@ def test_hard_wrapped_lines_carry_on_the_turn_above() -> None:
     transcript = parse(WRAPPED, "notes.txt", "txt")
     spans = [(t.line, t.end, t.speaker, t.text[:30]) for t in transcript.turns]
     assert spans[2:] == [
-        (4, 6, None, "Ingrid asked whether Tromso co"),  # "Priya agreed." follows a long line
+        (4, 5, None, "Ingrid asked whether Tromso co"),
+        (6, 6, None, "Priya agreed."),  # the line above ends its sentence
         (8, 9, None, "Agreed (Ingrid): no decision o"),
         (10, 10, None, "Next steps:"),
         (11, 12, None, "- Tom will roll out the build "),
         (13, 13, None, "- Sam will swap the cracked Ze"),
     ]
-    assert transcript.turns[5].text.endswith("pilot devices by Tuesday.")
+    assert transcript.turns[6].text.endswith("pilot devices by Tuesday.")
     assert transcript.lines == WRAPPED.split("\n")  # line numbers still name the file's lines
 
 
@@ -213,3 +214,31 @@ def test_a_speaker_turn_wrapped_over_lines_stays_theirs() -> None:
         (4, 4, "Priya Natarajan"),
     ]
     assert turns[1].text.endswith("because accounts payable rejects them otherwise.")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # separate sentences, each on its own long line
+        "Decision: We go with Postgres for the main store this quarter.\n"
+        "Tom will set up the staging database by Friday.\n",
+        # separate items with no punctuation at all
+        "Tom will send the revised contract to legal by Friday\n"
+        "Priya will book the venue for the offsite next week\n",
+        # a reply right under a quoted line
+        "> Can we move the launch to March instead of February\n"
+        "yes, we decided to move the launch to March.\n",
+        # a speaker label the parser does not know, under a long line
+        "Alice: I think that covers everything on the budget side\n"
+        "Smith, John: I'll send the vendor renewal to legal by Friday.\n",
+        # an unpunctuated speech-to-text export, one utterance a line
+        "okay let's get started with the weekly review of the roadmap\n"
+        "so we decided to push the mobile release by two weeks\n",
+        # timestamped lines
+        "[00:00:06] we need to talk about the budget because it needs more\n"
+        "[00:00:12] time. Tom will handle it.\n",
+    ],
+)
+def test_lines_that_do_not_carry_on_a_sentence_stay_turns_of_their_own(text: str) -> None:
+    turns = parse(text, "t.txt", "txt").turns
+    assert [(t.line, t.end) for t in turns] == [(1, 1), (2, 2)]

@@ -147,15 +147,27 @@ _HEADER_LINES = 5
 # joining wrapped lines up to MAX_JOINED characters.
 WRAP_WIDTH = 40
 MAX_JOINED = 1_200
-_STARTS_BLOCK = re.compile(
-    r"^\s*(?:[-*+\u2022>|#]|\d+[.)]\s|```|[^\W\d][\w ()'/&-]{0,30}:(?:\s|$))"
-)
+_ENDS_SENTENCE = re.compile(r"[.!?:;][\"'\u2019\u201d)\]]*$")
+_NOT_PROSE = re.compile(r"^\s*(?:>|```|\|)")
+_CARRIES_ON = re.compile(r"^\s*(?:[a-z\u00df-\u00ff]|\()")
+
+
+def _wrapped(above: str, line: str, turn_so_far: str) -> bool:
+    """Whether `line` carries on the sentence of the line above, hard-wrapped: the line
+    above is long, ends mid-sentence, and is prose with punctuation (an unpunctuated
+    speech-to-text export is one utterance a line); this line goes on in lower case."""
+    return (
+        len(above.strip()) >= WRAP_WIDTH
+        and not _ENDS_SENTENCE.search(above.rstrip())
+        and not _NOT_PROSE.match(above)
+        and bool(re.search(r"[.,;:!?]", f"{turn_so_far} {line}"))
+        and bool(_CARRIES_ON.match(line))
+    )
 
 
 def _join_wrapped(turns: list[Turn], lines: list[str]) -> list[Turn]:
-    """A line with no speaker that carries on a long line right above it is the same turn,
-    so a sentence wrapped over two lines is read as one. Bullets, headings, tables, quotes
-    and "Label:" lines start a turn of their own."""
+    """A line with no speaker that carries on the sentence above it is the same turn, so a
+    sentence wrapped over two lines is read as one (notes and mail are wrapped)."""
     joined: list[Turn] = []
     for turn in turns:
         previous = joined[-1] if joined else None
@@ -163,9 +175,8 @@ def _join_wrapped(turns: list[Turn], lines: list[str]) -> list[Turn]:
             previous is not None
             and turn.speaker is None
             and turn.line == previous.end + 1
-            and len(lines[previous.end - 1].strip()) >= WRAP_WIDTH
-            and not _STARTS_BLOCK.match(lines[turn.line - 1])
             and len(previous.text) + len(turn.text) < MAX_JOINED
+            and _wrapped(lines[previous.end - 1], lines[turn.line - 1], previous.text)
         ):
             joined[-1] = Turn(
                 previous.line,

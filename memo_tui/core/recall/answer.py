@@ -146,14 +146,20 @@ class CitationStream:
 
 
 QUOTE_CHARS = 300
+# "(owner: Tom) (due 2026-11-30) (done)" at the end of a fact's text: kept when it is cut.
+_LABELS = re.compile(r"(?:\s\([^()]{1,80}\))+$")
 
 
 def quoted(text: str, limit: int = QUOTE_CHARS) -> str:
-    """A fact's first line for an answer: cut at a word, and marked as cut, when long."""
+    """A fact's first line for an answer: when long, cut at a word and marked as cut,
+    keeping the labels at its end (owner, due date, done)."""
     first = text.splitlines()[0] if text else ""
     if len(first) <= limit:
         return first
-    return first[:limit].rsplit(" ", 1)[0].rstrip(" ,;:-\u2014") + " \u2026"
+    labels = _LABELS.search(first)
+    tail = labels.group() if labels and len(labels.group()) <= limit // 2 else ""
+    body = first[: len(first) - len(tail)][: limit - len(tail)]
+    return body.rsplit(" ", 1)[0].rstrip(" ,;:-\u2014") + " \u2026" + tail
 
 
 def extractive_answer(hits: list[Hit], most: int = 3) -> str:

@@ -233,13 +233,16 @@ AGREEMENT = re.compile(
     r"makes sense|deal|done|will do|on it|no problem)\b",
     re.I,
 )
-# A reply that turns a request down ("Can you leave that out?" "Absolutely not.").
+# A reply that turns a request down ("Can you leave that out?" "Absolutely not."), unless
+# it takes the task on after all ("No, that's fine, I'll send it tonight.").
 REFUSAL = re.compile(
-    r"^\W*(?:(?:no|nope|nah)\b(?!\s*(?:problem|prob|worries|doubt)\b)|absolutely not|"
-    r"definitely not|certainly not|of course not|not a chance|no way|not really|"
-    r"I (?:can't|cannot|won't|will not|don't think so|'d rather not|would rather not)|"
-    r"I'm (?:not|afraid not))",
+    r"^\W*(?:(?:no|nope|nah)\s*(?:[.!]|$)|absolutely not|definitely not|certainly not|"
+    r"of course not|not a chance|no way\b|I(?:'d| would) rather not|I won't|I will not|"
+    r"I (?:can't|cannot) do (?:it|that)|I'm afraid not|afraid not)",
     re.I,
+)
+TAKEN_ON = re.compile(
+    r"\bI(?:'ll| will| can)\b|\b(?:sure|fine|will do|on it|leave it with me)\b", re.I
 )
 REASON = re.compile(
     r"\b(?:because|since|so that|given that|the reason (?:is|being|was)|due to|that way|"

@@ -46,7 +46,7 @@ _DECIDED_BY = re.compile(
 _DECISION_LEAD = re.compile(
     r"^(?:(?:final call|that'?s decided|decision|decided|agreed|so|okay|then|actually|"
     r"scratch that|on second thought|change of plan)\s*[:,\u2014-]?\s*)*"
-    r"(?:(?:the plan is|i'?d call this decided)\s*[:,\u2014-]?\s*)?",
+    r"(?:(?:the plan is|going forward|i'?d call this decided)\s*[:,\u2014-]?\s*)?",
     re.I,
 )
 _DONE = re.compile(r"\(\s*done\s*\)|\bdone\b\s*$", re.I)
@@ -55,6 +55,10 @@ _ACTION_LABEL = re.compile(
     r"^\W*(?:action items?|todo|to-?do|next steps?|follow[- ]?up)"
     r"(?:\s+for\s+(?:me|you|us|[A-Z][\w'\-]{1,30}(?:\s+[A-Z][\w'\-]{1,30})?))?\s*:\s*",
     re.I,
+)
+# What a line of notes may start with before its words: a bullet, a box, a date.
+_LIST_MARK = re.compile(
+    r"^\s*(?:[-*+\u2022\u2013\u2014]\s+|[a-z0-9]{1,2}[.)]\s+|\[[ xX]?\]\s*|\d{4}-\d{2}-\d{2}:?\s+)+"
 )
 # "Last one from me: I'll write this up": a few words of framing before the commitment.
 _ASIDE = re.compile(r"^[^:\n]{1,40}:\s+(?=(?:I|we)(?:'ll| will)\b)")
@@ -142,7 +146,12 @@ def _score_sentence(text: str, turns: list[Turn], index: int, meeting: dt.date) 
     reply = next((t for t in following if t.speaker and t.speaker != speaker), None)
     if question and action > 0 and not request:
         action -= 3
-    elif question and reply is not None and cues.REFUSAL.match(reply.text):
+    elif (
+        question
+        and reply is not None
+        and cues.REFUSAL.match(reply.text)
+        and not cues.TAKEN_ON.search(reply.text)
+    ):
         action -= 3  # the request was turned down
     elif question and agreed:
         action += 1
@@ -216,10 +225,12 @@ def _with_what(item: _Item, turns: list[Turn]) -> str:
     text = turns[item.turn_index].text
     start = text.find(item.quote)
     after = [s for s in sentences(text) if s.start > start]
-    if after and not after[0].text.endswith("?") and _says_what(after[0].text):
-        item.quote = text[start : after[0].start + len(after[0].text)]
-        return after[0].text
-    return item.quote
+    if not after or after[0].text.endswith("?") or not _says_what(after[0].text):
+        return item.quote
+    if _personal(after[0].text) or cues.score(after[0].text, cues.ACTION_CUES, cues.ACTION_HEDGES):
+        return item.quote  # a task said next is not what was decided
+    item.quote = text[start : after[0].start + len(after[0].text)]
+    return after[0].text
 
 
 def _describe_decision(item: _Item, turns: list[Turn]) -> None:
@@ -243,13 +254,12 @@ def _describe_decision(item: _Item, turns: list[Turn]) -> None:
 def _describe_action(item: _Item, turns: list[Turn], meeting: Transcript) -> None:
     turn = turns[item.turn_index]
     following = turns[item.turn_index + 1 : item.turn_index + 3]
-    item.assignee = (
-        find_assignee(item.quote, turn, following) if turn.speaker else owner_in_text(item.quote)
-    )
+    said = _LIST_MARK.sub("", item.quote, count=1)
+    item.assignee = find_assignee(said, turn, following) if turn.speaker else owner_in_text(said)
     task = re.sub(
         r"^\s*@?[A-Z][\w'\-]{1,30}(?:\s+[A-Z][\w'\-]{1,30}){0,2}\s*[:\u2014\u2013]\s+",
         "",
-        item.quote,
+        said,
     )
     task = _DONE.sub("", task)
     task = _ACTION_LABEL.sub("", task, count=1)
@@ -259,7 +269,7 @@ def _describe_action(item: _Item, turns: list[Turn], meeting: Transcript) -> Non
     if item.assignee:
         task = re.sub(rf"^{re.escape(item.assignee)},\s+", "", task)
     item.description = as_sentence(task.rstrip(" ?"))
-    due = find_due_date(item.quote, meeting.occurred_at)
+    due = find_due_date(said, meeting.occurred_at)  # a log line's leading date is not one
     for later in [] if due else _due_context(item, turns):
         due = find_due_date(later, meeting.occurred_at)
         if due:
@@ -312,6 +322,17 @@ _BACK_REFERENCE = re.compile(r"\b(?:her|him|them|it|that|this|those|these|then)\
 FOLLOW_ON_WORDS = 6
 
 
+_WHEN = re.compile(
+    r"^(?:today|tonight|tomorrow|week|month|end|next|monday|tuesday|wednesday|thursday|"
+    r"friday|saturday|sunday|morning|afternoon|evening)"
+)
+
+
+def _new_words(step: str, task: str) -> set[str]:
+    """What a step names that the task does not, dates aside ("deploy", "prod")."""
+    return {w for w in content_words(step) - content_words(task) if not _WHEN.match(w)}
+
+
 def _follow_on(item: _Item, previous: _Item, turns: list[Turn]) -> bool:
     """A short step that only points back at the task just given, by its owner: in the same
     turn ("Ask our accountant whether ... I'll email her tomorrow.") or in the owner's reply
@@ -321,6 +342,7 @@ def _follow_on(item: _Item, previous: _Item, turns: list[Turn]) -> bool:
         or item.from_notes
         or word_count(item.description) > FOLLOW_ON_WORDS
         or not _BACK_REFERENCE.search(item.description)
+        or len(_new_words(item.description, previous.description)) > 1
     ):
         return False
     if item.turn_index == previous.turn_index:
