@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -18,6 +19,8 @@ from memo_tui.core.capture import CaptureOptions, CaptureService
 from store import Store
 
 if TYPE_CHECKING:
+    from sqlalchemy import Connection
+
     from memo_tui.core.services import Services
 
 REPO = Path(__file__).resolve().parent.parent
@@ -73,6 +76,31 @@ def services(
 @pytest.fixture
 def service(store: Store) -> CaptureService:
     return CaptureService(store, CaptureOptions(max_chars=100_000, user="tester"))
+
+
+@contextmanager
+def old_schema(path: Path, version: int) -> Iterator[Connection]:
+    """A store file migrated only up to `version`, as an older memo left it: write to it
+    through the connection (one transaction), then open it with Store to migrate it."""
+    from store.engine import writer_engine
+    from store.migrations import MIGRATIONS
+
+    engine = writer_engine(path, 5_000)
+    try:
+        with engine.begin() as conn:
+            conn.exec_driver_sql(
+                "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, "
+                "name TEXT NOT NULL, applied_at TEXT NOT NULL)"
+            )
+            for number, (name, step) in enumerate(MIGRATIONS[:version], 1):
+                step(conn)
+                conn.exec_driver_sql(
+                    "INSERT INTO schema_migrations VALUES (?, ?, datetime('now'))", (number, name)
+                )
+            conn.exec_driver_sql(f"PRAGMA user_version = {version}")
+            yield conn
+    finally:
+        engine.dispose()
 
 
 def dump(store: Store) -> dict[str, list[tuple[Any, ...]]]:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy
+from conftest import old_schema
 from sqlalchemy import text
 
 from store import (
@@ -273,22 +274,9 @@ def test_migration_4_gives_vectors_small_ids_so_vec0_filters_hold(tmp_path: Path
     import struct
 
     from store import FactFilter, captures
-    from store.engine import writer_engine
-    from store.migrations import MIGRATIONS
 
     path = tmp_path / "old.db"
-    engine = writer_engine(path, 5_000)
-    with engine.begin() as conn:
-        conn.exec_driver_sql(
-            "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, "
-            "applied_at TEXT NOT NULL)"
-        )
-        for number, (name, step) in enumerate(MIGRATIONS[:3], 1):
-            step(conn)
-            conn.exec_driver_sql(
-                "INSERT INTO schema_migrations VALUES (?, ?, datetime('now'))", (number, name)
-            )
-        conn.exec_driver_sql("PRAGMA user_version = 3")
+    with old_schema(path, 3) as conn:
         captures.write_capture(conn, new_capture(), None)
         keys = [int(k) for (k,) in conn.exec_driver_sql("SELECT fact_key FROM facts").all()]
         conn.exec_driver_sql("UPDATE embedding_space SET model = 'm'")
@@ -301,7 +289,6 @@ def test_migration_4_gives_vectors_small_ids_so_vec0_filters_hold(tmp_path: Path
             conn.exec_driver_sql(
                 "INSERT INTO fact_embeddings VALUES (?, 'h', 'm', datetime('now'))", (key,)
             )
-    engine.dispose()
 
     with Store(path) as store:
         assert store.stats().schema_version == SCHEMA_VERSION
@@ -322,22 +309,9 @@ def test_migration_10_marks_ticked_off_items_in_their_fact_text(tmp_path: Path) 
     """Answers read a fact's text: before schema 10 an item ticked off in the meeting read as
     still owed. A schema-9 store with vectors is migrated; only the finished item changes."""
     from store import FactFilter, captures, vectors
-    from store.engine import writer_engine
-    from store.migrations import MIGRATIONS
 
     path = tmp_path / "old.db"
-    engine = writer_engine(path, 5_000)
-    with engine.begin() as conn:
-        conn.exec_driver_sql(
-            "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, "
-            "applied_at TEXT NOT NULL)"
-        )
-        for number, (name, step) in enumerate(MIGRATIONS[:9], 1):
-            step(conn)
-            conn.exec_driver_sql(
-                "INSERT INTO schema_migrations VALUES (?, ?, datetime('now'))", (number, name)
-            )
-        conn.exec_driver_sql("PRAGMA user_version = 9")
+    with old_schema(path, 9) as conn:
         items = [
             NewActionItem("Set up staging", "Tom", "2026-09-15", 3, 3, "c", status="done"),
             NewActionItem("Write the runbook", "Tom", None, 3, 3, "c"),
@@ -352,7 +326,6 @@ def test_migration_10_marks_ticked_off_items_in_their_fact_text(tmp_path: Path) 
         vectors.set_embedding_space(conn, "m", 384)
         for (key,) in conn.exec_driver_sql("SELECT fact_key FROM facts").all():
             vectors.put_embedding(conn, key, [1.0] + [0.0] * 383, "m", f"h{key}")
-    engine.dispose()
     assert old[1][1] == "Set up staging (owner: Tom) (due 2026-09-15)"
 
     with Store(path) as store:

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import dump
+from conftest import dump, old_schema
 from sqlalchemy import text
 
 from store import (
@@ -352,22 +352,9 @@ def test_rebuilding_the_rollups_leaves_the_facts_alone(store: Store) -> None:
 
 
 def test_migration_from_schema_4_keeps_runs_and_makes_them_resumable(tmp_path: Path) -> None:
-    from store.engine import writer_engine
-    from store.migrations import MIGRATIONS
 
     path = tmp_path / "v4.db"
-    engine = writer_engine(path, 5_000)
-    with engine.begin() as conn:
-        conn.exec_driver_sql(
-            "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, "
-            "applied_at TEXT NOT NULL)"
-        )
-        for number, (name, step) in enumerate(MIGRATIONS[:4], 1):
-            step(conn)
-            conn.exec_driver_sql(
-                "INSERT INTO schema_migrations VALUES (?, ?, datetime('now'))", (number, name)
-            )
-        conn.exec_driver_sql("PRAGMA user_version = 4")
+    with old_schema(path, 4) as conn:
         conn.exec_driver_sql(
             "INSERT INTO agent_sessions (agent_type, status, started_at) "
             "VALUES ('digest', 'running', '2026-09-01T00:00:00+00:00')"
@@ -376,7 +363,6 @@ def test_migration_from_schema_4_keeps_runs_and_makes_them_resumable(tmp_path: P
             "INSERT INTO agent_steps (session_id, step_index, kind, status, started_at) "
             "VALUES (1, 0, 'model', 'completed', '2026-09-01T00:00:00+00:00')"
         )
-    engine.dispose()
 
     with Store(path) as store:
         assert store.stats().schema_version == SCHEMA_VERSION == 10
