@@ -627,7 +627,7 @@ class Approve(Dialog[bool]):
 
     def on_mount(self) -> None:
         self._tick()
-        self.set_interval(1.0, self._tick)
+        self.countdown = self.set_interval(1.0, self._tick)
 
     def _tick(self) -> None:
         if self.left <= 0:
