@@ -226,7 +226,7 @@ def _v10_done_items_say_so(conn: Connection) -> None:
     and agents read the text, and quoted an item finished months ago as still owed. Those
     items are re-indexed now; their vectors go, so the next backfill embeds the new text."""
     conn.exec_driver_sql("DROP VIEW facts")
-    _run(conn, schema_v1._FACTS_VIEW.format(action_text=schema_v1.ACTION_TEXT))
+    _run(conn, schema_v1.FACTS_VIEW_V10)
     for kind in ("ai", "au", "ad"):
         conn.exec_driver_sql(f"DROP TRIGGER action_items_action_item_{kind}")
     _run(conn, schema_v1.action_item_triggers())

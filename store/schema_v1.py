@@ -317,6 +317,7 @@ FROM digests g;
 """
 
 FACTS_VIEW = _FACTS_VIEW.format(action_text=ACTION_TEXT_V1)
+FACTS_VIEW_V10 = _FACTS_VIEW.format(action_text=ACTION_TEXT)
 
 SEARCH_INDEXES = """
 CREATE VIRTUAL TABLE facts_fts USING fts5(
