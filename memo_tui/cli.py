@@ -120,6 +120,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     extract.add_argument("--data", type=Path, required=True, help="folder of <id>.txt + <id>.json")
     extract.add_argument("--window", type=int, default=2, help="turns of slack when matching")
+    formats = benches.add_parser(
+        "formats", parents=[common], help="how exported transcripts read: formats, speakers, markup"
+    )
+    formats.add_argument("--data", type=Path, required=True, help="a folder of transcripts")
     recall = benches.add_parser(
         "recall", parents=[common], help="Recall@10 and MRR of keyword, vector and hybrid search"
     )
@@ -563,6 +567,15 @@ def _bench(args: argparse.Namespace, settings: Settings) -> int:
         return EXIT_USAGE
     if args.bench == "recall":
         return _bench_recall(args, settings, progress)
+    if args.bench == "formats":
+        from memo_tui.core.benchmarks import formats
+
+        figures = formats.run(args.data)
+        if args.json:
+            render.emit_json(figures.as_dict())
+        else:
+            print(formats.format_report(figures))
+        return EXIT_OK
     from memo_tui.core.benchmarks import extract
 
     result = extract.run(args.data, window=args.window)

@@ -69,6 +69,9 @@ def capture_json(result: CaptureResult) -> dict[str, Any]:
         "capture_id": result.capture_id,
         "title": result.title,
         "error": result.error,
+        "format": result.format,
+        "skipped": result.skipped,
+        "channel_of": result.channel_of,
         "truncated": result.truncated,
         "extractor": result.extractor,
         "chunks": result.chunks,
@@ -123,13 +126,20 @@ def print_capture(result: CaptureResult) -> None:
         warn(f"{result.status:<13} {result.path}")
         warn(f"  {result.error or ''}")
         return
-    via = f", {result.extractor}" if result.extractor else ""
+    via = f", {result.format}" if result.format else ""
+    via += f", {result.extractor}" if result.extractor else ""
     if result.llm_calls:
         via += f", {result.llm_calls} model call{'s' if result.llm_calls != 1 else ''}"
     if result.truncated:
         via += ", TRUNCATED: part of the middle was not read"
     title = sanitize_line(result.title or "")
     print(f"{result.status:<13} {title}  (capture {result.capture_id}{via})")
+    if result.channel_of is not None:
+        print(f"  the chat of capture {result.channel_of}, saved beside its transcript")
+    if result.skipped:
+        from memo_tui.core.capture.formats.base import describe_skipped
+
+        print(f"  left out: {describe_skipped(result.skipped)}")
     print_items(result.decisions, result.action_items)
     if result.pending_names:
         names = ", ".join(sanitize_line(n) for n in result.pending_names)

@@ -50,7 +50,10 @@ def capture_by_hash(conn: Connection, content_hash: str) -> CaptureRef | None:
 
 def capture_candidates(conn: Connection) -> list[CaptureCandidate]:
     rows = conn.execute(
-        text("SELECT id, title, source_path, signature, occurred_at FROM captures")
+        text(
+            "SELECT id, title, source_path, signature, occurred_at, source_format, channel_of "
+            "FROM captures"
+        )
     ).all()
     return [CaptureCandidate(*row) for row in rows]
 
@@ -59,7 +62,8 @@ _SUMMARY_SELECT = (
     "SELECT c.id, c.title, c.occurred_at, c.captured_at, c.extractor, c.truncated, "
     "(SELECT count(*) FROM decisions d WHERE d.capture_id = c.id), "
     "(SELECT count(*) FROM action_items a WHERE a.capture_id = c.id), c.source_kind, "
-    "(SELECT count(*) FROM email_messages m WHERE m.capture_id = c.id) FROM captures c"
+    "(SELECT count(*) FROM email_messages m WHERE m.capture_id = c.id), c.source_format, "
+    "c.channel_of FROM captures c"
 )
 
 
@@ -75,6 +79,8 @@ def _summary(r: Sequence[Any]) -> CaptureSummary:
         action_items=r[7],
         source_kind=r[8],
         messages=r[9],
+        source_format=r[10],
+        channel_of=r[11],
     )
 
 
@@ -103,16 +109,38 @@ def capture_links(conn: Connection, where: str, params: dict[str, Any]) -> list[
     return [CaptureLink(int(i), str(t), str(d)) for i, t, d in rows]
 
 
-def delete_capture(conn: Connection, capture_id: int) -> bool:
-    from store.email import forget_thread
+def side_channels(conn: Connection, capture_id: int) -> list[CaptureSummary]:
+    """The chat logs kept beside a meeting, in the order they were captured."""
+    rows = conn.execute(
+        text(f"{_SUMMARY_SELECT} WHERE c.channel_of = :c ORDER BY c.id"), {"c": capture_id}
+    ).all()
+    return [_summary(r) for r in rows]
 
-    forget_thread(conn, capture_id)  # an email thread's messages are not captured again
+
+def link_side_channel(conn: Connection, chat_id: int, meeting_id: int) -> None:
+    """A chat log becomes the side channel of a meeting, titled after it."""
+    conn.execute(
+        text(
+            "UPDATE captures SET channel_of = :m, "
+            "title = (SELECT title FROM captures WHERE id = :m) || ' (chat)' WHERE id = :c"
+        ),
+        {"m": meeting_id, "c": chat_id},
+    )
+
+
+def delete_capture(conn: Connection, capture_id: int) -> bool:
     """Delete a capture and everything it owns; False when there was no such capture.
 
     Its facts, excerpts and people and project links go by ON DELETE CASCADE, and the index
     triggers of each of those rows drop their search entries and vectors. People, aliases and
     ledger rows stay: they outlive any one meeting.
     """
+    from store.email import forget_thread
+
+    forget_thread(conn, capture_id)  # an email thread's messages are not captured again
+    conn.execute(  # its chat logs stay, as captures of their own
+        update(Capture).where(col(Capture.channel_of) == capture_id).values(channel_of=None)
+    )
     deleted = conn.execute(delete(Capture).where(col(Capture.id) == capture_id))
     return bool(deleted.rowcount)
 

@@ -234,6 +234,18 @@ def _v10_done_items_say_so(conn: Connection) -> None:
     conn.exec_driver_sql("UPDATE action_items SET status = status WHERE status != 'open'")
 
 
+def _v11_side_channels(conn: Connection) -> None:
+    """A meeting's chat log, captured from the file saved beside its transcript, points at
+    the meeting it was the side channel of (deleting the meeting unlinks it)."""
+    _run(
+        conn,
+        """
+ALTER TABLE captures ADD COLUMN channel_of INTEGER;
+CREATE INDEX captures_channel ON captures(channel_of);
+""",
+    )
+
+
 MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("initial schema", _v1_initial),
     ("embedding cache by content hash", _v2_embedding_cache),
@@ -245,6 +257,7 @@ MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("email addresses of people; mail in the people rollup", _v8_addresses),
     ("concepts", _v9_concepts),
     ("ticked-off action items say so in their fact text", _v10_done_items_say_so),
+    ("a meeting's chat log is its side channel", _v11_side_channels),
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -136,6 +136,8 @@ class CaptureSummary:
     action_items: int
     source_kind: str = "file"  # "email": a thread of `messages` emails
     messages: int = 0
+    source_format: str = ""
+    channel_of: int | None = None  # a chat log: the meeting it was the side channel of
 
 
 @dataclass(frozen=True)
@@ -147,6 +149,8 @@ class CaptureCandidate:
     source_path: str | None
     signature: bytes | None
     occurred_at: str | None
+    source_format: str = ""
+    channel_of: int | None = None
 
 
 def fact_key(fact_type: str, fact_id: int) -> int:

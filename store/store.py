@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
+from typing import Any
 
 import sqlean
 from sqlalchemy import Connection, Engine, text
@@ -226,6 +228,24 @@ class Store:
         transaction. False when there was no such capture."""
         with self._reporting() as conn:
             return captures.delete_capture(conn, capture_id)
+
+    def capture_meta(self, capture_id: int) -> dict[str, Any]:
+        """What the extractor and the reader noted about a capture (attendees, topics,
+        `source_lines`, `skipped`)."""
+        with self.reader.connect() as conn:
+            found = conn.execute(
+                text("SELECT meta_json FROM captures WHERE id = :c"), {"c": capture_id}
+            ).scalar()
+        return dict(json.loads(found)) if found else {}
+
+    def side_channels(self, capture_id: int) -> list[CaptureSummary]:
+        """The chat logs captured beside a meeting."""
+        with self.reader.connect() as conn:
+            return captures.side_channels(conn, capture_id)
+
+    def link_side_channel(self, chat_id: int, meeting_id: int) -> None:
+        with self._write() as conn:
+            captures.link_side_channel(conn, chat_id, meeting_id)
 
     def capture_candidates(self) -> list[CaptureCandidate]:
         with self.reader.connect() as conn:

@@ -61,6 +61,7 @@ class Capture(ProvenanceColumns, table=True):
     extractor: str
     truncated: int = 0
     replaced_at: str | None = None
+    channel_of: int | None = None
 
 
 class Decision(ProvenanceColumns, table=True):

@@ -67,11 +67,11 @@ def test_missing_path_and_folder_with_nothing_capturable(
     tmp_path: Path, service: CaptureService, store: Store
 ) -> None:
     (tmp_path / "empty_dir").mkdir()
-    write(tmp_path / "empty_dir" / "notes.docx", b"PK")
+    write(tmp_path / "empty_dir" / "notes.pdf", b"%PDF")
     results = service.capture_paths([tmp_path / "nope.txt", tmp_path / "empty_dir"])
     assert [r.status for r in results] == ["rejected", "rejected"]
     assert "no such file" in (results[0].error or "")
-    assert "no .txt, .md, .vtt, .srt files" in (results[1].error or "")
+    assert "no .txt, .md, .vtt, .srt, .docx files" in (results[1].error or "")
     assert store.stats().captures == 0
 
 

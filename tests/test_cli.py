@@ -113,7 +113,7 @@ def test_missing_path_and_empty_folder(memo, tmp_path: Path) -> None:  # type: i
         str(tmp_path / "nothing"),
     )
     assert run.code == 1
-    assert "no such file" in run.stderr and "no .txt, .md, .vtt, .srt files" in run.stderr
+    assert "no such file" in run.stderr and "no .txt, .md, .vtt, .srt, .docx files" in run.stderr
 
 
 def test_usage_errors_exit_2(memo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

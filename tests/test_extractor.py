@@ -23,10 +23,10 @@ def load(name: str) -> Transcript:
 
 
 def file_lines(transcript: Transcript, quote: str) -> tuple[int, int]:
-    """Where a quote sits in the original file (subtitle turns map back to their cues)."""
+    """Where a quote sits in the original file (an export's turns map back to its lines)."""
     found = EvidenceIndex(transcript.lines).locate(quote)
     assert found is not None, f"quote not in transcript: {quote!r}"
-    if transcript.source_format in ("vtt", "srt"):
+    if not transcript.as_written:
         turns = transcript.turns
         return turns[found.line_start - 1].source_lines[0], turns[found.line_end - 1].source_lines[
             1

@@ -60,14 +60,15 @@ def test_labels_are_not_speakers() -> None:
     assert speakers == [None, None, None, "Ana"]
 
 
-def test_otter_export_keeps_speaker_for_following_lines() -> None:
+def test_otter_export_is_a_turn_per_speaker_block() -> None:
     text = "Priya Natarajan  0:04\nOkay, let's start.\nSecond line.\n\nSam Cheng  1:02:11\nHello.\n"
     transcript = parse(text, "2026-11-03-planning.txt", "txt")
-    assert [(t.line, t.speaker) for t in transcript.turns] == [
-        (2, "Priya Natarajan"),
-        (3, "Priya Natarajan"),
-        (6, "Sam Cheng"),
+    assert transcript.source_format == "otter_txt"
+    assert transcript.lines == [
+        "Priya Natarajan: Okay, let's start. Second line.",
+        "Sam Cheng: Hello.",
     ]
+    assert [t.source_lines for t in transcript.turns] == [(2, 3), (6, 6)]
     assert transcript.title == "Planning"  # from the file name, not the speaker header
 
 

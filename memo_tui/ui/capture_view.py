@@ -18,12 +18,14 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
+from memo_tui.core.capture.formats.base import describe_skipped
 from memo_tui.ui.footer import KeyFooter
 from memo_tui.ui.panes import superseded
 from memo_tui.ui.text import items, line, plain, span, styled
 
 if TYPE_CHECKING:
     from memo_tui.core.services import Services
+    from store import ActionItemRecord, DecisionRecord
 
 
 class CaptureScreen(Screen[None]):
@@ -78,35 +80,21 @@ class CaptureScreen(Screen[None]):
         summary = next((f.text for f in store.facts("summary", capture_id=self.capture_id)), "")
         head = line(title, style="bold")
         head.append(f"\n{found.occurred_at or 'no meeting date'}", style="dim")
+        meeting = store.capture(found.channel_of) if found.channel_of is not None else None
+        if meeting is not None:
+            head.append("\nthe chat of ", style="dim")
+            head.append(line(f"{meeting.title} (capture {meeting.id})", style="dim italic"))
         parts: list[RenderableType] = [head]
         if summary:
             parts += [Text(), plain(summary)]
-        if decisions:
-            parts += [Text(), styled("Decisions", "bold underline")]
-            rows: list[tuple[str, Text]] = []
-            for d in decisions:
-                said = line(d.description)
-                if d.decided_by:
-                    who = d.decided_by + (" (which one?)" if d.pending else "")
-                    said.append(line(f" (decided by {who})", style="italic"))
-                rows.append((span(d.line_start, d.line_end), said))
-                if d.reasoning:
-                    rows.append(("", styled("why: ", "dim") + line(d.reasoning)))
-            parts.append(items(rows))
-        if actions:
-            parts += [Text(), styled("Action items", "bold underline")]
-            rows = []
-            for a in actions:
-                said = line(a.description, style="dim" if a.status == "done" else "")
-                owner = (a.assignee_raw or "no owner") + (" (which one?)" if a.pending else "")
-                said.append(line(f" -> {owner}", style="italic"))
-                if a.due_date:
-                    said.append(f", due {a.due_date}")
-                if a.status == "done":
-                    said.append(" (done)", style="bold")
-                rows.append((span(a.line_start, a.line_end), said))
-            parts.append(items(rows))
+        parts += _facts(decisions, actions)
+        chats = store.side_channels(self.capture_id)
+        for chat in chats:
+            parts += [Text(), styled(f"From the meeting's chat (capture {chat.id})", "bold")]
+            chat_facts = _facts(store.decisions([chat.id]), store.action_items([chat.id]), "chat ")
+            parts += chat_facts or [styled("no decisions or action items", "dim")]
         read = "; TRUNCATED: the extractor read only the start" if found.truncated else ""
+        meta = store.capture_meta(self.capture_id)
         parts += [
             Text(),
             styled("Provenance", "bold underline"),
@@ -115,7 +103,15 @@ class CaptureScreen(Screen[None]):
                 f"{found.captured_at[:16].replace('T', ' ')} UTC by the {found.extractor}{read}"
             ),
         ]
-        return Group(*parts), self._transcript(body, [*decisions, *actions])
+        if meta.get("source_lines"):
+            parts.append(line("stored a turn a line; each keeps the file lines it came from"))
+        if meta.get("skipped"):
+            parts.append(line(f"left out of the file: {describe_skipped(meta['skipped'])}"))
+        transcript = self._transcript(body, [*decisions, *actions])
+        for chat in chats:
+            _, chat_body, _, _ = store.capture_source(chat.id)
+            transcript.renderables.append(_numbered_lines(chat_body, "Chat"))
+        return Group(*parts), transcript
 
     def _transcript(self, body: str, items: list[object]) -> Group:
         """The numbered transcript, a long line wrapping under its own text."""
@@ -153,6 +149,48 @@ class CaptureScreen(Screen[None]):
         rows = 3 + len(self.app.console.render_lines(self._before_focus, options, pad=False))
         scroller = self.query_one("#capture-detail", VerticalScroll)
         scroller.scroll_to(y=max(0, transcript.virtual_region.y + rows - 3), animate=False)
+
+
+def _facts(
+    decisions: list[DecisionRecord], actions: list[ActionItemRecord], where: str = ""
+) -> list[RenderableType]:
+    """Decisions with why and who, then action items, each under its lines (`where` names
+    a side channel's: "chat L3")."""
+    parts: list[RenderableType] = []
+    if decisions:
+        parts += [Text(), styled("Decisions", "bold underline")]
+        rows: list[tuple[str, Text]] = []
+        for d in decisions:
+            said = line(d.description)
+            if d.decided_by:
+                who = d.decided_by + (" (which one?)" if d.pending else "")
+                said.append(line(f" (decided by {who})", style="italic"))
+            rows.append((where + span(d.line_start, d.line_end), said))
+            if d.reasoning:
+                rows.append(("", styled("why: ", "dim") + line(d.reasoning)))
+        parts.append(items(rows))
+    if actions:
+        parts += [Text(), styled("Action items", "bold underline")]
+        rows = []
+        for a in actions:
+            said = line(a.description, style="dim" if a.status == "done" else "")
+            owner = (a.assignee_raw or "no owner") + (" (which one?)" if a.pending else "")
+            said.append(line(f" -> {owner}", style="italic"))
+            if a.due_date:
+                said.append(f", due {a.due_date}")
+            if a.status == "done":
+                said.append(" (done)", style="bold")
+            rows.append((where + span(a.line_start, a.line_end), said))
+        parts.append(items(rows))
+    return parts
+
+
+def _numbered_lines(body: str, heading: str) -> Group:
+    """A side channel's lines under a heading of their own."""
+    numbered = _numbered()
+    for number, text in enumerate(body.split("\n"), 1):
+        numbered.add_row(str(number), line(text))
+    return Group(styled(f"\n\n{heading}", "bold underline"), numbered)
 
 
 def _numbered() -> Table:

@@ -25,7 +25,7 @@ def decode(data: bytes, name: str) -> str:
         raise CaptureRejected(
             "binary",
             f"{name} contains NUL bytes and looks like a binary file, not a transcript: "
-            "export the meeting as plain text (.txt, .md, .vtt or .srt)",
+            "export the meeting as plain text (.txt, .md, .vtt or .srt) or as .docx",
         )
     try:
         text = data.decode(encoding or "utf-8")

@@ -76,9 +76,11 @@ def build_capture(
         for a in extraction.action_items
     ]
     meta = extraction.meta.model_dump()
-    if transcript.source_format in ("vtt", "srt"):
-        # Line N of a subtitle capture is turn N; this maps it back to the file's lines.
+    if not transcript.as_written:
+        # Line N of an export's capture is turn N; this maps it back to the file's lines.
         meta["source_lines"] = [list(turn.source_lines) for turn in transcript.turns]
+    if transcript.skipped:
+        meta["skipped"] = transcript.skipped
     kind = source_kind if source_path else "text"
     return NewCapture(
         source_kind=kind,

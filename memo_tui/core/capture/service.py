@@ -8,8 +8,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Protocol
 
 from memo_tui.core.capture import dedup, guards
+from memo_tui.core.capture.channels import Pairing, pairing
 from memo_tui.core.capture.decode import decode
 from memo_tui.core.capture.errors import CaptureRejected
+from memo_tui.core.capture.formats.docx import docx_text, is_docx
 from memo_tui.core.capture.offline import NAME as OFFLINE_NAME
 from memo_tui.core.capture.offline import extract as offline_extract
 from memo_tui.core.capture.record import build_capture
@@ -54,6 +56,9 @@ class CaptureResult:
     llm_calls: int = 0
     decisions: list[DecisionRecord] = field(default_factory=list)
     action_items: list[ActionItemRecord] = field(default_factory=list)
+    format: str | None = None  # the format the file was read as ("teams_vtt", ...)
+    skipped: dict[str, int] = field(default_factory=dict)  # what was left out, by reason
+    channel_of: int | None = None  # a chat log: the meeting capture it belongs to
 
     @property
     def ok(self) -> bool:
@@ -84,6 +89,16 @@ class CaptureOptions:
     max_chars: int = 100_000
     user: str = "user"
     my_addresses: tuple[str, ...] = ()  # the user's own email addresses
+
+
+def read_file(path: Path, max_chars: int) -> tuple[str, str]:
+    """A file's text and the format its name hints at ("docx" for a Word document, by
+    its content, whatever the name says)."""
+    source_format = guards.source_format(path)
+    data = guards.read_source(path, max_chars)
+    if source_format == "docx" or is_docx(data):
+        return docx_text(data, path.name), "docx"
+    return decode(data, path.name), source_format
 
 
 def iter_sources(paths: Iterable[Path]) -> Iterator[tuple[Path, CaptureRejected | None]]:
@@ -149,8 +164,7 @@ class CaptureService:
     ) -> CaptureResult:
         """Capture one file; a rejection is a result, never an exception."""
         try:
-            source_format = guards.source_format(path)
-            text = decode(guards.read_source(path, self.options.max_chars), path.name)
+            text, source_format = read_file(path, self.options.max_chars)
             source_path = str(path.resolve())
         except CaptureRejected as problem:
             return CaptureResult(str(path), "rejected", error=problem.message)
@@ -180,7 +194,10 @@ class CaptureService:
             guards.check_text(name, text, self.options.max_chars)
         except CaptureRejected as problem:
             return CaptureResult(label, "rejected", error=problem.message)
-        transcript = parse(text, name, source_format)
+        try:
+            transcript = parse(text, name, source_format)
+        except CaptureRejected as problem:
+            return CaptureResult(label, "rejected", error=problem.message)
         content_hash = dedup.content_hash(transcript.text)
         existing = self.store.capture_by_hash(content_hash)
         if existing is not None:
@@ -209,8 +226,11 @@ class CaptureService:
         if declined and version_of is not None:
             message = f"{name}: kept the stored version (capture {version_of[0]})"
             return CaptureResult(label, "needs_replace", version_of[0], new.title, message)
-        outcome = self._write(label, new, version_of[0] if version_of else None)
+        replace_id = version_of[0] if version_of else None
+        paired = self._pairing(source_path, transcript, replace_id)
+        outcome = self._write(label, new, replace_id, paired)
         outcome.chunks = int(getattr(result, "chunks", 0))
+        outcome.skipped = transcript.skipped
         if self.after_commit is not None and outcome.status in ("captured", "replaced"):
             assert outcome.capture_id is not None
             self.after_commit(outcome.capture_id)
@@ -281,9 +301,26 @@ class CaptureService:
         directory = self.store.directory()
         return link_names(new, [*transcript.speakers, *transcript.attendees], directory)
 
-    def _write(self, label: str, new: NewCapture, replace_id: int | None) -> CaptureResult:
+    def _pairing(
+        self, source_path: str | None, transcript: Transcript, replace_id: int | None
+    ) -> Pairing:
+        day = transcript.occurred_at.isoformat() if transcript.occurred_at else None
+        stored = [c for c in self.store.capture_candidates() if c.id != replace_id]
+        return pairing(source_path, transcript.source_format, day, stored)
+
+    def _write(
+        self, label: str, new: NewCapture, replace_id: int | None, paired: Pairing | None = None
+    ) -> CaptureResult:
+        """The capture, and its links to a meeting's chat (or the meeting of a chat), in
+        one transaction."""
+        paired = paired or Pairing()
         try:
-            written = self.store.write_capture(new, replace_id)
+            with self.store.atomically():
+                written = self.store.write_capture(new, replace_id)
+                if paired.chat_of is not None:
+                    self.store.link_side_channel(written.capture_id, paired.chat_of)
+                for chat in paired.chats:
+                    self.store.link_side_channel(chat, written.capture_id)
         except DuplicateCaptureError:  # another process stored the same text just now
             again = self.store.capture_by_hash(new.content_hash)
             assert again is not None
@@ -298,9 +335,12 @@ class CaptureService:
             llm_calls=len(new.llm_call_ids),
             decisions=written.decisions,
             action_items=written.action_items,
+            format=new.source_format,
+            channel_of=paired.chat_of,
         )
 
     def _unchanged(self, label: str, capture_id: int, title: str) -> CaptureResult:
+        stored = self.store.capture(capture_id)
         return CaptureResult(
             label,
             "unchanged",
@@ -308,6 +348,8 @@ class CaptureService:
             title=title,
             decisions=self.store.decisions([capture_id]),
             action_items=self.store.action_items([capture_id]),
+            format=stored.source_format if stored else None,
+            channel_of=stored.channel_of if stored else None,
         )
 
     def _version_of(

@@ -1,48 +1,65 @@
-"""HTML mail as plain text, by a scanner that reads the markup once, left to right (the
-stdlib HTMLParser slows quadratically on hostile markup such as thousands of unclosed
-tags): scripts, styles and comments dropped, block elements on lines of their own,
-entities decoded, links never followed (an anchor keeps its text, not its address)."""
+"""HTML mail as plain text, read by an HTML5 parser (lexbor, through selectolax) so that
+markup is split into tags, attributes and text the way a browser splits it: scripts,
+styles, comments and other parts never shown dropped, block elements on lines of their
+own, entities decoded, links never followed (an anchor keeps its text, no attribute is kept)."""
 
 from __future__ import annotations
 
-import html as entities
 import re
 
+from selectolax.lexbor import LexborDocumentOptions, LexborHTMLParser, LexborNode
+
 MAX_HTML = 512_000  # characters read of one part
+MAX_TAGS = 20_000  # tags read of one part (the tree builder slows with the square of depth)
 _BLOCKS = frozenset(
     "address article aside blockquote br dd div dl dt footer form h1 h2 h3 h4 h5 h6 header "
     "hr li main nav ol p pre section table tbody td tfoot th thead tr ul".split()
 )
-_HIDDEN = ("script", "style", "head", "title", "template", "noscript")
-_NAME = re.compile(r"/?\s*([a-zA-Z][a-zA-Z0-9]*)")
+_LINE_ONLY = {"li": "\n- ", "br": "\n", "hr": "\n"}  # they start a line and end none
+_HIDDEN = "script style head title template noscript iframe noembed noframes".split()
+_FORMATTING = re.compile(
+    r"<(/?)(?:a|b|big|code|em|font|i|nobr|s|small|strike|strong|tt|u)(?=[\t\n\f\r />]|$)",
+    re.IGNORECASE | re.ASCII,
+)
 
 
 def html_to_text(markup: str) -> str:
-    markup = markup[:MAX_HTML]
-    lower = markup.lower()
-    parts: list[str] = []
-    at, end = 0, len(markup)
-    while at < end:
-        opening = markup.find("<", at)
-        if opening == -1:
-            parts.append(entities.unescape(markup[at:]))
-            break
-        parts.append(entities.unescape(markup[at:opening]))
-        if markup.startswith("<!--", opening):
-            closing = markup.find("-->", opening + 4)
-            at = end if closing == -1 else closing + 3
-            continue
-        closing = markup.find(">", opening + 1)
-        if closing == -1:  # a tag never closed: the rest is not text anyone wrote
-            break
-        name = _NAME.match(markup, opening + 1)
-        tag = name[1].lower() if name else ""
-        at = closing + 1
-        if tag in _HIDDEN and not markup.startswith("/", opening + 1):
-            stop = lower.find(f"</{tag}", at)  # skip to its end, unread
-            at = end if stop == -1 else stop
-        elif tag in _BLOCKS:
-            parts.append("\n- " if tag == "li" and markup[opening + 1] != "/" else "\n")
-    text = "".join(parts).replace("\xa0", " ")
+    """The text a reader of `markup` sees, a line to each block, whitespace collapsed, at most
+    one blank line in a row; at most MAX_HTML characters and MAX_TAGS tags are read."""
+    tree = LexborHTMLParser(_bounded(markup), options=LexborDocumentOptions.WO_EVENTS)
+    tree.strip_tags(_HIDDEN, recursive=True)
+    text = _text(tree.root) if tree.root else ""
     lines = [" ".join(line.split()) for line in text.split("\n")]
     return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
+
+
+def _bounded(markup: str) -> str:
+    """`markup` up to its MAX_TAGS-th "<", formatting tags (b, i, a, font...) renamed span:
+    lexbor rebuilds open formatting elements without bound (lexbor issue #340), and a rename
+    inside an attribute, comment or script changes only what is dropped anyway."""
+    kept = "<".join(markup[:MAX_HTML].split("<", MAX_TAGS)[:MAX_TAGS])
+    return _FORMATTING.sub(r"<\1span", kept)
+
+
+def _text(root: LexborNode) -> str:
+    """The text nodes under `root` in document order, a line break where a block starts and
+    where it ends; a line break in the source is a space, except inside pre."""
+    parts: list[str] = []
+    stack: list[tuple[LexborNode, bool] | str] = [(root, False)]  # (node, in pre) or text
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            parts.append(item)
+            continue
+        node, in_pre = item
+        if node.is_text_node:
+            text = node.text_content or ""
+            parts.append(text if in_pre else text.replace("\n", " "))
+            continue
+        tag = node.tag or ""
+        if tag in _BLOCKS:
+            parts.append(_LINE_ONLY.get(tag, "\n"))
+            stack.append("" if tag in _LINE_ONLY else "\n")
+        in_pre = in_pre or tag == "pre"
+        stack.extend(reversed([(child, in_pre) for child in node.iter(include_text=True)]))
+    return "".join(parts)

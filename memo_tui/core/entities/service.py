@@ -114,14 +114,13 @@ class EntityService:
         """Link the people of captures stored before memo knew people (or never linked):
         speakers and attendees from the stored text, owners and deciders as a capture
         would. Returns (captures linked, facts changed)."""
-        from memo_tui.core.capture.sources import parse
+        from memo_tui.core.capture.sources import parse, stored_format
         from memo_tui.core.entities.linking import link_names
 
         linked = changed = 0
         for capture_id in self.store.unlinked_captures():
             title, body, source_format, path = self.store.capture_source(capture_id)
-            # vtt and srt are stored as one "Speaker: text" line per turn
-            kind = source_format if source_format in ("txt", "md") else "txt"
+            kind = stored_format(source_format)
             transcript = parse(body, Path(path or "meeting.txt").name, kind)
             decisions = self.store.decisions([capture_id])
             actions = self.store.action_items([capture_id])

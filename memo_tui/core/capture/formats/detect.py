@@ -1,0 +1,94 @@
+"""Which format a file is in, read from its content; the extension is only a hint.
+
+Each test looks for the scaffolding only that tool writes (a `WEBVTT` header and timing
+lines, `From X to Everyone:` heads, `Name  0:04` headers, a "- Transcript" title with
+`HH:MM:SS` markers) and needs it on a good share of the file, so one stray line of a
+meeting's notes does not turn them into a transcript.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from memo_tui.core.capture.formats.base import CUE_ID_GUID
+from memo_tui.core.capture.formats.chat import head as chat_head
+from memo_tui.core.capture.formats.meet import CLOSING, MARKER, MAX_TITLE
+from memo_tui.core.capture.formats.meet import TITLE as MEET_TITLE
+from memo_tui.core.capture.formats.names import TS_PREFIX, split_speaker
+from memo_tui.core.capture.formats.otter import FOOTER, header
+from memo_tui.core.capture.formats.subtitles import TIMING, TIMING_LIKE
+
+_VOICE = re.compile(r"<v[\s.][^>\n]{0,80}>")
+_NUMBERED_ID = re.compile(r"^\d+$")
+_MARKDOWN = re.compile(r"^(?:#{1,6}\s+\S|\s*[-*+]\s+\[[ xX]\]\s|\*\*[^*\n]{1,40}:\*\*)")
+
+SUBTITLES = ("teams_vtt", "zoom_vtt", "webvtt", "srt")
+
+
+def _vtt_kind(lines: list[str]) -> str:
+    """Teams writes `GUID/N-M` cue ids and `<v Name>` voices; Zoom numbered cues whose
+    text starts `Name: `."""
+    ids = [lines[i - 1].strip() for i, line in enumerate(lines) if i and TIMING.match(line)]
+    guid_ids = sum(bool(CUE_ID_GUID.fullmatch(i)) for i in ids)
+    voices = sum(bool(_VOICE.search(line)) for line in lines)
+    if guid_ids >= max(1, len(ids) // 2):
+        return "teams_vtt"
+    numbered = sum(bool(_NUMBERED_ID.match(i)) for i in ids)
+    texts = [lines[i + 1] for i, line in enumerate(lines[:-1]) if TIMING.match(line)]
+    named = sum(split_speaker(t)[0] is not None or ":" in t[:60] for t in texts)
+    if numbered >= max(1, len(ids) // 2) and named >= max(1, len(texts) // 2) and not voices:
+        return "zoom_vtt"
+    return "webvtt"
+
+
+def _subtitle_kind(text: str, lines: list[str], hint: str) -> str | None:
+    first = next((line.strip() for line in lines if line.strip()), "")
+    timings = sum(bool(TIMING_LIKE.search(line)) for line in lines)
+    blocks = max(1, len(re.findall(r"\n\s*\n", text)) + 1)
+    if first.startswith("WEBVTT"):
+        return _vtt_kind(lines)
+    if timings < 2 or timings < 0.3 * blocks:
+        return None
+    good = [line for line in lines if TIMING.match(line)]
+    commas = sum("," in line.split("-->")[0] for line in good)
+    if hint == "srt" or (good and commas >= len(good) / 2):
+        return "srt"
+    return _vtt_kind(lines)
+
+
+def _share(
+    lines: list[str], test: Callable[[str], object], least: int = 2, share: float = 0.3
+) -> bool:
+    hits = sum(1 for line in lines if test(line))
+    return hits >= least and hits >= share * len(lines)
+
+
+def detect(text: str, hint: str = "") -> str:
+    """The format name of `text` (teams_vtt, zoom_vtt, webvtt, srt, zoom_chat,
+    google_meet_txt, otter_txt, timestamped_txt, markdown_notes or plain_txt)."""
+    lines = text.split("\n")
+    subtitle = _subtitle_kind(text, lines, hint)
+    if subtitle:
+        return subtitle
+    heads = [line for line in lines if line.strip() and not line[:1].isspace()]
+    if _share(heads, lambda line: chat_head(line.rstrip()), share=0.4):
+        return "zoom_chat"
+    filled = [line.strip() for line in lines if line.strip()]
+    meet = (
+        bool(filled and len(filled[0]) <= MAX_TITLE and MEET_TITLE.match(filled[0]))
+        + any(line.lower() == "transcript" for line in filled[:12])
+        + _share(filled, MARKER.match, least=1, share=0)
+        + any(CLOSING.search(line) for line in filled[-4:])
+    )
+    if meet >= 3:
+        return "google_meet_txt"
+    headers = sum(1 for line in filled if header(line))
+    if headers >= 2 and (headers >= 0.2 * len(filled) or any(FOOTER.match(x) for x in filled)):
+        return "otter_txt"
+    body = filled[3:] if len(filled) > 6 else filled
+    if _share(body, lambda line: TS_PREFIX.match(line) and len(line) > 12, least=3, share=0.5):
+        return "timestamped_txt"
+    if hint == "md" or _share(filled, _MARKDOWN.match, least=2, share=0.05):
+        return "markdown_notes"
+    return "plain_txt"

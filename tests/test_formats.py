@@ -1,0 +1,391 @@
+"""Transcripts as real tools export them: the format read from the content, every turn
+mapped back to its file lines, and none of the export's scaffolding stored as speech."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import shutil
+import sys
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import DATA, REPO, dump
+
+from memo_tui.core.benchmarks.formats import lines_hold, markup_lines
+from memo_tui.core.capture import CaptureOptions, CaptureService
+from memo_tui.core.capture.decode import decode
+from memo_tui.core.capture.errors import CaptureRejected
+from memo_tui.core.capture.evidence import EvidenceIndex
+from memo_tui.core.capture.formats.docx import docx_text
+from memo_tui.core.capture.sources import Transcript, parse
+from store import Store
+
+FIXTURES = DATA / "formats"
+EXPECTED: dict[str, dict[str, Any]] = json.loads(
+    (FIXTURES / "expected.json").read_text(encoding="utf-8")
+)
+DEV = REPO.parent / "shared" / "data" / "dev-meetings"
+needs_dev_set = pytest.mark.skipif(not DEV.is_dir(), reason=f"the dev set is not at {DEV}")
+
+sys.path.insert(0, str(FIXTURES))
+import make_docx  # noqa: E402  (the fixtures' own generator of Word documents)
+
+GUID_CUE = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.I)
+BARE_TIME = re.compile(r"^\s*[\[(]?(?:\d{1,2}:)?\d{1,2}:\d{2}(?:[.,]\d{1,3})?[\])]?\s*$")
+
+
+def docx_bytes(name: str) -> bytes:
+    out = io.BytesIO()
+    (make_docx.write_teams_docx if name.startswith("teams") else make_docx.write_notes_docx)(out)
+    return out.getvalue()
+
+
+def read(name: str) -> Transcript:
+    """A fixture read as a capture reads it (by content; the extension is a hint)."""
+    if name.endswith(".docx"):
+        return parse(docx_text(docx_bytes(name), name), name, "docx")
+    return parse(decode((FIXTURES / name).read_bytes(), name), name, name.rsplit(".", 1)[1])
+
+
+def assert_no_scaffolding(transcript: Transcript) -> None:
+    for turn in transcript.turns:
+        for said in (turn.text, turn.speaker or ""):
+            assert "-->" not in said and "<v " not in said and "</v>" not in said, turn
+            assert "WEBVTT" not in said and not GUID_CUE.search(said), turn
+            assert not BARE_TIME.match(said), turn
+    assert markup_lines(transcript) == []
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_each_export_reads_as_its_tool_wrote_it(name: str) -> None:
+    """Fixtures written from what Teams, Zoom, Otter, Meet, SubRip and chat windows
+    export, independently of this code (tests/data/formats/README.md)."""
+    want = EXPECTED[name]
+    transcript = read(name)
+    assert transcript.source_format == want["format"]
+    speakers = [s for s in transcript.speakers if s not in ("Unknown Speaker", "Speaker 2")]
+    if want["speakers"]:  # a first-name label is the speaker as said; people come later
+        assert len(speakers) == len(want["speakers"]), speakers
+        assert all(full.startswith(s) for s, full in zip(speakers, want["speakers"], strict=True))
+    assert sorted(transcript.attendees) == sorted(want["attendees"])
+    if want["date"]:
+        assert transcript.occurred_at is not None
+        assert transcript.occurred_at.isoformat() == want["date"]
+    if want["title"]:
+        assert transcript.title == want["title"]
+    if want["turns"] is not None:
+        assert sum(1 for t in transcript.turns if t.speaker) == want["turns"]
+    said = [t.text for t in transcript.turns]
+    for phrase in want["said"]:
+        assert any(phrase in text for text in said), phrase
+    for phrase in want["never"]:
+        assert not any(phrase in text for text in said), phrase
+    skipped = want["skipped"]
+    if isinstance(skipped, dict):  # a chat: what was left out, by why
+        assert transcript.skipped.get("direct_message", 0) == skipped["direct"]
+        assert transcript.skipped.get("bot_message", 0) == skipped["bots"]
+    else:
+        assert sum(transcript.skipped.values()) == skipped
+    assert_no_scaffolding(transcript)
+    assert lines_hold(transcript) == len(transcript.turns)
+
+
+@needs_dev_set
+def test_no_stored_turn_of_the_dev_set_holds_export_markup() -> None:
+    truth = [json.loads(line) for line in (DEV / "truth.jsonl").read_text().splitlines()]
+    same = {"teams_vtt_txt": "teams_vtt", "auto_transcript_messy": "timestamped_txt"}
+    for row in truth:
+        path = DEV / row["file"]
+        transcript = parse(decode(path.read_bytes(), path.name), path.name, path.suffix[1:])
+        assert transcript.source_format == same.get(row["format"], row["format"]), path.name
+        assert_no_scaffolding(transcript)
+        assert lines_hold(transcript) == len(transcript.turns), path.name
+        if not transcript.as_written:  # one turn a line, none of them blank
+            assert len(transcript.lines) == len(transcript.turns)
+            assert all(line.strip() for line in transcript.lines)
+
+
+TEAMS = """WEBVTT
+
+9f2c1a4e-1111-4c2d-9a0b-5d6e7f809a1b/12-0
+00:00:03.400 --> 00:00:07.100
+<v Ana Lima (External)>We ship the <lang en-US>pilot</lang> on Monday,
+
+9f2c1a4e-1111-4c2d-9a0b-5d6e7f809a1b/12-1
+00:00:07.200 --> 00:00:09.000
+<v Ana Lima (External)>if the <c.yellow>scanner</c> passes.</v>
+
+3b1d2e4f-2222-4c2d-9a0b-5d6e7f809a1b/4-0
+00:00:09.500 --> 00:00:12.000
+<v Raj Patel>Agreed, and I&apos;ll
+book the site visit.</v>
+"""
+
+
+def test_teams_cues_of_one_speaker_are_one_turn_without_tags_or_suffixes() -> None:
+    transcript = parse(TEAMS, "standup.txt", "txt")  # a Teams file saved as .txt
+    assert transcript.source_format == "teams_vtt"
+    assert transcript.lines == [
+        "Ana Lima: We ship the pilot on Monday, if the scanner passes.",
+        "Raj Patel: Agreed, and I'll book the site visit.",
+    ]
+    assert [t.source_lines for t in transcript.turns] == [(5, 9), (13, 14)]
+
+
+BROKEN = """WEBVTT
+
+1
+00:00:01.000 --> 00:00:04.000
+Ana Lima: We keep the old scanner for now.
+
+2
+00:00:0x.000 --> 00:00:06.000
+Ana Lima: GARBLED cue text.
+
+3
+00:00:06.500 --> 00:00:08.000
+
+4
+00:00:08.500 --> 00:00:10.000
+<v Raj Patel UNCLOSED voice and its words
+
+a stray paragraph pasted in
+over two lines
+
+5
+00:00:11.000 --> 00:00:13.000
+<v Raj Patel>Then I'll order the new ones in May.</v>
+"""
+
+
+def test_a_broken_subtitle_file_is_read_as_far_as_it_goes() -> None:
+    transcript = parse(BROKEN, "call.vtt", "vtt")
+    assert transcript.lines == [
+        "Ana Lima: We keep the old scanner for now.",
+        "Raj Patel: Then I'll order the new ones in May.",
+    ]
+    assert transcript.skipped == {
+        "garbled_timing": 1,
+        "empty_cue": 1,
+        "unclosed_voice": 1,
+        "outside_cue": 2,
+    }
+    assert "GARBLED" not in transcript.text and "UNCLOSED" not in transcript.text
+
+
+def test_a_file_with_nothing_readable_is_refused_and_the_store_is_untouched(
+    tmp_path: Path, store: Store, service: CaptureService
+) -> None:
+    service.capture_file(FIXTURES / "teams.vtt")
+    before = dump(store)
+    path = tmp_path / "garbled.vtt"
+    path.write_text("WEBVTT\n\n1\n00:00:0x --> 00:00:02\nAna: hi\n\n2\n00:00:03.000 -->\n")
+    result = service.capture_file(path)
+    assert result.status == "rejected"
+    assert "nothing in it could be read as speech" in (result.error or "")
+    assert "2 cues with a garbled timing line" in (result.error or "")
+    assert dump(store) == before
+
+
+def test_a_file_of_no_known_format_is_read_as_plain_text() -> None:
+    transcript = read("not_a_transcript.txt")
+    assert transcript.source_format == "plain_txt" and transcript.as_written
+    assert transcript.text == transcript.raw_text  # stored as written, as before
+
+
+def test_direct_messages_are_never_stored_not_even_in_the_raw_text(
+    tmp_path: Path, store: Store, service: CaptureService
+) -> None:
+    for name in ("zoom_chat.txt", "zoom_chat_old.txt"):
+        private = [p for p in EXPECTED[name]["never"] if "ivately" in p or "irect" in p]
+        private += _direct_words(FIXTURES / name)
+        result = service.capture_file(FIXTURES / name)
+        assert result.status == "captured" and result.format == "zoom_chat"
+        assert result.skipped["direct_message"] == EXPECTED[name]["skipped"]["direct"]
+        stored = repr(dump(store))
+        for words in private:
+            assert words not in stored, words
+
+
+def _direct_words(path: Path) -> list[str]:
+    """The text of each direct or private message in a chat file, read plainly."""
+    lines = path.read_text(encoding="utf-8").split("\n")
+    found = []
+    for number, line in enumerate(lines):
+        if re.search(r"direct message|privately", line, re.I):
+            rest = line.partition(":")[2].strip() if re.search(r"\)\s*:\s*\S", line) else ""
+            found.append(rest or lines[number + 1].strip())
+    assert found, path
+    return found
+
+
+@pytest.mark.parametrize("chat_first", [False, True], ids=["transcript first", "chat first"])
+def test_a_chat_saved_beside_its_transcript_is_the_meetings_side_channel(
+    tmp_path: Path, store: Store, service: CaptureService, chat_first: bool
+) -> None:
+    folder = tmp_path / "Zoom"
+    folder.mkdir()
+    transcript = shutil.copy(
+        FIXTURES / "zoom.vtt", folder / "2026-03-10_sprint-14_Recording.transcript.vtt"
+    )
+    chat = shutil.copy(
+        FIXTURES / "zoom_chat.txt", folder / "2026-03-10_sprint-14_meeting_saved_chat.txt"
+    )
+    first, second = (chat, transcript) if chat_first else (transcript, chat)
+    results = {Path(r.path).name: r for r in service.capture_paths([Path(first), Path(second)])}
+    meeting = results[Path(transcript).name].capture_id
+    chat_id = results[Path(chat).name].capture_id
+    assert meeting is not None and chat_id is not None
+    stored = store.capture(chat_id)
+    assert stored is not None and stored.channel_of == meeting
+    assert [c.id for c in store.side_channels(meeting)] == [chat_id]
+    assert stored.title.endswith("(chat)")
+    facts = [f for f in store.facts("excerpt", capture_id=chat_id)]
+    assert facts and all(f.capture_title and f.capture_title.endswith("(chat)") for f in facts)
+    assert store.delete_capture(meeting)
+    again = store.capture(chat_id)
+    assert again is not None and again.channel_of is None  # the chat stays, on its own
+
+
+def test_a_chat_from_another_meeting_stays_on_its_own(
+    tmp_path: Path, store: Store, service: CaptureService
+) -> None:
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    shutil.copy(
+        FIXTURES / "zoom.vtt", tmp_path / "a" / "2026-03-10_sprint-14_Recording.transcript.vtt"
+    )
+    shutil.copy(
+        FIXTURES / "zoom_chat.txt", tmp_path / "a" / "2026-03-10_budget_meeting_saved_chat.txt"
+    )
+    shutil.copy(
+        FIXTURES / "zoom_chat_old.txt",
+        tmp_path / "b" / "2026-03-10_sprint-14_meeting_saved_chat.txt",
+    )
+    service.capture_paths([tmp_path / "a", tmp_path / "b"])
+    assert all(c.channel_of is None for c in store.captures())
+
+
+def test_a_teams_word_download_reads_as_a_transcript(
+    tmp_path: Path, store: Store, service: CaptureService
+) -> None:
+    path = tmp_path / "Data retention policy review.docx"
+    path.write_bytes(docx_bytes("teams.docx"))
+    result = service.capture_file(path)
+    assert result.status == "captured" and result.format == "teams_docx"
+    title, text, source_format, _ = store.capture_source(result.capture_id or 0)
+    assert title == "Data retention policy review" and source_format == "teams_docx"
+    assert text.startswith("Siobhán O'Neill: Thanks for joining.")
+    meta = store.capture_meta(result.capture_id or 0)
+    assert len(meta["source_lines"]) == len(text.split("\n"))
+
+
+def test_a_word_document_is_read_by_its_content_whatever_its_name(
+    tmp_path: Path, service: CaptureService
+) -> None:
+    path = tmp_path / "minutes.txt"
+    path.write_bytes(docx_bytes("notes.docx"))
+    result = service.capture_file(path)
+    assert result.status == "captured" and result.format == "docx_notes"
+
+
+@pytest.mark.parametrize(
+    "data",
+    [b"PK\x03\x04 not really a zip", b"Ana: this is text, not a document\n", b""],
+    ids=["broken zip", "text named .docx", "empty"],
+)
+def test_a_docx_that_is_no_word_document_is_refused_with_what_to_do(
+    tmp_path: Path, store: Store, service: CaptureService, data: bytes
+) -> None:
+    before = dump(store)
+    path = tmp_path / "call.docx"
+    path.write_bytes(data)
+    result = service.capture_file(path)
+    assert result.status == "rejected"
+    assert "not a Word document memo can read" in (result.error or "")
+    assert "save it again as .docx" in (result.error or "")
+    assert dump(store) == before
+
+
+def test_a_zip_without_a_document_body_is_refused(tmp_path: Path) -> None:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        archive.writestr("word/other.xml", "<x/>")
+    with pytest.raises(CaptureRejected, match="no document body"):
+        docx_text(out.getvalue(), "call.docx")
+
+
+def capture_everything(tmp_path: Path) -> tuple[Store, list[int]]:
+    store = Store(tmp_path / "all.db")
+    service = CaptureService(store, CaptureOptions(max_chars=100_000, user="tester"))
+    files = [FIXTURES / n for n in EXPECTED if not n.endswith(".docx")]
+    files += sorted(p for p in DEV.glob("2026-*")) if DEV.is_dir() else []
+    ids = [r.capture_id for r in service.capture_paths(files) if r.capture_id is not None]
+    return store, ids
+
+
+def test_evidence_opens_the_right_lines_for_every_format(tmp_path: Path) -> None:
+    """Each decision's and action item's quote is on the stored lines it names, and on
+    the file lines those map back to."""
+    store, ids = capture_everything(tmp_path)
+    checked = 0
+    with store:
+        for capture_id in ids:
+            _, text, _, _ = store.capture_source(capture_id)
+            meta = store.capture_meta(capture_id)
+            with store.reader.connect() as conn:
+                from sqlalchemy import text as sql
+
+                raw = conn.execute(
+                    sql("SELECT raw_text FROM captures WHERE id = :c"), {"c": capture_id}
+                ).scalar_one()
+            stored, file_lines = text.split("\n"), raw.split("\n")
+            items = [*store.decisions([capture_id]), *store.action_items([capture_id])]
+            for item in items:
+                if item.line_start is None or item.line_end is None:
+                    continue
+                shown = stored[item.line_start - 1 : item.line_end]
+                assert EvidenceIndex(shown).locate(item.evidence_quote or "") is not None
+                if "source_lines" in meta:
+                    first = meta["source_lines"][item.line_start - 1][0]
+                    last = meta["source_lines"][item.line_end - 1][1]
+                    there = " ".join(file_lines[first - 1 : last])
+                    words = (item.evidence_quote or "").split()
+                    assert words[0] in there and words[-1] in there, (item, there)
+                checked += 1
+    assert checked >= 50
+
+
+def test_capture_json_says_which_format_was_read_and_what_was_left_out(memo: Any) -> None:  # noqa: ANN401
+    run = memo(
+        "capture",
+        str(FIXTURES / "teams_saved_as.txt"),
+        str(FIXTURES / "broken_timing.vtt"),
+        "--json",
+    )
+    assert run.code == 0, run.stderr
+    results = {Path(r["path"]).name: r for r in run.json()["results"]}
+    assert results["teams_saved_as.txt"]["format"] == "teams_vtt"
+    assert results["teams_saved_as.txt"]["skipped"] == {}
+    assert results["broken_timing.vtt"]["format"] == "zoom_vtt"
+    assert results["broken_timing.vtt"]["skipped"] == {"garbled_timing": 2}
+    plain = memo("capture", str(FIXTURES / "broken_timing.vtt"))
+    assert "zoom_vtt" in plain.stdout  # unchanged, and it still says what it read
+
+
+@needs_dev_set
+def test_bench_formats_prints_the_dev_set_figures(memo: Any) -> None:  # noqa: ANN401
+    run = memo("bench", "formats", "--data", str(DEV), "--json", timeout=300)
+    assert run.code == 0, run.stderr
+    figures = run.json()
+    assert figures["formats_right"] == figures["formats_known"] == 14
+    assert figures["markup_lines"] == 0 and figures["errors"] == 0
+    assert figures["lines_held"] == figures["turns"]
+    chat = next(f for f in figures["files"] if f["format"] == "zoom_chat")
+    assert chat["companion_linked"] is True
+    shown = memo("bench", "formats", "--data", str(DEV), timeout=300).stdout
+    assert "formats right 14/14" in shown and "markup lines stored 0" in shown
