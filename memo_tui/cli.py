@@ -52,7 +52,8 @@ def build_parser() -> argparse.ArgumentParser:
     capture = commands.add_parser(
         "capture",
         parents=[common],
-        help="capture transcripts (.txt .md .vtt .srt), folders, or mail (.mbox, Maildir, .eml)",
+        help="capture transcripts (.txt .md .vtt .srt .docx, any tool's export), folders, "
+        "or mail (.mbox, Maildir, .eml)",
     )
     capture.add_argument("paths", nargs="+", type=Path, metavar="PATH")
     capture.add_argument(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -101,6 +102,22 @@ def old_schema(path: Path, version: int) -> Iterator[Connection]:
             yield conn
     finally:
         engine.dispose()
+
+
+@contextmanager
+def deadline(seconds: int) -> Iterator[None]:
+    """Fail the block if it runs past `seconds` (hostile input must stay bounded)."""
+
+    def expire(*_: object) -> None:
+        raise TimeoutError(f"took over {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def dump(store: Store) -> dict[str, list[tuple[Any, ...]]]:

@@ -3,27 +3,10 @@ hostile markup is read in bounded time."""
 
 from __future__ import annotations
 
-import signal
-from collections.abc import Iterator
-from contextlib import contextmanager
-
 import pytest
+from conftest import deadline
 
 from memo_tui.core.email.html import MAX_HTML, MAX_TAGS, html_to_text
-
-
-@contextmanager
-def deadline(seconds: int) -> Iterator[None]:
-    def expire(*_: object) -> None:
-        raise TimeoutError(f"took over {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 @pytest.mark.parametrize(

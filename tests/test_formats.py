@@ -389,3 +389,85 @@ def test_bench_formats_prints_the_dev_set_figures(memo: Any) -> None:  # noqa: A
     assert chat["companion_linked"] is True
     shown = memo("bench", "formats", "--data", str(DEV), timeout=300).stdout
     assert "formats right 14/14" in shown and "markup lines stored 0" in shown
+
+
+def test_the_meetings_page_shows_its_chat_and_the_chat_names_its_meeting(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from test_tui import as_text, drive, offline, settle
+
+    from memo_tui.ui.app import MemoApp
+
+    services = offline(tmp_path, monkeypatch)
+    folder = tmp_path / "Zoom"
+    folder.mkdir()
+    meeting_file = folder / "2026-03-10_sprint-14_Recording.transcript.vtt"
+    shutil.copy(FIXTURES / "zoom.vtt", meeting_file)
+    shutil.copy(FIXTURES / "zoom_chat.txt", folder / "2026-03-10_sprint-14_meeting_saved_chat.txt")
+    results = services.capture.capture_paths([folder])
+    meeting = next(r.capture_id for r in results if r.path == str(meeting_file))
+    chat = next(r.capture_id for r in results if r.path != str(meeting_file))
+    assert meeting is not None and chat is not None
+    app = MemoApp(services)
+
+    async def script(pilot: Any) -> None:  # noqa: ANN401
+        app.open_capture(meeting)
+        await settle(pilot)
+        record = as_text(app.screen.query_one("#capture-record").content)
+        assert f"From the meeting's chat (capture {chat})" in record
+        assert "(zoom_vtt)" in record and "each keeps the file lines it came from" in record
+        transcript = as_text(app.screen.query_one("#capture-transcript").content)
+        assert "Chat" in transcript.split("Transcript", 1)[1]
+        app.open_capture(chat)
+        await settle(pilot)
+        record = as_text(app.screen.query_one("#capture-record").content)
+        assert f"the chat of Sprint 14 (capture {meeting})" in record
+        left_out = record.split("left out of the file: ", 1)[1]
+        assert "1 direct message" in left_out and "2 note-taking bots' messages" in left_out
+
+    drive(app, script)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # an older Teams export: voices, no cue ids
+        (
+            "WEBVTT\n\n00:00:01.000 --> 00:00:03.000\n<v Ana Lima>We ship Monday.</v>\n\n"
+            "00:00:03.500 --> 00:00:05.000\n<v Raj Patel>Agreed.</v>\n",
+            "teams_vtt",
+        ),
+        # Zoom with the header lost: numbered cues, names before a colon
+        (
+            "1\n00:00:01.000 --> 00:00:03.000\nAna Lima: We ship Monday.\n\n"
+            "2\n00:00:03.500 --> 00:00:05.000\nRaj Patel: Agreed.\n",
+            "zoom_vtt",
+        ),
+        # captions with nobody named
+        (
+            "WEBVTT\n\n00:00:01.000 --> 00:00:03.000\nwe ship monday\n\n"
+            "00:00:03.500 --> 00:00:05.000\nagreed\n",
+            "webvtt",
+        ),
+        # a Meet transcript whose doc starts with its tab's heading
+        (
+            "\U0001f4d6 Transcript\nFeb 24, 2026\n\n00:00:00\n \nAna Lima: We ship Monday.\n"
+            "Raj Patel: Agreed.\n00:01:10\n \nAna Lima: Good.\n",
+            "google_meet_txt",
+        ),
+    ],
+    ids=["teams without ids", "zoom without header", "plain captions", "meet tab heading"],
+)
+def test_the_format_is_read_from_the_content(text: str, expected: str) -> None:
+    transcript = parse(text, "call.txt", "txt")
+    assert transcript.source_format == expected
+    assert_no_scaffolding(transcript)
+
+
+def test_a_folder_capture_skips_the_lock_file_word_keeps_open(
+    tmp_path: Path, service: CaptureService
+) -> None:
+    (tmp_path / "minutes.docx").write_bytes(docx_bytes("notes.docx"))
+    (tmp_path / "~$minutes.docx").write_bytes(b"\x05owner")  # Word's, while it is open
+    results = service.capture_paths([tmp_path])
+    assert [(Path(r.path).name, r.status) for r in results] == [("minutes.docx", "captured")]

@@ -6,11 +6,8 @@ pattern takes minutes); speed itself is measured by `memo bench extract`.
 
 from __future__ import annotations
 
-import signal
-from collections.abc import Iterator
-from contextlib import contextmanager
-
 import pytest
+from conftest import deadline
 
 from memo_tui.core.capture import dedup
 from memo_tui.core.capture.errors import CaptureRejected
@@ -40,21 +37,17 @@ CASES = {
     "speaker-like labels": ("txt", "\n".join("Aa Bb Cc Dd Ee Ff Gg: x" for _ in range(N // 24))),
     "nested parentheses": ("md", "## Decisions\n- Agreed (" + "(" * N + "\n"),
     "because chain": ("txt", "Priya: " + "we decided because " * (N // 19)),
+    "chat head never closed": ("txt", "10:00:00 From " + "a to " * (N // 5)),
+    "chat heads": ("txt", "10:00:00 From A to Everyone:\n\tok\n" * (N // 35)),
+    "meet title never ends": ("txt", "x " * (N // 2) + "- Transcript"),
+    "thousands of cues": (
+        "vtt",
+        "WEBVTT\n\n" + "1\n00:00:01.000 --> 00:00:02.000\n<v A>x</v>\n\n" * (N // 45),
+    ),
+    "timing lines in a row": ("srt", "00:00:01,000 --> 00:00:02,000\n" * (N // 30)),
+    "roster item of brackets": ("md", "## Attendees\n- " + "(" * N),
+    "speaker header spaces": ("txt", "Priya" + " " * 80 + "0:04\n" + "Sam  0:05\nhi\n" * (N // 20)),
 }
-
-
-@contextmanager
-def deadline(seconds: int) -> Iterator[None]:
-    def expire(*_: object) -> None:
-        raise TimeoutError(f"took over {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 @pytest.mark.parametrize("case", sorted(CASES))

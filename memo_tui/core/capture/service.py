@@ -114,6 +114,7 @@ def iter_sources(paths: Iterable[Path]) -> Iterator[tuple[Path, CaptureRejected 
                 for p in path.rglob("*")
                 if p.suffix.lower() in guards.ALLOWED_SUFFIXES
                 and not any(part.startswith(".") for part in p.relative_to(path).parts)
+                and not p.name.startswith("~$")  # the lock file Word keeps beside a document
                 and p.is_file()
             )
             if not found:

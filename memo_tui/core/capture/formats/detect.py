@@ -20,24 +20,26 @@ from memo_tui.core.capture.formats.otter import FOOTER, header
 from memo_tui.core.capture.formats.subtitles import TIMING, TIMING_LIKE
 
 _VOICE = re.compile(r"<v[\s.][^>\n]{0,80}>")
-_NUMBERED_ID = re.compile(r"^\d+$")
 _MARKDOWN = re.compile(r"^(?:#{1,6}\s+\S|\s*[-*+]\s+\[[ xX]\]\s|\*\*[^*\n]{1,40}:\*\*)")
 
 SUBTITLES = ("teams_vtt", "zoom_vtt", "webvtt", "srt")
 
 
 def _vtt_kind(lines: list[str]) -> str:
-    """Teams writes `GUID/N-M` cue ids and `<v Name>` voices; Zoom numbered cues whose
-    text starts `Name: `."""
+    """Teams writes `GUID/N-M` cue ids and `<v Name>` voices (older exports had no ids);
+    Zoom cues whose text starts `Name: `, numbered. Any other WebVTT is just that."""
     ids = [lines[i - 1].strip() for i, line in enumerate(lines) if i and TIMING.match(line)]
-    guid_ids = sum(bool(CUE_ID_GUID.fullmatch(i)) for i in ids)
-    voices = sum(bool(_VOICE.search(line)) for line in lines)
-    if guid_ids >= max(1, len(ids) // 2):
-        return "teams_vtt"
-    numbered = sum(bool(_NUMBERED_ID.match(i)) for i in ids)
     texts = [lines[i + 1] for i, line in enumerate(lines[:-1]) if TIMING.match(line)]
-    named = sum(split_speaker(t)[0] is not None or ":" in t[:60] for t in texts)
-    if numbered >= max(1, len(ids) // 2) and named >= max(1, len(texts) // 2) and not voices:
+    half = max(1, len(texts) // 2)
+    voices = sum(bool(_VOICE.search(text)) for text in texts)
+    named = sum(
+        split_speaker(t)[0] is not None or ":" in t[:60] for t in texts if not _VOICE.search(t)
+    )
+    if sum(bool(CUE_ID_GUID.fullmatch(i)) for i in ids) >= half:
+        return "teams_vtt"
+    if voices >= half and named < len(texts) / 4:
+        return "teams_vtt"
+    if named >= half and not voices:
         return "zoom_vtt"
     return "webvtt"
 
@@ -75,13 +77,10 @@ def detect(text: str, hint: str = "") -> str:
     if _share(heads, lambda line: chat_head(line.rstrip()), share=0.4):
         return "zoom_chat"
     filled = [line.strip() for line in lines if line.strip()]
-    meet = (
-        bool(filled and len(filled[0]) <= MAX_TITLE and MEET_TITLE.match(filled[0]))
-        + any(line.lower() == "transcript" for line in filled[:12])
-        + _share(filled, MARKER.match, least=1, share=0)
-        + any(CLOSING.search(line) for line in filled[-4:])
-    )
-    if meet >= 3:
+    titled = any(len(line) <= MAX_TITLE and MEET_TITLE.match(line) for line in filled[:3])
+    headed = titled or any(line.lower().endswith("transcript") for line in filled[:12])
+    closed = any(CLOSING.search(line) for line in filled[-4:])
+    if (headed or closed) and (_share(filled, MARKER.match, least=1, share=0) or titled):
         return "google_meet_txt"
     headers = sum(1 for line in filled if header(line))
     if headers >= 2 and (headers >= 0.2 * len(filled) or any(FOOTER.match(x) for x in filled)):

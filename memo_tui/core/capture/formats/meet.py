@@ -40,7 +40,7 @@ def read_meet(text: str) -> Reading:
             title = titled["title"]
         elif line.lower() == "attendees":
             section = "attendees"
-        elif line.lower() == "transcript" or MARKER.match(line):
+        elif line.lower().endswith("transcript") or MARKER.match(line):
             start = number + (line.lower() == "transcript")
             break
         elif section == "attendees":
