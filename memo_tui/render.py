@@ -150,7 +150,11 @@ def print_meeting(
     capture: CaptureSummary, decisions: list[DecisionRecord], actions: list[ActionItemRecord]
 ) -> None:
     when = capture.occurred_at or capture.captured_at[:10]
-    print(f"\n{sanitize_line(capture.title)} - {when}  (capture {capture.id}, {capture.extractor})")
+    chat = f", the chat of capture {capture.channel_of}" if capture.channel_of else ""
+    print(
+        f"\n{sanitize_line(capture.title)} - {when}  "
+        f"(capture {capture.id}, {capture.extractor}{chat})"
+    )
     print_items(decisions, actions)
     if not decisions and not actions:
         print("  (no decisions or action items found)")

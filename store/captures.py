@@ -109,6 +109,13 @@ def capture_links(conn: Connection, where: str, params: dict[str, Any]) -> list[
     return [CaptureLink(int(i), str(t), str(d)) for i, t, d in rows]
 
 
+def capture_meta(conn: Connection, capture_id: int) -> dict[str, Any]:
+    found = conn.execute(
+        text("SELECT meta_json FROM captures WHERE id = :c"), {"c": capture_id}
+    ).scalar()
+    return dict(json.loads(found)) if found else {}
+
+
 def side_channels(conn: Connection, capture_id: int) -> list[CaptureSummary]:
     """The chat logs kept beside a meeting, in the order they were captured."""
     rows = conn.execute(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import json
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -233,10 +232,7 @@ class Store:
         """What the extractor and the reader noted about a capture (attendees, topics,
         `source_lines`, `skipped`)."""
         with self.reader.connect() as conn:
-            found = conn.execute(
-                text("SELECT meta_json FROM captures WHERE id = :c"), {"c": capture_id}
-            ).scalar()
-        return dict(json.loads(found)) if found else {}
+            return captures.capture_meta(conn, capture_id)
 
     def side_channels(self, capture_id: int) -> list[CaptureSummary]:
         """The chat logs captured beside a meeting."""

@@ -471,3 +471,253 @@ def test_a_folder_capture_skips_the_lock_file_word_keeps_open(
     (tmp_path / "~$minutes.docx").write_bytes(b"\x05owner")  # Word's, while it is open
     results = service.capture_paths([tmp_path])
     assert [(Path(r.path).name, r.status) for r in results] == [("minutes.docx", "captured")]
+
+
+# What a first review broke the readers with (each failed before its fix).
+
+CHAT_TRICKS = """10:01:00 From Bob Stone to Everyone: we ship friday
+\tok?
+10:02:00 From Dee (PM: Ops) to Raj Patel (Direct Message):
+\tmy salary is 90k
+10:03:00 From Dee (PM: Ops) to Everyone:
+\tnoted, 14:00 works
+10:04:00 From Eve Park to Everyone (in Breakout Room 2):
+\tbreakout summary: we agreed on Monday
+"""
+
+
+def test_a_colon_in_a_name_lets_no_direct_message_through_and_rooms_are_public() -> None:
+    transcript = parse(CHAT_TRICKS, "chat.txt", "txt")
+    assert transcript.source_format == "zoom_chat"
+    assert "90k" not in transcript.text and "90k" not in transcript.raw_text
+    assert transcript.skipped == {"direct_message": 1}
+    assert transcript.lines[1:] == [
+        "Dee: noted, 14:00 works",  # what a display name brackets at its end is not the name
+        "Eve Park: breakout summary: we agreed on Monday",
+    ]
+
+
+def test_a_chat_that_lost_its_tabs_keeps_no_direct_message() -> None:
+    lines = []
+    for minute, who in enumerate(["Ana Lima", "Raj Patel", "Ana Lima", "Raj Patel"] * 2):
+        lines += [f"10:0{minute}:00 From {who} to Everyone:", "first line of it", "and a second"]
+    lines += ["10:09:00 From Raj Patel to Ana Lima(Privately):", "salary 90k", "really"]
+    text = "\n".join(lines) + "\n"
+    for pasted in (text, "Notes from the call\n\n" + text.replace("10:0", "Raj said at 10:0", 4)):
+        transcript = parse(pasted, "notes.txt", "txt")
+        assert "90k" not in transcript.raw_text and "90k" not in transcript.text
+        assert transcript.skipped["direct_message"] == 1
+
+
+def test_trailing_spaces_on_timing_lines_lose_no_cue() -> None:
+    text = "".join(
+        f"{n}\n00:00:0{n}.000 --> 00:00:0{n}.900 \t\nAna Lima: line {n}\n\n" for n in range(1, 4)
+    )
+    transcript = parse("WEBVTT\n\n" + text, "call.vtt", "vtt")
+    assert transcript.lines == ["Ana Lima: line 1 line 2 line 3"] and not transcript.skipped
+
+
+def test_an_otter_export_with_one_space_before_the_time_keeps_its_speakers() -> None:
+    text = "Sam Lindqvist 0:04\nOkay, we're live.\n\nPriya Nair 0:18\nHello.\n\n"
+    text += "Unknown Speaker 1:02:11\nWrong call?\n\nTranscribed by https://otter.ai\n"
+    transcript = parse(text, "planning.txt", "txt")
+    assert transcript.source_format == "otter_txt"
+    assert transcript.lines == [
+        "Sam Lindqvist: Okay, we're live.",
+        "Priya Nair: Hello.",
+        "Unknown Speaker: Wrong call?",
+    ]
+
+
+def test_speech_that_mentions_an_id_an_arrow_or_a_time_is_kept() -> None:
+    text = (
+        "WEBVTT\n\n1\n00:00:01.000 --> 00:00:02.000\n"
+        "Ana Lima: the request was 9f2c1a4e-1111-4c2d-9a0b-5d6e7f809a1b\n\n"
+        "2\n00:00:03.000 --> 00:00:04.000\nRaj Patel: upload --> scan --> ship\n\n"
+        "3\n00:00:05.000 --> 00:00:06.000\nAna Lima: 14:00\n"
+    )
+    transcript = parse(text, "call.vtt", "vtt")
+    assert len(transcript.turns) == 3 and not transcript.skipped
+
+
+@pytest.mark.parametrize(
+    ("cues", "expected"),
+    [
+        (
+            ">> ANA LIMA: Shall we ship Monday?\n>> RAJ PATEL: Yes.",
+            ["ANA LIMA: Shall we ship Monday?", "RAJ PATEL: Yes."],
+        ),
+        (
+            "- Ana Lima: Shall we ship Monday?\n- Raj Patel: Yes.",
+            ["Ana Lima: Shall we ship Monday?", "Raj Patel: Yes."],
+        ),
+        (
+            "Ana Lima: Shall we ship\nMonday? Right: it is.",
+            ["Ana Lima: Shall we ship Monday? Right: it is."],
+        ),
+        ("{\\an8}Ana Lima: Shall we ship Monday?", ["Ana Lima: Shall we ship Monday?"]),
+    ],
+    ids=["chevrons", "dashes", "a colon mid-sentence", "position tag"],
+)
+def test_each_speaker_in_one_cue_gets_their_own_turn(cues: str, expected: list[str]) -> None:
+    transcript = parse(f"1\n00:00:01,000 --> 00:00:04,000\n{cues}\n", "call.srt", "srt")
+    assert transcript.lines == expected
+
+
+def test_a_meet_doc_under_its_tab_heading_stores_only_speech() -> None:
+    text = (
+        "\U0001f4d6 Transcript\nFeb 24, 2026\nAttendees\nAna Lima, Raj Patel\nTranscript\n"
+        "00:00:00\n \nAna Lima: We ship Monday.\nRaj Patel: Agreed.\n"
+    )
+    transcript = parse(text, "sync.txt", "txt")
+    assert transcript.lines == ["Ana Lima: We ship Monday.", "Raj Patel: Agreed."]
+    assert transcript.attendees == ["Ana Lima", "Raj Patel"]
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [("teams.vtt", "teams_vtt"), ("plain.txt", "plain_txt"), ("zoom_chat.txt", "zoom_chat")],
+)
+def test_an_srt_extension_is_a_hint_the_content_overrules(name: str, expected: str) -> None:
+    text = (FIXTURES / name).read_text(encoding="utf-8")
+    assert parse(text, "saved.srt", "srt").source_format == expected
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "expected"),
+    [
+        (
+            "agenda.txt",
+            "Offsite plan\nWelcome\t9:30\nRoadmap\t9:45\nLunch\t12:00\nClose\t16:30\n\n"
+            "Ana: we ship Monday\nRaj: agreed\n",
+            "plain_txt",
+        ),
+        (
+            "triage.md",
+            "# Captions bug\n\nThe file had\n\n```\n00:00:01.000 --> 00:00:02.000\nhello\n\n"
+            "00:00:03.000 --> 00:00:04.000\nworld\n```\n\n## Decisions\n- Fix the reader.\n"
+            "- Ship on Monday.\n- Tell support.\n",
+            "markdown_notes",
+        ),
+        (
+            "sync.txt",
+            "Weekly sync - Transcript\nDate: 2026-03-03\nAttendees: Ana Lima, Raj Patel\n\n"
+            "Ana Lima: We ship Monday.\nRaj Patel: Agreed.\n",
+            "plain_txt",
+        ),
+    ],
+    ids=["agenda with times", "notes quoting cues", "a title ending in Transcript"],
+)
+def test_notes_that_look_a_little_like_an_export_stay_notes(
+    name: str, text: str, expected: str
+) -> None:
+    transcript = parse(text, name, name.rsplit(".", 1)[1])
+    assert transcript.source_format == expected and transcript.text == text
+
+
+def test_a_teams_duration_note_is_no_title_and_join_notices_are_no_speech() -> None:
+    text = (
+        'WEBVTT\n\nNOTE duration:"00:10:17.5430000"\n\nNOTE language:en-us\n\n'
+        "00:00:01.000 --> 00:00:02.000\n<v Ana Lima>We ship Monday.</v>\n\n"
+        "00:00:03.000 --> 00:00:04.000\nRaj Patel joined the meeting\n"
+    )
+    transcript = parse(text, "2026-03-03_sync.vtt", "vtt")
+    assert transcript.title == "Sync"
+    assert transcript.lines == ["Ana Lima: We ship Monday."]
+
+
+@pytest.mark.parametrize("chat_first", [False, True], ids=["transcript first", "chat first"])
+def test_zoom_cloud_names_pair_a_chat_with_its_own_meeting_only(
+    tmp_path: Path, store: Store, service: CaptureService, chat_first: bool
+) -> None:
+    shutil.copy(FIXTURES / "zoom.vtt", tmp_path / "GMT20260310-140000_Recording.transcript.vtt")
+    chat = shutil.copy(
+        FIXTURES / "zoom_chat.txt", tmp_path / "GMT20260310-100012_RecordingnewChat.txt"
+    )
+    meeting = shutil.copy(
+        FIXTURES / "teams.vtt", tmp_path / "GMT20260310-100012_Recording.transcript.vtt"
+    )
+    notes = shutil.copy(
+        FIXTURES / "notes.md", tmp_path / "GMT20260310-100012_Recording.transcript.md"
+    )
+    order = [chat, meeting, notes] if chat_first else [notes, meeting, chat]
+    results = {Path(r.path).name: r.capture_id for r in service.capture_paths(map(Path, order))}
+    stored = store.capture(results[Path(chat).name] or 0)
+    assert stored is not None and stored.channel_of == results[Path(meeting).name]
+
+
+def test_a_zoom_recording_folder_pairs_by_the_folder(
+    tmp_path: Path, store: Store, service: CaptureService
+) -> None:
+    folder = tmp_path / "2026-03-10 10.00.12 Sprint 14 planning 85512345678"
+    folder.mkdir()
+    shutil.copy(FIXTURES / "zoom.vtt", folder / "closed_caption.vtt")
+    shutil.copy(FIXTURES / "zoom_chat.txt", folder / "meeting_saved_chat.txt")
+    meeting, chat = service.capture_paths(
+        [folder / "closed_caption.vtt", folder / "meeting_saved_chat.txt"]
+    )
+    assert meeting.title == "Sprint 14 planning"
+    stored = store.capture(chat.capture_id or 0)
+    assert stored is not None and stored.channel_of == meeting.capture_id
+    assert stored.title == "Sprint 14 planning (chat)" and stored.occurred_at == "2026-03-10"
+
+
+def test_the_limit_is_on_what_is_stored_not_on_an_exports_scaffolding(
+    tmp_path: Path, store: Store
+) -> None:
+    service = CaptureService(store, CaptureOptions(max_chars=3_000, user="tester"))
+    cues = "".join(
+        f"f466b38c-4da7-461a-acc7-49977358028c/{n}-0\n00:00:{n:02}.000 --> 00:00:{n:02}.900\n"
+        f"<v Ana Lima (External)>Point {n}.</v>\n\n"
+        for n in range(1, 60)
+    )
+    export = tmp_path / "call.vtt"
+    export.write_text("WEBVTT\n\n" + cues)
+    assert len(export.read_text()) > 3_000
+    assert service.capture_file(export).status == "captured"
+    notes = tmp_path / "notes.txt"
+    notes.write_text("Ana: " + "words " * 600)
+    refused = service.capture_file(notes)
+    assert refused.status == "rejected" and "3,000-character limit" in (refused.error or "")
+
+
+def test_a_word_document_with_pictures_is_not_held_to_the_text_limit(
+    tmp_path: Path, service: CaptureService
+) -> None:
+    document = io.BytesIO(docx_bytes("notes.docx"))
+    with zipfile.ZipFile(document, "a") as archive:
+        archive.writestr("word/media/image1.png", bytes(range(256)) * 8_000, zipfile.ZIP_STORED)
+    path = tmp_path / "minutes.docx"
+    path.write_bytes(document.getvalue())
+    assert path.stat().st_size > 1_000_000
+    assert service.capture_file(path).status == "captured"
+
+
+def test_a_word_document_that_unpacks_past_the_cap_is_refused(tmp_path: Path) -> None:
+    document = io.BytesIO(docx_bytes("notes.docx"))
+    with zipfile.ZipFile(document, "a", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("word/styles2.xml", b"<a/>" + b" " * 300_000_000)
+    with pytest.raises(CaptureRejected, match="unpacks to"):
+        docx_text(document.getvalue(), "bomb.docx")
+
+
+def test_capturing_a_broken_file_again_still_says_what_was_left_out(
+    service: CaptureService,
+) -> None:
+    first = service.capture_file(FIXTURES / "broken_timing.vtt")
+    again = service.capture_file(FIXTURES / "broken_timing.vtt")
+    assert again.status == "unchanged" and again.skipped == first.skipped == {"garbled_timing": 2}
+
+
+def test_a_timestamped_line_without_its_time_carries_on_unless_it_names_someone() -> None:
+    text = (
+        "Retro\n\n[00:00:01] Ana Lima: Morning.\n[00:00:02] Raj Patel: Morning.\n"
+        "[00:00:03] Ana Lima: We keep the old scanner\nuntil May.\n"
+        "Raj Patel: Then I'll order the new ones.\n"
+    )
+    transcript = parse(text, "retro.txt", "txt")
+    assert transcript.source_format == "timestamped_txt"
+    assert transcript.lines[2:] == [
+        "Ana Lima: We keep the old scanner until May.",
+        "Raj Patel: Then I'll order the new ones.",
+    ]

@@ -46,6 +46,11 @@ CASES = {
     ),
     "timing lines in a row": ("srt", "00:00:01,000 --> 00:00:02,000\n" * (N // 30)),
     "roster item of brackets": ("md", "## Attendees\n- " + "(" * N),
+    "dashes before an otter turn": (
+        "txt",
+        "-" * (N - 40) + "\nAna Lima  0:04\nhi\n\nRaj  0:05\nok\n",
+    ),
+    "arrow chains": ("vtt", "WEBVTT\n\n" + "0:" + "-" * (N // 2) + ">\nx\n"),
     "speaker header spaces": ("txt", "Priya" + " " * 80 + "0:04\n" + "Sam  0:05\nhi\n" * (N // 20)),
 }
 

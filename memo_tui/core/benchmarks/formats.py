@@ -48,9 +48,10 @@ def markup_lines(transcript: Transcript) -> list[str]:
         return [line for line in transcript.lines if _MARKUP.search(line)]
     found = []
     for turn in transcript.turns:
-        for part in (turn.text, turn.speaker or ""):
-            if _MARKUP.search(part) or (part is turn.text and _CUE_NUMBER.match(part)):
-                found.append(part)
+        if _MARKUP.search(turn.text) or _CUE_NUMBER.match(turn.text):
+            found.append(turn.text)
+        if turn.speaker and _MARKUP.search(turn.speaker):
+            found.append(turn.speaker)
     return found
 
 
@@ -76,7 +77,8 @@ class FileFigures:
     expected_format: str | None = None
     turns: int = 0
     speakers: list[str] = field(default_factory=list)
-    attendees_found: list[str] = field(default_factory=list)
+    attendees_found: list[str] = field(default_factory=list)  # by speaker label or roster
+    speakers_found: list[str] = field(default_factory=list)  # by speaker label alone
     attendees_missing: list[str] = field(default_factory=list)
     markup: list[str] = field(default_factory=list)
     skipped: dict[str, int] = field(default_factory=dict)
@@ -104,6 +106,7 @@ class FormatsBench:
             "formats_right": sum(bool(f.format_right) for f in known),
             "formats_known": len(known),
             "attendees_found": sum(len(f.attendees_found) for f in self.files),
+            "speakers_found": sum(len(f.speakers_found) for f in self.files),
             "attendees": sum(len(f.attendees_found) + len(f.attendees_missing) for f in self.files),
             "markup_lines": sum(len(f.markup) for f in self.files),
             "turns": sum(f.turns for f in self.files),
@@ -132,12 +135,11 @@ def _names_of(people: list[dict[str, Any]]) -> dict[str, set[str]]:
     return names
 
 
-def _found(
-    transcript: Transcript, attendee: str, cast: dict[str, set[str]], room: list[str]
-) -> bool:
-    """An attendee is found when a speaker label or roster entry is their name or one of
-    their spellings that fits nobody else in the room (a "Sam" with two Sams finds none)."""
-    labels = {normalize(n) for n in [*transcript.speakers, *transcript.attendees]}
+def _found(names: list[str], attendee: str, cast: dict[str, set[str]], room: list[str]) -> bool:
+    """An attendee is found when one of `names` (speaker labels, roster entries) is their
+    name or one of their spellings that fits nobody else in the room (a "Sam" with two
+    Sams finds neither)."""
+    labels = {normalize(n) for n in names}
     mine = cast.get(attendee, set()) | {normalize(attendee)}
     others = set().union(*(cast.get(a, {normalize(a)}) for a in room if a != attendee))
     return bool((mine - others) & labels) or normalize(attendee) in labels
@@ -172,9 +174,12 @@ def run(data: Path) -> FormatsBench:
             figures.speakers, figures.skipped = transcript.speakers, transcript.skipped
             figures.markup = markup_lines(transcript)
             figures.lines_held = lines_hold(transcript)
+            named = [*transcript.speakers, *transcript.attendees]
             for attendee in room:
-                found = _found(transcript, attendee, cast, room)
+                found = _found(named, attendee, cast, room)
                 (figures.attendees_found if found else figures.attendees_missing).append(attendee)
+                if _found(transcript.speakers, attendee, cast, room):
+                    figures.speakers_found.append(attendee)
             result = service.capture_file(path)
             if result.capture_id is not None:
                 captured[path.name] = result.capture_id
@@ -189,9 +194,10 @@ def run(data: Path) -> FormatsBench:
 
 
 def format_report(bench: FormatsBench) -> str:
-    """A line per file, then the totals."""
+    """A line per file, then the totals. `labels` counts the attendees a speaker label
+    names; `found` those a label or the file's roster names."""
     rows = [
-        f"{'file':<44} {'format':<16} {'turns':>5} {'found':>6} {'markup':>6} "
+        f"{'file':<44} {'format':<16} {'turns':>5} {'labels':>6} {'found':>6} {'markup':>6} "
         f"{'held':>9} skipped / notes"
     ]
     for f in bench.files:
@@ -199,7 +205,7 @@ def format_report(bench: FormatsBench) -> str:
             rows.append(f"{f.file[:44]:<44} ERROR {f.error}")
             continue
         mark = "" if f.format_right in (None, True) else f" (truth {f.expected_format})"
-        found = len(f.attendees_found)
+        room = len(f.attendees_found) + len(f.attendees_missing)
         notes = [describe_skipped(f.skipped)] if f.skipped else []
         if f.attendees_missing:
             notes.append("missing " + ", ".join(f.attendees_missing))
@@ -207,13 +213,14 @@ def format_report(bench: FormatsBench) -> str:
             notes.append("chat linked to its meeting" if f.companion_linked else "chat NOT linked")
         rows.append(
             f"{f.file[:44]:<44} {f.format:<16} {f.turns:>5} "
-            f"{found:>2}/{found + len(f.attendees_missing):<3} {len(f.markup):>6} "
-            f"{f.lines_held:>4}/{f.turns:<4} {'; '.join(notes)}{mark}"
+            f"{len(f.speakers_found):>2}/{room:<3} {len(f.attendees_found):>2}/{room:<3} "
+            f"{len(f.markup):>6} {f.lines_held:>4}/{f.turns:<4} {'; '.join(notes)}{mark}"
         )
     totals = bench.as_dict()
     rows.append(
-        f"formats right {totals['formats_right']}/{totals['formats_known']}, attendees found "
-        f"{totals['attendees_found']}/{totals['attendees']}, markup lines stored "
+        f"formats right {totals['formats_right']}/{totals['formats_known']}, attendees named "
+        f"by a speaker label {totals['speakers_found']}/{totals['attendees']}, by a label or "
+        f"the roster {totals['attendees_found']}/{totals['attendees']}, markup lines stored "
         f"{totals['markup_lines']}, turns whose file lines hold their words "
         f"{totals['lines_held']}/{totals['turns']}, skipped {totals['skipped']}, "
         f"errors {totals['errors']} ({totals['seconds']} s)"

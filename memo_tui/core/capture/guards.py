@@ -26,9 +26,16 @@ def source_format(path: Path) -> str:
     return suffix[1:]
 
 
+# An export may carry this many times the speech it holds in cue ids, timings and tags.
+SCAFFOLDING = 4
+MAX_DOCX_BYTES = 64 * 1024 * 1024  # a Word document's pictures count too
+
+
 def read_source(path: Path, max_chars: int) -> bytes:
     """A regular file's bytes, refusing pipes and devices and never reading past the cap."""
-    limit = max_chars * 4 + 16  # UTF-16 and 4-byte UTF-8 characters
+    limit = max_chars * SCAFFOLDING * 4 + 16  # UTF-16 and 4-byte UTF-8 characters
+    if path.suffix.lower() == ".docx":
+        limit = max(limit, MAX_DOCX_BYTES)
     descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO must not block us
     with os.fdopen(descriptor, "rb") as handle:
         info = os.fstat(handle.fileno())
@@ -51,11 +58,12 @@ def read_source(path: Path, max_chars: int) -> bytes:
 
 
 def check_text(name: str, text: str, max_chars: int) -> None:
-    """Refuse empty text, binary-looking text and text over the limit."""
+    """Refuse empty text, binary-looking text and a file past what its speech may fill
+    (the limit on the speech itself is `check_stored`'s)."""
     if not text.strip():
         what = "empty" if not text else "only whitespace"
         raise CaptureRejected("empty", f"{name} is {what}: there is nothing to capture")
-    if len(text) > max_chars:
+    if len(text) > max_chars * SCAFFOLDING:
         raise CaptureRejected("too_large", _too_large(name, f"{len(text):,} characters", max_chars))
     controls = sum(1 for char in text if char in _BINARY)
     if controls > max(8, len(text) // 100):
@@ -66,6 +74,15 @@ def check_text(name: str, text: str, max_chars: int) -> None:
         )
     if not any(char.isalnum() for char in text):
         raise CaptureRejected("empty", f"{name} has no readable words: there is nothing to capture")
+
+
+def check_stored(name: str, stored: str, max_chars: int) -> None:
+    """Refuse a transcript whose text, as memo stores it, is over the limit (notes as
+    written; an export without its scaffolding)."""
+    if len(stored) > max_chars:
+        raise CaptureRejected(
+            "too_large", _too_large(name, f"{len(stored):,} characters", max_chars)
+        )
 
 
 def _too_large(name: str, size: str, max_chars: int) -> str:

@@ -15,7 +15,7 @@ from memo_tui.core.capture.formats.docx import docx_text, is_docx
 from memo_tui.core.capture.offline import NAME as OFFLINE_NAME
 from memo_tui.core.capture.offline import extract as offline_extract
 from memo_tui.core.capture.record import build_capture
-from memo_tui.core.capture.sources import Transcript, parse
+from memo_tui.core.capture.sources import Transcript, captured_name, parse
 from memo_tui.core.entities.linking import link_names
 from store import ActionItemRecord, DecisionRecord, DuplicateCaptureError, NewCapture, Store
 
@@ -172,8 +172,9 @@ class CaptureService:
         except OSError as error:
             reason = error.strerror or str(error)
             return CaptureResult(str(path), "rejected", error=f"{path}: cannot read it ({reason})")
+        name = captured_name(path)
         return self.capture_text(
-            text, path.name, source_format, source_path, replace=replace, ask_replace=ask_replace
+            text, name, source_format, source_path, replace=replace, ask_replace=ask_replace
         )
 
     def capture_text(
@@ -197,6 +198,7 @@ class CaptureService:
             return CaptureResult(label, "rejected", error=problem.message)
         try:
             transcript = parse(text, name, source_format)
+            guards.check_stored(name, transcript.text, self.options.max_chars)
         except CaptureRejected as problem:
             return CaptureResult(label, "rejected", error=problem.message)
         content_hash = dedup.content_hash(transcript.text)
@@ -350,6 +352,7 @@ class CaptureService:
             decisions=self.store.decisions([capture_id]),
             action_items=self.store.action_items([capture_id]),
             format=stored.source_format if stored else None,
+            skipped=self.store.capture_meta(capture_id).get("skipped", {}),
             channel_of=stored.channel_of if stored else None,
         )
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,12 +25,12 @@ from memo_tui.core.capture.formats.base import (
     keep_speech,
     withhold,
 )
-from memo_tui.core.capture.formats.chat import read_chat
+from memo_tui.core.capture.formats.chat import direct_messages, read_chat
 from memo_tui.core.capture.formats.detect import detect
 from memo_tui.core.capture.formats.lines import header_facts, line_turns, read_timestamped
 from memo_tui.core.capture.formats.meet import read_meet
 from memo_tui.core.capture.formats.names import is_label, split_speaker
-from memo_tui.core.capture.formats.otter import read_headed
+from memo_tui.core.capture.formats.otter import docx_kind, read_headed
 from memo_tui.core.capture.formats.subtitles import read_subtitles
 
 __all__ = ["ALLOWED_FORMATS", "FORMATS", "Transcript", "Turn", "is_label", "parse", "split_speaker"]
@@ -45,10 +46,11 @@ _EXPORTS: dict[str, Callable[[str], Reading]] = {
     "zoom_chat": read_chat,
     "timestamped_txt": read_timestamped,
 }
-# Inside a Word document: a speaker-header transcript is Teams' (or Word's) download; a
-# document of notes is read as notes.
-_IN_DOCX = {"otter_txt": "teams_docx", "plain_txt": "docx_notes", "markdown_notes": "docx_notes"}
-FORMATS = (*_EXPORTS, "teams_docx", "markdown_notes", "plain_txt", "docx_notes")
+# Inside a Word document: a header transcript is Teams', Otter's or Word's download (see
+# otter.docx_kind); a document of notes is read as notes.
+_IN_DOCX = {"plain_txt": "docx_notes", "markdown_notes": "docx_notes"}
+AS_WRITTEN = ("plain_txt", "markdown_notes", "docx_notes")  # stored as the file is
+FORMATS = (*_EXPORTS, "teams_docx", "otter_docx", "word_docx", *AS_WRITTEN)
 CHAT_FORMATS = ("zoom_chat",)
 
 
@@ -86,25 +88,44 @@ _TOOL_SUFFIX = re.compile(
     r"auto[-_ ]?transcript|otter(?:[-_ ]ai)?))+$",
     re.I,
 )
-_ZOOM_STAMP = re.compile(r"^GMT\d{8}-\d{6}", re.I)
+# Zoom's cloud stamp (GMT20260331-100012), and a local recording folder's time and id
+# ("2026-03-31 10.00.12 Q2 planning 85512345678").
+_ZOOM_STAMP = re.compile(r"^GMT(\d{4})(\d{2})(\d{2})-\d{6}", re.I)
+_CLOCK = re.compile(r"\b\d{2}\.\d{2}\.\d{2}\b|\s\d{9,11}$")
 
 
-def name_stem(name: str) -> str:
-    """The meeting a file name stands for: no extension, date or recording tool suffix."""
-    stem = _ZOOM_STAMP.sub("", Path(name).stem)
-    stem = _FILENAME_DATE.sub("", stem).strip(" -_.")
-    return _TOOL_SUFFIX.sub("", f"_{stem}").strip(" -_.")
+def meeting_key(name: str) -> str:
+    """The meeting a file is of, as recording tools name its files: the name without
+    extension or tool suffix (dates and Zoom's stamp kept: they tell meetings apart)."""
+    return _TOOL_SUFFIX.sub("", f"_{Path(name).stem}").strip(" -_.").casefold()
+
+
+def _stem(name: str) -> str:
+    """A file's name as the meeting's title: no date, stamp, clock or tool suffix; a file
+    named only by its tool ("meeting_saved_chat.txt") takes its folder's name."""
+    for part in (Path(name).stem, Path(name).parent.name):
+        stem = _CLOCK.sub("", _FILENAME_DATE.sub("", _ZOOM_STAMP.sub("", part)))
+        stem = _TOOL_SUFFIX.sub("", f"_{stem.strip(' -_.')}").strip(" -_.")
+        if stem:
+            return stem
+    return ""
+
+
+def captured_name(path: Path) -> str:
+    """The name a file is captured under: its own, or with its folder's when a recording
+    tool named it only for itself (`2026-03-31 10.00.12 Q2 planning/meeting_saved_chat.txt`)."""
+    return path.name if _stem(path.name) else f"{path.parent.name}/{path.name}"
 
 
 def title_from_name(name: str) -> str:
-    words = re.split(r"[-_\s]+", name_stem(name))
+    """ "2026-03-31_q2-planning_Recording.transcript.vtt" -> "Q2 planning"."""
+    words = re.split(r"[-_\s]+", _stem(name))
     return " ".join(words).strip().capitalize() or Path(name).stem
 
 
 def _filename_date(name: str) -> dt.date | None:
-    match = _FILENAME_DATE.search(Path(name).name) or re.search(
-        r"GMT(\d{4})(\d{2})(\d{2})", Path(name).name
-    )
+    """A date in the file's name, or its folder's (a Zoom recording folder)."""
+    match = _FILENAME_DATE.search(name) or _ZOOM_STAMP.search(Path(name).name)
     if match is None:
         return None
     try:
@@ -114,24 +135,33 @@ def _filename_date(name: str) -> dt.date | None:
 
 
 def _format(text: str, hint: str) -> str:
-    if hint in FORMATS:
-        return hint
+    """The format of `text` by its content; `hint` is the file's extension."""
     found = detect(text, hint)
-    return _IN_DOCX.get(found, found) if hint == "docx" else found
+    if hint != "docx":
+        return found
+    return docx_kind(text) if found == "otter_txt" else _IN_DOCX.get(found, found)
 
 
-def parse(text: str, name: str, source_format: str) -> Transcript:
-    """Decoded text as a Transcript. `source_format` is a hint (the file's extension) or
-    the name of a format to read it as. The meeting date comes from the text or the file
-    name, never from file times."""
-    fmt = _format(text, source_format)
-    if fmt in ("plain_txt", "markdown_notes", "docx_notes"):
+def _read(text: str, fmt: str) -> Reading:
+    if fmt in _EXPORTS:
+        return _EXPORTS[fmt](text)
+    return read_headed(text, fmt)  # a Word download of a header transcript
+
+
+def parse(text: str, name: str, hint: str, fmt: str | None = None) -> Transcript:
+    """Decoded text as a Transcript, in the format its content shows (`hint`, the file's
+    extension, only breaks ties), or in `fmt` when the caller knows it. The meeting date
+    comes from the text or the file name, never from file times."""
+    fmt = fmt or _format(text, hint)
+    private = [] if fmt in CHAT_FORMATS else direct_messages(text)
+    text = withhold(text, private)  # a chat pasted into notes keeps no direct message
+    if fmt in AS_WRITTEN:
         title, occurred, attendees = header_facts(text)
         reading = Reading(fmt, [], title, occurred, attendees)
         turns = line_turns(text, fmt == "markdown_notes", attendees)
-        normalized, written = text, True
+        normalized = text
     else:
-        reading = keep_speech(_EXPORTS["otter_txt" if fmt == "teams_docx" else fmt](text))
+        reading = keep_speech(_read(text, fmt))
         if not reading.turns:
             raise CaptureRejected("unreadable", _nothing_read(name, fmt, reading))
         turns = [
@@ -139,31 +169,30 @@ def parse(text: str, name: str, source_format: str) -> Transcript:
             for number, t in enumerate(reading.turns, start=1)
         ]
         normalized = "\n".join(f"{t.speaker}: {t.text}" if t.speaker else t.text for t in turns)
-        written = False
     occurred = reading.occurred_at or _filename_date(name) or _said_date(turns)
     title = reading.title or title_from_name(name)
-    if fmt in CHAT_FORMATS:
-        title = f"{title} (chat)"
+    skipped = Counter(reading.skipped) + Counter({"direct_message": len(private)})
     return Transcript(
         name=name,
         source_format=fmt,
         raw_text=withhold(text, reading.withheld),
         text=normalized,
         turns=turns,
-        title=title,
+        title=f"{title} (chat)" if fmt in CHAT_FORMATS else title,
         occurred_at=occurred,
         attendees=reading.attendees,
-        skipped=dict(reading.skipped),
-        as_written=written,
+        skipped=dict(skipped),
+        as_written=fmt in AS_WRITTEN,
     )
 
 
-def stored_format(source_format: str) -> str:
-    """The format a stored capture's text reads as: notes and plain transcripts as they
-    were written (extensions name them in captures of older memos), an export's one
-    `Speaker: text` line per turn as a plain transcript."""
-    written = {"md": "markdown_notes", "markdown_notes": "markdown_notes"}
-    return written.get(source_format, "plain_txt")
+def stored_format(source_format: str) -> str | None:
+    """The format a stored capture's text reads as: an export's one `Speaker: text` line
+    a turn as a plain transcript, notes as they were; None for a capture of an older memo
+    (named by its extension, stored as the file was): read it by its content."""
+    if source_format in ALLOWED_FORMATS:
+        return None
+    return source_format if source_format in AS_WRITTEN else "plain_txt"
 
 
 def _said_date(turns: list[Turn]) -> dt.date | None:

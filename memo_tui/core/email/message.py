@@ -16,6 +16,7 @@ from email.message import Message
 from email.parser import BytesParser
 from email.utils import getaddresses, parseaddr, parsedate_to_datetime
 
+from memo_tui.core.capture.formats.base import speaker_name
 from memo_tui.core.email.html import html_to_text
 from memo_tui.core.safety import sanitize_line
 
@@ -129,14 +130,11 @@ def _people(message: Message, name: str) -> tuple[Person, ...]:
     return tuple(dict.fromkeys(found))
 
 
-_LAST_FIRST = re.compile(r"^([^,@]+),\s*([^,@.\d]+)$")
-
-
 def display_name(name: str) -> str:
-    """A display name as people write it: quotes gone, "Adeyemi, Tom" as "Tom Adeyemi"."""
+    """A display name as people write it: quotes gone, "Adeyemi, Tom" as "Tom Adeyemi"
+    (and as transcripts' speakers are read: see formats.base.speaker_name)."""
     name = name.strip().strip("'\"").strip()
-    turned = _LAST_FIRST.match(name)
-    return f"{turned[2].strip()} {turned[1].strip()}" if turned else name
+    return speaker_name(name) or name
 
 
 def _sender(message: Message) -> Person:

@@ -114,14 +114,18 @@ class EntityService:
         """Link the people of captures stored before memo knew people (or never linked):
         speakers and attendees from the stored text, owners and deciders as a capture
         would. Returns (captures linked, facts changed)."""
+        from memo_tui.core.capture.errors import CaptureRejected
         from memo_tui.core.capture.sources import parse, stored_format
         from memo_tui.core.entities.linking import link_names
 
         linked = changed = 0
         for capture_id in self.store.unlinked_captures():
             title, body, source_format, path = self.store.capture_source(capture_id)
-            kind = stored_format(source_format)
-            transcript = parse(body, Path(path or "meeting.txt").name, kind)
+            name = Path(path or "meeting.txt").name
+            try:
+                transcript = parse(body, name, source_format, fmt=stored_format(source_format))
+            except CaptureRejected:  # an old capture of a file nothing in reads as speech
+                continue
             decisions = self.store.decisions([capture_id])
             actions = self.store.action_items([capture_id])
             new = NewCapture(

@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 # A merged run of one speaker's cues starts a new turn past this many characters, so a
 # citation points at a passage, not at five minutes of monologue.
@@ -45,7 +45,7 @@ SKIPPED = {
     "empty_cue": ("cue without text", "cues without text"),
     "unclosed_voice": ("cue with a voice tag never closed", "cues with a voice tag never closed"),
     "outside_cue": ("line outside any cue", "lines outside any cue"),
-    "empty_turn": ("turn without text", "turns without text"),
+    "outside_turn": ("line before the first turn", "lines before the first turn"),
     "outside_message": ("line outside any message", "lines outside any message"),
     "direct_message": ("direct message", "direct messages"),
     "bot_message": ("note-taking bot's message", "note-taking bots' messages"),
@@ -92,17 +92,28 @@ _NAME_SUFFIX = re.compile(
 )
 
 
+# Whatever else a display name carries in brackets at its end: "(Marlow Fresh)", "(PM)".
+_BRACKETED_END = re.compile(r"\s*[\[(][^\[\]()]{1,40}[\])]$")
+_LAST_FIRST = re.compile(r"^([^,@]+),\s*([^,@.\d]+)$")  # "Harcourt, Elizabeth"
+
+
 def speaker_name(raw: str | None) -> str | None:
-    """A display name as the person's name: export suffixes and pronouns go."""
+    """A display name as the person's name: export suffixes, pronouns and what else is
+    bracketed at its end go; a directory's "Harcourt, Elizabeth" is Elizabeth Harcourt."""
     if raw is None:
         return None
     name = " ".join(raw.split())
     while True:
         trimmed = _NAME_SUFFIX.sub("", name)
+        trimmed = _BRACKETED_END.sub("", trimmed) or trimmed
         if trimmed == name:
             break
         name = trimmed
-    return name.strip(" :") or None
+    name = name.strip(" :")
+    turned = _LAST_FIRST.match(name)
+    if turned and len(turned[1].split()) <= 3 and len(turned[2].split()) <= 3:
+        name = f"{turned[2].strip()} {turned[1].strip()}"
+    return name or None
 
 
 # A heuristic: note-taking bots post in chats and sit in transcripts; what they write is
@@ -115,21 +126,28 @@ _BOT = re.compile(
 
 
 def is_bot(speaker: str | None) -> bool:
+    """Whether a speaker is a note-taking bot (by its name: a heuristic)."""
     return bool(speaker) and bool(_BOT.search(speaker or ""))
 
 
-_TIMESTAMP = r"(?:\d{1,3}:)?\d{1,2}:\d{2}(?:[.,]\d{1,3})?"
-BARE_TIMESTAMP = re.compile(rf"^\s*[\[(]?{_TIMESTAMP}[\])]?\s*$")
+TIME = r"(?:\d{1,3}:)?\d{1,2}:\d{2}"  # 4:05, 1:02:03, 00:04:09
+STAMP = rf"{TIME}(?:[.,]\d{{1,3}})?"  # and with milliseconds, as subtitles write them
+TIMING = re.compile(rf"^\s*{STAMP}\s*-->\s*{STAMP}(?:\s.*)?$")
 CUE_ID_GUID = re.compile(
     r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?:/\d+-\d+)?\b", re.I
 )
-_MARKUP = re.compile(r"-->|<v[\s.]|</v>|^\s*WEBVTT\b")
+_VOICE_TAG = re.compile(r"</?v(?:[\s.][^<>\n]{0,80})?>", re.I)
+# What tools write into a transcript about the meeting rather than in it.
+NOTICE = re.compile(
+    r"^.{1,80}?\s(?:(?:has\s)?(?:joined|left)\s(?:the\s)?(?:meeting|call|conversation|chat)|"
+    r"(?:started|stopped|paused|resumed)\s(?:transcription|recording))\.?$",
+    re.I,
+)
 
 
-def is_markup(text: str) -> bool:
-    """Export scaffolding left in a turn: a timing arrow, a voice tag, a cue id, a bare
-    timestamp. A turn holding one is not stored as speech."""
-    return bool(_MARKUP.search(text) or CUE_ID_GUID.search(text) or BARE_TIMESTAMP.match(text))
+def is_scaffolding(text: str) -> bool:
+    """A whole turn that is an export's scaffolding: a timing line or a cue id."""
+    return bool(TIMING.match(text) or CUE_ID_GUID.fullmatch(text.strip()))
 
 
 def merge_runs(turns: list[Spoken]) -> list[Spoken]:
@@ -156,20 +174,26 @@ _PLACEHOLDER = re.compile(
 
 
 def is_placeholder(name: str) -> bool:
+    """ "Unknown Speaker", "Speaker 3": a label for someone unnamed."""
     return bool(_PLACEHOLDER.match(name.strip()))
 
 
 def keep_speech(reading: Reading) -> Reading:
-    """The reading without bots' messages and anything that is still markup, counted."""
+    """The reading's turns without bots' messages, tools' notices and scaffolding a
+    reader let through (counted), a stray voice tag taken out of the words; its roster
+    without bots and placeholders."""
     kept: list[Spoken] = []
+    skipped = Counter(reading.skipped)
     for turn in reading.turns:
+        said = " ".join(_VOICE_TAG.sub("", turn.text).split())
         if is_bot(turn.speaker):
-            reading.skipped["bot_message"] += 1
-        elif is_markup(turn.text) or (turn.speaker and is_markup(turn.speaker)):
-            reading.skipped["markup"] += 1
-        elif turn.text.strip():
-            kept.append(Spoken(turn.speaker, " ".join(turn.text.split()), turn.first, turn.last))
-    reading.turns = kept
+            skipped["bot_message"] += 1
+        elif is_scaffolding(said) or (turn.speaker and is_scaffolding(turn.speaker)):
+            skipped["markup"] += 1
+        elif turn.speaker is None and NOTICE.match(said):
+            continue
+        elif said:
+            kept.append(Spoken(turn.speaker, said, turn.first, turn.last))
     listed = (speaker_name(a) for a in reading.attendees)
-    reading.attendees = [a for a in listed if a and not is_bot(a) and not is_placeholder(a)]
-    return reading
+    roster = [a for a in listed if a and not is_bot(a) and not is_placeholder(a)]
+    return replace(reading, turns=kept, attendees=roster, skipped=skipped)

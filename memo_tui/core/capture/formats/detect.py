@@ -11,15 +11,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from memo_tui.core.capture.formats.base import CUE_ID_GUID
+from memo_tui.core.capture.formats.base import CUE_ID_GUID, TIMING
 from memo_tui.core.capture.formats.chat import head as chat_head
 from memo_tui.core.capture.formats.meet import CLOSING, MARKER, MAX_TITLE
 from memo_tui.core.capture.formats.meet import TITLE as MEET_TITLE
 from memo_tui.core.capture.formats.names import TS_PREFIX, split_speaker
-from memo_tui.core.capture.formats.otter import FOOTER, header
-from memo_tui.core.capture.formats.subtitles import TIMING, TIMING_LIKE
+from memo_tui.core.capture.formats.otter import FOOTER, headers
+from memo_tui.core.capture.formats.subtitles import TIMING_LIKE, VOICE
 
-_VOICE = re.compile(r"<v[\s.][^>\n]{0,80}>")
 _MARKDOWN = re.compile(r"^(?:#{1,6}\s+\S|\s*[-*+]\s+\[[ xX]\]\s|\*\*[^*\n]{1,40}:\*\*)")
 
 SUBTITLES = ("teams_vtt", "zoom_vtt", "webvtt", "srt")
@@ -31,9 +30,9 @@ def _vtt_kind(lines: list[str]) -> str:
     ids = [lines[i - 1].strip() for i, line in enumerate(lines) if i and TIMING.match(line)]
     texts = [lines[i + 1] for i, line in enumerate(lines[:-1]) if TIMING.match(line)]
     half = max(1, len(texts) // 2)
-    voices = sum(bool(_VOICE.search(text)) for text in texts)
+    voices = sum(bool(VOICE.search(text)) for text in texts)
     named = sum(
-        split_speaker(t)[0] is not None or ":" in t[:60] for t in texts if not _VOICE.search(t)
+        split_speaker(t)[0] is not None or ":" in t[:60] for t in texts if not VOICE.search(t)
     )
     if sum(bool(CUE_ID_GUID.fullmatch(i)) for i in ids) >= half:
         return "teams_vtt"
@@ -44,13 +43,29 @@ def _vtt_kind(lines: list[str]) -> str:
     return "webvtt"
 
 
-def _subtitle_kind(text: str, lines: list[str], hint: str) -> str | None:
+def _cue_share(lines: list[str]) -> float:
+    """How much of the text's non-blank lines sit in blocks that hold a timing line."""
+    in_cues = filled = 0
+    block: list[str] = []
+    for line in [*lines, ""]:
+        if line.strip():
+            block.append(line)
+            continue
+        filled += len(block)
+        in_cues += len(block) if any(TIMING_LIKE.search(b) for b in block) else 0
+        block = []
+    return in_cues / filled if filled else 0.0
+
+
+def _subtitle_kind(lines: list[str], hint: str) -> str | None:
+    """A subtitle format, when the file starts `WEBVTT` or its cues make up most of it
+    (notes that quote a cue or two are notes)."""
     first = next((line.strip() for line in lines if line.strip()), "")
-    timings = sum(bool(TIMING_LIKE.search(line)) for line in lines)
-    blocks = max(1, len(re.findall(r"\n\s*\n", text)) + 1)
     if first.startswith("WEBVTT"):
         return _vtt_kind(lines)
-    if timings < 2 or timings < 0.3 * blocks:
+    timings = sum(bool(TIMING_LIKE.search(line)) for line in lines)
+    least = 1 if hint in ("vtt", "srt") else 2
+    if timings < least or _cue_share(lines) < (0.9 if hint == "md" else 0.6):
         return None
     good = [line for line in lines if TIMING.match(line)]
     commas = sum("," in line.split("-->")[0] for line in good)
@@ -66,24 +81,38 @@ def _share(
     return hits >= least and hits >= share * len(lines)
 
 
+def _is_meet(filled: list[str]) -> bool:
+    """A Meet doc: time markers, under its title or a "Transcript" heading or above its
+    closing notes."""
+    titled = any(len(line) <= MAX_TITLE and MEET_TITLE.match(line) for line in filled[:3])
+    headed = titled or any(line.lower().endswith("transcript") for line in filled[:12])
+    closed = any(CLOSING.search(line) for line in filled[-4:])
+    return (headed or closed) and any(MARKER.match(line) for line in filled)
+
+
+def _is_headed(lines: list[str], filled: list[str]) -> bool:
+    """Turns under `Name  0:04` headers make up most of the text (an agenda with times
+    has no words under its lines)."""
+    opened = headers(lines)
+    spoken = 2 * len(opened)  # a header and (at least) a line of words
+    footer = any(FOOTER.match(line) for line in filled[-3:])
+    return len(opened) >= 2 and (spoken >= 0.5 * len(filled) or footer)
+
+
 def detect(text: str, hint: str = "") -> str:
     """The format name of `text` (teams_vtt, zoom_vtt, webvtt, srt, zoom_chat,
     google_meet_txt, otter_txt, timestamped_txt, markdown_notes or plain_txt)."""
     lines = text.split("\n")
-    subtitle = _subtitle_kind(text, lines, hint)
+    subtitle = _subtitle_kind(lines, hint)
     if subtitle:
         return subtitle
-    heads = [line for line in lines if line.strip() and not line[:1].isspace()]
-    if _share(heads, lambda line: chat_head(line.rstrip()), share=0.4):
+    unindented = [line for line in lines if line.strip() and not line[:1].isspace()]
+    if _share(unindented, lambda line: chat_head(line.rstrip()), share=0.25):
         return "zoom_chat"
     filled = [line.strip() for line in lines if line.strip()]
-    titled = any(len(line) <= MAX_TITLE and MEET_TITLE.match(line) for line in filled[:3])
-    headed = titled or any(line.lower().endswith("transcript") for line in filled[:12])
-    closed = any(CLOSING.search(line) for line in filled[-4:])
-    if (headed or closed) and (_share(filled, MARKER.match, least=1, share=0) or titled):
+    if _is_meet(filled):
         return "google_meet_txt"
-    headers = sum(1 for line in filled if header(line))
-    if headers >= 2 and (headers >= 0.2 * len(filled) or any(FOOTER.match(x) for x in filled)):
+    if _is_headed(lines, filled):
         return "otter_txt"
     body = filled[3:] if len(filled) > 6 else filled
     if _share(body, lambda line: TS_PREFIX.match(line) and len(line) > 12, least=3, share=0.5):

@@ -12,6 +12,7 @@ from memo_tui.core.capture.errors import CaptureRejected
 ZIP_MAGIC = b"PK\x03\x04"
 _BODY = "word/document.xml"
 MAX_XML_BYTES = 64 * 1024 * 1024  # the document's XML, unpacked: refuse a zip bomb
+MAX_UNPACKED_BYTES = 256 * 1024 * 1024  # every part (python-docx reads them all)
 
 
 def is_docx(data: bytes) -> bool:
@@ -33,11 +34,13 @@ def docx_text(data: bytes, name: str) -> str:
     )
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            size = archive.getinfo(_BODY).file_size
+            body = archive.getinfo(_BODY).file_size
+            unpacked = sum(part.file_size for part in archive.infolist())
     except (zipfile.BadZipFile, KeyError) as error:
         raise CaptureRejected("docx", unreadable % "no document body") from error
-    if size > MAX_XML_BYTES:
-        raise CaptureRejected("too_large", unreadable % f"its text unpacks to {size:,} bytes")
+    if body > MAX_XML_BYTES or unpacked > MAX_UNPACKED_BYTES:
+        size = f"it unpacks to {unpacked:,} bytes"
+        raise CaptureRejected("too_large", unreadable % size)
     from docx import Document
     from docx.table import Table
 

@@ -9,7 +9,7 @@ import re
 
 from memo_tui.core.capture.dates import find_absolute_date
 from memo_tui.core.capture.formats.base import Reading, Spoken, Turn, speaker_name
-from memo_tui.core.capture.formats.names import TS_PREFIX, is_label, split_speaker
+from memo_tui.core.capture.formats.names import TS_PREFIX, people, person, split_speaker
 from memo_tui.core.capture.formats.otter import header as otter_header
 
 _HEADER_LINES = 5
@@ -20,7 +20,7 @@ MAX_JOINED = 1_200
 _ENDS_SENTENCE = re.compile(r"[.!?:;][\"'\u2019\u201d)\]]*$")
 _NOT_PROSE = re.compile(r"^\s*(?:>|```|\|)")
 _CARRIES_ON = re.compile(r"^\s*(?:[a-z\u00df-\u00ff]|\()")
-_BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
+_BULLET = re.compile(r"^\s*(?:[-*+\u2022]|\d+[.)])\s+")
 # A line that is only a sound description: "[crosstalk]", "(laughter)".
 _ANNOTATION = re.compile(r"^\s*[\[(][a-z][a-z _-]{1,30}[\])]\s*$", re.I)
 
@@ -28,17 +28,8 @@ _ANNOTATION = re.compile(r"^\s*[\[(][a-z][a-z _-]{1,30}[\])]\s*$", re.I)
 def line_turns(text: str, markdown: bool, attendees: list[str]) -> list[Turn]:
     """One turn a line of the file (a hard-wrapped sentence joined), numbered as the file."""
     turns: list[Turn] = []
-    otter_speaker: str | None = None
     for number, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
-            otter_speaker = None
-            continue
-        header = otter_header(line)
-        if header and not is_label(header):
-            otter_speaker = header
-            continue
-        if otter_speaker is not None:
-            turns.append(Turn(number, otter_speaker, line.strip(), (number, number)))
             continue
         is_bullet = markdown and _BULLET.match(line)
         speaker, body = (None, line.strip()) if is_bullet else split_speaker(line)
@@ -99,7 +90,7 @@ def _drop_label_speakers(turns: list[Turn], lines: list[str], attendees: list[st
     for turn in spoken:
         counts[turn.speaker or ""] = counts.get(turn.speaker or "", 0) + 1
 
-    def is_label(speaker: str | None) -> bool:
+    def rare_label(speaker: str | None) -> bool:
         return (
             bool(speaker)
             and counts[speaker or ""] <= 2
@@ -107,32 +98,36 @@ def _drop_label_speakers(turns: list[Turn], lines: list[str], attendees: list[st
         )
 
     return [
-        Turn(t.line, None, lines[t.line - 1].strip(), t.source_lines) if is_label(t.speaker) else t
+        Turn(t.line, None, lines[t.line - 1].strip(), t.source_lines)
+        if rare_label(t.speaker)
+        else t
         for t in turns
     ]
 
 
 def read_timestamped(text: str) -> Reading:
-    """`[00:03:12] Sam: text` lines: the times go, a line with no time carries on the turn
-    above, and a line that is only a sound description ("[crosstalk]") is not a turn."""
+    """`[00:03:12] Sam: text` lines: the times go, a line with no time that names nobody
+    carries on the turn above, and a line that is only a sound description ("[crosstalk]")
+    is not a turn. The lines before the first time are the header: its title, date and
+    roster are read."""
     turns: list[Spoken] = []
     started = False
     for number, raw in enumerate(text.split("\n"), start=1):
         line = raw.strip()
-        if not line:
-            continue
         timed = bool(TS_PREFIX.match(line))
         started = started or timed
         rest = TS_PREFIX.sub("", line, count=1) if timed else line
-        if _ANNOTATION.match(rest):
-            continue
-        if started and not timed and turns and turns[-1].speaker:
-            last = turns[-1]
-            turns[-1] = Spoken(last.speaker, f"{last.text} {rest}", last.first, number)
+        if not line or not started or _ANNOTATION.match(rest):
             continue
         speaker, said = split_speaker(rest)
-        turns.append(Spoken(speaker_name(speaker), said, number, number))
+        if not timed and speaker is None and turns and turns[-1].speaker:
+            last = turns[-1]
+            turns[-1] = Spoken(last.speaker, f"{last.text} {rest}", last.first, number)
+        else:
+            turns.append(Spoken(speaker_name(speaker), said, number, number))
     title, occurred, attendees = header_facts(text)
+    head = [line for line in text.split("\n")[: turns[0].first if turns else 0] if line.strip()]
+    occurred = occurred or next((d for d in map(find_absolute_date, head[:4]) if d), None)
     return Reading("timestamped_txt", turns, title, occurred, attendees)
 
 
@@ -143,23 +138,7 @@ _ROSTER_LINE = re.compile(
     re.I,
 )
 _ABSENT = ("apologies", "absent", "regrets")
-_ITEM = re.compile(r"^\s*(?:[-*+\u2022]|\d+[.)])\s+")
-_BRACKETS = re.compile(r"\([^)]*\)|\[[^\]]*\]")
-_ROLE_AFTER = re.compile(r"\s[\u2014\u2013-]\s|[,:]")
 MAX_ROSTER_LINE = 1_000
-
-
-def _person(item: str) -> str:
-    """A roster entry without the role written after it: "Zoë Brannigan — Finance",
-    "Libby Harcourt (Kestrel, Eng)", "Sam Okafor, Field"."""
-    return _ROLE_AFTER.split(_BRACKETS.sub("", item), maxsplit=1)[0].strip(" .*_")
-
-
-def _people(listed: str) -> list[str]:
-    """ "A, B and C" as names (bracketed roles dropped)."""
-    parts = re.split(r",|;|\band\b|&", _BRACKETS.sub("", listed))
-    names = [" ".join(part.strip(" .*_").split()) for part in parts]
-    return [name for name in names if name and len(name.split()) <= 5]
 
 
 def roster(lines: list[str]) -> list[str]:
@@ -169,18 +148,18 @@ def roster(lines: list[str]) -> list[str]:
     absent: set[str] = set()
     listing: str | None = None  # the kind of list under a heading, while it is read
     for raw in (line for line in lines if len(line) <= MAX_ROSTER_LINE):
-        bullet = bool(_ITEM.match(raw))
-        text = _ITEM.sub("", raw).strip()
+        bullet = bool(_BULLET.match(raw))
+        text = _BULLET.sub("", raw).strip()
         labelled = _ROSTER_LINE.match(text)
         kind = labelled["kind"].lower() if labelled else None
         names: list[str] = []
         if labelled and (labelled["names"] or "").strip(" *_"):
-            names = _people(labelled["names"])
+            names = people(labelled["names"])
             listing = listing if bullet else None
         elif labelled and not bullet:
             listing = kind
         elif listing and bullet:
-            names, kind = [_person(text)], listing
+            names, kind = [person(text)], listing
         elif listing and text:
             listing = None
         if kind in _ABSENT:

@@ -8,15 +8,21 @@ generated. Only the `Name: text` lines are speech.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 
 from memo_tui.core.capture.dates import find_absolute_date
-from memo_tui.core.capture.formats.base import Reading, Spoken, speaker_name
-from memo_tui.core.capture.formats.names import name_prefix, recurring_names
+from memo_tui.core.capture.formats.base import TIME, Reading, Spoken, speaker_name
+from memo_tui.core.capture.formats.names import (
+    name_prefix,
+    people,
+    recurring_names,
+    split_speaker,
+)
 
 MAX_TITLE = 200
 TITLE = re.compile(r"^(?P<title>.+?)\s+[-\u2013\u2014]\s+Transcript\s*$", re.I)
-MARKER = re.compile(r"^\s*\d{1,2}:\d{2}:\d{2}\s*$")
+MARKER = re.compile(rf"^\s*{TIME}\s*$")
 CLOSING = re.compile(
     r"^\s*(?:meeting ended after|transcription ended after|transcription ended\b)|"
     r"\btranscript was computer generated\b|\bcomputer[- ]generated and might contain errors\b",
@@ -24,29 +30,38 @@ CLOSING = re.compile(
 )
 
 
-def read_meet(text: str) -> Reading:
-    lines = text.split("\n")
+def _head(lines: list[str]) -> tuple[str | None, dt.date | None, list[str], int]:
+    """The title, date and attendees above the transcript, and where it starts: after a
+    `Transcript` line, or at the first time marker or `Name: text` line."""
     title: str | None = None
-    occurred = None
+    occurred: dt.date | None = None
     attendees: list[str] = []
-    start = 0
-    section = "head"
+    listing = False
     for number, raw in enumerate(lines):
         line = raw.strip()
+        titled = TITLE.match(line) if len(line) <= MAX_TITLE else None
         if not line:
             continue
-        titled = TITLE.match(line) if len(line) <= MAX_TITLE else None
-        if section == "head" and title is None and titled:
-            title = titled["title"]
+        if line.lower() == "transcript":
+            return title, occurred, attendees, number + 1
+        if MARKER.match(line) or (split_speaker(line)[0] and not titled and not listing):
+            return title, occurred, attendees, number
+        if titled or line.lower().endswith("transcript"):  # the doc's or its tab's heading
+            title = title or (titled["title"] if titled else None)
         elif line.lower() == "attendees":
-            section = "attendees"
-        elif line.lower().endswith("transcript") or MARKER.match(line):
-            start = number + (line.lower() == "transcript")
-            break
-        elif section == "attendees":
-            attendees += [a.strip() for a in re.split(r",|;", line) if a.strip()]
+            listing = True
+        elif listing:
+            attendees += people(line)
         elif occurred is None:
             occurred = find_absolute_date(line)
+    return title, occurred, attendees, len(lines)
+
+
+def read_meet(text: str) -> Reading:
+    """The `Name: text` lines under the head; a line naming nobody is a paragraph of the
+    speaker above."""
+    lines = text.split("\n")
+    title, occurred, attendees, start = _head(lines)
     known = recurring_names(lines[start:]) | set(attendees)
     turns: list[Spoken] = []
     for number, raw in enumerate(lines[start:], start=start + 1):
@@ -54,7 +69,7 @@ def read_meet(text: str) -> Reading:
         if not line or MARKER.match(line) or CLOSING.search(line):
             continue
         speaker, said = name_prefix(line, known)
-        if speaker is None and turns:  # a paragraph of the speaker above
+        if speaker is None and turns:
             speaker = turns[-1].speaker
         turns.append(Spoken(speaker_name(speaker), said, number, number))
     return Reading("google_meet_txt", turns, title, occurred, attendees)

@@ -6,17 +6,18 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 
+from memo_tui.core.capture.formats.base import STAMP
+
 _NAME_WORD = r"[A-Z\u00c0-\u024f][\w.'\u2019\-]{0,30}"
 _PARTICLE = r"de|van|von|der|da|di|del|le|la|al|bin|ibn"
 SPEAKER = (
     rf"(?:{_NAME_WORD}|Dr\.|Mr\.|Ms\.|Mrs\.)"
     rf"(?:[ \t](?:[A-Z0-9\u00c0-\u024f][\w.'\u2019\-]{{0,30}}|{_PARTICLE})){{0,4}}"
 )
-TIMESTAMP = r"(?:\d{1,2}:)?\d{1,2}:\d{2}(?:[.,]\d{1,3})?"
-TS_PREFIX = re.compile(rf"^\s*[\[(]?{TIMESTAMP}[\])]?\s*[-\u2013\u2014]?\s*")
+TS_PREFIX = re.compile(rf"^\s*[\[(]?{STAMP}[\])]?\s*[-\u2013\u2014]?\s*")
 NAME_LINE = re.compile(rf"^{SPEAKER}$")
 _SPEAKER_LINE = re.compile(
-    rf"^(?:\*\*)?(?P<name>{SPEAKER})(?:\*\*)?(?:\s*[\[(]{TIMESTAMP}[\])])?"
+    rf"^(?:\*\*)?(?P<name>{SPEAKER})(?:\*\*)?(?:\s*[\[(]{STAMP}[\])])?"
     rf"\s*(?:\*\*)?:(?:\*\*)?\s+(?P<text>\S.*)$"
 )
 
@@ -30,7 +31,7 @@ LABELS = frozenset(
     blockers goal goals context background problem solution result results purpose next
     follow followup followups reminder important tl;dr tldr ps p.s nb n.b step steps edit
     http https file link url parking lot open questions minutes chair facilitator scribe
-    regrets absent recorded transcript
+    regrets recorded transcript
     """.split()
 )
 
@@ -96,5 +97,22 @@ def name_prefix(text: str, known: set[str]) -> tuple[str | None, str]:
     head, colon, rest = text.partition(":")
     if colon and head.strip() in known and rest.strip():
         return head.strip(), rest.strip()
-    speaker, said = split_speaker(text)
-    return speaker, said
+    return split_speaker(text)
+
+
+_BRACKETS = re.compile(r"\([^)]*\)|\[[^\]]*\]")
+_ROLE_AFTER = re.compile(r"\s[\u2014\u2013-]\s|[,:]")
+_MAX_LISTED = 2_000  # characters of a roster line read (a hostile one can be any length)
+
+
+def person(item: str) -> str:
+    """A roster entry without the role written after it: "Zoë Brannigan — Finance",
+    "Libby Harcourt (Kestrel, Eng)", "Sam Okafor, Field"."""
+    return _ROLE_AFTER.split(_BRACKETS.sub("", item[:_MAX_LISTED]), maxsplit=1)[0].strip(" .*_")
+
+
+def people(listed: str) -> list[str]:
+    """ "A, B and C" as names (bracketed roles dropped)."""
+    parts = re.split(r",|;|\band\b|&", _BRACKETS.sub("", listed[:_MAX_LISTED]))
+    names = [" ".join(part.strip(" .*_").split()) for part in parts]
+    return [name for name in names if name and len(name.split()) <= 5]

@@ -1,10 +1,11 @@
 """WebVTT (Teams, Zoom, any other tool) and SubRip, read cue by cue.
 
 A cue is an optional id, a timing line and its text. Teams writes `<v Full Name>text</v>`
-(sometimes without the `</v>`), Zoom `Display Name: text`, SubRip exports `[Full Name] text`
-or `Name: text`; a cue that names nobody carries on the speaker before it. A cue that
-cannot be read (a garbled timing line, no text, a voice tag never closed) is skipped and
-counted, never stored half-read.
+(sometimes without the `</v>`), Zoom `Display Name: text`, SubRip exports `[Full Name] text`,
+`Name: text` or `>> NAME: text`; a cue that names nobody carries on the speaker before it,
+and a line inside a cue that names someone starts their turn. A cue that cannot be read (a
+garbled timing line, no text, a voice tag never closed) is skipped and counted, never
+stored half-read.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from collections import Counter
 
 from memo_tui.core.capture.formats.base import (
     CUE_ID_GUID,
+    NOTICE,
+    TIMING,
     Reading,
     Spoken,
     merge_runs,
@@ -22,29 +25,33 @@ from memo_tui.core.capture.formats.base import (
 )
 from memo_tui.core.capture.formats.names import NAME_LINE, name_prefix, recurring_names
 
-_STAMP = r"(?:\d{1,3}:)?\d{1,2}:\d{2}[.,]\d{1,3}"
-TIMING = re.compile(rf"^\s*{_STAMP}\s*-->\s*{_STAMP}(?:\s+\S.*)?$")
-# A line that means to be a timing line: an arrow, or two times with a dash between.
-TIMING_LIKE = re.compile(r"-->|^\s*\d{1,3}:[\d:.,]{2,}\s*-+>?\s*\d{1,3}:")
+# A line that means to be a timing line: it starts with a time and an arrow follows, even
+# when the time or the arrow is garbled (`00:01:0x --> ...`, `00:01:02.000 -> ...`).
+TIMING_LIKE = re.compile(r"^\s*\d{1,3}:\S{0,20}\s*-{1,2}>")
 _CUE_ID = re.compile(rf"^\s*(?:\d+|{CUE_ID_GUID.pattern})\s*$", re.I)
-_VOICE = re.compile(r"<v(?:\.[\w.-]{1,40})?[ \t]+(?P<name>[^<>\n]{1,80})>")
+VOICE = re.compile(r"<v(?:\.[\w.-]{1,40})?[ \t]+(?P<name>[^<>\n]{1,80})>")
 _VOICE_OPEN = re.compile(r"<v[\s.]", re.I)
-_TAG = re.compile(r"</?[a-z][\w.-]{0,20}(?:[ \t][^<>\n]{0,200})?>|<\d{1,2}:[\d:.]+>", re.I)
+_TAG = re.compile(
+    r"</?[a-z][\w.-]{0,20}(?:[ \t][^<>\n]{0,200})?>|<\d{1,2}:[\d:.]+>|\{\\[^{}\n]{0,40}\}", re.I
+)
 _BRACKETED = re.compile(r"^\[(?P<name>[^\[\]\n]{1,60})\]\s*(?P<text>.*)$")
-_LEADER = re.compile(r"^(?:>>|-)\s*")  # ">> Name: text" in broadcast captions
+_LEADER = re.compile(r"^(?:>>|-)\s*")  # ">> NAME: text", "- Name: text" in captions
 # Bracketed sound descriptions, not speakers: [inaudible] we should...
 _SOUNDS = frozenset(
     """inaudible crosstalk laughter laughs laughing music applause silence noise pause
     background unintelligible overlapping indistinct foreign coughs cough sighs static
-    beep silence blank_audio no audio""".split()
+    beep blank_audio""".split()
 )
 _HEADER_BLOCKS = ("NOTE", "STYLE", "REGION")
+_SETTING = re.compile(r"^[\w-]{1,30}\s*:")  # NOTE duration:"00:10:17" is no title
+
+Block = list[tuple[int, str]]
 
 
-def _blocks(lines: list[str]) -> list[list[tuple[int, str]]]:
+def _blocks(lines: list[str]) -> list[Block]:
     """Runs of non-blank lines, each line with its 1-based number."""
-    blocks: list[list[tuple[int, str]]] = []
-    current: list[tuple[int, str]] = []
+    blocks: list[Block] = []
+    current: Block = []
     for number, line in enumerate(lines, start=1):
         if line.strip():
             current.append((number, line))
@@ -56,7 +63,7 @@ def _blocks(lines: list[str]) -> list[list[tuple[int, str]]]:
     return blocks
 
 
-def _cues(block: list[tuple[int, str]], skipped: Counter[str]) -> list[list[tuple[int, str]]]:
+def _cues(block: Block, skipped: Counter[str]) -> list[Block]:
     """The payload lines of each readable cue in a block (a block may hold several cues
     when a file lost its blank lines); unreadable ones are counted."""
     starts = [k for k, (_, line) in enumerate(block) if TIMING_LIKE.search(line)]
@@ -90,63 +97,86 @@ def _plain(text: str) -> str:
     return " ".join(html.unescape(_TAG.sub("", text)).split())
 
 
-def _named(text: str, speakers: set[str]) -> tuple[str | None, str]:
-    """A cue's text without voice tags: (speaker it names, what was said)."""
+def _named(text: str, speakers: set[str], opening: bool) -> tuple[str | None, str]:
+    """A line of a cue: (the speaker it names, what was said). Inside a cue, a line
+    names someone only with a caption's dash or chevrons, a `[Name]`, or a name the file
+    writes before other cues too ("Right: ..." carries the sentence on)."""
+    led = bool(_LEADER.match(text))
     text = _LEADER.sub("", text)
     bracketed = _BRACKETED.match(text)
     if bracketed and bracketed["name"].strip().lower() not in _SOUNDS:
         name = bracketed["name"].strip()
         if NAME_LINE.match(name) or name in speakers:
             return name, bracketed["text"]
-    return name_prefix(text, speakers)
+    speaker, said = name_prefix(text, speakers)
+    if speaker is not None and not (opening or led or speaker in speakers):
+        return None, text
+    return speaker, said
 
 
 def _voices(joined: str) -> list[tuple[str | None, str]] | None:
     """Each voice's words in a cue; None when a voice tag is never closed."""
-    found = list(_VOICE.finditer(joined))
+    found = list(VOICE.finditer(joined))
     if len(found) != len(_VOICE_OPEN.findall(joined)):
         return None
-    if not found:
-        return [(None, joined)]
-    pieces: list[tuple[str | None, str]] = []
-    before = joined[: found[0].start()].strip()
-    if before:
-        pieces.append((None, before))
+    before = _LEADER.sub("", joined[: found[0].start()].strip()) if found else ""
+    pieces: list[tuple[str | None, str]] = [(None, before)] if before else []
     for index, voice in enumerate(found):
         end = found[index + 1].start() if index + 1 < len(found) else len(joined)
-        pieces.append((voice["name"], joined[voice.end() : end]))
+        pieces.append((voice["name"], _LEADER.sub("", joined[voice.end() : end].strip())))
     return pieces
+
+
+def _lines(payload: Block, speakers: set[str]) -> list[tuple[str | None, str]]:
+    """A cue's lines as (speaker, words): a line naming someone starts their piece, the
+    lines after it that name nobody carry it on."""
+    pieces: list[tuple[str | None, str]] = []
+    for _, line in payload:
+        speaker, said = _named(_plain(line), speakers, opening=not pieces)
+        if speaker is None and pieces:
+            pieces[-1] = (pieces[-1][0], f"{pieces[-1][1]} {said}")
+        else:
+            pieces.append((speaker, said))
+    return pieces
+
+
+def _title(head: str, title: str | None) -> str | None:
+    if head.startswith("WEBVTT"):
+        found = head.removeprefix("WEBVTT").strip(" -:\t")
+    elif head.startswith("NOTE"):
+        found = head.removeprefix("NOTE").strip(" :")
+    else:
+        return title
+    return title or (found if found and not _SETTING.match(found) else None)
 
 
 def read_subtitles(text: str, source_format: str) -> Reading:
     """Cues to turns; `source_format` is what the file was detected as (teams_vtt, ...)."""
     skipped: Counter[str] = Counter()
     title: str | None = None
-    payloads: list[list[tuple[int, str]]] = []
+    payloads: list[Block] = []
     for block in _blocks(text.split("\n")):
         head = block[0][1].strip()
-        if head.startswith("WEBVTT") and not any(TIMING_LIKE.search(t) for _, t in block):
-            title = head.removeprefix("WEBVTT").strip(" -:\t") or title
-            continue
-        if head.startswith(_HEADER_BLOCKS) and not any(TIMING_LIKE.search(t) for _, t in block):
-            if head.startswith("NOTE") and title is None:
-                title = head.removeprefix("NOTE").strip(" :") or None
+        timed = any(TIMING_LIKE.search(line) for _, line in block)
+        if (head.startswith("WEBVTT") or head.startswith(_HEADER_BLOCKS)) and not timed:
+            title = _title(head, title)
             continue
         payloads.extend(_cues(block, skipped))
-    speakers = recurring_names(_LEADER.sub("", _TAG.sub("", p[0][1]).strip()) for p in payloads)
+    speakers = recurring_names(_LEADER.sub("", _plain(p[0][1])) for p in payloads)
     said: list[Spoken] = []
     for payload in payloads:
         joined = " ".join(line.strip() for _, line in payload)
-        pieces = _voices(joined)
+        pieces = _voices(joined) if _VOICE_OPEN.search(joined) else _lines(payload, speakers)
         if pieces is None:
             skipped["unclosed_voice"] += 1
             continue
         first, last = payload[0][0], payload[-1][0]
-        for voice, words in pieces:
-            speaker, body = (voice, words) if voice else _named(_plain(words), speakers)
-            body = _plain(body)
+        for speaker, words in pieces:
+            body = _plain(words)
             if not body:
                 skipped["empty_cue"] += 1
+                continue
+            if speaker is None and NOTICE.match(body):  # "Raj joined the meeting"
                 continue
             # A cue that names nobody carries on the speaker before it.
             speaker = speaker or (said[-1].speaker if said else None)
