@@ -717,7 +717,220 @@ def test_a_timestamped_line_without_its_time_carries_on_unless_it_names_someone(
     )
     transcript = parse(text, "retro.txt", "txt")
     assert transcript.source_format == "timestamped_txt"
-    assert transcript.lines[2:] == [
+    assert transcript.lines[0] == "Retro"  # the lines above the first time stay
+    assert transcript.lines[3:] == [
         "Ana Lima: We keep the old scanner until May.",
         "Raj Patel: Then I'll order the new ones.",
     ]
+
+
+# What a second review found (each failed before its fix).
+
+GEMINI = """\U0001f4dd Notes
+Mar 2, 2026
+Weekly product sync
+Summary
+Alice Smith and Bob Jones agreed to ship on Friday.
+Suggested next steps
+Bob Jones will send the release notes by Thursday noon.
+
+\U0001f4d6 Transcript
+Mar 2, 2026
+Weekly product sync - Transcript
+00:00:00
+
+Alice Smith: Good morning everyone.
+Bob Jones: QA signed off on staging.
+00:05:12
+
+Alice Smith: Great, we ship Friday.
+
+Meeting ended after 00:06:40 \U0001f44b
+"""
+
+READS = {
+    "gemini notes, then the transcript": (
+        GEMINI,
+        "sync.txt",
+        "google_meet_txt",
+        [
+            "Alice Smith: Good morning everyone.",
+            "Bob Jones: QA signed off on staging.",
+            "Alice Smith: Great, we ship Friday.",
+        ],
+    ),
+    "meet without markers": (
+        "Weekly sync - Transcript\nAttendees\nAlice Smith, Bob Jones\nTranscript\n"
+        "Alice Smith: We ship Friday.\nBob Jones: Agreed.\n"
+        "This editable transcript was computer generated and might contain errors.\n",
+        "sync.txt",
+        "google_meet_txt",
+        ["Alice Smith: We ship Friday.", "Bob Jones: Agreed."],
+    ),
+    "am/pm times": (
+        "Call notes\n[10:02 AM] Alice Smith: Morning.\n[10:03 AM] Bob Jones: Hi.\n"
+        "[10:04 AM] Alice Smith: We ship Friday.\n[10:05 AM] Bob Jones: Agreed.\n",
+        "call.txt",
+        "timestamped_txt",
+        [
+            "Call notes",
+            "Alice Smith: Morning.",
+            "Bob Jones: Hi.",
+            "Alice Smith: We ship Friday.",
+            "Bob Jones: Agreed.",
+        ],
+    ),
+    "teams timings without padding, names alone on a line": (
+        "0:0:0.0 --> 0:0:5.230\nAlice Smith\nGood morning.\n\n"
+        "0:0:5.230 --> 0:0:9.0\nBob Jones\nThe budget is approved.\n\n"
+        "0:0:9.0 --> 0:0:14.500\nCarol Wu\nI'll send the PO.\n",
+        "call.txt",
+        "webvtt",
+        [
+            "Alice Smith: Good morning.",
+            "Bob Jones: The budget is approved.",
+            "Carol Wu: I'll send the PO.",
+        ],
+    ),
+    "zoom names of any shape": (
+        "WEBVTT\n\n1\n00:00:01.000 --> 00:00:02.000\n\U0001f3a7 Priya Shah: Can you hear me?\n\n"
+        "2\n00:00:02.500 --> 00:00:04.000\n+44 20 7946 0958: Yes, loud and clear.\n\n"
+        "3\n00:00:04.500 --> 00:00:06.000\njb lefevre: Me too.\n",
+        "call.vtt",
+        "zoom_vtt",
+        [
+            "\U0001f3a7 Priya Shah: Can you hear me?",
+            "+44 20 7946 0958: Yes, loud and clear.",
+            "jb lefevre: Me too.",
+        ],
+    ),
+    "rolling captions": (
+        "WEBVTT\nKind: captions\n\n00:00:00.000 --> 00:00:02.350 align:start position:0%\n \n"
+        "welcome<00:00:00.520><c> back</c>\n\n"
+        "00:00:02.350 --> 00:00:02.360 align:start position:0%\nwelcome back\n \n\n"
+        "00:00:02.360 --> 00:00:05.000 align:start position:0%\nwelcome back\n"
+        "we're<00:00:02.800><c> going</c>\n",
+        "talk.vtt",
+        "webvtt",
+        ["welcome back", "we're going"],  # said once each; nobody named, a line a cue
+    ),
+    "sounds in brackets": (
+        "1\n00:00:01,000 --> 00:00:02,000\n[Jane Doe] Revenue is up.\n\n"
+        "2\n00:00:02,500 --> 00:00:03,000\n[PHONE RINGING]\n\n"
+        "3\n00:00:03,500 --> 00:00:05,000\n[Speaking Spanish] hola\n\n"
+        "4\n00:00:05,500 --> 00:00:07,000\nAnd costs are down.\n",
+        "call.srt",
+        "srt",
+        ["Jane Doe: Revenue is up. [PHONE RINGING] [Speaking Spanish] hola And costs are down."],
+    ),
+    "zoom closed captions": (
+        "[Alice Smith] 10:02:15\nGood morning.\n[Bob Jones] 10:02:21\nLoud and clear.\n",
+        "closed_caption.txt",
+        "zoom_cc_txt",
+        ["Alice Smith: Good morning.", "Bob Jones: Loud and clear."],
+    ),
+    "one otter turn": (
+        "Speaker 1  0:00\nJust testing the recorder.\n",
+        "memo.txt",
+        "otter_txt",
+        ["Speaker 1: Just testing the recorder."],
+    ),
+    "one chat message": (
+        "10:01:00 From Alice Smith to Everyone:\n\tthe deck is in the channel\n",
+        "chat.txt",
+        "zoom_chat",
+        ["Alice Smith: the deck is in the channel"],
+    ),
+    "one cue saved as .txt": (
+        "1\n00:00:01,000 --> 00:00:03,000\nAlice: We ship Friday.\n",
+        "clip.txt",
+        "srt",
+        ["Alice: We ship Friday."],
+    ),
+    "speech that sounds like a notice": (
+        "Sarah Chen  0:04\nSorry, Dan just left the call.\n\n"
+        "Tom Okafor  0:09\nAgreed. And I stopped recording.\n",
+        "sync.txt",
+        "otter_txt",
+        [
+            "Sarah Chen: Sorry, Dan just left the call.",
+            "Tom Okafor: Agreed. And I stopped recording.",
+        ],
+    ),
+    "named cues": (
+        "WEBVTT\n\nintro\n00:00:01.000 --> 00:00:02.000\n<v Mary Jones>Welcome.</v>\n\n"
+        "chapter-2\n00:00:03.000 --> 00:00:04.000\n<v Tom Baker>Thanks.</v>\n",
+        "board.vtt",
+        "teams_vtt",
+        ["Mary Jones: Welcome.", "Tom Baker: Thanks."],
+    ),
+    "titles and companies after a name": (
+        "WEBVTT\n\n00:00:01.000 --> 00:00:02.000\n<v Alice Smith, CFO>Welcome.</v>\n\n"
+        "00:00:03.000 --> 00:00:04.000\n<v Priya Shah | Acme.ai>Thanks.</v>\n\n"
+        "00:00:05.000 --> 00:00:06.000\n<v Executive Assistant>Booked.</v>\n",
+        "board.vtt",
+        "teams_vtt",
+        ["Alice Smith: Welcome.", "Priya Shah: Thanks.", "Executive Assistant: Booked."],
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(READS))
+def test_real_export_shapes_read_as_people_would(case: str) -> None:
+    text, name, fmt, lines = READS[case]
+    transcript = parse(text, name, name.rsplit(".", 1)[1])
+    assert (transcript.source_format, transcript.lines) == (fmt, lines)
+    assert_no_scaffolding(transcript)
+
+
+def test_gemini_notes_above_a_transcript_are_counted_not_stored() -> None:
+    transcript = parse(GEMINI, "sync.txt", "txt")
+    assert transcript.title == "Weekly product sync"
+    assert transcript.skipped == {"outside_turn": 7}  # the notes tab, its headings included
+
+
+NOTES = {
+    "a shift log": "Shift handover - 4 March\n\n07:00 From night shift to day shift: two pallets "
+    "in bay 3.\nForklift 2 is out of service.\nAlice to call the vendor before 10.\n",
+    "a log with times": "Incident 4471\nRoot cause: a bad deploy.\n09:02 alerts fired\n"
+    "09:05 rollback started\n09:20 recovered\n09:45 all clear\nOwner for postmortem: Bob\n",
+    "a schedule": "Tuesday plan\n9:00 -> 10:00 standup and triage\n10:00 -> 12:00 design review\n"
+    "13:00 -> 15:00 customer calls\n",
+    "a schedule in markdown": "# Workshop day\n\n9:00 --> 10:30 Intro\n10:30 --> 12:00 "
+    "Breakouts: teams of four\n13:00 --> 14:00 Readouts\n",
+    "quoting two chat lines": "Retro notes\n\nGood: the chat worked.\n10:01 From Ana to "
+    "Everyone: link here\n10:02 From Bob to Everyone: thanks\nBad: audio.\nAction: Carol fixes "
+    "the mic.\n",
+    "a transcript's notes": "Customer call - notes from the transcript\nAcme, with Jane (CTO)\n\n"
+    "10:00\nIntro, they use our API.\n10:15\nPain point: rate limits.\n",
+}
+
+
+@pytest.mark.parametrize("case", sorted(NOTES))
+def test_notes_are_stored_as_written(case: str) -> None:
+    text = NOTES[case]
+    name = "notes.md" if "markdown" in case else "notes.txt"
+    transcript = parse(text, name, name.rsplit(".", 1)[1])
+    assert transcript.as_written and transcript.text == transcript.raw_text == text
+    assert transcript.skipped == {}
+
+
+def test_a_direct_reply_pasted_into_notes_is_withheld_to_its_end() -> None:
+    text = (
+        "Retro notes - 4 March\n\nFrom the call's chat:\n"
+        "10:04:00 From Bob Jones to Alice Smith (Direct Message):\n"
+        '\tReplying to "can you cover for me"\n\t\n\tyes, but Carol is leaving in May\n'
+        "\nAction: Alice books the retro room.\n"
+    )
+    transcript = parse(text, "retro.txt", "txt")
+    assert "Carol is leaving" not in transcript.raw_text and "Carol" not in transcript.text
+    assert "Action: Alice books the retro room." in transcript.text
+    assert transcript.skipped == {"direct_message": 1}
+
+
+def test_utf16_without_a_bom_is_read() -> None:
+    text = "WEBVTT\n\n00:00:01.000 --> 00:00:02.000\n<v Zo\u00eb Brannigan>Hello.</v>\n"
+    for codec in ("utf-16-le", "utf-16-be"):
+        assert parse(decode(text.encode(codec), "a.vtt"), "a.vtt", "vtt").lines == [
+            "Zo\u00eb Brannigan: Hello."
+        ]

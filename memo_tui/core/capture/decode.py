@@ -18,9 +18,25 @@ def normalize_newlines(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
+def _utf16_without_bom(data: bytes) -> str | None:
+    """UTF-16 saved with no BOM (some Windows tools): mostly ASCII text, so every other
+    byte is NUL, on the same side throughout."""
+    sample = data[:4096]
+    if len(sample) < 16 or len(sample) % 2:
+        return None
+    even, odd = sample[0::2].count(0), sample[1::2].count(0)
+    half = len(sample) // 2
+    if odd >= 0.9 * half and even == 0:
+        return "utf-16-le"
+    if even >= 0.9 * half and odd == 0:
+        return "utf-16-be"
+    return None
+
+
 def decode(data: bytes, name: str) -> str:
     """Decode a transcript file's bytes, refusing binary and invalid text."""
     encoding = next((enc for bom, enc in _BOMS if data.startswith(bom)), None)
+    encoding = encoding or _utf16_without_bom(data)
     if encoding is None and b"\x00" in data:
         raise CaptureRejected(
             "binary",
@@ -30,7 +46,7 @@ def decode(data: bytes, name: str) -> str:
     try:
         text = data.decode(encoding or "utf-8")
     except UnicodeDecodeError as error:
-        label = "UTF-16" if encoding == "utf-16" else "UTF-8"
+        label = "UTF-16" if encoding and encoding.startswith("utf-16") else "UTF-8"
         raise CaptureRejected(
             "encoding",
             f"{name} is not valid {label} (byte 0x{data[error.start]:02x} at offset "

@@ -42,6 +42,7 @@ _EXPORTS: dict[str, Callable[[str], Reading]] = {
     "webvtt": lambda text: read_subtitles(text, "webvtt"),
     "srt": lambda text: read_subtitles(text, "srt"),
     "otter_txt": lambda text: read_headed(text, "otter_txt"),
+    "zoom_cc_txt": lambda text: read_headed(text, "zoom_cc_txt"),
     "google_meet_txt": read_meet,
     "zoom_chat": read_chat,
     "timestamped_txt": read_timestamped,

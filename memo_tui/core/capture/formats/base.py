@@ -92,9 +92,9 @@ _NAME_SUFFIX = re.compile(
 )
 
 
-# Whatever else a display name carries in brackets at its end: "(Marlow Fresh)", "(PM)".
-_BRACKETED_END = re.compile(r"\s*[\[(][^\[\]()]{1,40}[\])]$")
-_LAST_FIRST = re.compile(r"^([^,@]+),\s*([^,@.\d]+)$")  # "Harcourt, Elizabeth"
+# Whatever else a display name carries at its end: "(Marlow Fresh)", "(PM)", "| Acme".
+_BRACKETED_END = re.compile(r"\s*(?:[\[(][^\[\]()]{1,40}[\])]|\|[^|]{1,40})$")
+_COMMA = re.compile(r"^([^,@]+),\s*([^,@.\d]+)$")
 
 
 def speaker_name(raw: str | None) -> str | None:
@@ -109,18 +109,28 @@ def speaker_name(raw: str | None) -> str | None:
         if trimmed == name:
             break
         name = trimmed
-    name = name.strip(" :")
-    turned = _LAST_FIRST.match(name)
-    if turned and len(turned[1].split()) <= 3 and len(turned[2].split()) <= 3:
-        name = f"{turned[2].strip()} {turned[1].strip()}"
-    return name or None
+    return _comma_name(name.strip(" :")) or None
+
+
+def _comma_name(name: str) -> str:
+    """A directory's "Harcourt, Elizabeth" is Elizabeth Harcourt; "Alice Smith, CFO" is
+    Alice Smith (what follows a full name's comma is a title or a company)."""
+    parts = _COMMA.match(name)
+    if parts is None:
+        return name
+    before, after = parts[1].split(), parts[2].split()
+    if len(before) >= 2 and len(after) <= 2:
+        return " ".join(before)
+    if len(before) == 1 and len(after) <= 2 and not any(w.isupper() and len(w) > 1 for w in after):
+        return f"{' '.join(after)} {before[0]}"
+    return name
 
 
 # A heuristic: note-taking bots post in chats and sit in transcripts; what they write is
 # not what anyone in the meeting said.
 _BOT = re.compile(
-    r"\b(?:bot|notetaker|note[- ]taker|meeting notes|ai notes|assistant|copilot|"
-    r"read\.ai|otter\.ai|fireflies(?:\.ai)?|fathom|tl;?dv|sembly|avoma|fellow\.app)\b|\.ai\b",
+    r"\b(?:bot|notetaker|note[- ]taker|meeting notes|ai notes|ai (?:meeting )?assistant|"
+    r"ai companion|read\.ai|otter\.ai|fireflies(?:\.ai)?|fathom|tl;?dv|sembly|avoma)\b",
     re.I,
 )
 
@@ -132,16 +142,20 @@ def is_bot(speaker: str | None) -> bool:
 
 TIME = r"(?:\d{1,3}:)?\d{1,2}:\d{2}"  # 4:05, 1:02:03, 00:04:09
 STAMP = rf"{TIME}(?:[.,]\d{{1,3}})?"  # and with milliseconds, as subtitles write them
-TIMING = re.compile(rf"^\s*{STAMP}\s*-->\s*{STAMP}(?:\s.*)?$")
+# A cue's timing, with its fraction of a second (Teams' older exports write `0:0:5.23`);
+# settings after it are `key:value` words.
+_CUE_STAMP = r"(?:\d{1,3}:)?\d{1,2}:\d{1,2}[.,]\d{1,7}"
+TIMING = re.compile(rf"^\s*{_CUE_STAMP}\s*-->\s*{_CUE_STAMP}(?:\s+[\w-]+:\S+)*\s*$")
 CUE_ID_GUID = re.compile(
     r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?:/\d+-\d+)?\b", re.I
 )
 _VOICE_TAG = re.compile(r"</?v(?:[\s.][^<>\n]{0,80})?>", re.I)
-# What tools write into a transcript about the meeting rather than in it.
+# What tools write into a transcript about the meeting rather than in it: someone (named,
+# as a tool names them) joined or left, or started or stopped the transcription.
 NOTICE = re.compile(
-    r"^.{1,80}?\s(?:(?:has\s)?(?:joined|left)\s(?:the\s)?(?:meeting|call|conversation|chat)|"
-    r"(?:started|stopped|paused|resumed)\s(?:transcription|recording))\.?$",
-    re.I,
+    r"^[A-Z\u00c0-\u024f](?:[\w'\u2019-]+|\.)(?: [A-Z\u00c0-\u024f](?:[\w'\u2019-]+|\.)){0,3}"
+    r"(?: \([^()]{1,30}\))? (?:has )?(?:(?:joined|left) (?:the )?(?:meeting|call|conversation)|"
+    r"(?:started|stopped|paused|resumed) (?:the )?(?:transcription|recording))\.?$"
 )
 
 

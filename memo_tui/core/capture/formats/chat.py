@@ -36,7 +36,8 @@ class Head:
     the same line."""
 
     who: str
-    direct: bool
+    direct: bool  # to someone, not to the meeting
+    marked: bool  # and the export says so: "(Direct Message)", "(Privately)"
     said: str
 
 
@@ -61,7 +62,7 @@ def head(line: str) -> Head | None:
     parts = _TO.split(sender.strip())
     who = " to ".join(parts[:-1]) if len(parts) > 1 else parts[0]
     direct = bool(private) or (len(parts) > 1 and not _EVERYONE.match(parts[-1].strip()))
-    return Head(who.strip(), direct, said.strip()) if who.strip() else None
+    return Head(who.strip(), direct, bool(private), said.strip()) if who.strip() else None
 
 
 def _said(lines: list[str]) -> str:
@@ -115,18 +116,19 @@ MAX_DIRECT_LINES = 20  # of a direct message found outside a chat: its head and 
 
 def direct_messages(text: str) -> list[tuple[int, int]]:
     """The lines of each direct message in text that was not read as a chat (a chat with
-    its tabs lost): the head and the lines under it, up to a blank line or another head."""
+    its tabs lost, pasted into notes): a head the export marks as direct and the lines
+    under it, up to an empty line or another head ("\t" lines are inside a message)."""
     lines = text.split("\n")
     spans = []
     for index, raw in enumerate(lines):
         opened = head(raw.rstrip())
-        if opened is None or not opened.direct:
+        if opened is None or not opened.marked:
             continue
         end = index
         while (
             end + 1 < len(lines)
             and end - index < MAX_DIRECT_LINES
-            and lines[end + 1].strip()
+            and lines[end + 1] != ""
             and head(lines[end + 1].rstrip()) is None
         ):
             end += 1

@@ -13,10 +13,10 @@ from collections.abc import Callable
 
 from memo_tui.core.capture.formats.base import CUE_ID_GUID, TIMING
 from memo_tui.core.capture.formats.chat import head as chat_head
-from memo_tui.core.capture.formats.meet import CLOSING, MARKER, MAX_TITLE
+from memo_tui.core.capture.formats.meet import CLOSING, MARKER, MAX_TITLE, is_heading
 from memo_tui.core.capture.formats.meet import TITLE as MEET_TITLE
 from memo_tui.core.capture.formats.names import TS_PREFIX, split_speaker
-from memo_tui.core.capture.formats.otter import FOOTER, headers
+from memo_tui.core.capture.formats.otter import FOOTER, headed_kind, headers
 from memo_tui.core.capture.formats.subtitles import TIMING_LIKE, VOICE
 
 _MARKDOWN = re.compile(r"^(?:#{1,6}\s+\S|\s*[-*+]\s+\[[ xX]\]\s|\*\*[^*\n]{1,40}:\*\*)")
@@ -59,17 +59,19 @@ def _cue_share(lines: list[str]) -> float:
 
 def _subtitle_kind(lines: list[str], hint: str) -> str | None:
     """A subtitle format, when the file starts `WEBVTT` or its cues make up most of it
-    (notes that quote a cue or two are notes)."""
+    and most of its timing lines are real ones (notes that quote a cue, or a schedule of
+    "9:00 -> 10:00" lines, are notes)."""
     first = next((line.strip() for line in lines if line.strip()), "")
     if first.startswith("WEBVTT"):
         return _vtt_kind(lines)
     timings = sum(bool(TIMING_LIKE.search(line)) for line in lines)
-    least = 1 if hint in ("vtt", "srt") else 2
-    if timings < least or _cue_share(lines) < (0.9 if hint == "md" else 0.6):
-        return None
     good = [line for line in lines if TIMING.match(line)]
+    share = _cue_share(lines)
+    least = 1 if hint in ("vtt", "srt") or share >= 0.9 else 2
+    if len(good) < least or len(good) < timings / 2 or share < (0.9 if hint == "md" else 0.6):
+        return None
     commas = sum("," in line.split("-->")[0] for line in good)
-    if hint == "srt" or (good and commas >= len(good) / 2):
+    if hint == "srt" or commas >= len(good) / 2:
         return "srt"
     return _vtt_kind(lines)
 
@@ -81,41 +83,61 @@ def _share(
     return hits >= least and hits >= share * len(lines)
 
 
+def _is_chat(lines: list[str]) -> bool:
+    """A saved chat starts with a message's head, and heads are a good share of the lines
+    that are not indented (a message's own lines are)."""
+    unindented = [line.rstrip() for line in lines if line.strip() and not line[:1].isspace()]
+    return bool(unindented and chat_head(unindented[0])) and _share(
+        unindented, chat_head, least=1, share=0.3
+    )
+
+
 def _is_meet(filled: list[str]) -> bool:
-    """A Meet doc: time markers, under its title or a "Transcript" heading or above its
-    closing notes."""
+    """A Meet doc: `HH:MM:SS` markers under its "- Transcript" title or a "Transcript"
+    heading, or above its closing notes; an older one without markers has both its title
+    and its closing note."""
     titled = any(len(line) <= MAX_TITLE and MEET_TITLE.match(line) for line in filled[:3])
-    headed = titled or any(line.lower().endswith("transcript") for line in filled[:12])
+    headed = titled or any(is_heading(line) for line in filled)
     closed = any(CLOSING.search(line) for line in filled[-4:])
-    return (headed or closed) and any(MARKER.match(line) for line in filled)
+    marked = any(MARKER.match(line) for line in filled)
+    return ((headed or closed) and marked) or (titled and closed)
 
 
 def _is_headed(lines: list[str], filled: list[str]) -> bool:
     """Turns under `Name  0:04` headers make up most of the text (an agenda with times
-    has no words under its lines)."""
+    has no words under its lines); one turn will do when the file starts with it."""
     opened = headers(lines)
     spoken = 2 * len(opened)  # a header and (at least) a line of words
     footer = any(FOOTER.match(line) for line in filled[-3:])
-    return len(opened) >= 2 and (spoken >= 0.5 * len(filled) or footer)
+    first = next((index for index, line in enumerate(lines) if line.strip()), -1)
+    least = 1 if first in opened else 2
+    return len(opened) >= least and (spoken >= 0.5 * len(filled) or footer)
+
+
+def _is_timestamped(filled: list[str]) -> bool:
+    """Most lines open with a time, and most of those then name a speaker (a log or an
+    agenda with times is notes)."""
+    timed = [TS_PREFIX.sub("", line, count=1) for line in filled if TS_PREFIX.match(line)]
+    named = sum(1 for rest in timed if split_speaker(rest)[0])
+    return len(timed) >= 3 and len(timed) >= 0.5 * len(filled) and named >= 0.5 * len(timed)
 
 
 def detect(text: str, hint: str = "") -> str:
     """The format name of `text` (teams_vtt, zoom_vtt, webvtt, srt, zoom_chat,
-    google_meet_txt, otter_txt, timestamped_txt, markdown_notes or plain_txt)."""
+    google_meet_txt, otter_txt, zoom_cc_txt, timestamped_txt, markdown_notes or
+    plain_txt)."""
     lines = text.split("\n")
     subtitle = _subtitle_kind(lines, hint)
     if subtitle:
         return subtitle
-    unindented = [line for line in lines if line.strip() and not line[:1].isspace()]
-    if _share(unindented, lambda line: chat_head(line.rstrip()), share=0.25):
+    if _is_chat(lines):
         return "zoom_chat"
     filled = [line.strip() for line in lines if line.strip()]
     if _is_meet(filled):
         return "google_meet_txt"
     if _is_headed(lines, filled):
-        return "otter_txt"
-    body = filled[3:] if len(filled) > 6 else filled
-    if _share(body, lambda line: TS_PREFIX.match(line) and len(line) > 12, least=3, share=0.5):
+        return headed_kind(lines)
+    if _is_timestamped(filled[3:] if len(filled) > 6 else filled):
         return "timestamped_txt"
     if hint == "md" or _share(filled, _MARKDOWN.match, least=2, share=0.05):
         return "markdown_notes"

@@ -108,8 +108,8 @@ def _drop_label_speakers(turns: list[Turn], lines: list[str], attendees: list[st
 def read_timestamped(text: str) -> Reading:
     """`[00:03:12] Sam: text` lines: the times go, a line with no time that names nobody
     carries on the turn above, and a line that is only a sound description ("[crosstalk]")
-    is not a turn. The lines before the first time are the header: its title, date and
-    roster are read."""
+    is not a turn. The lines above the first time stay, as lines of notes; its title, date
+    and roster are read from them too."""
     turns: list[Spoken] = []
     started = False
     for number, raw in enumerate(text.split("\n"), start=1):
@@ -117,17 +117,17 @@ def read_timestamped(text: str) -> Reading:
         timed = bool(TS_PREFIX.match(line))
         started = started or timed
         rest = TS_PREFIX.sub("", line, count=1) if timed else line
-        if not line or not started or _ANNOTATION.match(rest):
+        if not line or _ANNOTATION.match(rest):
             continue
         speaker, said = split_speaker(rest)
-        if not timed and speaker is None and turns and turns[-1].speaker:
+        if started and not timed and speaker is None and turns and turns[-1].speaker:
             last = turns[-1]
             turns[-1] = Spoken(last.speaker, f"{last.text} {rest}", last.first, number)
         else:
             turns.append(Spoken(speaker_name(speaker), said, number, number))
     title, occurred, attendees = header_facts(text)
-    head = [line for line in text.split("\n")[: turns[0].first if turns else 0] if line.strip()]
-    occurred = occurred or next((d for d in map(find_absolute_date, head[:4]) if d), None)
+    head = [t.text for t in turns[:4] if t.speaker is None]
+    occurred = occurred or next((d for d in map(find_absolute_date, head) if d), None)
     return Reading("timestamped_txt", turns, title, occurred, attendees)
 
 

@@ -14,7 +14,7 @@ SPEAKER = (
     rf"(?:{_NAME_WORD}|Dr\.|Mr\.|Ms\.|Mrs\.)"
     rf"(?:[ \t](?:[A-Z0-9\u00c0-\u024f][\w.'\u2019\-]{{0,30}}|{_PARTICLE})){{0,4}}"
 )
-TS_PREFIX = re.compile(rf"^\s*[\[(]?{STAMP}[\])]?\s*[-\u2013\u2014]?\s*")
+TS_PREFIX = re.compile(rf"^\s*[\[(]?{STAMP}(?:\s?[AaPp]\.?[Mm]\.?)?[\])]?\s*[-\u2013\u2014]?\s*")
 NAME_LINE = re.compile(rf"^{SPEAKER}$")
 _SPEAKER_LINE = re.compile(
     rf"^(?:\*\*)?(?P<name>{SPEAKER})(?:\*\*)?(?:\s*[\[(]{STAMP}[\])])?"

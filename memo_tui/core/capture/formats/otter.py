@@ -1,7 +1,7 @@
 """Transcripts where each turn opens with a header line naming its speaker and time:
 Otter (`Name  0:04`, two spaces), Teams' Word download (`Name   0:03`), Word's own
-transcription (`00:00:05 Speaker 1`). The words follow on the next lines, up to a blank
-line or the next header.
+transcription (`00:00:05 Speaker 1`), Zoom's saved closed captions (`[Name] 10:02:15`).
+The words follow on the next lines, up to a blank line or the next header.
 
 Otter's `SUMMARY KEYWORDS` / `SPEAKERS` blocks and its "Transcribed by" footer are not
 speech: the speakers block is the meeting's roster. A header written with one space
@@ -22,6 +22,7 @@ _NAMED = r"[^\W\d_][^\n:]{0,60}?"
 _NAME_THEN_TIME = re.compile(rf"^(?P<name>{_NAMED})(?:[ \t]{{2,}}|\t)(?P<time>{TIME})$")
 _TIME_THEN_NAME = re.compile(rf"^(?P<time>{TIME})[ \t]+(?P<name>{_NAMED})$")
 _ONE_SPACE = re.compile(rf"^(?P<name>{SPEAKER}) (?P<time>{TIME})$")
+_BRACKETED = re.compile(rf"^\[(?P<name>[^\[\]\n]{{1,60}})\][ \t]+(?P<time>{TIME})$")
 FOOTER = re.compile(r"^\s*transcribed by\b.*\b(?:otter\.ai|otter)\b", re.I)
 MAX_HEADER = 90  # a name, a few spaces and a time
 MAX_TITLE = 200
@@ -35,7 +36,7 @@ def header(line: str, loose: bool = False) -> str | None:
     line = line.strip()
     if len(line) > MAX_HEADER:
         return None
-    found = _NAME_THEN_TIME.match(line) or _TIME_THEN_NAME.match(line)
+    found = _NAME_THEN_TIME.match(line) or _TIME_THEN_NAME.match(line) or _BRACKETED.match(line)
     if found is None and loose:
         found = _ONE_SPACE.match(line)
     return found["name"].strip() if found else None
@@ -51,6 +52,12 @@ def headers(lines: list[str]) -> dict[int, str]:
         if name and after and not header(after, loose=True) and not FOOTER.match(after):
             found[index] = name
     return found
+
+
+def headed_kind(lines: list[str]) -> str:
+    """Otter's export, or Zoom's saved closed captions (`[Name] 10:02:15`)."""
+    bracketed = sum(bool(_BRACKETED.match(line.strip())) for line in lines)
+    return "zoom_cc_txt" if bracketed > len(headers(lines)) / 2 else "otter_txt"
 
 
 def docx_kind(text: str) -> str:
@@ -69,7 +76,8 @@ _RECORDING = re.compile(r"[-_ ]*(?:\d{8}_\d{6}[-_ ]*)?Meeting Recording$", re.I)
 def _title(preamble: list[str]) -> str | None:
     """The first line of the preamble, unless it is the date; Teams names its download
     after the recording ("Review-20260324_100317-Meeting Recording")."""
-    if not preamble or len(preamble[0]) > MAX_TITLE or find_absolute_date(preamble[0]):
+    first = preamble[0] if preamble else ""
+    if not first or len(first) > MAX_TITLE or find_absolute_date(first) or first == "Transcript":
         return None
     return _RECORDING.sub("", preamble[0]).strip(" -_") or None
 

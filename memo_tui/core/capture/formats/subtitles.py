@@ -13,6 +13,7 @@ from __future__ import annotations
 import html
 import re
 from collections import Counter
+from dataclasses import dataclass
 
 from memo_tui.core.capture.formats.base import (
     CUE_ID_GUID,
@@ -23,12 +24,13 @@ from memo_tui.core.capture.formats.base import (
     merge_runs,
     speaker_name,
 )
-from memo_tui.core.capture.formats.names import NAME_LINE, name_prefix, recurring_names
+from memo_tui.core.capture.formats.names import NAME_LINE, is_label, name_prefix, recurring_names
 
 # A line that means to be a timing line: it starts with a time and an arrow follows, even
 # when the time or the arrow is garbled (`00:01:0x --> ...`, `00:01:02.000 -> ...`).
-TIMING_LIKE = re.compile(r"^\s*\d{1,3}:\S{0,20}\s*-{1,2}>")
+TIMING_LIKE = re.compile(r"^\s*\d{1,3}:\S{0,20}\s*(?:-->|->\s*\d{1,3}:\d+[:.,]\d)")
 _CUE_ID = re.compile(rf"^\s*(?:\d+|{CUE_ID_GUID.pattern})\s*$", re.I)
+_NAMED_ID = re.compile(r"^\S{1,40}$")  # WebVTT lets a cue be named: "intro", "chapter-2"
 VOICE = re.compile(r"<v(?:\.[\w.-]{1,40})?[ \t]+(?P<name>[^<>\n]{1,80})>")
 _VOICE_OPEN = re.compile(r"<v[\s.]", re.I)
 _TAG = re.compile(
@@ -49,11 +51,12 @@ Block = list[tuple[int, str]]
 
 
 def _blocks(lines: list[str]) -> list[Block]:
-    """Runs of non-blank lines, each line with its 1-based number."""
+    """Runs of non-blank lines, each line with its 1-based number (a line of spaces right
+    under a timing line is the cue's: YouTube writes one there)."""
     blocks: list[Block] = []
     current: Block = []
     for number, line in enumerate(lines, start=1):
-        if line.strip():
+        if line.strip() or (line and current and TIMING_LIKE.match(current[-1][1])):
             current.append((number, line))
         elif current:
             blocks.append(current)
@@ -74,7 +77,7 @@ def _cues(block: Block, skipped: Counter[str]) -> list[Block]:
             skipped["outside_cue"] += len(block)
         return []
     stray = block[: starts[0]]
-    if stray and _CUE_ID.match(stray[-1][1]):
+    if stray and (_CUE_ID.match(stray[-1][1]) or _NAMED_ID.match(stray[-1][1])):
         stray = stray[:-1]
     if stray:
         skipped["outside_cue"] += len(stray)
@@ -97,19 +100,56 @@ def _plain(text: str) -> str:
     return " ".join(html.unescape(_TAG.sub("", text)).split())
 
 
-def _named(text: str, speakers: set[str], opening: bool) -> tuple[str | None, str]:
+@dataclass(frozen=True)
+class _Names:
+    """What the whole file says about who speaks: names written before a colon in two
+    cues or more, names alone on the first line of most cues of several lines (Teams'
+    older Word download), and whether every cue's `X: ` is its speaker (Zoom's are)."""
+
+    prefixed: set[str]
+    alone: set[str]
+    trusted: bool
+
+
+def _file_names(payloads: list[Block], source_format: str) -> _Names:
+    firsts = [_LEADER.sub("", _plain(p[0][1])) for p in payloads]
+    longer = [f for f, p in zip(firsts, payloads, strict=True) if len(p) > 1]
+    alone = [f for f in longer if NAME_LINE.match(f)]
+    bracketed = Counter(m["name"].strip() for f in firsts if (m := _BRACKETED.match(f)))
+    return _Names(
+        recurring_names(firsts) | {name for name, n in bracketed.items() if n >= 2},
+        set(alone) if len(set(alone)) >= 2 and len(alone) >= len(longer) / 2 else set(),
+        source_format == "zoom_vtt",
+    )
+
+
+def _sound(name: str) -> bool:
+    """ "[PHONE RINGING]", "[Speaking Spanish]", "[inaudible]": a description, no one
+    (a heuristic; a name in brackets before two cues or more is a speaker whatever it is)."""
+    first = name.split()[0].lower() if name.split() else ""
+    return (
+        name.lower() in _SOUNDS
+        or (name.isupper() and len(name.split()) > 1)
+        or (len(first) >= 7 and first.endswith("ing"))
+    )
+
+
+def _named(text: str, names: _Names, opening: bool) -> tuple[str | None, str]:
     """A line of a cue: (the speaker it names, what was said). Inside a cue, a line
     names someone only with a caption's dash or chevrons, a `[Name]`, or a name the file
     writes before other cues too ("Right: ..." carries the sentence on)."""
     led = bool(_LEADER.match(text))
     text = _LEADER.sub("", text)
     bracketed = _BRACKETED.match(text)
-    if bracketed and bracketed["name"].strip().lower() not in _SOUNDS:
+    if bracketed:
         name = bracketed["name"].strip()
-        if NAME_LINE.match(name) or name in speakers:
+        if name in names.prefixed or (NAME_LINE.match(name) and not _sound(name)):
             return name, bracketed["text"]
-    speaker, said = name_prefix(text, speakers)
-    if speaker is not None and not (opening or led or speaker in speakers):
+    head, colon, rest = text.partition(": ")
+    if opening and names.trusted and colon and 0 < len(head.split()) <= 6 and len(head) <= 60:
+        return (None, text) if is_label(head) else (head.strip(), rest.strip())
+    speaker, said = name_prefix(text, names.prefixed)
+    if speaker is not None and not (opening or led or speaker in names.prefixed):
         return None, text
     return speaker, said
 
@@ -127,12 +167,19 @@ def _voices(joined: str) -> list[tuple[str | None, str]] | None:
     return pieces
 
 
-def _lines(payload: Block, speakers: set[str]) -> list[tuple[str | None, str]]:
+def _lines(payload: Block, names: _Names, repeated: str) -> list[tuple[str | None, str]]:
     """A cue's lines as (speaker, words): a line naming someone starts their piece, the
-    lines after it that name nobody carry it on."""
+    lines after it that name nobody carry it on. A first line that repeats the cue
+    before's last (rolling captions) is said once; a name alone on the first line of a
+    cue of several lines is its speaker."""
+    texts = [_plain(line) for _, line in payload]
+    if texts and texts[0] == repeated:
+        texts = texts[1:]
+    if len(texts) > 1 and texts[0] in names.alone:
+        return [(texts[0], " ".join(texts[1:]))]
     pieces: list[tuple[str | None, str]] = []
-    for _, line in payload:
-        speaker, said = _named(_plain(line), speakers, opening=not pieces)
+    for text in texts:
+        speaker, said = _named(text, names, opening=not pieces)
         if speaker is None and pieces:
             pieces[-1] = (pieces[-1][0], f"{pieces[-1][1]} {said}")
         else:
@@ -162,11 +209,15 @@ def read_subtitles(text: str, source_format: str) -> Reading:
             title = _title(head, title)
             continue
         payloads.extend(_cues(block, skipped))
-    speakers = recurring_names(_LEADER.sub("", _plain(p[0][1])) for p in payloads)
+    names = _file_names(payloads, source_format)
     said: list[Spoken] = []
+    repeated = ""
     for payload in payloads:
         joined = " ".join(line.strip() for _, line in payload)
-        pieces = _voices(joined) if _VOICE_OPEN.search(joined) else _lines(payload, speakers)
+        if _VOICE_OPEN.search(joined):
+            pieces = _voices(joined)
+        else:
+            pieces, repeated = _lines(payload, names, repeated), _plain(payload[-1][1])
         if pieces is None:
             skipped["unclosed_voice"] += 1
             continue
