@@ -934,3 +934,16 @@ def test_utf16_without_a_bom_is_read() -> None:
         assert parse(decode(text.encode(codec), "a.vtt"), "a.vtt", "vtt").lines == [
             "Zo\u00eb Brannigan: Hello."
         ]
+
+
+def test_zoom_cloud_downloads_pair_the_chat_with_the_transcript_not_its_captions(
+    tmp_path: Path, store: Store, service: CaptureService
+) -> None:
+    stamp = "GMT20260310-100012_Recording"
+    meeting = shutil.copy(FIXTURES / "zoom.vtt", tmp_path / f"{stamp}.transcript.vtt")
+    shutil.copy(FIXTURES / "teams.vtt", tmp_path / f"{stamp}.cc.vtt")
+    chat = shutil.copy(FIXTURES / "zoom_chat.txt", tmp_path / f"{stamp}newChat.txt")
+    results = {Path(r.path).name: r for r in service.capture_paths([tmp_path])}
+    assert results[Path(meeting).name].title == "Zoom meeting 10:00 GMT"
+    stored = store.capture(results[Path(chat).name].capture_id or 0)
+    assert stored is not None and stored.channel_of == results[Path(meeting).name].capture_id

@@ -6,7 +6,8 @@ Recording tools save both into one folder under one meeting name
 or into a folder of the meeting's own (`meeting_saved_chat.txt` beside
 `closed_caption.txt`). Files pair when they share the folder and the meeting name left once
 the tool's suffixes are gone; with no name left, the folder is the meeting. A chat pairs
-with a transcript only when exactly one fits: notes beside them are no transcript.
+with a transcript only when exactly one fits (of Zoom's transcript and its captions, the
+one named a transcript): notes beside them are no transcript.
 """
 
 from __future__ import annotations
@@ -48,6 +49,9 @@ def _transcripts(chat: _File, files: list[_File]) -> list[_File]:
     export fits; notes never."""
     fits = [f for f in files if f.source_format not in CHAT_FORMATS and _same_meeting(chat, f)]
     exports = [f for f in fits if f.source_format not in AS_WRITTEN]
+    named = [f for f in exports if "transcript" in Path(f.path).name.lower()]
+    if len(exports) > 1 and named:  # Zoom's cloud folder: the transcript and its captions
+        return named
     return exports or [f for f in fits if f.source_format == "plain_txt"]
 
 

@@ -91,7 +91,7 @@ _TOOL_SUFFIX = re.compile(
 )
 # Zoom's cloud stamp (GMT20260331-100012), and a local recording folder's time and id
 # ("2026-03-31 10.00.12 Q2 planning 85512345678").
-_ZOOM_STAMP = re.compile(r"^GMT(\d{4})(\d{2})(\d{2})-\d{6}", re.I)
+_ZOOM_STAMP = re.compile(r"^GMT(\d{4})(\d{2})(\d{2})-(?P<hour>\d{2})(?P<minute>\d{2})\d{2}", re.I)
 _CLOCK = re.compile(r"\b\d{2}\.\d{2}\.\d{2}\b|\s\d{9,11}$")
 
 
@@ -103,7 +103,11 @@ def meeting_key(name: str) -> str:
 
 def _stem(name: str) -> str:
     """A file's name as the meeting's title: no date, stamp, clock or tool suffix; a file
-    named only by its tool ("meeting_saved_chat.txt") takes its folder's name."""
+    named only by its tool ("meeting_saved_chat.txt") takes its folder's name, one named
+    only by Zoom's stamp the time it gives."""
+    stamp = _ZOOM_STAMP.match(Path(name).name)
+    if stamp and not _TOOL_SUFFIX.sub("", f"_{Path(name).stem[stamp.end() :]}").strip(" -_."):
+        return f"Zoom meeting {stamp['hour']}:{stamp['minute']} GMT"
     for part in (Path(name).stem, Path(name).parent.name):
         stem = _CLOCK.sub("", _FILENAME_DATE.sub("", _ZOOM_STAMP.sub("", part)))
         stem = _TOOL_SUFFIX.sub("", f"_{stem.strip(' -_.')}").strip(" -_.")
@@ -120,8 +124,8 @@ def captured_name(path: Path) -> str:
 
 def title_from_name(name: str) -> str:
     """ "2026-03-31_q2-planning_Recording.transcript.vtt" -> "Q2 planning"."""
-    words = re.split(r"[-_\s]+", _stem(name))
-    return " ".join(words).strip().capitalize() or Path(name).stem
+    title = " ".join(re.split(r"[-_\s]+", _stem(name))).strip()
+    return title[:1].upper() + title[1:] or Path(name).stem
 
 
 def _filename_date(name: str) -> dt.date | None:
@@ -130,7 +134,7 @@ def _filename_date(name: str) -> dt.date | None:
     if match is None:
         return None
     try:
-        return dt.date(*(int(g) for g in match.groups()))
+        return dt.date(*(int(g) for g in match.groups()[:3]))
     except ValueError:
         return None
 
