@@ -157,6 +157,8 @@ def parse(text: str, name: str, hint: str, fmt: str | None = None) -> Transcript
     """Decoded text as a Transcript, in the format its content shows (`hint`, the file's
     extension, only breaks ties), or in `fmt` when the caller knows it. The meeting date
     comes from the text or the file name, never from file times."""
+    if fmt is not None and fmt not in FORMATS:
+        raise ValueError(f"no format {fmt!r}: one of {', '.join(FORMATS)}")
     fmt = fmt or _format(text, hint)
     private = [] if fmt in CHAT_FORMATS else direct_messages(text)
     text = withhold(text, private)  # a chat pasted into notes keeps no direct message

@@ -21,8 +21,6 @@ from memo_tui.core.capture.formats.subtitles import TIMING_LIKE, VOICE
 
 _MARKDOWN = re.compile(r"^(?:#{1,6}\s+\S|\s*[-*+]\s+\[[ xX]\]\s|\*\*[^*\n]{1,40}:\*\*)")
 
-SUBTITLES = ("teams_vtt", "zoom_vtt", "webvtt", "srt")
-
 
 def _vtt_kind(lines: list[str]) -> str:
     """Teams writes `GUID/N-M` cue ids and `<v Name>` voices (older exports had no ids);
