@@ -81,6 +81,9 @@ def build_parser() -> argparse.ArgumentParser:
         "resolve", parents=[common], help="who a name means: resolved, ambiguous or nobody"
     )
     resolve.add_argument("mention", metavar="MENTION")
+    resolve.add_argument(
+        "--capture", type=int, metavar="ID", help="as that meeting would: its roster first"
+    )
     confirm = commands.add_parser(
         "confirm",
         parents=[common],
@@ -121,6 +124,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     extract.add_argument("--data", type=Path, required=True, help="folder of <id>.txt + <id>.json")
     extract.add_argument("--window", type=int, default=2, help="turns of slack when matching")
+    people = benches.add_parser(
+        "people", parents=[common], help="who decided and owes, against a labelled meeting set"
+    )
+    people.add_argument("--data", type=Path, required=True, help="the dev-meetings folder")
     formats = benches.add_parser(
         "formats", parents=[common], help="how exported transcripts read: formats, speakers, markup"
     )
@@ -337,7 +344,18 @@ def _people(args: argparse.Namespace, services: Services) -> int:
 
 
 def _resolve(args: argparse.Namespace, services: Services) -> int:
-    found = _entities(services).resolve(args.mention)
+    from memo_tui.core.entities.service import UnknownPerson
+
+    entities = _entities(services)
+    try:
+        found = (
+            entities.resolve(args.mention)
+            if args.capture is None
+            else entities.resolve_in(args.mention, args.capture)
+        )
+    except UnknownPerson as error:
+        warn(f"memo resolve: {error}")
+        return EXIT_REFUSED
     if args.json:
         render.emit_json(render.resolution_json(found))
     else:
@@ -568,6 +586,15 @@ def _bench(args: argparse.Namespace, settings: Settings) -> int:
         return EXIT_USAGE
     if args.bench == "recall":
         return _bench_recall(args, settings, progress)
+    if args.bench == "people":
+        from memo_tui.core.benchmarks import people
+
+        scored = people.run(args.data)
+        if args.json:
+            render.emit_json(scored.as_dict())
+        else:
+            print(people.format_report(scored))
+        return EXIT_OK
     if args.bench == "formats":
         from memo_tui.core.benchmarks import formats
 

@@ -72,6 +72,8 @@ def apply_names(conn: Connection, capture_id: int, new: NewCapture) -> dict[str,
     """
     now = new.provenance.captured_at
     created = {name: add_person(conn, name, now) for name in new.new_people}
+    for person, name in new.renames:
+        conn.execute(text("UPDATE people SET name = :n WHERE id = :p"), {"n": name, "p": person})
     conn.execute(text("DELETE FROM capture_people WHERE capture_id = :c"), {"c": capture_id})
     for ref in dict.fromkeys(new.attendees):
         conn.execute(

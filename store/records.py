@@ -109,6 +109,7 @@ class NewCapture:
     attendees: tuple[PersonRef, ...] = ()
     aliases: tuple[NewAlias, ...] = ()
     stale_aliases: tuple[str, ...] = ()  # cached guesses a new person makes doubtful
+    renames: tuple[tuple[int, str], ...] = ()  # people whose fuller name the meeting gave
     project_ids: tuple[int, ...] = ()  # known projects the meeting is about
 
 

@@ -118,7 +118,7 @@ def check(store: Store) -> tuple[int, int]:
 def fresh_counts(raw: str, name: str, fmt: str) -> tuple[int, int, int]:
     """What a whole capture of this text holds (a text a killed run did not replace was
     counted in an earlier round)."""
-    transcript = parse(raw, name, fmt)
+    transcript = parse(raw, name, Path(name).suffix.lstrip("."), fmt=fmt)
     expected = extract(transcript)
     return len(expected.decisions), len(expected.action_items), len(excerpts(transcript))
 

@@ -27,7 +27,7 @@ Priya Natarajan: Sam Cheng runs the depot side, Sam Chen the sync code.
 Sam Cheng: I'll send four devices to your office by October 2nd.
 Sam Chen: I'll write up the sync rules by Friday.
 Priya Natarajan: Sam, please also send the driver list by October 2nd.
-Sam Cheng: Okay.
+Priya Natarajan: That's all for today.
 """
 
 ONE_SAM = """Atlas kickoff
@@ -73,7 +73,9 @@ def owners(store: Store) -> list[tuple[str, str | None, int]]:
         ("S. Chen", "Sam Chen", "resolve"),
         ("Sam Cheng", "Sam Chen", "ask"),  # a different surname is not a typo
         ("Elana", "Elena Kowalski", "ask"),
-        ("Thomas Adeyemi", "Tom Adeyemi", "ask"),
+        ("Thomas Adeyemi", "Tom Adeyemi", "resolve"),  # Tom is Thomas (a diminutive)
+        ("Thomas Adeyemi", "Tomas Adeyemi", "resolve"),  # the same sound
+        ("Jon Park", "John Parks", "ask"),  # another surname, whatever the first name
         ("Zed", "Sam Chen", "none"),
         ("Sam", "Sara Anne Miller", "none"),  # a word is never read as initials
     ],
@@ -147,11 +149,12 @@ def test_confirming_writes_an_alias_and_backfills_every_waiting_item(
     [alias] = [a for a in store.directory().aliases if a.alias == "Sam"]
     assert (alias.confidence, alias.auto_resolved, alias.confirmed_by) == (1.0, False, "ana")
     assert entities.pending() == []
-    # The next meeting with both Sams takes the user's word instead of asking again.
+    # With both Sams in the next meeting too, "Sam" waits again: an alias does not say
+    # which of two people in the room was meant.
     result = service.capture_text(
         TWO_SAMS.replace("2026-09-22", "2026-09-29"), "review2.txt", "txt"
     )
-    assert result.pending_names == []
+    assert result.pending_names == ["Sam"]
     found = entities.resolve("Sam")
     assert isinstance(found, Resolved) and found.entity.name == "Sam Cheng"
 

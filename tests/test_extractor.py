@@ -217,7 +217,7 @@ def test_a_short_step_pointing_back_at_a_task_is_part_of_it() -> None:
     items = extract(parse(text, "t.txt", "txt")).action_items
     assert [(a.assignee, a.description, str(a.due_date)) for a in items] == [
         ("Ana Lima", "Ask our accountant about the invoices.", "2026-10-06"),
-        ("Bo", "You own the migration design doc, due Friday.", "2026-10-09"),
+        ("Bo Chan", "You own the migration design doc, due Friday.", "2026-10-09"),  # who answered
         ("Cy Dee", "Send the agenda tomorrow.", "2026-10-06"),
         ("Cy Dee", "Book the room.", "None"),  # not short for the agenda: its own task
     ]

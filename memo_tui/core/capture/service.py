@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Protocol
 
 from memo_tui.core.capture import dedup, guards
+from memo_tui.core.capture.addressed import taught_names
 from memo_tui.core.capture.channels import Pairing, pairing
 from memo_tui.core.capture.decode import decode
 from memo_tui.core.capture.errors import CaptureRejected
@@ -302,7 +303,10 @@ class CaptureService:
             source_type=source_type,
         )
         directory = self.store.directory()
-        return link_names(new, [*transcript.speakers, *transcript.attendees], directory)
+        taught = taught_names(transcript.turns, [*transcript.speakers, *transcript.attendees])
+        if taught:  # kept, so the meeting's names read the same way later (memo resolve)
+            new = replace(new, meta={**new.meta, "names": taught})
+        return link_names(new, transcript.speakers, transcript.attendees, directory, taught)
 
     def _pairing(
         self, source_path: str | None, transcript: Transcript, replace_id: int | None

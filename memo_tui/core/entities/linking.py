@@ -1,29 +1,35 @@
 """Names in a new capture, linked to people before the capture's one transaction.
 
-Speaker labels and attendee lists are the meeting's roster, and they are authoritative: a
-label is the person the tool that made the transcript knew, so one that matches nobody
-closely (or only in the ask band, as "Sam Cheng" does "Sam Chen") is a new person, and two
-labels in one meeting are never the same person. Role labels ("Project Manager", "Grad B")
-make nobody.
+The meeting's roster decides first. It is built from the speaker labels and the header's
+attendee lists: a full name is one person (the one memo knows by that name, a spelling of
+them such as "Libby Harcourt" for Elizabeth Harcourt, or someone new); a shorter label that
+fits exactly one full name in the roster is that person ("Sam" beside "Sam Okafor"). Role
+labels ("Project Manager", "Grad B") make nobody; a first name that fits several people memo
+knows, none of them in the roster, makes nobody either (what it owns waits for the user).
 
-Owners and deciders ("Sam", "Tom", "Priya Natarajan") are read in the meeting's context
-first: a first name that fits exactly one attendee is that attendee. One that fits several
-(two Sams in the room) waits for the user unless the user already said who that name means;
-one that fits no attendee is resolved store-wide. Ambiguous names stay pending, with the raw
-name kept, until `confirm` back-fills them.
+Owners and deciders ("Sam", "Tom", "Priya Natarajan") are read against the roster first: a
+name that fits exactly one member is that member, one that fits two ("Sam" with both Sams in
+the room) waits, whatever any alias says. Only a name that fits no one in the room goes to
+the store-wide resolver, where an alias is evidence, not a verdict: the user's confirmed
+alias decides unless the roster says that person was not there; a cached guess decides only
+while nobody else fits the name. "The other Sam" is the Sam who was not in the room.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from memo_tui.core.entities.names import looks_like_a_person, normalize, similarity
+from memo_tui.core.entities.names import looks_like_a_person, normalize, parts, similarity
 from memo_tui.core.entities.resolve import (
     AMBIGUOUS,
     AUTO_RESOLVE,
+    MAX_CANDIDATES,
+    TIE,
+    Candidate,
     NeedsDisambiguation,
+    Resolution,
     Resolved,
     Unresolved,
     decide,
@@ -31,6 +37,8 @@ from memo_tui.core.entities.resolve import (
     resolve,
 )
 from store import Directory, NewAlias, NewCapture, PersonRef
+
+_OTHER = re.compile(r"^(?:the\s+)?other\s+", re.I)  # "the other Sam"
 
 
 @dataclass
@@ -40,67 +48,156 @@ class _Roster:
     names: dict[PersonRef, str] = field(default_factory=dict)
     new_people: list[str] = field(default_factory=list)
     aliases: list[NewAlias] = field(default_factory=list)
+    renames: dict[int, str] = field(default_factory=dict)  # person -> their fuller name
 
     def claim(self, label: str, ref: PersonRef, name: str) -> None:
         self.refs[normalize(label)] = ref
         self.names[ref] = name
 
+    def member(self, mention: str) -> tuple[PersonRef | None, bool]:
+        """The one member `mention` fits (the person, False); (None, True) when it fits
+        several or only loosely; (None, False) when it fits nobody here."""
+        scored = sorted(
+            ((similarity(mention, name), ref) for ref, name in self.names.items()),
+            key=lambda pair: -pair[0],
+        )
+        if not scored or scored[0][0] < AMBIGUOUS:
+            return None, False
+        top, ref = scored[0]
+        clear = len(scored) == 1 or scored[1][0] < top - TIE
+        return (ref, False) if top >= AUTO_RESOLVE and clear else (None, True)
 
-def _roster(labels: Sequence[str], directory: Directory) -> _Roster:
+
+def _fuller(label: str, name: str) -> bool:
+    """Whether a label that spells a person memo knows is a fuller form of their name: more
+    of it ("Hannah Osei" for "Hannah"), or the same surname under the first name "Libby",
+    "Raj" or "JB" stand for. Teams shows the name a directory holds; memo takes it."""
+    said, known = parts(label), parts(name)
+    if len(said) > len(known):
+        return True
+    return len(said) == len(known) >= 2 and said[1:] == known[1:] and len(said[0]) > len(known[0])
+
+
+def _confirmed(found: Resolved, mention: str, directory: Directory) -> bool:
+    """The user said this name is this person (an alias they confirmed)."""
+    return any(
+        not a.auto_resolved and a.entity_id == found.entity.id
+        for a in directory.aliases
+        if normalize(a.alias) == normalize(mention)
+    )
+
+
+def _trusted(found: Resolution, label: str, directory: Directory) -> bool:
+    """An alias answer a roster label may take: the user's word always, a cached guess only
+    while nobody else fits the name."""
+    if not isinstance(found, Resolved) or found.via != "alias":
+        return False
+    return _confirmed(found, label, directory) or len(rank(label, directory)) <= 1
+
+
+def _claim_label(roster: _Roster, label: str, short: bool) -> None:
+    """A roster label as a person: the one memo knows by that name or the user's alias, a
+    spelling of one person memo knows, or someone new. A short label that fits several
+    people memo knows makes nobody."""
+    directory = roster.directory
+    found = resolve(label, directory)
+    if isinstance(found, Unresolved) and found.reason == "declined":
+        roster.new_people.append(label.strip())  # the user said the name is nobody memo knows
+        roster.claim(label, label.strip(), label.strip())
+        return
+    taken = {ref for ref in roster.names if isinstance(ref, int)}
+    if (
+        isinstance(found, Resolved)
+        and found.entity.id not in taken
+        and (found.via == "name" or _trusted(found, label, directory))
+    ):
+        roster.claim(label, found.entity.id, found.entity.name)
+        return
+    free = [p.id for p in directory.people if p.id not in taken]
+    spelled = decide(label, rank(label, directory, among=free))
+    if isinstance(spelled, Resolved):  # a spelling of someone memo knows
+        person = spelled.entity
+        roster.aliases.append(NewAlias(label, person.id, person.score, True))
+        name = person.name
+        if _fuller(label, person.name):
+            roster.renames[person.id] = name = label.strip()
+            roster.aliases.append(NewAlias(person.name, person.id, 1.0, True))
+        roster.claim(label, person.id, name)
+    elif short and isinstance(spelled, NeedsDisambiguation) and len(spelled.candidates) > 1:
+        return  # "Sam" with two Sams memo knows, neither named here: nobody yet
+    else:
+        roster.new_people.append(label.strip())
+        roster.claim(label, label.strip(), label.strip())
+
+
+def _roster(
+    speakers: Sequence[str],
+    attendees: Sequence[str],
+    directory: Directory,
+    taught: Mapping[str, str] | None = None,
+) -> _Roster:
+    """Full names first, then the shorter labels: one that fits exactly one full name the
+    header lists is that person (two speaker labels are two people). `taught`: what the
+    meeting itself says a label means ("Speaker 3" is Hannah: she was thanked for what
+    Speaker 3 said)."""
     roster = _Roster(directory)
-    people = [label.strip() for label in dict.fromkeys(labels) if looks_like_a_person(label)]
-    # Exact names claim their person first, then the user's aliases: a label "Sam" that an
-    # alias gives to Sam Chen must not take him from the label "Sam Chen".
-    found = {label: resolve(label, directory) for label in people}
-    for via in ("name", "alias"):
-        for label in people:
-            answer = found[label]
-            if (
-                isinstance(answer, Resolved)
-                and answer.via == via
-                and answer.entity.id not in roster.names
-                and normalize(label) not in roster.refs
-            ):
-                roster.claim(label, answer.entity.id, answer.entity.name)
-    unsettled = [label for label in people if normalize(label) not in roster.refs]
-    for label in unsettled:
-        if normalize(label) in roster.refs:
-            continue
-        free = [p.id for p in directory.people if p.id not in roster.names]
-        # Nobody close, or a name the user said is nobody memo knows: a new person.
-        close = not isinstance(found[label], Unresolved)
-        typo = decide(label, rank(label, directory, among=free)) if close else None
-        if isinstance(typo, Resolved):  # a typo of a known name
-            roster.claim(label, typo.entity.id, typo.entity.name)
-            roster.aliases.append(NewAlias(label, typo.entity.id, typo.entity.score, True))
-        else:
-            roster.new_people.append(label)
-            roster.claim(label, label, label)
+    said = [*speakers, *(taught or {}).values(), *attendees]
+    people = [s for s in dict.fromkeys(label.strip() for label in said) if looks_like_a_person(s)]
+    full = [label for label in people if len(parts(label)) >= 2]
+    for label in full:
+        if normalize(label) not in roster.refs:
+            _claim_label(roster, label, short=False)
+    voices = {roster.refs.get(normalize(s)) for s in speakers}
+    listed = _Roster(directory)  # the header's people no speaker label names in full
+    for ref, name in roster.names.items():
+        if ref not in voices:
+            listed.claim(name, ref, name)
+    for label in (label for label in people if label not in full):
+        member, unsure = listed.member(label)
+        if member is not None:
+            roster.refs[normalize(label)] = member
+        elif not unsure and normalize(label) not in roster.refs:
+            _claim_label(roster, label, short=True)
+    for label, meant in (taught or {}).items():
+        person = roster.refs.get(normalize(meant))
+        if person is not None:
+            roster.refs.setdefault(normalize(label), person)
     return roster
+
+
+def _elsewhere(mention: str, roster: _Roster) -> tuple[PersonRef | None, bool]:
+    """ "The other Sam": the one person the name fits who was not in the room."""
+    present = {ref for ref in roster.names if isinstance(ref, int)}
+    ranked = [c for c in rank(mention, roster.directory) if c.id not in present]
+    strong = [c for c in ranked if c.score >= AUTO_RESOLVE]
+    if len(strong) == 1:
+        return strong[0].id, False
+    return None, bool(ranked)
 
 
 def _link(mention: str | None, roster: _Roster) -> tuple[PersonRef | None, bool]:
     """(person, pending) for an owner or decider as the extractor named them."""
     if not mention or not normalize(mention):
         return None, False
+    if _OTHER.match(mention):
+        return _elsewhere(_OTHER.sub("", mention), roster)
     key = normalize(mention)
     if key in roster.refs:
         return roster.refs[key], False
-    fits = sorted(
-        ((similarity(mention, name), ref) for ref, name in roster.names.items()),
-        key=lambda pair: -pair[0],
-    )
-    strong = [ref for score, ref in fits if score >= AUTO_RESOLVE]
-    if len(strong) == 1 and (len(fits) == 1 or fits[1][0] < fits[0][0] - 0.05):
-        return strong[0], False
-    if strong:  # two Sams in the room: only the user's own word settles it
-        said = resolve(mention, roster.directory)
-        if isinstance(said, Resolved) and said.via == "alias" and said.entity.id in strong:
-            return said.entity.id, False
-        return None, True
-    if any(score >= AMBIGUOUS for score, _ in fits):
-        return None, True
-    found = resolve(mention, roster.directory)
+    member, unsure = roster.member(mention)
+    if member is not None or unsure:
+        return member, unsure
+    directory = roster.directory
+    found = resolve(mention, directory)
+    present = {ref for ref in roster.names if isinstance(ref, int)}
+    if isinstance(found, Resolved) and found.via == "alias":
+        # The user's word decides among people who could have been there; a cached guess
+        # only while nobody else fits the name.
+        absent = bool(present) and found.entity.id not in present
+        if (absent and _confirmed(found, mention, directory)) or not _trusted(
+            found, mention, directory
+        ):
+            found = decide(mention, rank(mention, directory))
     if isinstance(found, Resolved):
         if found.via == "fuzzy":
             roster.aliases.append(NewAlias(mention, found.entity.id, found.entity.score, True))
@@ -130,9 +227,15 @@ def projects_named(new: NewCapture, directory: Directory) -> tuple[int, ...]:
     return tuple(found)
 
 
-def link_names(new: NewCapture, labels: Sequence[str], directory: Directory) -> NewCapture:
+def link_names(
+    new: NewCapture,
+    speakers: Sequence[str],
+    attendees: Sequence[str],
+    directory: Directory,
+    taught: Mapping[str, str] | None = None,
+) -> NewCapture:
     """`new` with its roster, owners, deciders, new people and aliases filled in."""
-    roster = _roster(labels, directory)
+    roster = _roster(speakers, attendees, directory, taught)
     decisions = []
     for decision in new.decisions:
         person, pending = _link(decision.decided_by, roster)
@@ -149,8 +252,37 @@ def link_names(new: NewCapture, labels: Sequence[str], directory: Directory) -> 
         decisions=decisions,
         action_items=actions,
         new_people=tuple(roster.new_people),
-        attendees=tuple(dict.fromkeys(roster.refs.values())),
+        attendees=tuple(dict.fromkeys(roster.names)),
         aliases=tuple(unique.values()),
         stale_aliases=_stale_aliases(directory, roster.new_people),
         project_ids=projects_named(new, directory),
+        renames=tuple(roster.renames.items()),
     )
+
+
+def resolve_in_meeting(
+    mention: str,
+    attendees: Sequence[int],
+    directory: Directory,
+    taught: Mapping[str, str] | None = None,
+) -> Resolution:
+    """What `mention` means said in a meeting `attendees` were at, as a capture of that
+    meeting links an owner or decider (`taught`: what the meeting said labels mean)."""
+    roster = _Roster(directory)
+    for person in directory.people:
+        if person.id in attendees:
+            roster.claim(person.name, person.id, person.name)
+    for label, meant in (taught or {}).items():
+        ref = roster.refs.get(normalize(meant)) or roster.member(meant)[0]
+        if ref is not None:
+            roster.refs[normalize(label)] = ref
+    person_id, pending = _link(mention, roster)
+    if isinstance(person_id, int):
+        name = next(p.name for p in directory.people if p.id == person_id)
+        return Resolved(mention, Candidate(person_id, name, 1.0), "meeting")
+    if pending:
+        fits = rank(_OTHER.sub("", mention), directory, among=attendees) or rank(
+            _OTHER.sub("", mention), directory
+        )
+        return NeedsDisambiguation(mention, tuple(fits[:MAX_CANDIDATES]))
+    return Unresolved(mention, "no_match")

@@ -19,8 +19,13 @@ import unicodedata
 
 from rapidfuzz.distance import Levenshtein
 
+from memo_tui.core.entities.nicknames import same_first_name
+
 PART_ONLY = 0.9  # a first name or surname alone says less than the whole name
 INITIALS = 0.85  # "SC" for Sam Chen: enough when nobody else has those initials
+SAME_FIRST = 0.97  # "Libby" for Elizabeth, "Jon" for John: the same name, not the same spelling
+PREFIX = 0.95  # "Raj" for Rajesh, "Rob" for Roberto
+TYPO = 0.9  # "Okafur" for Okafor: one letter misheard, inside a surname of five or more
 
 # Speaker labels that name a role or a slot, not a person: never made into people.
 ROLE_WORDS = frozenset(
@@ -45,11 +50,45 @@ def parts(name: str) -> list[str]:
     return normalize(name).split()
 
 
-def _part(mention: str, name: str) -> float:
-    """One name part against another: an initial matches the part it abbreviates."""
+def _part(mention: str, name: str, first: bool = False) -> float:
+    """One name part against another: an initial matches the part it abbreviates; a first
+    name matches its diminutives, its sound-alikes and (from three letters) what it starts
+    with; a surname a one-letter mishearing of it."""
     if len(mention) == 1 or len(name) == 1:
         return PART_ONLY if mention[0] == name[0] else 0.0
-    return Levenshtein.normalized_similarity(mention, name)
+    if mention == name:
+        return 1.0
+    if first and same_first_name(mention, name):
+        return SAME_FIRST
+    short, full = sorted((mention, name), key=len)
+    if first and len(short) >= 3 and full.startswith(short):
+        return PREFIX
+    plain = Levenshtein.normalized_similarity(mention, name)
+    if not first and _misheard(mention, name):
+        return max(plain, TYPO)
+    return plain
+
+
+def _misheard(mention: str, name: str) -> bool:
+    """One letter of a long surname swapped for another (not the first; no letter added:
+    Chen and Cheng, Park and Parks are other people's names)."""
+    return (
+        len(mention) == len(name) >= 5
+        and mention[0] == name[0]
+        and sum(a != b for a, b in zip(mention, name, strict=True)) == 1
+    )
+
+
+def _hyphen_initials(raw: str) -> str:
+    """The initials of a hyphenated first name ("Jean-Baptiste" -> "jb")."""
+    first = raw.split()[0] if raw.split() else ""
+    pieces = [p for p in re.split(r"[-\u2010\u2011]", first) if p]
+    return "".join(normalize(p)[:1] for p in pieces) if len(pieces) > 1 else ""
+
+
+def _camel(mention: str) -> str:
+    """ "JohnP", "SamO": a first name and a surname's initial, as notes shorten them."""
+    return re.sub(r"(?<=[a-z])(?=[A-Z]\b)", " ", mention)
 
 
 def _initials(raw: str, mention: list[str], name: list[str]) -> bool:
@@ -66,6 +105,7 @@ def _initials(raw: str, mention: list[str], name: list[str]) -> bool:
 
 def similarity(mention: str, name: str) -> float:
     """0..1, how likely `mention` names the person (project, client) called `name`."""
+    mention = _camel(mention)
     m, n = parts(mention), parts(name)
     if not m or not n:
         return 0.0
@@ -74,12 +114,19 @@ def similarity(mention: str, name: str) -> float:
     if _initials(mention, m, n):
         return INITIALS
     if len(m) == 1 and len(n) >= 2:
-        return PART_ONLY * max(_part(m[0], n[0]), _part(m[0], n[-1]))
+        if m[0] == _hyphen_initials(name) and mention.strip().isupper():  # "JB"
+            return INITIALS
+        return PART_ONLY * max(_part(m[0], n[0], first=True), _part(m[0], n[-1]))
     if len(n) == 1 and len(m) >= 2:
-        return PART_ONLY * max(_part(n[0], m[0]), _part(n[0], m[-1]))
+        return PART_ONLY * max(_part(n[0], m[0], first=True), _part(n[0], m[-1]))
     if len(m) >= 2:
-        return min(_part(m[0], n[0]), _part(m[-1], n[-1]))
-    return Levenshtein.normalized_similarity(m[0], n[0])
+        first = _part(m[0], n[0], first=True)
+        if (m[0] == _hyphen_initials(name) and mention.split()[0].isupper()) or (
+            n[0] == _hyphen_initials(mention) and name.split()[0].isupper()
+        ):  # "JB Lefèvre" and "Jean-Baptiste Lefèvre"
+            first = PREFIX
+        return min(first, _part(m[-1], n[-1]))
+    return _part(m[0], n[0], first=True)
 
 
 def looks_like_a_person(label: str) -> bool:

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from memo_tui.core.entities.linking import resolve_in_meeting
 from memo_tui.core.entities.names import normalize
 from memo_tui.core.entities.resolve import (
     EntityType,
@@ -57,6 +58,15 @@ class EntityService:
         if isinstance(found, Resolved) and found.via == "fuzzy":
             self.store.cache_alias(entity_type, mention, found.entity.id, found.entity.score)
         return found
+
+    def resolve_in(self, mention: str, capture_id: int) -> Resolution:
+        """What `mention` means said in capture `capture_id`, as its capture links owners
+        and deciders: its attendees first, then store-wide."""
+        if self.store.capture(capture_id) is None:
+            raise UnknownPerson(f"no capture {capture_id}: see memo facts or memo (no command)")
+        attendees = self.store.attendees([capture_id])
+        taught = self.store.capture_meta(capture_id).get("names", {})
+        return resolve_in_meeting(mention, attendees, self.store.directory(), taught)
 
     def person(self, name_or_id: str) -> PersonRow:
         """The one person `name_or_id` names exactly (an id, a full name or an alias)."""
@@ -153,8 +163,9 @@ class EntityService:
                     for a in actions
                 ],
             )
-            labels = [*transcript.speakers, *transcript.attendees]
-            named = link_names(new, labels, self.store.directory())
+            named = link_names(
+                new, transcript.speakers, transcript.attendees, self.store.directory()
+            )
             refs = [(d.person, d.pending) for d in named.decisions]
             refs += [(a.person, a.pending) for a in named.action_items]
             if not named.attendees and not any(person or wait for person, wait in refs):

@@ -26,8 +26,12 @@ _SOMEONE_WILL = (
 _NOT_A_NAME = (
     r"(?!(?:We|It|This|That|These|Those|There|They|He|She|You|I|What|Which|Who|So|And|But|"
     r"Then|Now|Nothing|Something|Everything|Everyone|Anyone|Someone|Time|Here|If|When|One|"
-    r"All|Or|Also|Maybe|Just|Well|Okay|Yeah|Yes|No|Oh|Um|Uh)\b)"
+    r"All|Or|Also|Maybe|Just|Well|Okay|Yeah|Yes|No|Oh|Um|Uh|Right|Sure|Great|Good|Fine|"
+    r"Sorry|Please|Thanks|Look|Listen|Alright|Anyway|Actually|Ok|Hmm|Mm|Cool|Perfect)\b)"
 )
+IMPERATIVE = re.compile(rf"^(?:please\s+)?(?:also\s+)?(?:{_TASK_VERBS})\b", re.I)
+# "Alex, ...", "And John, ...": someone spoken to by name.
+ADDRESSED = re.compile(rf"^\W*(?:(?i:and|so|also|then|ok|okay)\W+)?{_NOT_A_NAME}[A-Z][\w'\-]+,\s")
 _NAME = rf"(?:{_NOT_A_NAME}[A-Z][\w'\-]{{1,30}}(?:\s+[A-Z][\w'\-]{{1,30}}){{0,2}})"
 
 DECISION_CUES: list[tuple[re.Pattern[str], int]] = [
@@ -203,9 +207,10 @@ ACTION_CUES: list[tuple[re.Pattern[str], int]] = [
         ),
         2,
     ),
-    (  # "Sam, please also send the list": a named request
+    (  # "Sam, please also send the list", "Alex, send me the results": a named request
         re.compile(
-            rf"^\W*[A-Z][\w'\-]+,\s+please\s+(?:also\s+)?(?:{_TASK_VERBS})\b",
+            rf"^\W*(?:(?i:and|so|also|then|ok|okay)\W+)?{_NOT_A_NAME}[A-Z][\w'\-]+,\s+(?:please\s+)?"
+            rf"(?:also\s+)?(?i:{_TASK_VERBS})\b",
         ),
         2,
     ),

@@ -15,7 +15,7 @@ from rapidfuzz import fuzz
 
 from memo_tui.core.capture.dates import find_due_date
 from memo_tui.core.capture.offline import cues, notes
-from memo_tui.core.capture.offline.people import find_assignee, owner_in_text
+from memo_tui.core.capture.offline.people import ACCEPTS, find_assignee, owner_in_text
 from memo_tui.core.capture.offline.summary import summarize
 from memo_tui.core.capture.offline.text import (
     as_sentence,
@@ -26,6 +26,9 @@ from memo_tui.core.capture.offline.text import (
 )
 from memo_tui.core.capture.sources import Transcript, Turn
 from memo_tui.core.capture.untrusted import addresses_a_model
+from memo_tui.core.entities.names import similarity
+from memo_tui.core.entities.nicknames import same_first_name
+from memo_tui.core.entities.resolve import AUTO_RESOLVE
 from memo_tui.core.llm.schemas import ExtractedActionItem, ExtractedDecision, Extraction
 
 DECISION_THRESHOLD = 3
@@ -64,6 +67,7 @@ _LIST_MARK = re.compile(
 _ASIDE = re.compile(r"^[^:\n]{1,40}:\s+(?=(?:I|we)(?:'ll| will)\b)")
 _TASK_LEAD = re.compile(
     r"^(?:[A-Z][\w\-]+,\s+)?(?:(?:[Cc]an|[Cc]ould|[Ww]ould) you (?:please )?|"
+    r"I (?:want|need) you to |"
     r"(?:I|you|he|she|they|[A-Z][\w'\-]{1,30}(?:\s+[A-Z][\w'\-]{1,30}){0,2})\s*"
     r"(?:will|'ll|is going to|'s going to|are going to|'re going to|am going to|'m going to|"
     r"is gonna|'m gonna|'re gonna|to|can|should|needs to|has to|is to)\s+)(?:also\s+|just\s+)?",
@@ -155,6 +159,8 @@ def _score_sentence(text: str, turns: list[Turn], index: int, meeting: dt.date) 
         action -= 3  # the request was turned down
     elif question and agreed:
         action += 1
+    elif action > 0 and reply and cues.ADDRESSED.match(text) and ACCEPTS.match(reply.text):
+        action += 1  # asked by name, and taken on
     if index >= CLOSING_SHARE * len(turns):
         # Assignments and recaps of what was decided cluster where a meeting wraps up.
         action += 1 if action else 0
@@ -268,6 +274,8 @@ def _describe_action(item: _Item, turns: list[Turn], meeting: Transcript) -> Non
     task = _TASK_LEAD.sub("", task, count=1)
     if item.assignee:
         task = re.sub(rf"^{re.escape(item.assignee)},\s+", "", task)
+        if turn.speaker and item.assignee != turn.speaker:
+            item.assignee = _taker(item.assignee, item.turn_index, turns) or item.assignee
     item.description = as_sentence(task.rstrip(" ?"))
     due = find_due_date(said, meeting.occurred_at)  # a log line's leading date is not one
     for later in [] if due else _due_context(item, turns):
@@ -357,11 +365,60 @@ def _follow_on(item: _Item, previous: _Item, turns: list[Turn]) -> bool:
     )
 
 
+ANSWER_REACH = 3  # turns after a request its taker may answer in ("Me or Jon?" "Our John.")
+
+
+def _answered(item: _Item, kept: list[_Item], turns: list[Turn]) -> _Item | None:
+    """The request this item takes on: someone asked by a name that is theirs ("John, can
+    you...") answers within a few turns, taking it ("Yeah, I'll do the channel today").
+    The request is theirs then, whoever else the name could have meant."""
+    speaker = turns[item.turn_index].speaker
+    if item.kind != "action" or item.from_notes or not speaker or item.assignee != speaker:
+        return None
+    if not ACCEPTS.match(turns[item.turn_index].text):
+        return None
+    request = next(
+        (k for k in reversed(kept) if k.kind == "action" and k.turn_index < item.turn_index),
+        None,
+    )
+    if request is None or item.turn_index - request.turn_index > ANSWER_REACH:
+        return None
+    asked, asker = request.assignee or "", turns[request.turn_index].speaker
+    if not asked or asker == speaker:
+        return None
+    if asked == speaker:  # the reply of the one it went to: the same task, taken on
+        return request
+    settled = asked in {t.speaker for t in turns}  # already someone else's, by their label
+    return request if not settled and _may_be(asked, speaker) else None
+
+
+def _taker(asked: str, index: int, turns: list[Turn]) -> str | None:
+    """Who answers a request made to `asked` by name and takes it on, within a few turns
+    ("Alex, send me the results." "Alex Rivera: Yes, I'll have both done by Friday.")."""
+    asker = turns[index].speaker
+    for later in turns[index + 1 : index + 1 + ANSWER_REACH]:
+        speaker = later.speaker
+        if speaker and speaker != asker and _may_be(asked, speaker) and ACCEPTS.match(later.text):
+            return speaker
+    return None
+
+
+def _may_be(asked: str, speaker: str) -> bool:
+    """Whether a name someone was asked by could be the speaker's ("John" for Jon Park)."""
+    first = same_first_name(asked.split()[0], speaker.split()[0])
+    return first or similarity(asked, speaker) >= AUTO_RESOLVE
+
+
 def _merge(items: list[_Item], turns: list[Turn]) -> list[_Item]:
-    """Drop restatements and decisions a later one reverses (the later statement wins), and
-    fold a task's follow-on step into the task."""
+    """Drop restatements and decisions a later one reverses (the later statement wins), give
+    a request to whoever answers it, and fold a task's follow-on step into the task."""
     kept: list[_Item] = []
     for item in sorted(items, key=lambda i: i.position):
+        request = _answered(item, kept, turns)
+        if request is not None:
+            request.assignee = turns[item.turn_index].speaker
+            request.due = request.due or item.due
+            continue
         if kept and _follow_on(item, kept[-1], turns):
             kept[-1].due = kept[-1].due or item.due
             continue

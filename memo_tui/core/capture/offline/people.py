@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from memo_tui.core.capture.offline.cues import IMPERATIVE
 from memo_tui.core.capture.sources import Turn
 
 _GROUP = re.compile(r"^(?:we|everyone|everybody|all of us|the team|the group|all)$", re.I)
@@ -36,12 +37,19 @@ _I_WILL = re.compile(
     r"\bI(?:'ll| will| am going to|'m going to|'m gonna| can| shall| volunteer to)\b"
 )
 _YOU = re.compile(
-    r"\b(?:can|could|would) you\b|\byour (?:task|job|homework|assignment|action)|"
+    r"\b(?:can|could|would) you\b|\bI (?:want|need) you to\b|"
+    r"\byour (?:task|job|homework|assignment|action)|"
     r"\byou(?:'ll| will| are going to|'re going to|'re gonna| need to| have to| should| own)\b",
     re.I,
 )
 _VOCATIVE = re.compile(
-    r"^(?:\W*(?:so|okay|and|ok|right)\W+)?(?P<name>[A-Z][\w'\-]{1,30}(?:\s+[A-Z][\w'\-]{1,30})?),\s"
+    r"^(?:\W*(?i:so|okay|and|ok|right|also|now|then)\W+)?"
+    r"(?P<name>[A-Z][\w'\-]{1,30}(?:\s+[A-Z][\w'\-]{1,30})?),\s"
+)
+# A reply that takes a request on: "Yeah, I'll get the log over."
+ACCEPTS = re.compile(
+    r"^\W*(?:yeah|yes|yep|sure|ok|okay|will do|on it|no problem|of course|absolutely|fine)\b",
+    re.I,
 )
 
 
@@ -75,7 +83,11 @@ def find_assignee(sentence: str, turn: Turn, following: list[Turn]) -> str | Non
     if (
         vocative
         and _is_name(vocative["name"])
-        and (_YOU.search(sentence) or _REQUEST.search(sentence))
+        and (
+            _YOU.search(sentence)
+            or _REQUEST.search(sentence)
+            or IMPERATIVE.match(sentence[vocative.end() :])  # "Alex, send me the results"
+        )
     ):
         return vocative["name"]
     if _I_WILL.search(sentence):

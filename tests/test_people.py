@@ -1,0 +1,227 @@
+"""People: the right person, every time. The meeting's roster decides first, aliases are
+evidence, requests belong to who takes them on, one person is one record."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from conftest import REPO
+from sqlalchemy import text
+
+from memo_tui.core.capture import CaptureService
+from memo_tui.core.entities.names import similarity
+from memo_tui.core.entities.resolve import AMBIGUOUS, AUTO_RESOLVE, Resolved
+from memo_tui.core.entities.service import EntityService
+from store import Store
+
+DEV = REPO.parent / "shared" / "data" / "dev-meetings"
+
+
+def capture(service: CaptureService, body: str, name: str) -> int:
+    result = service.capture_text(body, name, "txt")
+    assert result.ok, result.error
+    assert result.capture_id is not None
+    return result.capture_id
+
+
+def linked(store: Store, table: str = "action_items") -> list[tuple[str | None, str | None, int]]:
+    """(raw name, person, pending) of every action item (or decision), in order."""
+    raw = "assignee_raw" if table == "action_items" else "decided_by"
+    with store.reader.connect() as conn:
+        rows = conn.execute(
+            text(
+                f"SELECT x.{raw}, p.name, x.pending FROM {table} x "
+                "LEFT JOIN people p ON p.id = x.person_id ORDER BY x.id"
+            )
+        ).all()
+    return [tuple(r) for r in rows]  # type: ignore[misc]
+
+
+def names(store: Store) -> list[str]:
+    return sorted(p.name for p in store.people())
+
+
+@pytest.mark.parametrize(
+    ("mention", "name", "band"),
+    [
+        ("Libby", "Elizabeth Harcourt", "resolve"),  # a diminutive
+        ("Libby Harcourt", "Elizabeth Harcourt", "resolve"),
+        ("Rob", "Roberto Díaz", "resolve"),  # what a first name starts with
+        ("Raj Iyer", "Rajesh Iyer", "resolve"),
+        ("JB", "Jean-Baptiste Lefèvre", "resolve"),  # a hyphenated first name's initials
+        ("JB Lefèvre", "Jean-Baptiste Lefèvre", "resolve"),
+        ("Sam Okafur", "Sam Okafor", "resolve"),  # one letter misheard
+        ("John Park", "Jon Park", "resolve"),  # one sound
+        ("JohnP", "John Parks", "resolve"),  # notes' shorthand
+        ("Jon Park", "John Parks", "ask"),  # another surname
+        ("Sam Chen", "Sam Cheng", "ask"),  # a letter more is another name
+        ("Dave", "Hannah Osei", "none"),
+    ],
+)
+def test_names_fit_the_way_people_shorten_and_mishear_them(
+    mention: str, name: str, band: str
+) -> None:
+    score = similarity(mention, name)
+    found = "resolve" if score >= AUTO_RESOLVE else "ask" if score >= AMBIGUOUS else "none"
+    assert found == band, score
+
+
+DANA_EARLIER = "Ops sync\nDate: 2026-03-01\nAttendees: Dana Reyes, Lee Park\n\nDana: Morning.\n"
+DANA_LATER = (
+    "Planning\nDate: 2026-03-08\nParticipants: Dana Ortiz, Ana Lima, Raj Mehta, Lee Wong\n\n"
+    "Dana: We decided to move the database to the Hetzner cluster.\n"
+    "Ana: Fine by me.\nRaj: Agreed.\nLee: I'll book the migration window by Friday.\n"
+)
+
+
+def test_the_meetings_roster_decides_before_an_alias(service: CaptureService, store: Store) -> None:
+    capture(service, DANA_EARLIER, "ops.txt")
+    with store.writer.begin() as conn:  # a guess an earlier meeting cached
+        conn.execute(
+            text(
+                "INSERT INTO entity_aliases (entity_type, entity_id, alias, confidence, "
+                "auto_resolved, created_at) SELECT 'person', id, 'Dana', 0.9, 1, 'x' "
+                "FROM people WHERE name = 'Dana Reyes'"
+            )
+        )
+    later = capture(service, DANA_LATER, "planning.txt")
+    assert linked(store, "decisions") == [("Dana", "Dana Ortiz", 0)]
+    assert linked(store) == [("Lee", "Lee Wong", 0)]
+    # First-name speaker labels are the participants the header names, not new people.
+    assert names(store) == [
+        "Ana Lima",
+        "Dana Ortiz",
+        "Dana Reyes",
+        "Lee Park",
+        "Lee Wong",
+        "Raj Mehta",
+    ]
+    assert len(store.attendees([later])) == 4
+
+
+ALEXES = (
+    "Deliverability\nDate: 2026-10-05\nAttendees: Maya Lin, Alex Rivera, Alex Kim\n\n"
+    "Maya Lin: Alex, send me the deliverability results.\n"
+    "Alex Rivera: Yes, I'll have both done by Friday.\n"
+    "Maya Lin: Alex, can you check the bounce rates too?\n"
+    "Alex Kim: Sure, I'll send it Monday.\n"
+    "Maya Lin: And Alex, can you write the postmortem?\n"
+    "Maya Lin: That's all.\n"
+)
+
+
+def test_a_request_belongs_to_who_takes_it_on_whatever_an_alias_says(
+    service: CaptureService, store: Store
+) -> None:
+    capture(service, ALEXES.replace("2026-10-05", "2026-09-28"), "earlier.txt")
+    entities = EntityService(store, "ana")
+    entities.confirm("Alex", entities.person("Alex Rivera"))
+    with store.writer.begin() as conn:
+        conn.execute(text("DELETE FROM action_items"))
+    capture(service, ALEXES, "later.txt")
+    assert linked(store) == [
+        ("Alex Rivera", "Alex Rivera", 0),  # "Yes, I'll have both done by Friday."
+        ("Alex Kim", "Alex Kim", 0),  # "Sure, I'll send it Monday."
+        ("Alex", None, 1),  # nobody answered: both Alexes were there, so it waits
+    ]
+    with store.reader.connect() as conn:
+        due = conn.execute(text("SELECT due_date FROM action_items ORDER BY id")).scalars().all()
+    assert due[0] == "2026-10-09"  # the due date came with the answer
+
+
+def test_the_other_sam_is_the_one_who_was_not_there(service: CaptureService, store: Store) -> None:
+    capture(
+        service,
+        "A\nDate: 2026-01-01\nAttendees: Sam Okafor, Sam Lindqvist\n\nSam Okafor: Hi.\n",
+        "a.txt",
+    )
+    later = capture(
+        service,
+        "B\nDate: 2026-01-08\nAttendees: Sam Okafor, Hannah Osei\n\n"
+        "Hannah Osei: The other Sam will send the logs by Friday.\nSam Okafor: Good.\n",
+        "b.txt",
+    )
+    found = EntityService(store, "t").resolve_in("the other Sam", later)
+    assert isinstance(found, Resolved) and found.entity.name == "Sam Lindqvist"
+
+
+OTTER = (
+    "Sam Lindqvist  0:04\nOkay, risk review.\n\n"
+    "Speaker 3  0:20\nI'll update the risk assessment. Give me two weeks.\n\n"
+    "Libby Harcourt  0:31\nThanks, Hannah.\n\n"
+)
+MEET = (
+    "Sync - Transcript\nFeb 24, 2026\nAttendees\nJon Park, Siobhán D'Arcy, Tomás Ferreira\n"
+    "Transcript\n00:00:00\n \n"
+    "Tomás Ferreira: Shivon, can you write the exceptions spec?\n"
+    "Siobhán D'Arcy: Yeah, I'll do the exceptions spec. By Friday.\n"
+)
+
+
+def test_a_meeting_says_who_an_unnamed_speaker_and_a_misheard_name_are(
+    service: CaptureService, store: Store
+) -> None:
+    capture(
+        service,
+        "Kickoff\nDate: 2026-01-01\nAttendees: Hannah Osei, Sam Lindqvist\n\nHannah Osei: Hi.\n",
+        "k.txt",
+    )
+    review = capture(service, OTTER, "2026-02-10_review.txt")
+    sync = capture(service, MEET, "2026-02-24_sync.txt")
+    assert ("Speaker 3", "Hannah Osei", 0) in linked(store)
+    entities = EntityService(store, "t")
+    assert entities.resolve_in("Speaker 3", review).candidates[0].name == "Hannah Osei"
+    assert entities.resolve_in("Shivon", sync).candidates[0].name == "Siobhán D'Arcy"
+    assert store.capture_meta(sync)["names"] == {"Shivon": "Siobhán D'Arcy"}
+
+
+@pytest.mark.parametrize("reverse", [False, True], ids=["short first", "full first"])
+def test_one_person_one_record_in_either_order(
+    service: CaptureService, store: Store, reverse: bool
+) -> None:
+    zoom = (
+        "Battery\nDate: 2026-01-27\n\nLibby Harcourt: Right, battery call.\n"
+        "Raj Iyer: Two suppliers.\nJB Lefèvre: The bracket fits.\n"
+    )
+    teams = (
+        "Allocation\nDate: 2026-04-14\n\nElizabeth Harcourt: Raj, the bad news.\n"
+        "Rajesh Iyer: Voltaic put us on allocation.\nJean-Baptiste Lefèvre: Plan B then.\n"
+    )
+    for body, name in [(zoom, "zoom.txt"), (teams, "teams.txt")][:: -1 if reverse else 1]:
+        capture(service, body, name)
+    assert names(store) == ["Elizabeth Harcourt", "Jean-Baptiste Lefèvre", "Rajesh Iyer"]
+    entities = EntityService(store, "t")
+    for short, full in [
+        ("Libby", "Elizabeth Harcourt"),
+        ("Raj", "Rajesh Iyer"),
+        ("JB", "Jean-Baptiste Lefèvre"),
+    ]:
+        found = entities.resolve(short)
+        assert isinstance(found, Resolved) and found.entity.name == full
+
+
+def test_resolve_in_a_meeting_from_the_cli(memo: Any, tmp_path: Any) -> None:  # noqa: ANN401
+    meeting = tmp_path / "2026-03-05_walk.txt"
+    meeting.write_text(
+        "Floor walk\nParticipants: Sam Okafor, John Parks\n\n"
+        "[00:00:03] Sam: we're at aisle one.\n[00:00:11] John: shout, the chiller is loud.\n"
+        "[00:00:14] Sam: aisle one, yes.\n[00:00:18] John: fine.\n"
+    )
+    other = tmp_path / "2026-03-06_firmware.txt"
+    other.write_text("Firmware\nAttendees: Sam Lindqvist, Priya Nair\n\nSam Lindqvist: Hi.\n")
+    captured = memo("capture", str(meeting), str(other), "--json").json()["results"]
+    walk = captured[0]["capture_id"]
+    found = memo("resolve", "Sam", "--capture", str(walk), "--json").json()
+    assert (found["status"], found["person"]) == ("resolved", "Sam Okafor")
+    assert memo("resolve", "Sam", "--json").json()["status"] == "ambiguous"
+    missing = memo("resolve", "Sam", "--capture", "999")
+    assert missing.code != 0 and "no capture 999" in missing.stderr
+
+
+@pytest.mark.skipif(not DEV.is_dir(), reason=f"the dev set is not at {DEV}")
+def test_bench_people_meets_its_targets_on_the_dev_set(memo: Any) -> None:  # noqa: ANN401
+    figures = memo("bench", "people", "--data", str(DEV), "--json", timeout=300).json()
+    assert sum(c["right"] for c in figures["cases"]) == len(figures["cases"]) == 15
+    assert figures["wrong_attendees"] == [] and figures["duplicates"] == []
+    assert figures["owners_right"] >= 0.95 * figures["owners_matched"] > 0
