@@ -254,7 +254,8 @@ def _capture(args: argparse.Namespace, services: Services) -> int:
 def _facts(args: argparse.Namespace, services: Services) -> int:
     facts = services.store.facts(fact_type=args.fact_type, since=args.since, limit=args.limit)
     if args.json:
-        render.emit_json({"facts": [render.fact_json(f) for f in facts]})
+        people = services.store.fact_people(facts)
+        render.emit_json({"facts": [render.fact_json(f, people.get(f.fact_key)) for f in facts]})
     else:
         render.print_facts(facts)
     return EXIT_OK
@@ -315,7 +316,8 @@ def _ask(args: argparse.Namespace, services: Services) -> int:
         warn(f"memo ask: {error}")
         return EXIT_REFUSED
     if args.json:
-        render.emit_json(render.ask_json(result))
+        cited = [hit.fact for hit in result.citations]
+        render.emit_json(render.ask_json(result, services.store.fact_people(cited)))
     else:
         print()
         render.print_sources(result)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from memo_tui.core.safety import sanitize, sanitize_line
@@ -14,6 +15,7 @@ if TYPE_CHECKING:
         ActionItemRecord,
         CaptureSummary,
         DecisionRecord,
+        FactPeople,
         FactRecord,
         PersonReport,
         PersonSummary,
@@ -42,7 +44,9 @@ def decision_json(record: DecisionRecord) -> dict[str, Any]:
         "id": record.id,
         "description": record.description,
         "reasoning": record.reasoning,
-        "decided_by": record.decided_by,
+        "decided_by": record.decider,
+        "decided_by_person_id": record.person_id,
+        "decided_by_said": record.decided_by,  # as the meeting said it
         "person_id": record.person_id,
         "pending": record.pending,
         "evidence": _evidence(record),
@@ -53,7 +57,9 @@ def action_json(record: ActionItemRecord) -> dict[str, Any]:
     return {
         "id": record.id,
         "description": record.description,
-        "assignee": record.assignee_raw,
+        "owner": record.owner,
+        "owner_person_id": record.person_id,
+        "assignee": record.assignee_raw,  # as the meeting said it
         "person_id": record.person_id,
         "pending": record.pending,
         "due_date": record.due_date,
@@ -82,8 +88,10 @@ def capture_json(result: CaptureResult) -> dict[str, Any]:
     }
 
 
-def fact_json(fact: FactRecord) -> dict[str, Any]:
+def fact_json(fact: FactRecord, people: FactPeople | None = None) -> dict[str, Any]:
+    """A fact for a script; a decision or action item with who it is about (`people`)."""
     lines = [fact.line_start, fact.line_end] if fact.line_start is not None else None
+    about = vars(people) if people is not None else {}
     return {
         "fact_type": fact.fact_type,
         "fact_id": fact.fact_id,
@@ -95,6 +103,7 @@ def fact_json(fact: FactRecord) -> dict[str, Any]:
         "source_type": fact.source_type,
         "source_id": fact.source_id,
         "lines": lines,
+        **about,
     }
 
 
@@ -107,13 +116,13 @@ def _span(start: int | None, end: int | None) -> str:
 def print_items(decisions: list[DecisionRecord], actions: list[ActionItemRecord]) -> None:
     """Decisions with their why and who, then action items with owner and due date."""
     for d in decisions:
-        by = f" ({sanitize_line(d.decided_by)})" if d.decided_by else ""
+        by = f" ({sanitize_line(d.decider)})" if d.decider else ""
         span = _span(d.line_start, d.line_end)
         print(f"  decision  {span:<9} {sanitize_line(d.description)}{by}")
         if d.reasoning:
             print(f"            {'':<9} why: {sanitize_line(d.reasoning)}")
     for a in actions:
-        owner = sanitize_line(a.assignee_raw) if a.assignee_raw else "no owner"
+        owner = sanitize_line(a.owner) if a.owner else "no owner"
         owner += " (which one?)" if a.pending else ""
         due = f", due {a.due_date}" if a.due_date else ""
         done = ", done" if a.status == "done" else ""
@@ -240,7 +249,9 @@ def print_costs(total: dict[str, int], report: dict[str, list[dict[str, Any]]]) 
             )
 
 
-def ask_json(result: Any) -> dict[str, Any]:
+def ask_json(result: Any, people: Mapping[int, FactPeople] | None = None) -> dict[str, Any]:
+    """An answer and its citations (a decision or action item with who it is about)."""
+    people = people or {}
     return {
         "answer": result.answer,
         "citations": [
@@ -255,6 +266,7 @@ def ask_json(result: Any) -> dict[str, Any]:
                 if hit.fact.line_start is not None
                 else None,
                 "cited": n in result.cited,
+                **(vars(people[hit.fact.fact_key]) if hit.fact.fact_key in people else {}),
             }
             for n, hit in enumerate(result.citations, 1)
         ],

@@ -193,8 +193,9 @@ def write_capture(conn: Connection, new: NewCapture, replace_id: int | None) -> 
     if new.llm_call_ids:
         ledger.attach_calls(conn, new.llm_call_ids, capture_id)
     created = people.apply_names(conn, capture_id, new)
-    decisions = _insert_decisions(conn, capture_id, new, provenance, created)
-    actions = _insert_action_items(conn, capture_id, new, provenance, created)
+    _insert_decisions(conn, capture_id, new, provenance, created)
+    _insert_action_items(conn, capture_id, new, provenance, created)
+    decisions, actions = decisions_for(conn, [capture_id]), action_items_for(conn, [capture_id])
     if new.excerpts:
         conn.execute(
             insert(Excerpt),
@@ -217,16 +218,11 @@ def _insert_decisions(
     new: NewCapture,
     provenance: dict[str, str | None],
     created: dict[str, int],
-) -> list[DecisionRecord]:
-    written = []
+) -> None:
     for item in new.decisions:
         values = _fields(item, created)
         row = {**values, "verified": int(item.verified), "pending": int(values["pending"])}
-        row_id = conn.execute(
-            insert(Decision).values(capture_id=capture_id, **row, **provenance)
-        ).lastrowid
-        written.append(DecisionRecord(id=int(row_id), capture_id=capture_id, **values))
-    return written
+        conn.execute(insert(Decision).values(capture_id=capture_id, **row, **provenance))
 
 
 def _insert_action_items(
@@ -235,27 +231,23 @@ def _insert_action_items(
     new: NewCapture,
     provenance: dict[str, str | None],
     created: dict[str, int],
-) -> list[ActionItemRecord]:
-    written = []
+) -> None:
     for item in new.action_items:
         values = _fields(item, created)
         row = {**values, "verified": int(item.verified), "pending": int(values["pending"])}
-        row_id = conn.execute(
-            insert(ActionItem).values(capture_id=capture_id, **row, **provenance)
-        ).lastrowid
-        written.append(ActionItemRecord(id=int(row_id), capture_id=capture_id, **values))
-    return written
+        conn.execute(insert(ActionItem).values(capture_id=capture_id, **row, **provenance))
 
 
 _IN_CAPTURES = "capture_id IN (SELECT value FROM json_each(:ids)) ORDER BY id"
 
+_PERSON_NAME = "(SELECT name FROM people WHERE people.id = person_id)"
 DECISION_COLUMNS = (
     "id, capture_id, description, reasoning, decided_by, line_start, line_end, "
-    "evidence_quote, verified, person_id, pending"
+    f"evidence_quote, verified, person_id, pending, {_PERSON_NAME}"
 )
 ACTION_ITEM_COLUMNS = (
     "id, capture_id, description, assignee_raw, due_date, line_start, line_end, "
-    "evidence_quote, status, verified, person_id, pending"
+    f"evidence_quote, status, verified, person_id, pending, {_PERSON_NAME}"
 )
 
 
@@ -273,6 +265,7 @@ def decision_record(r: Sequence[Any]) -> DecisionRecord:
         verified=bool(r[8]),
         person_id=r[9],
         pending=bool(r[10]),
+        person_name=r[11],
     )
 
 
@@ -291,6 +284,7 @@ def action_item_record(r: Sequence[Any]) -> ActionItemRecord:
         verified=bool(r[9]),
         person_id=r[10],
         pending=bool(r[11]),
+        person_name=r[12],
     )
 
 

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Sequence
+
 from sqlalchemy import Connection, text
 
-from store.records import FactCursor, FactRecord
+from store.records import FactCursor, FactPeople, FactRecord
 from store.schema_v1 import FACT_CODES
 from store.search import FACT_DAY, FactFilter, filter_clauses
 
@@ -104,3 +107,37 @@ def facts_by_keys(conn: Connection, keys: list[int]) -> dict[int, FactRecord]:
         if row is not None:
             found[key] = FactRecord(*row)
     return found
+
+
+def fact_people(conn: Connection, found: Sequence[FactRecord]) -> dict[int, FactPeople]:
+    """For each decision and action item among `found` (by fact key): who it is about."""
+    ids = {kind: [f.fact_id for f in found if f.fact_type == kind] for kind in FACT_CODES}
+    people: dict[int, FactPeople] = {}
+    name = "(SELECT name FROM people WHERE people.id = person_id)"
+    for row in conn.execute(
+        text(
+            f"SELECT id, coalesce({name}, decided_by), person_id, pending FROM decisions "
+            "WHERE id IN (SELECT value FROM json_each(:ids))"
+        ),
+        {"ids": json.dumps(ids["decision"])},
+    ):
+        key = (FACT_CODES["decision"] << 32) | row[0]
+        people[key] = FactPeople(
+            decided_by=row[1], decided_by_person_id=row[2], pending=bool(row[3])
+        )
+    for row in conn.execute(
+        text(
+            f"SELECT id, coalesce({name}, assignee_raw), person_id, pending, due_date, status "
+            "FROM action_items WHERE id IN (SELECT value FROM json_each(:ids))"
+        ),
+        {"ids": json.dumps(ids["action_item"])},
+    ):
+        key = (FACT_CODES["action_item"] << 32) | row[0]
+        people[key] = FactPeople(
+            owner=row[1],
+            owner_person_id=row[2],
+            pending=bool(row[3]),
+            due_date=row[4],
+            status=row[5],
+        )
+    return people

@@ -172,10 +172,16 @@ class DecisionRecord:
     verified: bool
     person_id: int | None = None
     pending: bool = False
+    person_name: str | None = None  # the person `decided_by` was settled as
 
     @property
     def fact_key(self) -> int:
         return fact_key("decision", self.id)
+
+    @property
+    def decider(self) -> str | None:
+        """Who decided, as surfaces show it: the person once settled, else as said."""
+        return self.person_name or self.decided_by
 
 
 @dataclass(frozen=True)
@@ -192,10 +198,16 @@ class ActionItemRecord:
     verified: bool
     person_id: int | None = None
     pending: bool = False
+    person_name: str | None = None  # the person `assignee_raw` was settled as
 
     @property
     def fact_key(self) -> int:
         return fact_key("action_item", self.id)
+
+    @property
+    def owner(self) -> str | None:
+        """Who owes it, as surfaces show it: the person once settled, else as said."""
+        return self.person_name or self.assignee_raw
 
 
 @dataclass(frozen=True)
@@ -222,6 +234,20 @@ class FactRecord:
     source_id: str
     line_start: int | None
     line_end: int | None
+
+
+@dataclass(frozen=True)
+class FactPeople:
+    """Who a decision or an action item is about, for a script: the person once settled
+    (with their id), else the name as said; and the item's state."""
+
+    owner: str | None = None
+    owner_person_id: int | None = None
+    decided_by: str | None = None
+    decided_by_person_id: int | None = None
+    due_date: str | None = None
+    status: str | None = None
+    pending: bool = False
 
 
 @dataclass(frozen=True)

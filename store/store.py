@@ -49,6 +49,7 @@ from store.records import (
     EmailMessageRecord,
     EventRecord,
     FactCursor,
+    FactPeople,
     FactRecord,
     KnownMessage,
     NewCapture,
@@ -423,6 +424,11 @@ class Store:
     ) -> list[FactRecord]:
         with self.reader.connect() as conn:
             return facts.list_facts(conn, fact_type, since, capture_id, limit, offset)
+
+    def fact_people(self, found: Sequence[FactRecord]) -> dict[int, FactPeople]:
+        """Who each decision and action item among `found` is about, by fact key."""
+        with self.reader.connect() as conn:
+            return facts.fact_people(conn, found)
 
     def facts_page(
         self, flt: FactFilter, limit: int, after: FactCursor | None = None

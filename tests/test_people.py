@@ -225,3 +225,28 @@ def test_bench_people_meets_its_targets_on_the_dev_set(memo: Any) -> None:  # no
     assert sum(c["right"] for c in figures["cases"]) == len(figures["cases"]) == 15
     assert figures["wrong_attendees"] == [] and figures["duplicates"] == []
     assert figures["owners_right"] >= 0.95 * figures["owners_matched"] > 0
+
+
+def test_once_settled_every_surface_names_the_person(memo: Any, tmp_path: Any) -> None:  # noqa: ANN401
+    meeting = tmp_path / "2026-03-31_planning.txt"
+    meeting.write_text(
+        "Planning\nAttendees: Libby Harcourt, Sam Okafor, Sam Lindqvist\n\n"
+        "Libby: We decided to cap the speed at 1.2 metres per second.\n"
+        "Libby: Sam, can you update the commissioning plan by Friday?\n"
+        "Libby: That's all.\n"
+    )
+    captured = memo("capture", str(meeting), "--json").json()["results"][0]
+    [decision], [action] = captured["decisions"], captured["action_items"]
+    assert (decision["decided_by"], decision["decided_by_said"]) == ("Libby Harcourt", "Libby")
+    assert (action["owner"], action["pending"]) == ("Sam", True)  # both Sams were there
+    assert memo("confirm", "Sam", "Sam Okafor", "--capture", str(captured["capture_id"])).code == 0
+    facts = memo("facts", "--json").json()["facts"]
+    item = next(f for f in facts if f["fact_type"] == "action_item")
+    assert "(owner: Sam Okafor)" in item["text"]
+    assert (item["owner"], item["pending"], item["status"]) == ("Sam Okafor", False, "open")
+    assert item["owner_person_id"] is not None and item["due_date"] is not None
+    made = next(f for f in facts if f["fact_type"] == "decision")
+    assert made["decided_by"] == "Libby Harcourt" and made["decided_by_person_id"] is not None
+    answer = memo("ask", "who owns the commissioning plan?", "--json").json()
+    assert any(c.get("owner") == "Sam Okafor" for c in answer["citations"])
+    assert "Sam Okafor" in memo("ask", "Okafor commissioning plan").stdout  # indexed anew

@@ -340,3 +340,41 @@ def test_migration_10_marks_ticked_off_items_in_their_fact_text(tmp_path: Path) 
             conn.exec_driver_sql("UPDATE action_items SET status = 'done' WHERE id = 2")
         found = {k for k, _ in store.keyword_search("done", FactFilter(), 5)}
         assert found == {old[1][0], old[2][0]}
+
+
+def test_migration_12_reads_deciders_and_owners_as_their_people(tmp_path: Path) -> None:
+    """A schema-11 store's facts said "(owner: Tom)" though Tom was settled as Tom Adeyemi:
+    migrated, they say the person; an unsettled name stays as said; renaming a person
+    re-indexes their facts."""
+    from store import FactFilter, captures
+
+    path = tmp_path / "old.db"
+    with old_schema(path, 11) as conn:
+        new = new_capture(
+            new_people=("Tom Adeyemi", "Priya Natarajan"),
+            decisions=[
+                NewDecision("Use Postgres", None, "Priya", 1, 2, "a", person="Priya Natarajan")
+            ],
+            action_items=[
+                NewActionItem("Set up staging", "Tom", None, 3, 3, "c", person="Tom Adeyemi"),
+                NewActionItem("Write the runbook", "Sam", None, 3, 3, "c", pending=True),
+            ],
+        )
+        captures.write_capture(conn, new, None)
+        said = [r[0] for r in conn.exec_driver_sql("SELECT text FROM facts ORDER BY fact_key")]
+    assert "Set up staging (owner: Tom)" in said
+
+    with Store(path) as store:
+        assert store.stats().schema_version == SCHEMA_VERSION
+        texts = {f.text for f in store.facts_page(FactFilter(), 20)}
+        assert {
+            "Use Postgres (decided by Priya Natarajan)",
+            "Set up staging (owner: Tom Adeyemi)",
+        } <= texts
+        assert "Write the runbook (owner: Sam)" in texts
+        assert len(store.keyword_search("Adeyemi", FactFilter(), 5)) == 1
+        with store.writer.begin() as conn:
+            conn.exec_driver_sql(
+                "UPDATE people SET name = 'Tomas Adeyemi' WHERE name = 'Tom Adeyemi'"
+            )
+        assert len(store.keyword_search("Tomas", FactFilter(), 5)) == 1

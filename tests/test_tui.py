@@ -141,7 +141,7 @@ def test_captures_pane_lists_and_opens_a_capture_with_provenance(services: Servi
         app.open_capture(sync)
         await settle(pilot)
         record = as_text(app.screen.query_one("#capture-record").content)
-        assert "Share Beacon wireframes. -> Marcus (done)" in record  # ticked off: [x]
+        assert "Share Beacon wireframes. -> Marcus Webb (done)" in record  # [x], settled name
 
     drive(app, script)
 

@@ -162,8 +162,8 @@ def _facts(
         rows: list[tuple[str, Text]] = []
         for d in decisions:
             said = line(d.description)
-            if d.decided_by:
-                who = d.decided_by + (" (which one?)" if d.pending else "")
+            if d.decider:
+                who = d.decider + (" (which one?)" if d.pending else "")
                 said.append(line(f" (decided by {who})", style="italic"))
             rows.append((where + span(d.line_start, d.line_end), said))
             if d.reasoning:
@@ -174,7 +174,7 @@ def _facts(
         rows = []
         for a in actions:
             said = line(a.description, style="dim" if a.status == "done" else "")
-            owner = (a.assignee_raw or "no owner") + (" (which one?)" if a.pending else "")
+            owner = (a.owner or "no owner") + (" (which one?)" if a.pending else "")
             said.append(line(f" -> {owner}", style="italic"))
             if a.due_date:
                 said.append(f", due {a.due_date}")

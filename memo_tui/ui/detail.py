@@ -178,10 +178,10 @@ def item_entry(
     its meeting at its lines."""
     said = line(item.description)
     if isinstance(item, ActionItemRecord):
-        owner = item.assignee_raw or "no owner"
+        owner = item.owner or "no owner"
         said.append(line(f" -> {owner}" + (f", due {item.due_date}" if item.due_date else "")))
-    elif item.decided_by:
-        said.append(line(f" (decided by {item.decided_by})"))
+    elif item.decider:
+        said.append(line(f" (decided by {item.decider})"))
     rows = [(span(item.line_start, item.line_end), said)]
     meeting = meetings.get(item.capture_id)
     if meeting is not None:

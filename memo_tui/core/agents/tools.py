@@ -199,7 +199,7 @@ def _decision(d: DecisionRecord) -> dict[str, Any]:
         "fact_id": d.fact_key,
         "text": d.description,
         "why": d.reasoning,
-        "decided_by": d.decided_by,
+        "decided_by": d.decider,
         "lines": [d.line_start, d.line_end],
     }
 
@@ -208,7 +208,7 @@ def _action(a: ActionItemRecord) -> dict[str, Any]:
     return {
         "fact_id": a.fact_key,
         "text": a.description,
-        "owner": a.assignee_raw,
+        "owner": a.owner,
         "due": a.due_date,
         "status": a.status,
         "lines": [a.line_start, a.line_end],
