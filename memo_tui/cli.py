@@ -74,9 +74,20 @@ def build_parser() -> argparse.ArgumentParser:
     ask = commands.add_parser("ask", parents=[common], help="ask your meetings a question")
     ask.add_argument("question", metavar="QUESTION")
 
-    commands.add_parser(
+    people = commands.add_parser(
         "people", parents=[common], help="people, their aliases, open action items, decisions"
     )
+    changes = people.add_subparsers(dest="people_command", metavar="CHANGE")
+    merge = changes.add_parser(
+        "merge", parents=[common], help="one person is another: move everything of theirs over"
+    )
+    merge.add_argument("merged", metavar="PERSON", help="the one to merge (name, alias or id)")
+    merge.add_argument("kept", metavar="INTO", help="the one to keep")
+    split = changes.add_parser(
+        "split", parents=[common], help="undo a merge: the merged person back, with their items"
+    )
+    split.add_argument("person", metavar="PERSON", help="the person merged into")
+    split.add_argument("--name", metavar="NAME", help="the merged person's name (else the latest)")
     resolve = commands.add_parser(
         "resolve", parents=[common], help="who a name means: resolved, ambiguous or nobody"
     )
@@ -331,6 +342,8 @@ def _entities(services: Services) -> EntityService:
 
 
 def _people(args: argparse.Namespace, services: Services) -> int:
+    if getattr(args, "people_command", None):
+        return _people_change(args, services)
     people = _entities(services).people()
     if args.json:
         mail = {r.person_id: r for r in services.store.people_report()}
@@ -342,6 +355,39 @@ def _people(args: argparse.Namespace, services: Services) -> int:
         )
     else:
         render.print_people(people)
+    return EXIT_OK
+
+
+def _people_change(args: argparse.Namespace, services: Services) -> int:
+    """memo people merge PERSON INTO / memo people split PERSON [--name NAME]."""
+    from memo_tui.core.entities.service import UnknownPerson
+    from store import MergeError
+
+    entities = _entities(services)
+    try:
+        if args.people_command == "merge":
+            done = entities.merge(args.merged, args.kept)
+            kept = entities.person(str(done.kept_id)).name
+            payload = {"merged": done.merged_name, "into": kept, **vars(done)}
+            said = (
+                f"merged {done.merged_name} into {kept}: {done.decisions} decisions, "
+                f"{done.action_items} action items, {done.meetings} meetings moved "
+                f'(undo: memo people split "{kept}" --name "{done.merged_name}")'
+            )
+        else:
+            done, back = entities.split(args.person, args.name)
+            payload = {"split": done.merged_name, "person_id": back, **vars(done)}
+            said = (
+                f"split {done.merged_name} (id {back}) back out of "
+                f"{entities.person(str(done.kept_id)).name}"
+            )
+    except (UnknownPerson, MergeError) as error:
+        warn(f"memo people {args.people_command}: {error}")
+        return EXIT_REFUSED
+    if args.json:
+        render.emit_json(payload)
+    else:
+        print(sanitize_line(said))
     return EXIT_OK
 
 
@@ -408,11 +454,23 @@ def _pending(args: argparse.Namespace, services: Services) -> int:
 
 
 def _relink(args: argparse.Namespace, services: Services) -> int:
-    captures, facts = _entities(services).relink()
+    done = _entities(services).relink()
     if args.json:
-        render.emit_json({"captures": captures, "facts": facts})
-    else:
-        print(f"linked people in {captures} meetings; {facts} owners and deciders settled")
+        render.emit_json(
+            {
+                "captures": done.meetings,
+                "facts": len(done.changes),
+                "changes": [vars(change) for change in done.changes],
+            }
+        )
+        return EXIT_OK
+    print(f"relinked {done.meetings} meetings; {len(done.changes)} owners and deciders changed")
+    for change in done.changes:
+        now = "waiting for you (memo pending)" if change.waiting else change.now or "nobody"
+        print(
+            f"  {sanitize_line(change.title)}: {sanitize_line(change.said)}: "
+            f"{sanitize_line(change.was or 'nobody')} -> {sanitize_line(now)}"
+        )
     return EXIT_OK
 
 

@@ -2,6 +2,7 @@
 
 from store.errors import (
     DuplicateCaptureError,
+    MergeError,
     NameTakenError,
     NotFoundError,
     ProvenanceError,
@@ -43,6 +44,7 @@ from store.records import (
     PendingMention,
     PersonAlias,
     PersonDetail,
+    PersonMerge,
     PersonRef,
     PersonReport,
     PersonRow,
@@ -83,6 +85,7 @@ __all__ = [
     "DecisionRecord",
     "Directory",
     "DuplicateCaptureError",
+    "MergeError",
     "EmailMessageRecord",
     "EventRecord",
     "FactCursor",
@@ -104,6 +107,7 @@ __all__ = [
     "PendingMention",
     "PersonAlias",
     "PersonDetail",
+    "PersonMerge",
     "PersonRef",
     "PersonReport",
     "PersonRow",

@@ -31,3 +31,7 @@ class NameTakenError(StoreError):
 
 class NotFoundError(StoreError):
     """The row to change is gone (deleted meanwhile, perhaps by another process)."""
+
+
+class MergeError(StoreError):
+    """A merge or split that cannot be done (the same person twice, nothing to split)."""

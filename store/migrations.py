@@ -340,6 +340,27 @@ END;
     )
 
 
+def _v13_person_merges(conn: Connection) -> None:
+    """Merging two people remembers what it moved, so a split can put it back."""
+    _run(
+        conn,
+        """
+CREATE TABLE person_merges (
+    id INTEGER PRIMARY KEY,
+    kept_id INTEGER NOT NULL REFERENCES people(id) ON DELETE CASCADE,
+    merged_name TEXT NOT NULL,
+    merged_email TEXT,
+    merged_created_at TEXT NOT NULL,
+    moved_json TEXT NOT NULL,
+    merged_at TEXT NOT NULL,
+    merged_by TEXT NOT NULL,
+    split_at TEXT
+);
+CREATE INDEX person_merges_kept ON person_merges(kept_id);
+""",
+    )
+
+
 MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("initial schema", _v1_initial),
     ("embedding cache by content hash", _v2_embedding_cache),
@@ -353,6 +374,7 @@ MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("ticked-off action items say so in their fact text", _v10_done_items_say_so),
     ("a meeting's chat log is its side channel", _v11_side_channels),
     ("deciders and owners read as the person they were settled as", _v12_settled_names),
+    ("merges of people, kept so a split can undo them", _v13_person_merges),
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -285,11 +285,12 @@ def relink(
     new: NewCapture,
     decision_ids: Sequence[int],
     action_ids: Sequence[int],
-) -> int:
-    """Apply names worked out afresh to a stored capture's facts. Facts already settled (a
-    person, or waiting on the user) are left as they are. Returns how many facts changed."""
+    changing: Sequence[tuple[str, int]],
+) -> dict[str, int]:
+    """Apply names worked out afresh to a stored capture: its roster, new people and
+    aliases, and the links of the facts in `changing` ((table, id)). Returns the id each
+    new person got, by name."""
     created = apply_names(conn, capture_id, new)
-    changed = 0
     links = [
         ("decisions", i, d.person, d.pending)
         for i, d in zip(decision_ids, new.decisions, strict=True)
@@ -299,15 +300,11 @@ def relink(
         for i, a in zip(action_ids, new.action_items, strict=True)
     ]
     for table, row_id, ref, pending in links:
-        person = person_id(ref, created)
-        if person is None and not pending:
+        if (table, row_id) not in changing:
             continue
-        result = conn.execute(
-            text(
-                f"UPDATE {table} SET person_id = :p, pending = :w "
-                "WHERE id = :id AND person_id IS NULL AND pending = 0"
-            ),
+        person = person_id(ref, created)
+        conn.execute(
+            text(f"UPDATE {table} SET person_id = :p, pending = :w WHERE id = :id"),
             {"p": person, "w": int(person is None and pending), "id": row_id},
         )
-        changed += int(result.rowcount or 0)
-    return changed
+    return created

@@ -394,6 +394,19 @@ class Backfill:
 
 
 @dataclass(frozen=True)
+class PersonMerge:
+    """A merge of one person into another, as split can undo it."""
+
+    id: int
+    kept_id: int
+    merged_name: str
+    decisions: int
+    action_items: int
+    meetings: int
+    merged_at: str
+
+
+@dataclass(frozen=True)
 class PersonAlias:
     """A name that stands for a person; `confirmed` when the user said so (not a guess)."""
 

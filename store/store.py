@@ -22,6 +22,7 @@ from store import (
     email,
     facts,
     ledger,
+    merges,
     notes,
     people,
     projects,
@@ -57,6 +58,7 @@ from store.records import (
     NewsletterSummary,
     PendingMention,
     PersonDetail,
+    PersonMerge,
     PersonReport,
     PersonSummary,
     ProjectDetail,
@@ -229,6 +231,23 @@ class Store:
         with self._reporting() as conn:
             return captures.delete_capture(conn, capture_id)
 
+    # People, merged and split
+
+    def merge_people(self, merged: int, kept: int, user: str) -> PersonMerge:
+        """Person `merged` is `kept`: everything of theirs moves over, in one transaction
+        (the rollups with it); split undoes it."""
+        with self._reporting() as conn:
+            return merges.merge(conn, merged, kept, user, utc_now())
+
+    def merges_into(self, kept: int) -> list[PersonMerge]:
+        with self.reader.connect() as conn:
+            return merges.merges_into(conn, kept)
+
+    def split_person(self, merge_id: int) -> int:
+        """Undo merge `merge_id`; the id the merged person has again."""
+        with self._reporting() as conn:
+            return merges.split(conn, merge_id, utc_now())
+
     def capture_meta(self, capture_id: int) -> dict[str, Any]:
         """What the extractor and the reader noted about a capture (attendees, topics,
         `source_lines`, `skipped`)."""
@@ -307,9 +326,20 @@ class Store:
         new: NewCapture,
         decision_ids: Sequence[int],
         action_ids: Sequence[int],
-    ) -> int:
+        changing: Sequence[tuple[str, int]],
+    ) -> dict[str, int]:
+        """A capture's names applied afresh, with the links of the facts `changing`, in
+        one transaction; the ids of the people it created, by name."""
         with self._reporting() as conn:
-            return people.relink(conn, capture_id, new, decision_ids, action_ids)
+            return people.relink(conn, capture_id, new, decision_ids, action_ids, changing)
+
+    def capture_raw(self, capture_id: int) -> str:
+        """The text of a capture as its file gave it (a direct message left out)."""
+        with self.reader.connect() as conn:
+            found = conn.execute(
+                text("SELECT raw_text FROM captures WHERE id = :c"), {"c": capture_id}
+            ).scalar()
+        return str(found or "")
 
     def add_person(self, name: str) -> int:
         with self._reporting() as conn:

@@ -434,7 +434,8 @@ def test_relink_gives_old_captures_their_people(service: CaptureService, store: 
         ):
             conn.execute(text(sql))
     entities = EntityService(store, "ana")
-    captures, facts = entities.relink()
-    assert captures == 2 and facts > 0
+    done = entities.relink()
+    assert done.meetings == 2 and len(done.changes) > 0
     assert owners(store) == linked_at_capture
-    assert entities.relink() == (0, 0)  # nothing left to link
+    again = entities.relink()  # nothing left to link
+    assert (again.meetings, again.changes) == (0, [])

@@ -250,3 +250,154 @@ def test_once_settled_every_surface_names_the_person(memo: Any, tmp_path: Any) -
     answer = memo("ask", "who owns the commissioning plan?", "--json").json()
     assert any(c.get("owner") == "Sam Okafor" for c in answer["citations"])
     assert "Sam Okafor" in memo("ask", "Okafor commissioning plan").stdout  # indexed anew
+
+
+def people_view(store: Store) -> dict[str, object]:
+    """What merging and splitting change, by name (a split person comes back with a new id)."""
+    with store.reader.connect() as conn:
+        q = lambda sql: sorted(tuple(r) for r in conn.execute(text(sql)))  # noqa: E731
+        return {
+            "people": q("SELECT name, email FROM people"),
+            "owners": q(
+                "SELECT a.id, p.name FROM action_items a LEFT JOIN people p ON p.id = a.person_id"
+            ),
+            "deciders": q(
+                "SELECT d.id, p.name FROM decisions d LEFT JOIN people p ON p.id = d.person_id"
+            ),
+            "meetings": q(
+                "SELECT c.capture_id, p.name FROM capture_people c JOIN people p "
+                "ON p.id = c.person_id"
+            ),
+            "aliases": q(
+                "SELECT a.alias, p.name FROM entity_aliases a JOIN people p ON p.id = a.entity_id"
+            ),
+            "facts": q("SELECT text FROM facts WHERE fact_type IN ('decision', 'action_item')"),
+        }
+
+
+TWO_NAMES = (
+    "Battery\nDate: 2026-01-27\n\nRaj Iyer: I'll send the quotes by Friday.\n"
+    "Ana Lima: We decided to buy from Voltaic.\n",
+    "Allocation\nDate: 2026-04-14\n\nRajesh Kumar: We decided to order from Ardent.\n"
+    "Ana Lima: Fine.\n",
+)
+
+
+def test_merge_moves_everything_in_one_go_and_split_puts_it_back(
+    service: CaptureService, store: Store
+) -> None:
+    for number, body in enumerate(TWO_NAMES):
+        capture(service, body, f"{number}.txt")
+    entities = EntityService(store, "ana")
+    before = people_view(store)
+    done = entities.merge("Raj Iyer", "Rajesh Kumar")
+    merged = people_view(store)
+    assert ("Raj Iyer", None) not in merged["people"]  # type: ignore[operator]
+    assert ("Raj Iyer", "Rajesh Kumar") in merged["aliases"]  # type: ignore[operator]
+    assert ("Send the quotes by Friday. (owner: Rajesh Kumar) (due 2026-01-30)",) in merged["facts"]  # type: ignore[operator]
+    assert store.people_report()[0].name  # the rollups were rebuilt with it
+    assert (done.action_items, done.meetings) == (1, 1)
+    assert entities.person("Raj Iyer").name == "Rajesh Kumar"  # the old name finds them
+    entities.split("Raj Iyer")  # by the name that was merged, or by the kept person's
+    assert people_view(store) == before
+
+
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [
+        (("merge", "Nobody Here", "Ana Lima"), "no person called 'Nobody Here'"),
+        (("merge", "Ana Lima", "Ana Lima"), "one person already"),
+        (("split", "Ana Lima"), "no merge to undo"),
+    ],
+)
+def test_people_changes_that_cannot_be_made_change_nothing(
+    memo: Any,
+    tmp_path: Any,
+    args: tuple[str, ...],
+    error: str,  # noqa: ANN401
+) -> None:
+    from conftest import dump
+
+    meeting = tmp_path / "m.txt"
+    meeting.write_text(TWO_NAMES[0])
+    assert memo("capture", str(meeting)).code == 0
+    with Store(memo.home / "memo.db") as store:
+        before = dump(store)
+    run = memo("people", *args)
+    assert run.code == 1 and error in run.stderr
+    with Store(memo.home / "memo.db") as store:
+        assert dump(store) == before
+
+
+def test_the_people_pane_merges_and_unmerges_after_asking(
+    tmp_path: Any,
+    monkeypatch: pytest.MonkeyPatch,  # noqa: ANN401
+) -> None:
+    from test_tui import drive, offline, settle, until
+
+    from memo_tui.ui import modals
+    from memo_tui.ui.app import MemoApp
+
+    services = offline(tmp_path, monkeypatch)
+    for number, body in enumerate(TWO_NAMES):
+        capture(services.capture, body, f"{number}.txt")
+    ids = {p.name: p.id for p in services.store.people()}
+    app = MemoApp(services)
+
+    async def script(pilot: Any) -> None:  # noqa: ANN401
+        await pilot.press("3")
+        await settle(pilot)
+        table = app.query_one("#people-table")
+        table.move_cursor(row=table.get_row_index(str(ids["Raj Iyer"])))
+        await pilot.press("m")
+        await until(pilot, lambda: isinstance(app.screen, modals.PickPerson), "who is it")
+        picker = app.screen.query_one("OptionList")
+        assert picker.get_option_at_index(0).id == str(ids["Rajesh Kumar"])  # likeliest first
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, modals.Confirm), "confirm")
+        await pilot.click("#yes")
+        await until(
+            pilot, lambda: "Raj Iyer" not in {p.name for p in services.store.people()}, "merged"
+        )
+        await settle(pilot)
+        table.move_cursor(row=table.get_row_index(str(ids["Rajesh Kumar"])))
+        await pilot.press("u")
+        await until(pilot, lambda: isinstance(app.screen, modals.Confirm), "confirm split")
+        await pilot.click("#yes")
+        await until(pilot, lambda: "Raj Iyer" in {p.name for p in services.store.people()}, "split")
+
+    drive(app, script)
+
+
+def test_relink_applies_todays_rules_to_old_captures_and_says_what_changed(
+    memo: Any,
+    tmp_path: Any,  # noqa: ANN401
+) -> None:
+    walk = tmp_path / "2026-03-05_walk.txt"
+    walk.write_text(
+        "Floor walk\nParticipants: Sam Okafor, John Parks\n\n"
+        "Sam: I'll send the floor plan by Friday.\nJohn: Fine.\n"
+    )
+    both = tmp_path / "2026-03-31_planning.txt"
+    both.write_text(
+        "Planning\nAttendees: Sam Okafor, Sam Lindqvist, Libby Harcourt\n\n"
+        "Libby Harcourt: Sam, can you check the soak rig by Friday?\n"
+        "Libby Harcourt: That's all.\n"
+    )
+    captured = memo("capture", str(walk), str(both), "--json").json()["results"]
+    planning = captured[1]["capture_id"]
+    assert memo("confirm", "Sam", "Sam Lindqvist", "--capture", str(planning)).code == 0
+    with Store(memo.home / "memo.db") as store:
+        ids = {p.name: p.id for p in store.people()}
+        with store.writer.begin() as conn:  # as an older memo linked the walk's "Sam"
+            conn.execute(
+                text("UPDATE action_items SET person_id = :p WHERE capture_id = :c"),
+                {"p": ids["Sam Lindqvist"], "c": captured[0]["capture_id"]},
+            )
+    run = memo("relink")
+    assert run.code == 0
+    assert "relinked 1 meetings; 1 owners and deciders changed" in run.stdout
+    assert "Floor walk: Sam: Sam Lindqvist -> Sam Okafor" in run.stdout
+    owners = [f["owner"] for f in memo("facts", "--type", "action_item", "--json").json()["facts"]]
+    assert sorted(owners) == ["Sam Lindqvist", "Sam Okafor"]  # the user's word stays
+    assert memo("relink", "--json").json()["changes"] == []

@@ -902,6 +902,7 @@ def test_a_user_keymap_moves_a_binding(tmp_path: Path, monkeypatch: pytest.Monke
     async def script(pilot: Any) -> None:
         assert app.theme == "ansi-dark" and app.animation_level == "none"
         await pilot.press("a")
+        await settle(pilot)
         assert app.query_one("#panes").current == "ask"
 
     drive(app, script)

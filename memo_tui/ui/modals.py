@@ -23,7 +23,8 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.suggester import Suggester, SuggestFromList
 from textual.validation import ValidationResult, Validator
-from textual.widgets import Button, Input, Label, Select, Static, TextArea
+from textual.widgets import Button, Input, Label, OptionList, Select, Static, TextArea
+from textual.widgets.option_list import Option
 
 from memo_tui.core.safety import sanitize, sanitize_line
 from memo_tui.ui.text import line, plain, plural
@@ -131,6 +132,35 @@ class WhoIsIt(Dialog[int]):
     @on(Button.Pressed)
     def choose(self, event: Button.Pressed) -> None:
         self.dismiss(int((event.button.id or "person-0").removeprefix("person-")))
+
+
+class PickPerson(Dialog[int]):
+    """Who a person really is: the other people, likeliest first. Dismisses with the id
+    picked, or None when escaped."""
+
+    DEFAULT_CSS = _DIALOG_CSS.format(name="PickPerson") + (
+        "PickPerson OptionList { height: auto; max-height: 12; margin: 0 0 1 0; }"
+    )
+
+    def __init__(self, name: str, people: Sequence[tuple[int, str]], note: str = "") -> None:
+        super().__init__()
+        self.person_name = name
+        self.people = people
+        self.note = note
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            title = Text("Who is ")
+            title.append(line(self.person_name))
+            title.append(", really?")
+            yield Label(title, classes="title")
+            yield OptionList(*(Option(line(name), id=str(i)) for i, name in self.people))
+            if self.note:
+                yield Static(line(self.note, style="italic"))
+
+    @on(OptionList.OptionSelected)
+    def pick(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(int(event.option.id or 0))
 
 
 class Confirm(Dialog[bool]):

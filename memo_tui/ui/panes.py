@@ -225,11 +225,16 @@ class PeoplePane(ListPane):
         "the decisions they made, the meetings they attended and when they were last seen "
         "(read from the people rollup, rebuilt with every write), and how many items wait "
         "on a name that may be theirs (To settle: w asks who it is). Enter opens a person; "
-        "r runs the person_enrich agent on the selected one."
+        "r runs the person_enrich agent on the selected one; m merges them into who they "
+        "really are (one person listed twice), u undoes the latest merge into them."
     )
     EMPTY = "Nobody yet: people come from the speakers and attendees of captured meetings."
     COLUMNS = ("Name", "Also", "Owes", "Decided", "Meetings", "Last seen", "To settle")
-    BINDINGS = [Binding("r", "run", "Enrich", id="people.run")]
+    BINDINGS = [
+        Binding("r", "run", "Enrich", id="people.run"),
+        Binding("m", "merge", "Merge", id="people.merge"),
+        Binding("u", "split", "Unmerge", id="people.split"),
+    ]
 
     def fill(self, services: Services) -> list[Row]:
         from memo_tui.core.entities.service import EntityService
@@ -256,6 +261,22 @@ class PeoplePane(ListPane):
     def action_run(self) -> None:
         """r: the person_enrich agent on the selected person (their page shows it)."""
         self._run_on_selected("person_enrich")
+
+    def action_merge(self) -> None:
+        """m: the selected person is someone else memo lists (asks who, then asks first)."""
+        from memo_tui.ui.app import MemoApp
+
+        key = self.selected_key()
+        if key is not None and isinstance(self.app, MemoApp):
+            self.app.merge_person(int(key))
+
+    def action_split(self) -> None:
+        """u: undo the latest merge into the selected person (asks first)."""
+        from memo_tui.ui.app import MemoApp
+
+        key = self.selected_key()
+        if key is not None and isinstance(self.app, MemoApp):
+            self.app.split_person(int(key))
 
     def entity_name(self, key: int) -> str | None:
         person = self.services.store.person(key)

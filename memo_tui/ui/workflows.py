@@ -382,6 +382,67 @@ class Workflows(App[None]):
         self.refresh_pages()  # a person's or project's page may list its items
 
     @work(exclusive=True, group="edit", exit_on_error=False)
+    async def merge_person(self, person_id: int) -> None:
+        """Ask who a person really is, then ask first, then merge them in one transaction."""
+        from memo_tui.core.entities.names import similarity
+
+        store = self.services.store
+        directory = await asyncio.to_thread(store.directory)
+        merged = next((p for p in directory.people if p.id == person_id), None)
+        if merged is None:
+            return
+        others = sorted(
+            (p for p in directory.people if p.id != person_id),
+            key=lambda p: (-similarity(merged.name, p.name), p.name.casefold()),
+        )
+        note = "Their items, meetings, aliases and addresses move over; u undoes it."
+        picked = await self.push_screen_wait(
+            modals.PickPerson(merged.name, [(p.id, p.name) for p in others], note)
+        )
+        kept = next((p for p in others if p.id == picked), None)
+        if kept is None:
+            return
+        body = line(f"{merged.name} and {kept.name} are one person: keep {kept.name}.")
+        if not await self.push_screen_wait(
+            modals.Confirm(f"Merge {merged.name} into {kept.name}?", body, "Merge")
+        ):
+            return
+        done = await asyncio.to_thread(
+            store.merge_people, merged.id, kept.id, self.services.settings.user_name
+        )
+        self.notify(
+            line(f"Merged {merged.name} into {kept.name} ({done.action_items} items)").plain,
+            markup=False,
+        )
+        self.refresh_lists()
+        self.refresh_pages()
+
+    @work(exclusive=True, group="edit", exit_on_error=False)
+    async def split_person(self, person_id: int) -> None:
+        """Undo the latest merge into a person, once asked."""
+        store = self.services.store
+        undoable = await asyncio.to_thread(store.merges_into, person_id)
+        person = await asyncio.to_thread(store.person, person_id)
+        if person is None:
+            return
+        if not undoable:
+            self.notify(line(f"Nobody was merged into {person.name}.").plain, markup=False)
+            return
+        latest = undoable[0]
+        body = line(
+            f"{latest.merged_name} comes back as a person of their own, with the "
+            f"{plural(latest.action_items, 'item')} and {plural(latest.meetings, 'meeting')} "
+            "the merge moved."
+        )
+        title = f"Split {latest.merged_name} back out of {person.name}?"
+        if not await self.push_screen_wait(modals.Confirm(title, body, "Split")):
+            return
+        await asyncio.to_thread(store.split_person, latest.id)
+        self.notify(line(f"Split {latest.merged_name} back out").plain, markup=False)
+        self.refresh_lists()
+        self.refresh_pages()
+
+    @work(exclusive=True, group="edit", exit_on_error=False)
     async def add_project(self) -> None:
         directory = await asyncio.to_thread(self.services.store.directory)
         clients = [client.name for client in directory.clients]

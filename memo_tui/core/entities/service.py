@@ -25,6 +25,8 @@ from store import (
     NewCapture,
     NewDecision,
     PendingMention,
+    PersonMerge,
+    PersonRef,
     PersonRow,
     PersonSummary,
     Provenance,
@@ -47,6 +49,36 @@ class Pending:
     in_room: bool = False
 
 
+@dataclass(frozen=True)
+class Relink:
+    """One owner or decider a relink changed: as said, who it was, who it is now."""
+
+    capture_id: int
+    title: str
+    said: str
+    was: str | None
+    now: str | None
+    waiting: bool  # now waits for the user to say who
+
+
+@dataclass(frozen=True)
+class Relinked:
+    meetings: int
+    changes: list[Relink]
+
+
+def _should_change(
+    person: int | None, waiting: bool, ref: PersonRef | None, pending: bool, room: set[int]
+) -> bool:
+    """Whether a relink may change a fact's link: an unlinked or waiting one when the rules
+    now say something; a linked one only when its person was not in the room."""
+    if person is None and not waiting:
+        return ref is not None or pending
+    if waiting:
+        return ref is not None
+    return person not in room and (ref != person or pending)
+
+
 class EntityService:
     def __init__(self, store: Store, user: str) -> None:
         self.store = store
@@ -67,6 +99,26 @@ class EntityService:
         attendees = self.store.attendees([capture_id])
         taught = self.store.capture_meta(capture_id).get("names", {})
         return resolve_in_meeting(mention, attendees, self.store.directory(), taught)
+
+    def merge(self, merged: str, kept: str) -> PersonMerge:
+        """`merged` is the same person as `kept` (names, aliases or ids): everything of
+        theirs moves to `kept` in one transaction; `split` undoes it."""
+        one, other = self.person(merged), self.person(kept)
+        if one.id == other.id:
+            raise UnknownPerson(f"{merged!r} and {kept!r} are one person already ({one.name})")
+        return self.store.merge_people(one.id, other.id, self.user)
+
+    def split(self, person: str, merged: str | None = None) -> tuple[PersonMerge, int]:
+        """Undo a merge into `person` (the latest, or the one of `merged`'s name): the
+        merged person back, with what the merge moved. Returns it and their new id."""
+        kept = self.person(person)
+        undoable = self.store.merges_into(kept.id)
+        if merged is not None:
+            undoable = [m for m in undoable if normalize(m.merged_name) == normalize(merged)]
+        if not undoable:
+            named = f" of {merged!r}" if merged else ""
+            raise UnknownPerson(f"{kept.name} has no merge{named} to undo: see memo people")
+        return undoable[0], self.store.split_person(undoable[0].id)
 
     def person(self, name_or_id: str) -> PersonRow:
         """The one person `name_or_id` names exactly (an id, a full name or an alias)."""
@@ -120,61 +172,109 @@ class EntityService:
             "person", mention, entity_id, self.user, capture_ids, spellings, remember
         )
 
-    def relink(self) -> tuple[int, int]:
-        """Link the people of captures stored before memo knew people (or never linked):
-        speakers and attendees from the stored text, owners and deciders as a capture
-        would. Returns (captures linked, facts changed)."""
+    def relink(self) -> Relinked:
+        """Link every capture's people afresh with the rules memo has now: its roster, then
+        the owners and deciders that are unlinked, waiting, or linked to someone the roster
+        says was not there (a person of the room stays: the user may have said so). Returns
+        what changed."""
+        changes: list[Relink] = []
+        meetings = 0
+        for summary in sorted(self.store.captures(), key=lambda c: (c.occurred_at or "", c.id)):
+            found = self._relink_one(summary.id, summary.title)
+            meetings += bool(found)
+            changes += found
+        return Relinked(meetings, changes)
+
+    def _linked_afresh(
+        self,
+        capture_id: int,
+        title: str,
+        decisions: list[DecisionRecord],
+        actions: list[ActionItemRecord],
+    ) -> NewCapture | None:
+        """A capture's names linked as a capture today would: its file's text read again
+        (rosters in headers too), its facts' names as said."""
+        from memo_tui.core.capture.addressed import taught_names
         from memo_tui.core.capture.errors import CaptureRejected
-        from memo_tui.core.capture.sources import parse, stored_format
+        from memo_tui.core.capture.sources import parse
         from memo_tui.core.entities.linking import link_names
 
-        linked = changed = 0
-        for capture_id in self.store.unlinked_captures():
-            title, body, source_format, path = self.store.capture_source(capture_id)
-            name = Path(path or "meeting.txt").name
-            try:
-                transcript = parse(body, name, source_format, fmt=stored_format(source_format))
-            except CaptureRejected:  # an old capture of a file nothing in reads as speech
-                continue
-            decisions = self.store.decisions([capture_id])
-            actions = self.store.action_items([capture_id])
-            new = NewCapture(
-                "relink",
-                path,
-                source_format,
-                "",
-                None,
+        _, _, source_format, path = self.store.capture_source(capture_id)
+        name = Path(path or "meeting.txt").name
+        try:
+            transcript = parse(self.store.capture_raw(capture_id), name, Path(name).suffix[1:])
+        except CaptureRejected:
+            return None
+        new = NewCapture(
+            "relink",
+            path,
+            source_format,
+            "",
+            None,
+            title,
+            None,
+            "",
+            "",
+            0,
+            None,
+            {},
+            "",
+            False,
+            Provenance("relink", f"capture:{capture_id}", utc_now(), self.user),
+            decisions=[
+                NewDecision(d.description, None, d.decided_by, None, None, None) for d in decisions
+            ],
+            action_items=[
+                NewActionItem(a.description, a.assignee_raw, None, None, None, None)
+                for a in actions
+            ],
+        )
+        taught = taught_names(transcript.turns, [*transcript.speakers, *transcript.attendees])
+        directory = self.store.directory()
+        return link_names(new, transcript.speakers, transcript.attendees, directory, taught)
+
+    def _relink_one(self, capture_id: int, title: str) -> list[Relink]:
+        decisions = self.store.decisions([capture_id])
+        actions = self.store.action_items([capture_id])
+        named = self._linked_afresh(capture_id, title, decisions, actions)
+        if named is None:
+            return []
+        room = {ref for ref in named.attendees if isinstance(ref, int)}
+        facts: list[tuple[str, DecisionRecord | ActionItemRecord, PersonRef | None, bool]] = [
+            ("decisions", d, n.person, n.pending)
+            for d, n in zip(decisions, named.decisions, strict=True)
+        ]
+        facts += [
+            ("action_items", a, n.person, n.pending)
+            for a, n in zip(actions, named.action_items, strict=True)
+        ]
+        changing = [
+            (table, fact, ref, pending)
+            for table, fact, ref, pending in facts
+            if _should_change(fact.person_id, fact.pending, ref, pending, room)
+        ]
+        attended = set(self.store.attendees([capture_id]))
+        if not changing and attended == room and not named.new_people and not named.renames:
+            return []
+        created = self.store.relink_capture(
+            capture_id,
+            named,
+            [d.id for d in decisions],
+            [a.id for a in actions],
+            [(table, fact.id) for table, fact, _, _ in changing],
+        )
+        names = {p.id: p.name for p in self.store.directory().people}
+        return [
+            Relink(
+                capture_id,
                 title,
-                None,
-                "",
-                body,
-                0,
-                None,
-                {},
-                "",
-                False,
-                Provenance("relink", f"capture:{capture_id}", utc_now(), self.user),
-                decisions=[
-                    NewDecision(d.description, None, d.decided_by, None, None, None)
-                    for d in decisions
-                ],
-                action_items=[
-                    NewActionItem(a.description, a.assignee_raw, None, None, None, None)
-                    for a in actions
-                ],
+                (fact.decided_by if isinstance(fact, DecisionRecord) else fact.assignee_raw) or "",
+                fact.person_name,
+                names.get(created.get(ref, 0) if isinstance(ref, str) else ref or 0),
+                pending and ref is None,
             )
-            named = link_names(
-                new, transcript.speakers, transcript.attendees, self.store.directory()
-            )
-            refs = [(d.person, d.pending) for d in named.decisions]
-            refs += [(a.person, a.pending) for a in named.action_items]
-            if not named.attendees and not any(person or wait for person, wait in refs):
-                continue
-            changed += self.store.relink_capture(
-                capture_id, named, [d.id for d in decisions], [a.id for a in actions]
-            )
-            linked += 1
-        return linked, changed
+            for _, fact, ref, pending in changing
+        ]
 
     def people(self) -> list[PersonSummary]:
         return self.store.people()
