@@ -401,3 +401,16 @@ def test_relink_applies_todays_rules_to_old_captures_and_says_what_changed(
     owners = [f["owner"] for f in memo("facts", "--type", "action_item", "--json").json()["facts"]]
     assert sorted(owners) == ["Sam Lindqvist", "Sam Okafor"]  # the user's word stays
     assert memo("relink", "--json").json()["changes"] == []
+
+
+def test_a_task_handed_on_ends_with_its_last_owner(service: CaptureService, store: Store) -> None:
+    capture(
+        service,
+        "Planning\nDate: 2026-03-31\nAttendees: Libby Harcourt, Marta Kowalczyk, Priya Nair\n\n"
+        "Libby Harcourt: Marta, can you run the seventy-two hour soak on RC1?\n"
+        "Marta Kowalczyk: I'm off the week of the 6th, I told you.\n"
+        "Libby Harcourt: OK, Priya, can you take the soak instead?\n"
+        "Priya Nair: Yeah, I can do that, results by Friday the 10th.\n",
+        "planning.txt",
+    )
+    assert linked(store) == [("Priya Nair", "Priya Nair", 0)]

@@ -30,6 +30,11 @@ _NOT_A_NAME = (
     r"Sorry|Please|Thanks|Look|Listen|Alright|Anyway|Actually|Ok|Hmm|Mm|Cool|Perfect)\b)"
 )
 IMPERATIVE = re.compile(rf"^(?:please\s+)?(?:also\s+)?(?:{_TASK_VERBS})\b", re.I)
+# A task given to someone else than who had it: "take the soak instead", "take it over".
+HANDOVER = re.compile(
+    r"\binstead\b|\btake (?:it|that|this) over\b|\btake over\b|\bhand (?:it|that|this) (?:over )?to\b",
+    re.I,
+)
 # "Alex, ...", "And John, ...": someone spoken to by name.
 ADDRESSED = re.compile(rf"^\W*(?:(?i:and|so|also|then|ok|okay)\W+)?{_NOT_A_NAME}[A-Z][\w'\-]+,\s")
 _NAME = rf"(?:{_NOT_A_NAME}[A-Z][\w'\-]{{1,30}}(?:\s+[A-Z][\w'\-]{{1,30}}){{0,2}})"
@@ -211,6 +216,13 @@ ACTION_CUES: list[tuple[re.Pattern[str], int]] = [
         re.compile(
             rf"^\W*(?:(?i:and|so|also|then|ok|okay)\W+)?{_NOT_A_NAME}[A-Z][\w'\-]+,\s+(?:please\s+)?"
             rf"(?:also\s+)?(?i:{_TASK_VERBS})\b",
+        ),
+        2,
+    ),
+    (  # "Priya, can you take the soak instead?": a task handed on, by name
+        re.compile(
+            r"\b(?:can|could|would) (?:you|your team)\s+(?:please\s+)?take\b.{0,40}\binstead\b",
+            re.I,
         ),
         2,
     ),

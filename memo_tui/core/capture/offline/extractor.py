@@ -409,11 +409,37 @@ def _may_be(asked: str, speaker: str) -> bool:
     return first or similarity(asked, speaker) >= AUTO_RESOLVE
 
 
+HANDOVER_REACH = 8  # turns back a task handed on ("take the soak instead") may have been given
+
+
+def _handed_over(item: _Item, kept: list[_Item]) -> _Item | None:
+    """The task this item hands to someone else: given to another owner a little before,
+    about the same thing ("Marta, can you run the soak?" ... "Priya, take the soak
+    instead?"). The task ends with its last owner."""
+    if item.kind != "action" or not cues.HANDOVER.search(item.quote) or not item.assignee:
+        return None
+    words = content_words(item.description) - {"instead", "take", "over"}
+    for earlier in reversed(kept):
+        if earlier.kind != "action":
+            continue
+        if item.turn_index - earlier.turn_index > HANDOVER_REACH:
+            return None
+        mine = earlier.assignee and earlier.assignee != item.assignee
+        if mine and words & content_words(earlier.description):
+            return earlier
+    return None
+
+
 def _merge(items: list[_Item], turns: list[Turn]) -> list[_Item]:
     """Drop restatements and decisions a later one reverses (the later statement wins), give
-    a request to whoever answers it, and fold a task's follow-on step into the task."""
+    a request to whoever answers it or is handed it, and fold a task's follow-on step into
+    the task."""
     kept: list[_Item] = []
     for item in sorted(items, key=lambda i: i.position):
+        earlier = _handed_over(item, kept)
+        if earlier is not None:
+            earlier.assignee, earlier.due = item.assignee, item.due or earlier.due
+            continue
         request = _answered(item, kept, turns)
         if request is not None:
             request.assignee = turns[item.turn_index].speaker
