@@ -130,6 +130,43 @@ def test_a_request_belongs_to_who_takes_it_on_whatever_an_alias_says(
     assert due[0] == "2026-10-09"  # the due date came with the answer
 
 
+def test_a_confirmed_alias_decides_only_among_who_could_have_been_there(
+    service: CaptureService, store: Store
+) -> None:
+    capture(service, ALEXES.replace("2026-10-05", "2026-09-28"), "earlier.txt")
+    entities = EntityService(store, "ana")
+    entities.confirm("Alex", entities.person("Alex Rivera"))
+    kim_only = (
+        "Bounces\nDate: 2026-10-12\nAttendees: Maya Lin, Alex Kim\n\n"
+        "Alex: I'll send the bounce report by Friday.\nMaya Lin: Thanks.\n"
+    )
+    no_roster = "Hallway\nDate: 2026-10-13\n\nMaya Lin: Alex will send the bounce report.\n"
+    kim, hallway = capture(service, kim_only, "kim.txt"), capture(service, no_roster, "hall.txt")
+    found = entities.resolve_in("Alex", kim)
+    assert isinstance(found, Resolved) and found.entity.name == "Alex Kim"  # Rivera was not there
+    found = entities.resolve_in("Alex", hallway)  # nobody says who was there: the user's word holds
+    assert isinstance(found, Resolved) and found.entity.name == "Alex Rivera"
+
+
+def test_an_auto_alias_stops_deciding_once_a_second_person_fits(
+    service: CaptureService, store: Store
+) -> None:
+    capture(service, DANA_EARLIER, "ops.txt")
+    entities = EntityService(store, "t")
+    found = entities.resolve("Dana")
+    assert isinstance(found, Resolved) and found.entity.name == "Dana Reyes"
+    with store.reader.connect() as conn:  # the guess is cached as an automatic alias
+        cached = conn.execute(
+            text("SELECT auto_resolved FROM entity_aliases WHERE alias = 'Dana'")
+        ).scalar_one()
+    assert cached == 1
+    capture(service, DANA_LATER, "planning.txt")  # a second Dana now exists
+    hallway = capture(service, "Hallway\nDate: 2026-03-09\n\nLee Park: Dana owns it.\n", "h.txt")
+    found = entities.resolve_in("Dana", hallway)
+    assert not isinstance(found, Resolved)
+    assert sorted(c.name for c in found.candidates[:2]) == ["Dana Ortiz", "Dana Reyes"]
+
+
 def test_the_other_sam_is_the_one_who_was_not_there(service: CaptureService, store: Store) -> None:
     capture(
         service,
