@@ -649,7 +649,11 @@ def _bench(args: argparse.Namespace, settings: Settings) -> int:
     if args.bench == "people":
         from memo_tui.core.benchmarks import people
 
-        scored = people.run(args.data)
+        try:
+            scored = people.run(args.data)
+        except FileNotFoundError as error:
+            warn(f"memo bench people: {error}")
+            return EXIT_USAGE
         if args.json:
             render.emit_json(scored.as_dict())
         else:
@@ -666,7 +670,11 @@ def _bench(args: argparse.Namespace, settings: Settings) -> int:
         return EXIT_OK
     from memo_tui.core.benchmarks import extract
 
-    result = extract.run(args.data, window=args.window)
+    try:
+        result = extract.run(args.data, window=args.window)
+    except FileNotFoundError as error:
+        warn(f"memo bench extract: {error}")
+        return EXIT_USAGE
     if args.json:
         render.emit_json(result.as_dict())
     else:

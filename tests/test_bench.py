@@ -56,6 +56,13 @@ def test_bench_extract_reports_precision_recall_and_throughput(memo, tmp_path: P
     assert memo("bench", "extract", "--data", str(tmp_path / "missing")).code == 2
 
 
+def test_a_bench_given_the_wrong_folder_says_what_it_needs(memo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "meeting.txt").write_text("Alex: Hello.\n")
+    for bench, wanted in [("extract", "annotation .json"), ("people", "truth.jsonl")]:
+        run = memo("bench", bench, "--data", str(tmp_path))
+        assert run.code == 2 and wanted in run.stderr and "Traceback" not in run.stderr
+
+
 @pytest.mark.slow
 def test_bench_startup_times_first_paint_against_importing_textual(memo) -> None:  # type: ignore[no-untyped-def]
     run = memo("bench", "startup", "--facts", "300", "--runs", "1", "--json", timeout=300)

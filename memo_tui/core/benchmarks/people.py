@@ -128,6 +128,11 @@ def _resolved(service: EntityService, mention: str, capture_id: int | None) -> s
 
 def run(data: Path) -> PeopleBench:
     """Capture the set and score who it says was there, decided and owes."""
+    missing = [name for name in ("truth.jsonl", "people.jsonl") if not (data / name).is_file()]
+    if missing:
+        raise FileNotFoundError(
+            f"no {' and '.join(missing)} in {data} (a set like ../shared/data/dev-meetings)"
+        )
     truth = sorted(_jsonl(data / "truth.jsonl"), key=lambda row: (row["date"], row["file"]))
     people = _jsonl(data / "people.jsonl")
     cast = _Cast([p for p in people if p["kind"] == "person"])
