@@ -95,6 +95,9 @@ def test_similarity_bands(mention: str, name: str, band: str) -> None:
         ("Grad B", False),
         ("Speaker 2", False),
         ("Marketing", False),
+        ("Professor D", False),
+        ("Professor Jean White", True),  # a title, then a name
+        ("Dr", False),
     ],
 )
 def test_only_personal_names_become_people(label: str, person: bool) -> None:

@@ -57,6 +57,10 @@ def names(store: Store) -> list[str]:
         ("Jon Park", "John Parks", "ask"),  # another surname
         ("Sam Chen", "Sam Cheng", "ask"),  # a letter more is another name
         ("Dave", "Hannah Osei", "none"),
+        ("Angela Burns", "Angela Burns AM", "resolve"),  # letters after a name
+        ("Dr. Jane Smith", "Jane Smith PhD", "resolve"),  # a title before it
+        ("Mr Reckless", "Mark Reckless", "resolve"),  # a title and a surname
+        ("John Smith Jr", "John Smith Sr", "ask"),  # a father is not his son: never decided
     ],
 )
 def test_names_fit_the_way_people_shorten_and_mishear_them(
@@ -236,6 +240,20 @@ def test_one_person_one_record_in_either_order(
     ]:
         found = entities.resolve(short)
         assert isinstance(found, Resolved) and found.entity.name == full
+
+
+def test_titles_and_letters_after_a_name_make_no_second_person(
+    service: CaptureService, store: Store
+) -> None:
+    capture(
+        service,
+        "Committee\nDate: 2026-02-01\nAttendees: Dr. Priya Nair, Angela Burns AM\n\n"
+        "Priya Nair: Evidence first. Ms Burns will send the clerk's note by Friday.\n"
+        "Angela Burns: Agreed.\n",
+        "committee.txt",
+    )
+    assert names(store) == ["Angela Burns", "Priya Nair"]  # as they were heard
+    assert linked(store) == [("Ms Burns", "Angela Burns", 0)]
 
 
 def test_resolve_in_a_meeting_from_the_cli(memo: Any, tmp_path: Any) -> None:  # noqa: ANN401

@@ -145,7 +145,12 @@ def _roster(
     people = [s for s in dict.fromkeys(label.strip() for label in said) if looks_like_a_person(s)]
     full = [label for label in people if len(parts(label)) >= 2]
     for label in full:
-        if normalize(label) not in roster.refs:
+        same = [ref for ref, name in roster.names.items() if parts(name) == parts(label)]
+        if normalize(label) in roster.refs:
+            continue
+        if same:  # "Dr. Priya Nair" in the header, "Priya Nair" speaking: one person
+            roster.refs[normalize(label)] = same[0]
+        else:
             _claim_label(roster, label, short=False)
     voices = {roster.refs.get(normalize(s)) for s in speakers}
     listed = _Roster(directory)  # the header's people no speaker label names in full

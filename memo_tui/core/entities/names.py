@@ -46,8 +46,25 @@ def normalize(name: str) -> str:
     return " ".join(re.sub(r"[^\w\s]|_", " ", plain).split())
 
 
+# What goes before or after a name without being part of it ("Dr David Blaney", "Angela
+# Burns AM", "Mr Reckless"): set aside when names are compared. Generational suffixes (Jr,
+# Sr, III) stay: they tell a father from a son.
+TITLES = frozenset(
+    "mr mrs ms miss mx dr prof professor sir dame lord lady rev revd fr hon cllr councillor".split()
+)
+POSTNOMINALS = frozenset(
+    "am mp ms msp mla mep td phd md dphil esq qc kc obe mbe cbe frs mba cpa".split()
+)
+
+
 def parts(name: str) -> list[str]:
-    return normalize(name).split()
+    """The words that name the person: titles and letters after the name set aside."""
+    words = normalize(name).split()
+    while len(words) > 1 and words[0] in TITLES:
+        words = words[1:]
+    while len(words) > 2 and words[-1] in POSTNOMINALS:
+        words = words[:-1]
+    return words
 
 
 def _part(mention: str, name: str, first: bool = False) -> float:
@@ -88,6 +105,8 @@ def _hyphen_initials(raw: str) -> str:
 
 def _camel(mention: str) -> str:
     """ "JohnP", "SamO": a first name and a surname's initial, as notes shorten them."""
+    if len(mention.split()) != 1:
+        return mention
     return re.sub(r"(?<=[a-z])(?=[A-Z]\b)", " ", mention)
 
 
@@ -134,6 +153,10 @@ def looks_like_a_person(label: str) -> bool:
     ("Project Manager", "Grad B", "Speaker 2"). A heuristic: letters only, one to four
     words, no role words, no one-letter tag at the end."""
     words = label.split()
+    if words and normalize(words[0]) in TITLES:  # "Professor Okafor", not "Professor D"
+        words = words[1:]
+        if not words or (len(words) == 1 and len(words[0].strip(".")) == 1):
+            return False
     if not 1 <= len(words) <= 4 or any(not re.fullmatch(r"[^\W\d_][\w'.-]*", w) for w in words):
         return False
     if any(normalize(w) in ROLE_WORDS for w in words):
