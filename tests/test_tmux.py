@@ -14,9 +14,14 @@ from pathlib import Path
 
 import pytest
 
+# Each test process has its own tmux server: on a shared one, a session started while another
+# worker's last session closes meets a server on its way out ("server exited unexpectedly").
+SOCKET = f"memo-tests-{os.getpid()}"
+
 
 def tmux(*args: str) -> str:
-    return subprocess.run(["tmux", *args], capture_output=True, text=True, check=True).stdout
+    command = ["tmux", "-L", SOCKET, *args]
+    return subprocess.run(command, capture_output=True, text=True, check=True).stdout
 
 
 def screen(session: str) -> str:
@@ -61,7 +66,9 @@ def app(tmp_path: Path) -> Iterator[str]:
     try:
         yield session
     finally:
-        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True, check=False)
+        subprocess.run(
+            ["tmux", "-L", SOCKET, "kill-session", "-t", session], capture_output=True, check=False
+        )
 
 
 def test_a_cited_answer_in_a_real_terminal(app: str) -> None:
@@ -108,4 +115,6 @@ def test_a_bad_setting_ends_the_app_with_a_clear_message(tmp_path: Path) -> None
         shown = wait_for(session, "exit=")
         assert "exit=2" in shown and "bad configuration" in shown and "busy_timeout" in shown
     finally:
-        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True, check=False)
+        subprocess.run(
+            ["tmux", "-L", SOCKET, "kill-session", "-t", session], capture_output=True, check=False
+        )
