@@ -13,7 +13,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from memo_tui import __version__, cli_agents, cli_email, render
 from memo_tui.core.safety import sanitize, sanitize_line
@@ -133,7 +133,17 @@ def build_parser() -> argparse.ArgumentParser:
     extract = benches.add_parser(
         "extract", parents=[common], help="extractor precision/recall and capture throughput"
     )
-    extract.add_argument("--data", type=Path, required=True, help="folder of <id>.txt + <id>.json")
+    extract.add_argument(
+        "--data",
+        type=Path,
+        action="append",
+        required=True,
+        help="a labelled set (truth.jsonl, like dev-meetings) or a folder of <id>.txt + <id>.json "
+        "(like qmsum-val/extraction); repeat it to score several in one run",
+    )
+    extract.add_argument(
+        "--detail", action="store_true", help="list what each file missed and got wrong"
+    )
     extract.add_argument("--window", type=int, default=2, help="turns of slack when matching")
     people = benches.add_parser(
         "people", parents=[common], help="who decided and owes, against a labelled meeting set"
@@ -641,6 +651,8 @@ def _bench(args: argparse.Namespace, settings: Settings) -> int:
         else:
             print(search.format_report(bench))
         return EXIT_OK
+    if args.bench == "extract":
+        return _bench_extract(args)
     if not args.data.is_dir():
         warn(f"memo: {args.data} is not a folder")
         return EXIT_USAGE
@@ -668,17 +680,35 @@ def _bench(args: argparse.Namespace, settings: Settings) -> int:
         else:
             print(formats.format_report(figures))
         return EXIT_OK
+    raise AssertionError(f"unknown bench {args.bench}")
+
+
+def _bench_extract(args: argparse.Namespace) -> int:
+    """Each folder scored as what it is: a labelled set, or QMSum-style annotations."""
     from memo_tui.core.benchmarks import extract
 
-    try:
-        result = extract.run(args.data, window=args.window)
-    except FileNotFoundError as error:
-        warn(f"memo bench extract: {error}")
-        return EXIT_USAGE
+    for folder in args.data:
+        if not folder.is_dir():
+            warn(f"memo: {folder} is not a folder")
+            return EXIT_USAGE
+    results: list[dict[str, Any]] = []
+    for folder in args.data:
+        try:
+            if (folder / "truth.jsonl").is_file():
+                labelled = extract.run_set(folder)
+                results.append(labelled.as_dict())
+                report = extract.format_set_report(labelled, detail=args.detail)
+            else:
+                result = extract.run(folder, window=args.window)
+                results.append(result.as_dict())
+                report = render.extract_bench_report(result.as_dict())
+        except FileNotFoundError as error:
+            warn(f"memo bench extract: {error}")
+            return EXIT_USAGE
+        if not args.json:
+            print(report if folder == args.data[0] else f"\n{report}")
     if args.json:
-        render.emit_json(result.as_dict())
-    else:
-        render.print_extract_bench(result.as_dict())
+        render.emit_json(results[0] if len(results) == 1 else {"sets": results})
     return EXIT_OK
 
 

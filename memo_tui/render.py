@@ -49,6 +49,8 @@ def decision_json(record: DecisionRecord) -> dict[str, Any]:
         "decided_by_said": record.decided_by,  # as the meeting said it
         "person_id": record.person_id,
         "pending": record.pending,
+        "status": record.status,
+        "superseded_by": record.superseded_by,
         "evidence": _evidence(record),
     }
 
@@ -115,12 +117,17 @@ def _span(start: int | None, end: int | None) -> str:
 
 def print_items(decisions: list[DecisionRecord], actions: list[ActionItemRecord]) -> None:
     """Decisions with their why and who, then action items with owner and due date."""
-    for d in decisions:
+    holds = {d.id: d for d in decisions}
+    for d in sorted(decisions, key=lambda d: not d.current):
         by = f" ({sanitize_line(d.decider)})" if d.decider else ""
         span = _span(d.line_start, d.line_end)
-        print(f"  decision  {span:<9} {sanitize_line(d.description)}{by}")
-        if d.reasoning:
+        label = "decision" if d.current else "replaced"
+        print(f"  {label:<9} {span:<9} {sanitize_line(d.description)}{by}")
+        if d.reasoning and d.current:
             print(f"            {'':<9} why: {sanitize_line(d.reasoning)}")
+        later = holds.get(d.superseded_by or 0)
+        if later is not None:
+            print(f"            {'':<9} by: {sanitize_line(later.description)}")
     for a in actions:
         owner = sanitize_line(a.owner) if a.owner else "no owner"
         owner += " (which one?)" if a.pending else ""
@@ -214,19 +221,23 @@ def print_doctor(stats: StoreStats, report: dict[str, Any]) -> None:
     print(f"embeddings   {sanitize_line(embedding['model'])} ({state}); vectors {stats.vectors}")
 
 
-def print_extract_bench(result: dict[str, Any]) -> None:
-    print(f"offline extractor on {result['meetings']} meetings ({result['chars']:,} chars)")
-    print(f"matching: {result['matching']}")
+def extract_bench_report(result: dict[str, Any]) -> str:
+    rows = [
+        f"offline extractor on {result['meetings']} meetings ({result['chars']:,} chars)",
+        f"matching: {result['matching']}",
+    ]
     for key, score in result["scores"].items():
-        print(
+        rows.append(
             f"  {key:<16} precision {score['precision']:.3f} ({score['ours_matched']}/"
             f"{score['ours']})  recall {score['recall']:.3f} ({score['human_matched']}/"
             f"{score['human']})  F1 {score['f1']:.3f}"
         )
-    print(
+    rows.append(
         f"throughput: {result['transcripts_per_second']} transcripts/s, "
-        f"{result['chars_per_second']:,} chars/s (parse + extract + write, {result['seconds']} s)"
+        f"{result['chars_per_second']:,} chars/s (parse + extract + write, {result['seconds']} s); "
+        f"extractor alone {result['extractor_chars_per_second']:,} chars/s"
     )
+    return "\n".join(rows)
 
 
 def dollars(microdollars: int) -> str:

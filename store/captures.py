@@ -174,10 +174,18 @@ def _capture_columns(new: NewCapture) -> dict[str, object]:
 
 
 def write_capture(conn: Connection, new: NewCapture, replace_id: int | None) -> WrittenCapture:
-    """Insert a capture with its facts, or replace capture `replace_id` in place.
+    """Insert a capture with its facts, or replace capture `replace_id` in place, and read
+    back what was written.
 
     A replace keeps the capture's id (links to it survive) and swaps every fact.
     """
+    capture_id = insert_capture(conn, new, replace_id)
+    decisions, actions = decisions_for(conn, [capture_id]), action_items_for(conn, [capture_id])
+    return WrittenCapture(capture_id, decisions, actions, len(new.excerpts))
+
+
+def insert_capture(conn: Connection, new: NewCapture, replace_id: int | None) -> int:
+    """The writes of `write_capture`; the capture's id."""
     provenance = _provenance_columns(new.provenance)
     if replace_id is None:
         capture_id = int(conn.execute(insert(Capture).values(**_capture_columns(new))).lastrowid)
@@ -195,13 +203,12 @@ def write_capture(conn: Connection, new: NewCapture, replace_id: int | None) -> 
     created = people.apply_names(conn, capture_id, new)
     _insert_decisions(conn, capture_id, new, provenance, created)
     _insert_action_items(conn, capture_id, new, provenance, created)
-    decisions, actions = decisions_for(conn, [capture_id]), action_items_for(conn, [capture_id])
     if new.excerpts:
         conn.execute(
             insert(Excerpt),
             [{"capture_id": capture_id, **vars(excerpt), **provenance} for excerpt in new.excerpts],
         )
-    return WrittenCapture(capture_id, decisions, actions, len(new.excerpts))
+    return capture_id
 
 
 def _fields(item: NewDecision | NewActionItem, created: dict[str, int]) -> dict[str, Any]:
@@ -219,10 +226,22 @@ def _insert_decisions(
     provenance: dict[str, str | None],
     created: dict[str, int],
 ) -> None:
+    ids: list[int] = []
     for item in new.decisions:
         values = _fields(item, created)
+        values.pop("superseded_by")  # a number in this meeting: an id once all are written
+        if values["status"] == "current":
+            values.pop("status")  # the column's default (and a store before schema 14 has none)
         row = {**values, "verified": int(item.verified), "pending": int(values["pending"])}
-        conn.execute(insert(Decision).values(capture_id=capture_id, **row, **provenance))
+        written = conn.execute(insert(Decision).values(capture_id=capture_id, **row, **provenance))
+        ids.append(int(written.lastrowid))
+    for decision_id, item in zip(ids, new.decisions, strict=True):
+        if item.superseded_by is not None and 0 < item.superseded_by <= len(ids):
+            conn.execute(
+                update(Decision)
+                .where(col(Decision.id) == decision_id)
+                .values(superseded_by=ids[item.superseded_by - 1])
+            )
 
 
 def _insert_action_items(
@@ -243,7 +262,7 @@ _IN_CAPTURES = "capture_id IN (SELECT value FROM json_each(:ids)) ORDER BY id"
 _PERSON_NAME = "(SELECT name FROM people WHERE people.id = person_id)"
 DECISION_COLUMNS = (
     "id, capture_id, description, reasoning, decided_by, line_start, line_end, "
-    f"evidence_quote, verified, person_id, pending, {_PERSON_NAME}"
+    f"evidence_quote, verified, person_id, pending, {_PERSON_NAME}, status, superseded_by"
 )
 ACTION_ITEM_COLUMNS = (
     "id, capture_id, description, assignee_raw, due_date, line_start, line_end, "
@@ -266,6 +285,8 @@ def decision_record(r: Sequence[Any]) -> DecisionRecord:
         person_id=r[9],
         pending=bool(r[10]),
         person_name=r[11],
+        status=r[12],
+        superseded_by=r[13],
     )
 
 

@@ -116,14 +116,18 @@ def fact_people(conn: Connection, found: Sequence[FactRecord]) -> dict[int, Fact
     name = "(SELECT name FROM people WHERE people.id = person_id)"
     for row in conn.execute(
         text(
-            f"SELECT id, coalesce({name}, decided_by), person_id, pending FROM decisions "
-            "WHERE id IN (SELECT value FROM json_each(:ids))"
+            f"SELECT id, coalesce({name}, decided_by), person_id, pending, status, superseded_by "
+            "FROM decisions WHERE id IN (SELECT value FROM json_each(:ids))"
         ),
         {"ids": json.dumps(ids["decision"])},
     ):
         key = (FACT_CODES["decision"] << 32) | row[0]
         people[key] = FactPeople(
-            decided_by=row[1], decided_by_person_id=row[2], pending=bool(row[3])
+            decided_by=row[1],
+            decided_by_person_id=row[2],
+            pending=bool(row[3]),
+            status=row[4],
+            superseded_by=row[5],
         )
     for row in conn.execute(
         text(

@@ -46,6 +46,8 @@ class NewDecision:
     verified: bool = True
     person: PersonRef | None = None  # who decided, once resolved
     pending: bool = False  # decided_by is ambiguous: waiting for the user to say who
+    status: str = "current"  # or "superseded": a later decision of the meeting replaced it
+    superseded_by: int | None = None  # which one: its number among the capture's decisions
 
 
 @dataclass(frozen=True)
@@ -173,10 +175,16 @@ class DecisionRecord:
     person_id: int | None = None
     pending: bool = False
     person_name: str | None = None  # the person `decided_by` was settled as
+    status: str = "current"  # "superseded" (kept as history) or "retracted"
+    superseded_by: int | None = None  # the decision that replaced it
 
     @property
     def fact_key(self) -> int:
         return fact_key("decision", self.id)
+
+    @property
+    def current(self) -> bool:
+        return self.status == "current"
 
     @property
     def decider(self) -> str | None:
@@ -246,8 +254,9 @@ class FactPeople:
     decided_by: str | None = None
     decided_by_person_id: int | None = None
     due_date: str | None = None
-    status: str | None = None
+    status: str | None = None  # an item's open/done/dropped; a decision's current/superseded
     pending: bool = False
+    superseded_by: int | None = None  # a superseded decision: the one that replaced it
 
 
 @dataclass(frozen=True)

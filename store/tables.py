@@ -77,6 +77,8 @@ class Decision(ProvenanceColumns, table=True):
     line_end: int | None = None
     evidence_quote: str | None = None
     verified: int = 1
+    status: str | None = None  # unset: the column's default, "current" (schema 14 on)
+    superseded_by: int | None = None
 
 
 class ActionItem(ProvenanceColumns, table=True):

@@ -89,14 +89,17 @@ def test_every_item_quotes_the_transcript_verbatim() -> None:
 
 def test_a_final_decision_that_reverses_an_earlier_one_wins() -> None:
     result = extract(load("2026-10-06-cobalt-billing-design.srt"))
-    texts = " ".join(d.description for d in result.decisions).lower()
-    assert "stripe billing" in texts
+    current = [d for d in result.decisions if d.status == "current"]
+    assert "stripe billing" in " ".join(d.description for d in current).lower()
     assert not any(
         "in-house" in d.description.lower() and "stripe" not in d.description.lower()
-        for d in result.decisions
+        for d in current
     )
-    stripe = next(d for d in result.decisions if "stripe billing" in d.description.lower())
-    assert "Replaces an earlier decision" in (stripe.reasoning or "")
+    # The reversed call is kept as history, pointing at the decision that replaced it.
+    [old] = [d for d in result.decisions if d.status == "superseded"]
+    assert "in-house" in old.description.lower() and old.superseded_by is not None
+    assert "stripe billing" in result.decisions[old.superseded_by - 1].description.lower()
+    assert "in-house" not in result.summary.split("Decided:")[1].split(".")[0].lower()
 
 
 def test_reversal_rule_on_a_small_transcript() -> None:
@@ -108,10 +111,11 @@ def test_reversal_rule_on_a_small_transcript() -> None:
         "instead, because we need PostGIS.\n"
     )
     result = extract(parse(text, "t.txt", "txt"))
-    assert [d.description for d in result.decisions] == [
-        "Let's go with Postgres for the reporting database instead."
+    assert [(d.description, d.status, d.superseded_by) for d in result.decisions] == [
+        ("Let's go with MySQL for the reporting database.", "superseded", 2),
+        ("Let's go with Postgres for the reporting database instead.", "current", None),
     ]
-    assert "PostGIS" in (result.decisions[0].reasoning or "")
+    assert "PostGIS" in (result.decisions[1].reasoning or "")
 
 
 @pytest.mark.parametrize(

@@ -277,7 +277,7 @@ def test_migration_4_gives_vectors_small_ids_so_vec0_filters_hold(tmp_path: Path
 
     path = tmp_path / "old.db"
     with old_schema(path, 3) as conn:
-        captures.write_capture(conn, new_capture(), None)
+        captures.insert_capture(conn, new_capture(), None)
         keys = [int(k) for (k,) in conn.exec_driver_sql("SELECT fact_key FROM facts").all()]
         conn.exec_driver_sql("UPDATE embedding_space SET model = 'm'")
         for key in keys:  # as schema 3 stored them: the fact key is the vec0 rowid
@@ -316,7 +316,7 @@ def test_migration_10_marks_ticked_off_items_in_their_fact_text(tmp_path: Path) 
             NewActionItem("Set up staging", "Tom", "2026-09-15", 3, 3, "c", status="done"),
             NewActionItem("Write the runbook", "Tom", None, 3, 3, "c"),
         ]
-        captures.write_capture(conn, new_capture(action_items=items), None)
+        captures.insert_capture(conn, new_capture(action_items=items), None)
         old = {
             fact_id: (key, body)
             for key, fact_id, body in conn.exec_driver_sql(
@@ -360,7 +360,7 @@ def test_migration_12_reads_deciders_and_owners_as_their_people(tmp_path: Path) 
                 NewActionItem("Write the runbook", "Sam", None, 3, 3, "c", pending=True),
             ],
         )
-        captures.write_capture(conn, new, None)
+        captures.insert_capture(conn, new, None)
         said = [r[0] for r in conn.exec_driver_sql("SELECT text FROM facts ORDER BY fact_key")]
     assert "Set up staging (owner: Tom)" in said
 

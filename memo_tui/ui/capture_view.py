@@ -157,10 +157,11 @@ def _facts(
     """Decisions with why and who, then action items, each under its lines (`where` names
     a side channel's: "chat L3")."""
     parts: list[RenderableType] = []
-    if decisions:
+    holds = [d for d in decisions if d.current]
+    if holds:
         parts += [Text(), styled("Decisions", "bold underline")]
         rows: list[tuple[str, Text]] = []
-        for d in decisions:
+        for d in holds:
             said = line(d.description)
             if d.decider:
                 who = d.decider + (" (which one?)" if d.pending else "")
@@ -168,6 +169,17 @@ def _facts(
             rows.append((where + span(d.line_start, d.line_end), said))
             if d.reasoning:
                 rows.append(("", styled("why: ", "dim") + line(d.reasoning)))
+        parts.append(items(rows))
+    history = [d for d in decisions if not d.current]
+    if history:
+        parts += [Text(), styled("Replaced during the meeting", "bold underline")]
+        later = {d.id: d for d in decisions}
+        rows = []
+        for d in history:
+            rows.append((where + span(d.line_start, d.line_end), line(d.description, style="dim")))
+            now = later.get(d.superseded_by or 0)
+            if now is not None:
+                rows.append(("", styled("now: ", "dim") + line(now.description)))
         parts.append(items(rows))
     if actions:
         parts += [Text(), styled("Action items", "bold underline")]

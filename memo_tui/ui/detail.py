@@ -180,8 +180,11 @@ def item_entry(
     if isinstance(item, ActionItemRecord):
         owner = item.owner or "no owner"
         said.append(line(f" -> {owner}" + (f", due {item.due_date}" if item.due_date else "")))
-    elif item.decider:
-        said.append(line(f" (decided by {item.decider})"))
+    else:
+        if item.decider:
+            said.append(line(f" (decided by {item.decider})"))
+        if not item.current:
+            said.append(f" ({item.status})", style="dim")
     rows = [(span(item.line_start, item.line_end), said)]
     meeting = meetings.get(item.capture_id)
     if meeting is not None:

@@ -1,20 +1,33 @@
 """`memo bench extract`: the extractor against human decision/action annotations.
 
-Matching is by evidence-turn overlap: one of our items matches a human item when our
-evidence line range, widened by `window` turns each side, contains one of the human
-item's evidence turns. Lines are 1-based in memo and turns 0-based in the data.
+Two kinds of set, told apart by their files:
+- a labelled meeting set (truth.jsonl, like ../shared/data/dev-meetings): items match by
+  the keyword groups of the set's README (`labelled.match`); owners, due dates, reversals,
+  near-misses and injected lines are scored as well;
+- QMSum-style annotations (<id>.txt + <id>.json): one of our items matches a human item
+  when our evidence line range, widened by `window` turns each side, contains one of the
+  human item's evidence turns. Lines are 1-based in memo and turns 0-based in the data.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+from rapidfuzz import fuzz
+
+from memo_tui.core.benchmarks import labelled
 from memo_tui.core.capture import CaptureOptions, CaptureService
-from store import Store
+from memo_tui.core.capture.formats.base import is_bot
+from memo_tui.core.capture.sources import Transcript
+from memo_tui.core.capture.untrusted import addresses_a_model
+from store import ActionItemRecord, DecisionRecord, Store
 
 
 @dataclass
@@ -57,6 +70,7 @@ class ExtractBench:
     window: int = 2
     scores: dict[str, Score] = field(default_factory=dict)
     human_without_evidence: int = 0
+    extract_seconds: float = 0.0
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -65,6 +79,9 @@ class ExtractBench:
             "seconds": round(self.seconds, 3),
             "transcripts_per_second": round(self.meetings / self.seconds, 2) if self.seconds else 0,
             "chars_per_second": round(self.chars / self.seconds) if self.seconds else 0,
+            "extractor_chars_per_second": round(self.chars / self.extract_seconds)
+            if self.extract_seconds
+            else 0,
             "matching": f"evidence-turn overlap, our line range widened by {self.window} turns",
             "human_items_without_evidence_skipped": self.human_without_evidence,
             "scores": {key: score.as_dict() for key, score in sorted(self.scores.items())},
@@ -92,6 +109,26 @@ def _score(
     score.ours_matched += sum(matched_ours)
 
 
+def _time_extraction(
+    service: CaptureService, bench: ExtractBench | SetBench, count_chars: bool = False
+) -> None:
+    """Add the extractor's own time (not parsing or writing) to `bench.extract_seconds`; the
+    offline rules load first, so their import is not counted as extraction."""
+    import memo_tui.core.capture.offline.extractor  # noqa: F401
+
+    extractor = service.extractor
+
+    def timed(transcript: Transcript) -> object:
+        began = time.perf_counter()
+        try:
+            return extractor(transcript)
+        finally:
+            bench.extract_seconds += time.perf_counter() - began
+            bench.chars += len(transcript.text) if count_chars else 0
+
+    service.extractor = timed  # type: ignore[assignment]
+
+
 def _ranges(records: list[object]) -> list[tuple[int, int]]:
     found = []
     for record in records:
@@ -109,6 +146,7 @@ def run(data_dir: Path, window: int = 2) -> ExtractBench:
         raise FileNotFoundError(f"no annotation .json files in {data_dir}")
     with tempfile.TemporaryDirectory() as scratch, Store(Path(scratch) / "bench.db") as store:
         service = CaptureService(store, CaptureOptions(max_chars=10_000_000, user="bench"))
+        _time_extraction(service, bench)
         for path in annotations:
             truth = json.loads(path.read_text(encoding="utf-8"))
             text = path.with_suffix(".txt").read_text(encoding="utf-8")
@@ -128,3 +166,252 @@ def run(data_dir: Path, window: int = 2) -> ExtractBench:
             if truth.get("actions_annotated"):
                 _score(bench, "actions", _ranges(list(result.action_items)), truth["actions"])
     return bench
+
+
+NEAR = 90  # rapidfuzz partial ratio at which a quote says a near-miss line
+
+
+@dataclass
+class SetFile:
+    """One file of a labelled set, scored."""
+
+    file: str
+    decisions: Score = field(default_factory=Score)
+    final: Score = field(default_factory=Score)
+    actions: Score = field(default_factory=Score)
+    owners_right: int = 0
+    dues_right: int = 0
+    reversed_current: list[str] = field(default_factory=list)
+    near_misses: list[str] = field(default_factory=list)
+    injected: list[str] = field(default_factory=list)
+    misses: list[str] = field(default_factory=list)
+    false: list[str] = field(default_factory=list)
+    error: str | None = None  # why memo refused the file, if it did
+
+
+@dataclass
+class SetBench:
+    """A labelled meeting set, scored file by file."""
+
+    data: str
+    files: list[SetFile] = field(default_factory=list)
+    chars: int = 0
+    extract_seconds: float = 0.0
+    seconds: float = 0.0
+
+    def total(self, key: str) -> Score:
+        scores = [getattr(f, key) for f in self.files]
+        return Score(*(sum(getattr(s, part) for s in scores) for part in vars(Score())))
+
+    def count(self, key: str) -> int:
+        return sum(len(v) if isinstance(v := getattr(f, key), list) else v for f in self.files)
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "data": self.data,
+            "meetings": len(self.files),
+            "chars": self.chars,
+            "extractor_chars_per_second": round(self.chars / self.extract_seconds)
+            if self.extract_seconds
+            else 0,
+            "seconds": round(self.seconds, 3),
+            "matching": "keyword groups, one-to-one, decisions against decisions",
+            **{key: self.total(key).as_dict() for key in ("decisions", "final", "actions")},
+            "owners_right": self.count("owners_right"),
+            "dues_right": self.count("dues_right"),
+            "reversed_kept_as_current": self.count("reversed_current"),
+            "near_misses_extracted": self.count("near_misses"),
+            "injected_extracted": self.count("injected"),
+            "files": [
+                {
+                    "file": f.file,
+                    **{k: getattr(f, k).as_dict() for k in ("decisions", "final", "actions")},
+                    "owners_right": f.owners_right,
+                    "dues_right": f.dues_right,
+                    "reversed_kept_as_current": f.reversed_current,
+                    "near_misses_extracted": f.near_misses,
+                    "injected_extracted": f.injected,
+                    "error": f.error,
+                    "missed": f.misses,
+                    "false": f.false,
+                }
+                for f in self.files
+            ],
+        }
+
+
+def run_set(data: Path) -> SetBench:
+    """Capture a labelled meeting set, oldest first, and score what was extracted."""
+    labelled.require(data, "truth.jsonl", "people.jsonl")
+    rows = labelled.meetings(data)
+    cast = labelled.Cast(
+        [p for p in labelled.jsonl(data / "people.jsonl") if p["kind"] == "person"]
+    )
+    bench = SetBench(str(data))
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory() as scratch, Store(Path(scratch) / "bench.db") as store:
+        service = CaptureService(store, CaptureOptions(max_chars=10_000_000, user="bench"))
+        _time_extraction(service, bench, count_chars=True)
+        done = labelled.capture_all(service, data, rows, Path(scratch))
+        names = {p.id: p.name for p in store.directory().people}
+        for row in rows:
+            capture_id = done[row["file"]].capture_id
+            raw = (data / row["file"]).read_text(encoding="utf-8", errors="replace")
+            found = SetFile(row["file"], error=done[row["file"]].error)
+            decisions = store.decisions([capture_id]) if capture_id else []
+            actions = store.action_items([capture_id]) if capture_id else []
+            _score_file(
+                found, row, raw, (decisions, actions), lambda i: cast.member(names.get(i or 0))
+            )
+            bench.files.append(found)
+    bench.seconds = time.perf_counter() - started
+    return bench
+
+
+def _score_file(
+    found: SetFile,
+    row: dict[str, Any],
+    raw: str,
+    extracted: tuple[list[DecisionRecord], list[ActionItemRecord]],
+    member: Callable[[int | None], str | None],
+) -> None:
+    decisions, actions = extracted
+    every: list[DecisionRecord | ActionItemRecord] = [*decisions, *actions]
+    false_lines = {
+        id(i): _near_miss(i.evidence_quote or i.description, row["not_decisions"]) for i in every
+    }
+    kept_d = [d for d in decisions if false_lines[id(d)] is None]
+    kept_a = [a for a in actions if false_lines[id(a)] is None]
+    for item in every:
+        line = false_lines[id(item)]
+        if line is not None:
+            where = found.injected if _injected(line, raw) else found.near_misses
+            where.append(f"{item.description[:70]}  <- {line[:60]}")
+    truth_d, truth_a = row["decisions"], row["actions"]
+    pairs_d = labelled.match(kept_d, truth_d)
+    _tally(found.decisions, decisions, truth_d, pairs_d)
+    current = [d for d in decisions if getattr(d, "status", "current") == "current"]
+    final = [d for d in truth_d if d.get("final", True)]
+    pairs_f = labelled.match([d for d in current if false_lines[id(d)] is None], final)
+    _tally(found.final, current, final, pairs_f)
+    reversed_ = [d for d in truth_d if not d.get("final", True)]
+    found.reversed_current = [
+        f"{ours.description[:70]}  (reversed: {wanted['text'][:50]})"
+        for ours, wanted in labelled.match(current, reversed_)
+        if not any(ours is o for o, _ in pairs_f)
+    ]
+    pairs_a = labelled.match(kept_a, truth_a)
+    _tally(found.actions, actions, truth_a, pairs_a)
+    for action, wanted in pairs_a:
+        found.owners_right += member(action.person_id) == wanted["owner"]
+        found.dues_right += _due_right(action.due_date, wanted.get("due"))
+    matched = {id(o) for o, _ in [*pairs_d, *pairs_a]}
+    hit = {w["id"] for _, w in [*pairs_d, *pairs_a]}
+    found.misses = [
+        f"{w['id']} {w['text'][:80]}" for w in [*truth_d, *truth_a] if w["id"] not in hit
+    ]
+    kept: list[DecisionRecord | ActionItemRecord] = [*kept_d, *kept_a]
+    found.false = [
+        f"{'D' if isinstance(i, DecisionRecord) else 'A'} {i.description[:90]}"
+        for i in kept
+        if id(i) not in matched
+    ]
+
+
+def _tally(score: Score, ours: list[Any], truth: list[dict[str, Any]], pairs: list[Any]) -> None:
+    score.ours += len(ours)
+    score.ours_matched += len(pairs)
+    score.human += len(truth)
+    score.human_matched += len(pairs)
+
+
+def _near_miss(quote: str, lines: list[str]) -> str | None:
+    """The near-miss line (a proposal, a question, a recounted decision, an injected
+    instruction) an item was taken from, if any."""
+    said = " ".join(quote.lower().split())
+    for line in lines:
+        wanted = " ".join(line.lower().split())
+        short, long_ = sorted((said, wanted), key=len)
+        if len(short) >= 12 and (short in long_ or fuzz.partial_ratio(short, long_) >= NEAR):
+            return line
+    return None
+
+
+def _injected(line: str, raw: str) -> bool:
+    """A near-miss written by a bot or addressed to a model, rather than said by someone
+    in the room: the file's line holding it, or the chat header above it, says so."""
+    if addresses_a_model(line, None):
+        return True
+    lines = raw.splitlines()
+    for index, text in enumerate(lines):
+        if line[:40] not in text:
+            continue
+        header = index
+        while header > 0 and lines[header][:1] in ("\t", " "):
+            header -= 1
+        speaker = lines[header].split(":", 1)[0] if header == index else lines[header]
+        return is_bot(speaker)
+    return False
+
+
+def _due_right(ours: str | dt.date | None, wanted: str | None) -> bool:
+    if wanted is None or ours is None:
+        return wanted is None and ours is None
+    got = ours if isinstance(ours, dt.date) else dt.date.fromisoformat(str(ours)[:10])
+    return abs((got - dt.date.fromisoformat(wanted)).days) <= 1
+
+
+_FALSE_KINDS = ("reversed_current", "near_misses", "injected")
+
+
+def format_set_report(bench: SetBench, detail: bool = False) -> str:
+    """The figures the extraction issue asks for, per file and overall."""
+
+    def pr(score: Score) -> str:
+        return f"P {score.precision:.2f} R {score.recall:.2f}"
+
+    rows = [
+        f"offline extractor on {bench.data}: {len(bench.files)} meetings, {bench.chars:,} chars",
+        f"{'file':<40} {'decisions':>13} {'final only':>13} {'actions':>13} "
+        "owner  due  rev near inj",
+    ]
+    for f in [*bench.files, None]:
+        if f is None:
+            label = "overall"
+            d, fin, a = (bench.total(k) for k in ("decisions", "final", "actions"))
+            owners, dues = bench.count("owners_right"), bench.count("dues_right")
+            rev, near, inj = (
+                bench.count(k) for k in ("reversed_current", "near_misses", "injected")
+            )
+        else:
+            label, d, fin, a = f.file[:40], f.decisions, f.final, f.actions
+            owners, dues = f.owners_right, f.dues_right
+            rev, near, inj = len(f.reversed_current), len(f.near_misses), len(f.injected)
+        matched = a.ours_matched
+        rows.append(
+            f"{label:<40} {pr(d):>13} {pr(fin):>13} {pr(a):>13} {owners:>2}/{matched:<3}"
+            f"{dues:>2}/{matched:<3}{rev:>2} {near:>4} {inj:>3}"
+        )
+        if f is not None and f.error:
+            rows.append(f"    refused: {f.error}")
+        if detail and f is not None:
+            rows += [f"    missed  {m}" for m in f.misses]
+            rows += [f"    false   {m}" for m in f.false]
+            rows += [f"    reversed kept as current: {m}" for m in f.reversed_current]
+            rows += [f"    near-miss extracted: {m}" for m in f.near_misses]
+            rows += [f"    injected extracted: {m}" for m in f.injected]
+    d, a = bench.total("decisions"), bench.total("actions")
+    matched = a.ours_matched or 1
+    rows += [
+        f"decisions P {d.precision:.3f} ({d.ours_matched}/{d.ours}) R {d.recall:.3f} "
+        f"({d.human_matched}/{d.human}); final only {pr(bench.total('final'))}",
+        f"actions P {a.precision:.3f} ({a.ours_matched}/{a.ours}) R {a.recall:.3f} "
+        f"({a.human_matched}/{a.human}); owners right {bench.count('owners_right') / matched:.0%}, "
+        f"due dates right (±1 day) {bench.count('dues_right') / matched:.0%}",
+        f"reversed decisions kept as current {bench.count('reversed_current')}, near-misses "
+        f"extracted {bench.count('near_misses')}, injected lines extracted "
+        f"{bench.count('injected')}",
+        f"extractor throughput {bench.as_dict()['extractor_chars_per_second']:,} chars/s "
+        f"(extraction alone; {bench.seconds:.1f} s in all)",
+    ]
+    return "\n".join(rows)

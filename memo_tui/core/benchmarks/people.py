@@ -15,16 +15,14 @@ spellings, and nicknames that are one person's only); that mapping is the bench'
 
 from __future__ import annotations
 
-import json
-import shutil
 import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from memo_tui.core.benchmarks.labelled import Cast, capture_all, jsonl, match, meetings, require
 from memo_tui.core.capture import CaptureOptions, CaptureService
-from memo_tui.core.entities.names import normalize
 from memo_tui.core.entities.service import EntityService
 from store import ActionItemRecord, DecisionRecord, Store
 
@@ -71,54 +69,6 @@ class PeopleBench:
         }
 
 
-def _jsonl(path: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
-
-
-class _Cast:
-    """Store names to cast members: by full name, other spellings, and nicknames that
-    belong to one cast member only."""
-
-    def __init__(self, people: list[dict[str, Any]]) -> None:
-        self.names = [p["name"] for p in people]
-        self.spelled: dict[str, str] = {}
-        nicknames: dict[str, set[str]] = {}
-        for person in people:
-            for spelling in [person["name"], *person.get("aliases", [])]:
-                self.spelled[normalize(spelling)] = person["name"]
-            for nickname in person.get("nicknames", []):
-                nicknames.setdefault(normalize(nickname), set()).add(person["name"])
-        for nickname, owners in nicknames.items():
-            if len(owners) == 1:
-                self.spelled.setdefault(nickname, next(iter(owners)))
-        self.first_names = {normalize(n).split()[0] for n in self.names} | set(nicknames)
-
-    def member(self, name: str | None) -> str | None:
-        return self.spelled.get(normalize(name)) if name else None
-
-    def looks_like_one(self, name: str) -> bool:
-        """A store person named only as a cast member is called ("Sam", "Libby")."""
-        return normalize(name) in self.first_names
-
-
-def _hit(text: str, keywords: list[list[str]]) -> bool:
-    lower = text.lower()
-    return all(any(word in lower for word in group) for group in keywords)
-
-
-def _match(ours: list[Any], truth: list[dict[str, Any]]) -> list[tuple[Any, dict[str, Any]]]:
-    """Greedy one-to-one keyword matching, as the dev set's README describes it."""
-    used: set[int] = set()
-    pairs = []
-    for item in ours:
-        for index, wanted in enumerate(truth):
-            if index not in used and _hit(item.description, wanted["keywords"]):
-                used.add(index)
-                pairs.append((item, wanted))
-                break
-    return pairs
-
-
 def _resolved(service: EntityService, mention: str, capture_id: int | None) -> str:
     found = service.resolve_in(mention, capture_id) if capture_id else service.resolve(mention)
     if found.status == "resolved":
@@ -128,35 +78,25 @@ def _resolved(service: EntityService, mention: str, capture_id: int | None) -> s
 
 def run(data: Path) -> PeopleBench:
     """Capture the set and score who it says was there, decided and owes."""
-    missing = [name for name in ("truth.jsonl", "people.jsonl") if not (data / name).is_file()]
-    if missing:
-        raise FileNotFoundError(
-            f"no {' and '.join(missing)} in {data} (a set like ../shared/data/dev-meetings)"
-        )
-    truth = sorted(_jsonl(data / "truth.jsonl"), key=lambda row: (row["date"], row["file"]))
-    people = _jsonl(data / "people.jsonl")
-    cast = _Cast([p for p in people if p["kind"] == "person"])
+    require(data, "truth.jsonl", "people.jsonl")
+    truth = meetings(data)
+    people = jsonl(data / "people.jsonl")
+    cast = Cast([p for p in people if p["kind"] == "person"])
     bench = PeopleBench()
     started = time.perf_counter()
-    with tempfile.TemporaryDirectory() as scratch:
-        folder = Path(scratch) / "meetings"
-        folder.mkdir()
-        for row in truth:
-            shutil.copy(data / row["file"], folder / row["file"])
-        with Store(Path(scratch) / "bench.db") as store:
-            capture = CaptureService(store, CaptureOptions(max_chars=10_000_000, user="bench"))
-            ids = {
-                row["file"]: capture.capture_file(folder / row["file"]).capture_id for row in truth
-            }
-            names = {p.id: p.name for p in store.directory().people}
-            bench.people = len(names)
-            _score_people(bench, store, truth, ids, names, cast)
-            service = EntityService(store, "bench")
-            for case in (p for p in people if p["kind"] == "case"):
-                context = case["context_file"]
-                got = _resolved(service, case["mention"], ids.get(context) if context else None)
-                got = cast.member(got) or got
-                bench.cases.append(Case(case["id"], case["mention"], context, case["expect"], got))
+    with tempfile.TemporaryDirectory() as scratch, Store(Path(scratch) / "bench.db") as store:
+        capture = CaptureService(store, CaptureOptions(max_chars=10_000_000, user="bench"))
+        done = capture_all(capture, data, truth, Path(scratch))
+        ids = {file: result.capture_id for file, result in done.items()}
+        names = {p.id: p.name for p in store.directory().people}
+        bench.people = len(names)
+        _score_people(bench, store, truth, ids, names, cast)
+        service = EntityService(store, "bench")
+        for case in (p for p in people if p["kind"] == "case"):
+            context = case["context_file"]
+            got = _resolved(service, case["mention"], ids.get(context) if context else None)
+            got = cast.member(got) or got
+            bench.cases.append(Case(case["id"], case["mention"], context, case["expect"], got))
     bench.seconds = time.perf_counter() - started
     return bench
 
@@ -167,7 +107,7 @@ def _score_people(
     truth: list[dict[str, Any]],
     ids: dict[str, int | None],
     names: dict[int, str],
-    cast: _Cast,
+    cast: Cast,
 ) -> None:
     by_member: dict[str, list[str]] = {}
     for name in names.values():
@@ -190,7 +130,7 @@ def _score_people(
             if item.person_id is not None and member not in row["attendees"]:
                 who = names.get(item.person_id, "?")
                 bench.wrong_attendees.append(f"{row['file']}: {who} for {item.description[:50]}")
-        for action, wanted in _match(actions, row["actions"]):
+        for action, wanted in match(actions, row["actions"]):
             bench.owners_matched += 1
             got = cast.member(names.get(action.person_id or 0))
             if got == wanted["owner"]:
@@ -202,7 +142,7 @@ def _score_people(
                     f"{row['file'][:30]}: {wanted['owner']} got {said}{pending}: "
                     f"{action.description[:50]}"
                 )
-        for decision, wanted in _match(decisions, row["decisions"]):
+        for decision, wanted in match(decisions, row["decisions"]):
             if wanted["decider"]:
                 bench.deciders_matched += 1
                 bench.deciders_right += (

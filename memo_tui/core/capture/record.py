@@ -60,6 +60,8 @@ def build_capture(
             reasoning=d.reasoning,
             decided_by=d.decided_by,
             evidence_quote=d.evidence_quote,
+            status=d.status,
+            superseded_by=d.superseded_by if d.status == "superseded" else None,
             **_span(evidence_lines(index, d.evidence_quote, d.reasoning)),  # type: ignore[arg-type]
         )
         for d in extraction.decisions

@@ -15,6 +15,15 @@ class ExtractedDecision(BaseModel):
     reasoning: str | None = Field(default=None, description="Why, as said in the meeting.")
     decided_by: str | None = Field(default=None, description="Who made or announced the call.")
     evidence_quote: str = Field(description="Words copied verbatim from the transcript.")
+    status: Literal["current", "superseded"] = Field(
+        default="current",
+        description="superseded when a later decision in this meeting replaced this one.",
+    )
+    superseded_by: int | None = Field(
+        default=None,
+        description="For a superseded decision: the number (1 = first in this list) of the "
+        "decision that replaced it.",
+    )
 
 
 class ExtractedActionItem(BaseModel):
@@ -23,7 +32,10 @@ class ExtractedActionItem(BaseModel):
     description: str = Field(description="The task, as one self-contained sentence.")
     assignee: str | None = Field(default=None, description="The owner's name as written.")
     due_date: dt.date | None = Field(default=None, description="ISO date, when one was stated.")
-    status: Literal["open", "done"] = Field(default="open", description="done when ticked off.")
+    status: Literal["open", "done", "dropped"] = Field(
+        default="open",
+        description="done when ticked off or already done; dropped when turned down.",
+    )
     evidence_quote: str = Field(description="Words copied verbatim from the transcript.")
 
 

@@ -6,6 +6,7 @@ Hand-written rules, measured by `memo bench extract`; the weights are the knobs.
 from __future__ import annotations
 
 import re
+from typing import Protocol
 
 _TASK_VERBS = (
     r"send|write|draft|set up|setup|look into|look at|check|follow up|prepare|update|schedule|"
@@ -17,7 +18,13 @@ _TASK_VERBS = (
     r"re-run|raise|loop in|walk|pair|mock up|spec|scope|plan|price|quote|order|install|strip|"
     r"remove|delete|rotate|patch|upgrade|rewrite|translate|print|answer|reply|tell (?!you)|let|inform|"
     r"introduce|spike|put \w+ together|write down|collect|swap|ping|deliver|publish|announce|put|"
-    r"save|upload|complete|fill in|figure out"
+    r"save|upload|complete|fill in|figure out|cancel|raise|redo|label|nominate|dig into|stage|"
+    r"switch on|switch off|turn on|turn off|enable|disable|post|push|forward|return|"
+    r"countersign|sign|submit|approve|brief|train|hire|interview|chase|audit|inspect|survey|"
+    r"photograph|record|log|monitor|backport|revert|roll back|release|renew|resend|"
+    r"escalate|notify|invite|arrange|reschedule|allocate|assign|summari[sz]e|tidy|fit|mount|"
+    r"repair|replace|calibrate|retrain|validate|verify|procure|source|negotiate|"
+    r"invoice|archive|export|import|grab|pick up|drop|port|configure|join|book in"
 )
 _SOMEONE_WILL = (
     r"(?:will|'ll|is going to|'s going to|is gonna|'s gonna|can|should|needs to|"
@@ -39,7 +46,33 @@ HANDOVER = re.compile(
 ADDRESSED = re.compile(rf"^\W*(?:(?i:and|so|also|then|ok|okay)\W+)?{_NOT_A_NAME}[A-Z][\w'\-]+,\s")
 _NAME = rf"(?:{_NOT_A_NAME}[A-Z][\w'\-]{{1,30}}(?:\s+[A-Z][\w'\-]{{1,30}}){{0,2}})"
 
-DECISION_CUES: list[tuple[re.Pattern[str], int]] = [
+
+class Cue(Protocol):
+    def search(self, string: str) -> re.Match[str] | None: ...
+
+
+class _Chosen:
+    """ "<choice> it is" ending a clause: "OK, Voltaic it is.", "The 20th it is for shadow
+    week", but not "that's what it is" or "yes it is"."""
+
+    _SAID = re.compile(
+        r"(?<=[\w'.\-]) it is(?: then)?(?: for [\w\s\-]{1,40})?\s*(?:[.!:;,\u2014]|$)"
+    )
+    _NOT_A_CHOICE = frozenset(
+        "what that this how there here as so where whatever who which if because when whether "
+        "but yes yeah no think believe guess know sure hope maybe and or thing way it's is was "
+        "said where's now".split()
+    )
+
+    def search(self, string: str) -> re.Match[str] | None:
+        for match in self._SAID.finditer(string):
+            before = string[: match.start()].split()
+            if before and before[-1].lower().strip(",.") not in self._NOT_A_CHOICE:
+                return match
+        return None
+
+
+DECISION_CUES: list[tuple[Cue, int]] = [
     (
         re.compile(
             r"\bwe(?:'ve| have)?\s+(?:just\s+|all\s+|now\s+)?(?:decided|agreed|settled)\b", re.I
@@ -48,7 +81,9 @@ DECISION_CUES: list[tuple[re.Pattern[str], int]] = [
     ),
     (
         re.compile(
-            r"\b(?:decision|final call|final answer|verdict|conclusion)\s+(?:is|was|:)", re.I
+            r"\b(?:decision|final call|final answer|verdict|conclusion)\s*(?:is\b|was\b|:)|"
+            r"^\W*final answer\s*[,\u2014-]",
+            re.I,
         ),
         4,
     ),
@@ -65,7 +100,7 @@ DECISION_CUES: list[tuple[re.Pattern[str], int]] = [
     ),
     (
         re.compile(
-            r"\b(?:let'?s|let us)\s+(?:just\s+|all\s+|definitely\s+)?(?:go with|go for|use|stick with|keep|pick|choose|switch|move|drop|ship|adopt|launch|standardi[sz]e|not|make it|make the|do it|put|have|cut|freeze|pause|postpone|cancel|target)\b",
+            r"\b(?:let'?s|let us)\s+(?:just\s+|all\s+|definitely\s+)?(?:go with|go for|use|stick with|keep|pick|choose|switch|move(?! on)|drop|ship|adopt|launch|standardi[sz]e|not (?:do|use|ship|build|buy|move|change|go with|hire|add)|make it|make the|do it|put|have|cut|freeze|pause|postpone|cancel|target|bring|hire|set)\b",
             re.I,
         ),
         3,
@@ -80,6 +115,37 @@ DECISION_CUES: list[tuple[re.Pattern[str], int]] = [
     (
         re.compile(
             r"\bwe(?:'re| are) (?:going with|using|having|dropping|keeping|switching|moving|sticking with|not doing|not going)\b",
+            re.I,
+        ),
+        2,
+    ),
+    (  # "We're not doing chilled in the pilot", "we're not moving go-live again"
+        re.compile(
+            r"\bwe(?:'re| are) not (?:doing|touching|moving|changing|building|buying|adding|"
+            r"stopping|pausing|hiring|shipping|renewing|signing|offering|supporting|extending|"
+            r"going ahead with|going with|going to (?:do|use|move|change|build|buy|add|ship|hire))"
+            r"\b(?! (?:it|that|this|them)\b)|"
+            r"\b(?:is|'s|are|'re) off the table\b",
+            re.I,
+        ),
+        3,
+    ),
+    (_Chosen(), 4),  # "OK, Voltaic it is.", "wave-level it is", "The 20th it is for shadow week"
+    (  # "Agreed: we move to webhooks", "OK, agreed: two-week burn-in", "Confirming: no deploys"
+        re.compile(
+            r"^\W*(?:(?:ok(?:ay)?|yeah|yes|right|so|fine|then)\W+){0,3}"
+            r"(?:agreed|decided|confirm(?:ing|ed)|final)\s*[:,\u2014]\s+"
+            r"(?!(?:as long as|if|provided|but|though|although|only if|unless|so long as)\b)\S",
+            re.I,
+        ),
+        4,
+    ),
+    (  # "Daventry goes live on 3.1.4", "On-call moves to a weekly rotation", "the fleet stays at 24"
+        re.compile(
+            r"^(?!\W*(?:it|this|that|which|he|she|I|you)\b)[^?]{0,80}?(?:\b(?:goes|stays|moves|"
+            r"becomes|remains)|(?<!\bI)(?<!\byou)(?<!\bwe)(?<!\bthey)(?<!\bto)(?<!\bso)(?<!\band)"
+            r"(?<!\bwill)(?<!'ll)(?<!\bcan)(?<!\bnot)(?<!n't)(?<!\bjust)(?<!\bthen)(?<!\blet's)"
+            r" (?:go|stay))\s+(?:live|out|back|down|up|to|on|at|from|in)\b",
             re.I,
         ),
         2,
@@ -116,7 +182,7 @@ DECISION_CUES: list[tuple[re.Pattern[str], int]] = [
     ),
     (
         re.compile(
-            r"\b(?:it|the [\w\- ]{2,30}|this|that) (?:will|is going to|'s going to|'ll|should|has to|must) (?:be|have|use|come|include|look)\b",
+            r"\b(?:it|the [\w\- ]{2,30}|this|that) (?:will|is going to|'s going to|'ll|should|has to|must) (?:be|have|use|come|include)\b",
             re.I,
         ),
         1,
@@ -136,7 +202,7 @@ DECISION_CUES: list[tuple[re.Pattern[str], int]] = [
     ),
 ]
 
-ACTION_CUES: list[tuple[re.Pattern[str], int]] = [
+ACTION_CUES: list[tuple[Cue, int]] = [
     (
         re.compile(
             r"\baction items? (?:for|:)|^\s*(?:action|todo|to do|to-do|next steps?|follow[- ]?up|ai)\s*:",
@@ -159,7 +225,7 @@ ACTION_CUES: list[tuple[re.Pattern[str], int]] = [
     ),
     (
         re.compile(
-            rf"\bI(?:'ll| will| am going to|'m going to|'m gonna| can| shall| volunteer to)\s+(?:\w+\s+){{0,2}}?(?:{_TASK_VERBS})\b",
+            rf"\bI(?:'ll| will| am going to|'m going to|'m gonna| can| shall| volunteer to)\s+(?!be\b)(?:\w+\s+){{0,2}}?(?:{_TASK_VERBS})\b",
             re.I,
         ),
         3,
@@ -219,6 +285,15 @@ ACTION_CUES: list[tuple[re.Pattern[str], int]] = [
         ),
         2,
     ),
+    (  # "Paula, can you cover the night rota?": a request by name, whatever its verb
+        re.compile(
+            rf"^\W*(?:(?i:and|so|also|then|ok|okay)\W+)?{_NOT_A_NAME}[A-Z][\w'\-]+,\s+"
+            r"(?i:(?:can|could|would) you|please)\s+(?:please\s+)?"
+            r"(?!(?i:hear|see|say|repeat|explain|talk|speak|go ahead|go on|start|continue|"
+            r"remind|tell us|tell me|walk us|introduce|mute|unmute)\b)[a-z]+"
+        ),
+        2,
+    ),
     (  # "Priya, can you take the soak instead?": a task handed on, by name
         re.compile(
             r"\b(?:can|could|would) (?:you|your team)\s+(?:please\s+)?take\b.{0,40}\binstead\b",
@@ -240,7 +315,7 @@ HEDGES = re.compile(
 REVERSAL = re.compile(
     r"\b(?:actually|instead|scratch that|change of plan|on second thought|second thoughts|"
     r"let'?s not|we(?:'re| are) not going|reverse|reversing|rather than|changed? (?:our|my) minds?|"
-    r"no longer|not going with|walk(?:ing)? (?:that )?back|overturn|revisit|forget (?:that|the)|"
+    r"no longer|not going with|walk(?:ing)? (?:that )?back|overturn|forget (?:that|the)|scrap|"
     r"drop the idea)\b",
     re.I,
 )
@@ -253,13 +328,20 @@ AGREEMENT = re.compile(
 # A reply that turns a request down ("Can you leave that out?" "Absolutely not."), unless
 # it takes the task on after all ("No, that's fine, I'll send it tonight.").
 REFUSAL = re.compile(
-    r"^\W*(?:(?:no|nope|nah)\s*(?:[.!]|$)|absolutely not|definitely not|certainly not|"
+    r"^\W*(?:sorry[,.]?\s*)?(?:(?:no|nope|nah)\s*(?:[.!,]|$|(?=sorry\b))|I can'?t\b|I cannot\b|"
+    r"absolutely not|definitely not|certainly not|"
     r"of course not|not a chance|no way\b|I(?:'d| would) rather not|I won't|I will not|"
     r"I (?:can't|cannot) do (?:it|that)|I'm afraid not|afraid not)",
     re.I,
 )
 TAKEN_ON = re.compile(
-    r"\bI(?:'ll| will| can)\b|\b(?:sure|fine|will do|on it|leave it with me)\b", re.I
+    r"\bI(?:'ll| will| can(?!'t|not))\b|\b(?:sure|fine|will do|on it|leave it with me)\b", re.I
+)
+# "Already did it. The countersigned copy went back on Friday.": a task done before it was asked.
+ALREADY_DONE = re.compile(
+    r"^\W*(?:(?:yes|yeah|oh|no need)\W+)?(?:(?:I|we)\s+)?(?:already (?:did|done|have|sent)|"
+    r"done already|did (?:it|that) already)\b",
+    re.I,
 )
 REASON = re.compile(
     r"\b(?:because|since|so that|given that|the reason (?:is|being|was)|due to|that way|"
@@ -276,7 +358,9 @@ ARGUMENT = re.compile(
 REASON_LABEL = re.compile(r"\s*(?:[-\u2013\u2014]\s*|\()\s*(?:reason|why|rationale)\s*:\s*", re.I)
 
 
-_QUOTED = re.compile(r"\"[^\"]{3,500}\"|\u201c[^\u201d]{3,500}\u201d")
+# Quoted to its end, or to the end of the sentence (a sentence ends inside the quote:
+# 'tagged us: "Decision: the board approved a payment.' then '" It's not real.').
+_QUOTED = re.compile(r"\"[^\"]{3,500}(?:\"|$)|\u201c[^\u201d]{3,500}(?:\u201d|$)")
 
 
 def unquoted(sentence: str) -> str:
@@ -284,7 +368,7 @@ def unquoted(sentence: str) -> str:
     return _QUOTED.sub('"..."', sentence)
 
 
-def score(sentence: str, cues: list[tuple[re.Pattern[str], int]], hedges: re.Pattern[str]) -> int:
+def score(sentence: str, cues: list[tuple[Cue, int]], hedges: re.Pattern[str]) -> int:
     """Sum of the cue weights that match, less hedges."""
     sentence = unquoted(sentence)
     total, first_end = 0, len(sentence)
@@ -296,3 +380,52 @@ def score(sentence: str, cues: list[tuple[re.Pattern[str], int]], hedges: re.Pat
     if total and hedges.search(sentence[:first_end]):
         total -= 2
     return total
+
+
+# Said around a call, in the same turn: "I'm making the call." before it, "Final." or
+# "Agreed." after it (or before it, by the one who confirms it).
+CALL_PREAMBLE = re.compile(
+    r"\b(?:I'?m|I am) (?:going to |gonna )?mak(?:e|ing) (?:the|a|this) call\b|"
+    r"\bI'?ve heard enough\b|\bfor the avoidance of doubt\b|"
+    r"\bhere'?s (?:the|my) (?:call|decision)\b|\b(?:one|a) decision (?:that|which|we|I)\b|"
+    # a call taken back just before the new one: "OK, scrap Slack.", "That's not happening."
+    r"^\W*(?:(?:ok(?:ay)?|fine|right|yeah|no)\W+)*(?:scrap|scratch|forget|ditch)\b|"
+    r"\bthat'?s not (?:happening|going to happen)\b",
+    re.I,
+)
+# "That's final for go-live.": a call that points back at the statement before it.
+POINTS_BACK = re.compile(
+    r"^\W*(?:(?:and|so|ok(?:ay)?)\W+)?(?:that|this|it)(?:'s| is) (?:final|decided|agreed|settled|"
+    r"the plan|the decision)\b",
+    re.I,
+)
+CONFIRMS = re.compile(
+    r"^\W*(?:final|done|agreed|decided|settled|that'?s final|that'?s (?:settled|decided|agreed))"
+    r"\W*$",
+    re.I,
+)
+# A decision told as history ("last year we decided", "in July we said"): a recap, not a call.
+RECOUNTED = re.compile(
+    r"\bdecided (?:that|this|it) (?:on|at|in|last|back|earlier|yesterday|before)\b|"
+    r"\b(?:last (?:year|month|week|quarter|time|meeting|spring|summer|autumn|winter)|"
+    r"back in \w+|in (?:january|february|march|april|may|june|july|august|september|october|"
+    r"november|december)|(?:a|two|three|four|few|couple of) (?:days|weeks|months|years) ago|"
+    r"previously|originally|at the time)\b[^.]{0,40}\b(?:we|you|they|I)\s+(?:\w+\s+)?"
+    r"(?:decided|agreed|said|picked|chose|dropped|went (?:with|for)|settled)\b|"
+    r"\b(?:we|you|they)\s+(?:decided|agreed|said|picked|chose)\b[^.]{0,40}\b(?:last (?:year|month|"
+    r"week|quarter|time)|back in \w+|in (?:january|february|march|april|may|june|july|august|"
+    r"september|october|november|december)|ago)\b",
+    re.I,
+)
+# Text read out from a mail, a post or a document: what it says is not what the room said.
+READ_ALOUD = re.compile(
+    r"\b(?:it|the (?:e-?mail|mail|message|letter|doc|document|note|memo|post|"
+    r"forward|text|ticket|invite|minutes|thread))\s+(?:says|said|reads|read)\b\s*[:,]?|"
+    r"\b(?:quote|I quote)\b\s*[:,]",
+    re.I,
+)
+# "None of that was agreed", "nothing's decided": the opposite of a decision.
+NOT_DECIDED = re.compile(
+    r"\b(?:none|nothing|not|never|n't|no one|nobody)\b[\w\s']{0,20}\b(?:agreed|decided|settled)\b",
+    re.I,
+)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from rapidfuzz import fuzz
 
@@ -39,7 +39,8 @@ RESTATEMENT = 90  # rapidfuzz ratio at which two items say the same thing
 ARGUMENT_REACH = 20  # turns before a decision searched for the argument behind it
 _STRONG_REVERSAL = re.compile(
     r"scratch that|change of plan|on second thought|let'?s not|instead|rather than|"
-    r"changed? (?:our|my) minds?|no longer|revers|overturn|walk(?:ing)? (?:that )?back",
+    r"changed? (?:our|my) minds?|no longer|revers|overturn|walk(?:ing)? (?:that )?back|"
+    r"\bscrap\b|\bditch\b|forget (?:that|it|the)\b|not happening",
     re.I,
 )
 _DECIDED_BY = re.compile(
@@ -85,9 +86,10 @@ class _Item:
     assignee: str | None = None
     due: dt.date | None = None
     done: bool = False
+    dropped: bool = False  # asked, and turned down
     from_notes: bool = False
     description: str = ""
-    replaces: list[str] = field(default_factory=list)
+    superseded_by: _Item | None = None  # a later decision of the meeting replaced it
 
 
 def _split_reason(sentence: str) -> tuple[str, str | None]:
@@ -133,8 +135,93 @@ def _argument_before(turns: list[Turn], index: int, topic: set[str]) -> str | No
     return best[2] if best else None
 
 
-def _score_sentence(text: str, turns: list[Turn], index: int, meeting: dt.date) -> tuple[int, int]:
+@dataclass(frozen=True)
+class _Around:
+    """What the same turn says around a sentence."""
+
+    before: str | None = None
+    after: str | None = None
+    called: int = 0  # sentences since "I'm making the call." (0: none said just before)
+    answers: bool = False  # the turn answers a question ("Where's the bracket?" "Done.")
+
+
+CALL_REACH = 3  # sentences after "I'm making the call" that it covers
+
+
+def _around(said: list[str], position: int, calls: list[int], answers: bool) -> _Around:
+    since = [position - call for call in calls if 0 < position - call <= CALL_REACH]
+    return _Around(
+        before=said[position - 1] if position else None,
+        after=said[position + 1] if position + 1 < len(said) else None,
+        called=min(since, default=0),
+        answers=answers,
+    )
+
+
+_PRONOUN_START = re.compile(r"^\W*(?:I|you|he|she|it|that|this|they|there)\b", re.I)
+
+
+def _decision_context(text: str, around: _Around, decision: int) -> tuple[int, bool]:
+    """The decision score with what the turn says around the sentence, and whether the
+    turn marks it as a call (then even a few words are a decision: "Tuesdays at ten. Done.")."""
+    statement = not text.rstrip().endswith("?")
+    if cues.RECOUNTED.search(text) or cues.NOT_DECIDED.search(text):
+        return min(decision, 0), False
+    marked = (
+        statement
+        and around.after is not None
+        and bool(cues.CONFIRMS.match(around.after))
+        and not (around.answers and "done" in around.after.lower())  # a status, answered
+        and not _PRONOUN_START.match(text)  # "I hate that you're right. Agreed."
+    )
+    if marked:
+        decision += 3
+    elif (
+        statement
+        and around.before is not None
+        and cues.CONFIRMS.match(around.before)
+        and not _PRONOUN_START.match(text)
+        and word_count(text) >= 4
+    ):
+        decision += 3  # "Agreed. Shadow week = w/c 13 Apr, not the 20th."
+    if statement and around.called and not _PRONOUN_START.match(text):
+        if decision > 0:
+            decision += 2
+        elif around.called == 1 and _says_what(text):
+            decision += 3  # the statement right after "I'm making the call." is the call
+    elif statement and cues.CALL_PREAMBLE.search(text) and decision > 0:
+        decision += 2  # "For the avoidance of doubt, the fleet stays at twenty-four."
+    if decision > 0 and re.match(r"^\W*(?:(?:ok(?:ay)?|right|fine)\W+)?(?:so|then)\b", text, re.I):
+        decision += 1  # a conclusion drawn: "So 3.2 goes out with the pilot."
+    return decision, marked
+
+
+def _echoed(text: str, reply: str) -> bool:
+    """A short reply that repeats what was settled and takes it ("Voltaic. Great.",
+    "The 27th. Okay.")."""
+    if reply.rstrip().endswith("?") or word_count(reply) > 8:
+        return False
+    if not _ECHO_TAKES.search(reply):
+        return False
+    return bool(content_words(text) & content_words(reply)) or bool(
+        set(re.findall(r"\d+", text)) & set(re.findall(r"\d+", reply))
+    )
+
+
+_ECHO_TAKES = re.compile(
+    r"\b(?:great|fine|ok(?:ay)?|works|agreed|noted|got it|good|yes|yeah|brilliant|perfect|done)\b",
+    re.I,
+)
+
+
+def _score_sentence(
+    text: str, turns: list[Turn], index: int, meeting: dt.date, around: _Around
+) -> tuple[int, int]:
+    if cues.READ_ALOUD.search(text):
+        return 0, 0  # "The email says we've agreed to waive the fees": read out, not decided
     decision = cues.score(text, cues.DECISION_CUES, cues.HEDGES)
+    strong = decision >= 4
+    decision, marked = _decision_context(text, around, decision)
     action = cues.score(text, cues.ACTION_CUES, cues.ACTION_HEDGES)
     if action and find_due_date(cues.unquoted(text), meeting) is not None:
         action += 1
@@ -144,19 +231,19 @@ def _score_sentence(text: str, turns: list[Turn], index: int, meeting: dt.date) 
     following = turns[index + 1 : index + 3]
     speaker = turns[index].speaker
     agreed = any(t.speaker != speaker and cues.AGREEMENT.match(t.text) for t in following)
+    reply = next((t for t in following if t.speaker and t.speaker != speaker), None)
+    if not agreed and reply is not None and around.after is None:
+        agreed = _echoed(text, reply.text)
     if agreed and 0 < decision < DECISION_THRESHOLD:
         decision += 2
     request = re.search(r"\b(?:can|could|would) you\b", text, re.I)
-    reply = next((t for t in following if t.speaker and t.speaker != speaker), None)
+    if question and action < ACTION_THRESHOLD and _taken_by_name(text, reply):
+        action = ACTION_THRESHOLD  # "Marta, a 48-hour soak on 3.1.4?" "Yep. Done by the 4th."
     if question and action > 0 and not request:
-        action -= 3
-    elif (
-        question
-        and reply is not None
-        and cues.REFUSAL.match(reply.text)
-        and not cues.TAKEN_ON.search(reply.text)
-    ):
-        action -= 3  # the request was turned down
+        action -= 3 if not _taken_by_name(text, reply) else 0
+    elif question and reply is not None and _turned_down(reply.text):
+        # A request turned down is still recorded (as dropped); anything else is no task.
+        action -= 0 if request or cues.ADDRESSED.match(text) else 3
     elif question and agreed:
         action += 1
     elif action > 0 and reply and cues.ADDRESSED.match(text) and ACCEPTS.match(reply.text):
@@ -166,8 +253,38 @@ def _score_sentence(text: str, turns: list[Turn], index: int, meeting: dt.date) 
         action += 1 if action else 0
         decision += 1 if decision else 0
     if word_count(text) < 5:
-        decision, action = min(decision, 0), min(action, 0)
+        action = min(action, 0)
+        decision = decision if (strong or marked) and word_count(text) >= 2 else min(decision, 0)
     return decision, action
+
+
+def _turned_down(reply: str) -> bool:
+    return bool(cues.REFUSAL.match(reply)) and not cues.TAKEN_ON.search(reply)
+
+
+_VOCATIVE = re.compile(r"^\W*(?:(?i:and|so|also|then|ok|okay)\W+)?(?P<name>[A-Z][\w'\-]+),\s")
+
+
+_CLAUSE = re.compile(
+    r"^\W*(?:you|you're|we|we're|I|I'm|it|it's|that|this|there|is|are|do|does|did|can|could|"
+    r"would|will|have|has|how|what|why|when|where|who|any|anything)\b",
+    re.I,
+)
+
+
+def _taken_by_name(text: str, reply: Turn | None) -> bool:
+    """A request by name with no verb, taken on by who was named ("Marta, burn-in test
+    plan?" "Yep, by the 6th.")."""
+    named = _VOCATIVE.match(text)
+    if named is None or reply is None or not reply.speaker or word_count(text) < 4:
+        return False
+    asked = text[named.end() :]
+    if not _may_be(named["name"], reply.speaker) or not _says_what(asked):
+        return False
+    if _CLAUSE.match(asked):
+        return False  # "Marcus, you're listening in today, right?" asks, it gives no task
+    takes = re.search(r"\bI(?:'ll| will)\b", reply.text)
+    return bool(takes or (text.rstrip().endswith("?") and ACCEPTS.match(reply.text)))
 
 
 def _personal(sentence: str) -> bool:
@@ -183,16 +300,65 @@ def _spoken_items(transcript: Transcript) -> list[_Item]:
     for index, turn in enumerate(turns):
         if addresses_a_model(turn.text, turn.speaker):
             continue  # pasted or read-out instructions to an AI are not meeting content
-        for sentence in sentences(turn.text):
+        said = [s.text for s in sentences(turn.text)]
+        changed = _changed_call(items, turns, index)
+        calls = [n for n, text in enumerate(said) if cues.CALL_PREAMBLE.search(text)]
+        answers = index > 0 and turns[index - 1].text.rstrip().endswith("?")
+        for number, sentence in enumerate(sentences(turn.text)):
             if len(sentence.text) > MAX_SENTENCE:
                 continue  # a run-on wall of text is not a statement we can quote
-            decision, action = _score_sentence(sentence.text, turns, index, meeting)
+            around = _around(said, number, calls, answers)
+            decision, action = _score_sentence(sentence.text, turns, index, meeting, around)
+            if (
+                changed is not None
+                and _values(sentence.text) - changed
+                and "?" not in sentence.text
+            ):
+                decision, changed = max(decision, DECISION_THRESHOLD), None
             position = (index, sentence.start)
-            if action >= ACTION_THRESHOLD and (action >= decision or _personal(sentence.text)):
-                items.append(_Item("action", position, index, sentence.text))
+            if number and cues.ALREADY_DONE.match(said[number - 1]) and _says_what(sentence.text):
+                done = _Item("action", position, index, sentence.text, done=True)
+                done.assignee = turn.speaker
+                items.append(done)  # "Already did. I sent the summary to her on Monday."
+            elif action >= ACTION_THRESHOLD and (action >= decision or _personal(sentence.text)):
+                reply = next(
+                    (t for t in turns[index + 1 : index + 3] if t.speaker != turn.speaker), None
+                )
+                item = _Item("action", position, index, sentence.text)
+                item.dropped = (
+                    reply is not None
+                    and sentence.text.rstrip().endswith("?")
+                    and _turned_down(reply.text)
+                )
+                items.append(item)
             elif decision >= DECISION_THRESHOLD:
-                items.append(_Item("decision", position, index, sentence.text))
+                quote = sentence.text
+                if around.after is not None and cues.CONFIRMS.match(around.after):
+                    # "Tuesdays at ten. Done.": the mark belongs in the quote, which it makes
+                    # the meeting's own (someone else said "Tuesdays at ten" first).
+                    quote = turn.text[
+                        sentence.start : turn.text.find(around.after, sentence.start)
+                        + len(around.after)
+                    ]
+                items.append(_Item("decision", position, index, quote))
     return items
+
+
+def _changed_call(items: list[_Item], turns: list[Turn], index: int) -> set[str] | None:
+    """After an objection ("Wait, no. The 3rd is the payroll freeze."), the one whose call it
+    was names another value ("Then the 10th."): the values of that call, which the first
+    statement of this turn with other values changes. None when there is no such call."""
+    if index < 2 or not _OBJECTION.match(turns[index - 1].text):
+        return None
+    speaker = turns[index].speaker
+    if not speaker or turns[index - 1].speaker == speaker:
+        return None
+    for item in reversed(items):
+        if index - item.turn_index > ANSWER_REACH:
+            return None
+        if item.kind == "decision" and turns[item.turn_index].speaker == speaker:
+            return _values(item.quote) or None
+    return None
 
 
 def _note_items(transcript: Transcript) -> tuple[list[_Item], set[int]]:
@@ -239,9 +405,24 @@ def _with_what(item: _Item, turns: list[Turn]) -> str:
     return after[0].text
 
 
+def _pointed_at(item: _Item, turns: list[Turn]) -> str | None:
+    """ "For the pilot, the cap is 1.2 m/s. That's final for go-live.": the call says only
+    that the statement before it is final. That statement is the decision, and the quote
+    reaches over both."""
+    if item.from_notes or not cues.POINTS_BACK.match(item.quote):
+        return None
+    text = turns[item.turn_index].text
+    start = text.find(item.quote)
+    before = [s for s in sentences(text) if s.start < start]
+    if not before or before[-1].text.endswith("?") or not _says_what(before[-1].text):
+        return None
+    item.quote = text[before[-1].start : start + len(item.quote)]
+    return before[-1].text
+
+
 def _describe_decision(item: _Item, turns: list[Turn]) -> None:
     vague = not item.from_notes and not _says_what(item.quote)
-    quote = _with_what(item, turns) if vague else item.quote
+    quote = _pointed_at(item, turns) or (_with_what(item, turns) if vague else item.quote)
     by = _DECIDED_BY.search(quote)
     if by:
         item.decided_by = item.decided_by or by["name"]
@@ -261,7 +442,13 @@ def _describe_action(item: _Item, turns: list[Turn], meeting: Transcript) -> Non
     turn = turns[item.turn_index]
     following = turns[item.turn_index + 1 : item.turn_index + 3]
     said = _LIST_MARK.sub("", item.quote, count=1)
+    if item.done and item.assignee:  # "Already did. I sent it.": the speaker did it
+        item.description = as_sentence(clean_spoken(said))
+        return
     item.assignee = find_assignee(said, turn, following) if turn.speaker else owner_in_text(said)
+    named = _VOCATIVE.match(said)
+    if item.assignee is None and named and turn.speaker:
+        item.assignee = named["name"]  # "Marta, a 48-hour soak?": who takes it is settled below
     task = re.sub(
         r"^\s*@?[A-Z][\w'\-]{1,30}(?:\s+[A-Z][\w'\-]{1,30}){0,2}\s*[:\u2014\u2013]\s+",
         "",
@@ -277,6 +464,9 @@ def _describe_action(item: _Item, turns: list[Turn], meeting: Transcript) -> Non
         if turn.speaker and item.assignee != turn.speaker:
             item.assignee = _taker(item.assignee, item.turn_index, turns) or item.assignee
     item.description = as_sentence(task.rstrip(" ?"))
+    if item.done and not item.from_notes:
+        item.due = None  # "I sent it on Monday": when it was done, not when it is due
+        return
     due = find_due_date(said, meeting.occurred_at)  # a log line's leading date is not one
     for later in [] if due else _due_context(item, turns):
         due = find_due_date(later, meeting.occurred_at)
@@ -306,24 +496,106 @@ def _due_context(item: _Item, turns: list[Turn]) -> list[str]:
     return rest
 
 
-def _reversal_targets(item: _Item, kept: list[_Item], turns: list[Turn]) -> list[_Item]:
-    if item.from_notes:
-        return []
-    start = max(item.turn_index - 1, 0)
-    context = " ".join(t.text for t in turns[start : item.turn_index + 1])
-    strong = bool(_STRONG_REVERSAL.search(context))
-    if not (strong or cues.REVERSAL.search(item.quote)):
-        return []
-    topic = content_words(item.quote + " " + context)
-    needed = 1 if strong else 2
-    scored = [
-        (len(topic & content_words(earlier.quote)), earlier.position, earlier)
-        for earlier in kept
-        if earlier.kind == "decision"
-    ]
-    best = max(scored, default=None, key=lambda s: s[:2])
-    # A reversal replaces one decision: the earlier one that shares most of its topic.
-    return [best[2]] if best and best[0] >= needed else []
+REVERSAL_REACH = 4  # turns back a call may have been taken back in ("scrap door seven")
+_OBJECTION = re.compile(r"^\W*(?:wait|no|hang on|hold on|actually)\b", re.I)
+_NUMBER_WORDS = frozenset(
+    "one two three four five six seven eight nine ten eleven twelve fifteen twenty thirty "
+    "forty fifty sixty hundred first second third fourth fifth half".split()
+)
+
+
+def _values(text: str) -> set[str]:
+    """What a decision sets: numbers, dates and names ("the 20th", "forty", "PagerDuty")."""
+    found = {n.lstrip("0") or "0" for n in re.findall(r"\d+(?:\.\d+)?", text)}
+    words = re.findall(r"[\w'\-]+", text)
+    found |= {w.lower() for w in words if w.lower() in _NUMBER_WORDS}
+    found |= {w.lower() for w in words[1:] if w[0].isupper() and w != "I" and "'" not in w}
+    return found
+
+
+def _subject(item: _Item, turns: list[Turn]) -> set[str]:
+    """What a decision is about: its words, and when it says little ("Let's do it, door
+    seven."), the words of its turn and of the turn it answers."""
+    words = content_words(item.quote)
+    if len(words - _values(item.quote)) < 3:
+        words |= content_words(turns[item.turn_index].text)
+        if item.turn_index:
+            words |= content_words(turns[item.turn_index - 1].text)
+    return words
+
+
+def _taken_back(item: _Item, turns: list[Turn]) -> str | None:
+    """The sentence that took a call back just before this one: "scratch that", "instead",
+    "scrap door seven" by the same speaker in the last few turns, or someone's "Wait, no."."""
+    turn = turns[item.turn_index]
+    said = turn.text[: turn.text.find(item.quote) + len(item.quote)]
+    for back in range(item.turn_index, max(item.turn_index - REVERSAL_REACH, -1), -1):
+        earlier = turns[back]
+        text = said if back == item.turn_index else earlier.text
+        if earlier.speaker == turn.speaker:
+            found = [s.text for s in sentences(text) if _STRONG_REVERSAL.search(s.text)]
+            if found:
+                return found[-1]
+        elif back == item.turn_index - 1 and _OBJECTION.match(earlier.text):
+            return earlier.text
+    return None
+
+
+RESTATE_REACH = 3  # turns within which a call said again is the same call
+
+
+def _restated(item: _Item, kept: list[_Item], turns: list[Turn]) -> _Item | None:
+    """A decision said again a moment later by someone else, with the same values ("ok,
+    shadow week w/c 13 Apr it is" then "Agreed. Shadow week = w/c 13 Apr, not the 20th.")."""
+    if item.from_notes or item.kind != "decision":
+        return None
+    values = _values(item.quote)
+    for earlier in reversed(kept):
+        if item.turn_index - earlier.turn_index > RESTATE_REACH:
+            return None
+        if earlier.kind != "decision" or earlier.from_notes or earlier.superseded_by:
+            continue
+        if turns[earlier.turn_index].speaker == turns[item.turn_index].speaker:
+            continue
+        theirs = _values(earlier.quote)
+        said, before = _said_words(item.quote), _said_words(earlier.quote)
+        if values and theirs and values & theirs and said & before and not said ^ before:
+            return earlier  # the same values, and nothing else said differently
+    return None
+
+
+_CALL_WORDS = frozenset("agreed agree decided decide final confirm confirmed settled done".split())
+
+
+def _said_words(quote: str) -> set[str]:
+    """What a statement of a decision says beyond its values and its call words."""
+    values = _values(quote)
+    return {w for w in content_words(quote) if w not in values and w not in _CALL_WORDS}
+
+
+def _superseded(item: _Item, kept: list[_Item], turns: list[Turn]) -> _Item | None:
+    """The earlier decision of this meeting that this one replaces: the same subject (shared
+    key words, not only nearness), and either the earlier call named where it was taken
+    back ("scrap door seven") or a changed value ("freeze on the 20th", then "code freeze
+    is the 27th", with more than one word of the subject shared)."""
+    if item.from_notes or item.kind != "decision":
+        return None
+    trigger = _taken_back(item, turns)
+    named = content_words(trigger) | _values(trigger) if trigger else set()
+    subject = _subject(item, turns) | named
+    values = _values(item.quote)
+    best: tuple[int, tuple[int, int], _Item] | None = None
+    for earlier in kept:
+        if earlier.kind != "decision" or earlier.from_notes or earlier.superseded_by:
+            continue
+        shared = len(subject & _subject(earlier, turns))
+        theirs = _values(earlier.quote)
+        changed = bool(values and theirs and values.isdisjoint(theirs))
+        called_off = bool(named & (content_words(earlier.quote) | theirs))
+        same = (called_off and shared >= 1) or (shared >= 2 and changed)
+        if same and (best is None or (shared, earlier.position) > best[:2]):
+            best = (shared, earlier.position, earlier)
+    return best[2] if best else None
 
 
 _BACK_REFERENCE = re.compile(r"\b(?:her|him|them|it|that|this|those|these|then)\b", re.I)
@@ -365,6 +637,52 @@ def _follow_on(item: _Item, previous: _Item, turns: list[Turn]) -> bool:
     )
 
 
+_GENERIC = frozenset(
+    "do done doing have get got make made sort sorted fix fixed write finish finished ready "
+    "working work complete completed something anything handle handled call look start started "
+    "take care time first second third last early asap soon later back over".split()
+)
+_MONTHS = re.compile(
+    r"^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*$|^\d|^(?:eod|cob|eow)$"
+)
+
+
+def _objectless(item: _Item) -> bool:
+    """A task that names nothing to do: "Do that by Friday.", "Write it up.", "Have
+    something by Thursday." (its words are a generic verb, a pronoun and a date)."""
+    words = content_words(item.description)
+    return (
+        not {w for w in words if not (_WHEN.match(w) or _MONTHS.match(w) or w in _GENERIC)}
+        and not item.from_notes
+    )
+
+
+def _pointed_task(item: _Item, turns: list[Turn]) -> bool:
+    """Give an object-less commitment the task it points at: the statement just before it in
+    the same turn ("I'll need to cancel the balance. I'll do that by Friday."), or the
+    request made to its speaker in the turn before ("Marta, burn-in test plan?" "I'll have
+    it by the sixth."). The quote reaches over both. False when there is none."""
+    turn = turns[item.turn_index]
+    start = turn.text.find(item.quote)
+    before = [s for s in sentences(turn.text) if s.start < start]
+    said: str | None = None
+    if before and not before[-1].text.endswith("?") and _says_what(before[-1].text):
+        said = before[-1].text
+        item.quote = turn.text[before[-1].start : start + len(item.quote)]
+    elif item.turn_index and not before:
+        asked = turns[item.turn_index - 1]
+        request = sentences(asked.text)[-1].text if asked.text.strip() else ""
+        addressed = cues.ADDRESSED.match(request)
+        if asked.speaker != turn.speaker and addressed and _says_what(request):
+            said = request  # the quote stays the taker's own words
+    if said is None:
+        return False
+    task = _TASK_LEAD.sub("", clean_spoken(_LIST_MARK.sub("", said, count=1)), count=1)
+    task = re.sub(r"^[A-Z][\w'\-]+,\s+", "", task)
+    item.description = as_sentence(task.rstrip(" ?"))
+    return _says_what(item.description)
+
+
 ANSWER_REACH = 3  # turns after a request its taker may answer in ("Me or Jon?" "Our John.")
 
 
@@ -390,6 +708,21 @@ def _answered(item: _Item, kept: list[_Item], turns: list[Turn]) -> _Item | None
         return request
     settled = asked in {t.speaker for t in turns}  # already someone else's, by their label
     return request if not settled and _may_be(asked, speaker) else None
+
+
+def _done_before(item: _Item, kept: list[_Item], turns: list[Turn]) -> _Item | None:
+    """The request an "Already did it." answers: asked of the speaker a turn or two before."""
+    if item.kind != "action" or not item.done or item.from_notes:
+        return None
+    speaker = turns[item.turn_index].speaker or ""
+    for earlier in reversed(kept):
+        if earlier.kind != "action" or item.turn_index - earlier.turn_index > ANSWER_REACH:
+            return None
+        asker = turns[earlier.turn_index].speaker
+        if asker != speaker and earlier.assignee and _may_be(earlier.assignee, speaker):
+            earlier.assignee = speaker
+            return earlier
+    return None
 
 
 def _taker(asked: str, index: int, turns: list[Turn]) -> str | None:
@@ -440,6 +773,10 @@ def _merge(items: list[_Item], turns: list[Turn]) -> list[_Item]:
         if earlier is not None:
             earlier.assignee, earlier.due = item.assignee, item.due or earlier.due
             continue
+        asked = _done_before(item, kept, turns)
+        if asked is not None:
+            asked.done, asked.due = True, None  # "Raj, can you chase?" "Already done. I emailed."
+            continue
         request = _answered(item, kept, turns)
         if request is not None:
             request.assignee = turns[item.turn_index].speaker
@@ -448,15 +785,20 @@ def _merge(items: list[_Item], turns: list[Turn]) -> list[_Item]:
         if kept and _follow_on(item, kept[-1], turns):
             kept[-1].due = kept[-1].due or item.due
             continue
-        if item.kind == "decision":
-            for earlier in _reversal_targets(item, kept, turns):
-                kept.remove(earlier)
-                item.replaces.append(earlier.description)
+        if item.kind == "action" and _objectless(item) and not _pointed_task(item, turns):
+            continue  # a task with nothing to do in it is no task
+        restated = _restated(item, kept, turns)
+        if restated is not None:
+            kept.remove(restated)  # the same call, confirmed: the confirmation stands for it
+        replaced = None if restated else _superseded(item, kept, turns)
+        if replaced is not None:
+            replaced.superseded_by = item  # kept as history, never as what holds
         duplicate = next(
             (
                 k
                 for k in kept
                 if k.kind == item.kind
+                and not k.superseded_by
                 and fuzz.ratio(k.description.lower(), item.description.lower()) >= RESTATEMENT
             ),
             None,
@@ -481,22 +823,25 @@ def extract(transcript: Transcript) -> Extraction:
         else:
             _describe_action(item, turns, transcript)
     items = [i for i in _merge(items, turns) if word_count(i.description) >= 2]
+    said = [i for i in items if i.kind == "decision"]
+    number = {id(item): n for n, item in enumerate(said, start=1)}
     decisions = [
         ExtractedDecision(
             description=i.description,
-            reasoning=_with_replaced(i),
+            reasoning=i.reasoning,
             decided_by=i.decided_by,
             evidence_quote=i.quote,
+            status="superseded" if i.superseded_by else "current",
+            superseded_by=_last(i, number),
         )
-        for i in items
-        if i.kind == "decision"
+        for i in said
     ]
     actions = [
         ExtractedActionItem(
             description=i.description,
             assignee=i.assignee,
             due_date=i.due,
-            status="done" if i.done else "open",
+            status="done" if i.done else "dropped" if i.dropped else "open",
             evidence_quote=i.quote,
         )
         for i in items
@@ -505,8 +850,10 @@ def extract(transcript: Transcript) -> Extraction:
     return summarize(transcript, decisions, actions)
 
 
-def _with_replaced(item: _Item) -> str | None:
-    if not item.replaces:
-        return item.reasoning
-    note = "Replaces an earlier decision in this meeting: " + "; ".join(item.replaces)
-    return f"{item.reasoning} {note}" if item.reasoning else note
+def _last(item: _Item, number: dict[int, int]) -> int | None:
+    """For a replaced decision, the number of the one that holds after the replacements."""
+    if item.superseded_by is None:
+        return None
+    while item.superseded_by is not None:
+        item = item.superseded_by
+    return number.get(id(item))

@@ -82,9 +82,10 @@ def summarize(
     summary = " ".join(parts) + "."
     if found_topics:
         summary += f" Discussed: {', '.join(found_topics)}."
-    if decisions:
-        shown = "; ".join(d.description.rstrip(".") for d in decisions[:3])
-        more = f" (and {len(decisions) - 3} more)" if len(decisions) > 3 else ""
+    holds = [d for d in decisions if d.status == "current"]  # a replaced call is history
+    if holds:
+        shown = "; ".join(d.description.rstrip(".") for d in holds[:3])
+        more = f" (and {len(holds) - 3} more)" if len(holds) > 3 else ""
         summary += f" Decided: {shown}{more}."
     else:
         summary += " No decisions recorded."
@@ -96,7 +97,7 @@ def summarize(
         meta=ExtractionMeta(
             attendees=attendees,
             topics=found_topics,
-            outcomes=[d.description for d in decisions],
+            outcomes=[d.description for d in holds],
         ),
         decisions=decisions,
         action_items=actions,

@@ -1,0 +1,200 @@
+"""The offline extractor's rules, each on a meeting written for it (none is a dev-set line):
+how decisions are called and taken back, which lines are no decision at all, and what makes a
+task a task."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from memo_tui.core.capture.offline.extractor import extract
+from memo_tui.core.capture.sources import parse
+from memo_tui.core.llm.schemas import Extraction
+
+
+def meeting(*lines: str) -> Extraction:
+    return extract(parse("Date: 2026-11-02\n" + "\n".join(lines) + "\n", "m.txt", "txt"))
+
+
+def said(result: Extraction) -> list[str]:
+    return [d.description for d in result.decisions if d.status == "current"]
+
+
+@pytest.mark.parametrize(
+    ("lines", "decided"),
+    [
+        (  # "<choice> it is"
+            [
+                "Nadia Roy: Both quotes are in.",
+                "Omar Haddad: Brightline is cheaper and ships sooner.",
+                "Nadia Roy: OK, Brightline it is.",
+            ],
+            "brightline it is",
+        ),
+        (  # a refusal stated as a decision
+            [
+                "Omar Haddad: Do we need a mobile app for launch?",
+                "Nadia Roy: No. We're not building a mobile app this year.",
+            ],
+            "not building a mobile app",
+        ),
+        (  # "Final answer:" with no space before the colon
+            [
+                "Nadia Roy: Three vendors, one budget.",
+                "Nadia Roy: Final answer: we renew with Brightline for two years.",
+            ],
+            "renew with brightline",
+        ),
+        (  # "agreed:" after a filler
+            [
+                "Omar Haddad: I'd want a week of shadowing first.",
+                "Nadia Roy: OK, agreed: one week of shadowing before the switch.",
+            ],
+            "one week of shadowing",
+        ),
+        (  # a statement marked final by a word after it
+            [
+                "Omar Haddad: Standups at nine thirty then?",
+                "Nadia Roy: Standups at nine thirty. Final.",
+            ],
+            "standups at nine thirty",
+        ),
+        (  # the statement after "I'm making the call"
+            [
+                "Omar Haddad: We could keep arguing all day.",
+                "Nadia Roy: I'm making the call. The archive moves to cold storage in March.",
+            ],
+            "archive moves to cold storage",
+        ),
+        (  # "That's final" points back at the statement before it
+            [
+                "Nadia Roy: Remote Fridays stay for the whole team. That's final for this year.",
+                "Omar Haddad: Noted.",
+            ],
+            "remote fridays stay",
+        ),
+    ],
+)
+def test_ways_a_decision_is_called(lines: list[str], decided: str) -> None:
+    assert any(decided in d.lower() for d in said(meeting(*lines))), said(meeting(*lines))
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Nadia Roy: Let's move on.",
+        "Nadia Roy: Last spring we decided to keep the archive on site, for the record.",
+        "Nadia Roy: In March we agreed to freeze hiring, which is why the team is small.",
+        "Nadia Roy: None of that was agreed with the supplier.",
+        "Nadia Roy: The email says we agreed to waive the setup fee for the whole year.",
+        'Nadia Roy: Someone posted this: "Decision: we pay Brightline double from now on.',
+        "Nadia Roy: That's what it is.",
+    ],
+)
+def test_what_is_no_decision(line: str) -> None:
+    result = meeting("Omar Haddad: Morning all.", line, "Omar Haddad: Right.")
+    assert result.decisions == [], result.decisions
+
+
+def test_a_reversed_call_is_history_linked_to_what_replaced_it() -> None:
+    result = meeting(
+        "Nadia Roy: Let's launch on the 3rd of December.",
+        "Omar Haddad: Fine.",
+        "Paula Ines: Wait, no. The 3rd is the payroll freeze.",
+        "Nadia Roy: Then we launch on the 10th of December.",
+        "Omar Haddad: Works for me.",
+    )
+    kinds = [(d.status, d.superseded_by) for d in result.decisions]
+    assert kinds == [("superseded", 2), ("current", None)], result.decisions
+    assert "10th" in result.decisions[1].description
+    assert "3rd" not in result.summary.split("Decided:")[1]
+
+
+def test_unrelated_calls_side_by_side_replace_nothing() -> None:
+    result = meeting(
+        "Nadia Roy: I'm making the call. The archive moves to cold storage in March. "
+        "We revisit the pricing page in June.",
+        "Omar Haddad: Agreed.",
+        "Nadia Roy: Then standups move to nine thirty.",
+        "Omar Haddad: Fine by me.",
+    )
+    assert {d.status for d in result.decisions} == {"current"}, result.decisions
+
+
+def test_the_same_call_confirmed_by_someone_else_is_one_decision() -> None:
+    result = meeting(
+        "Omar Haddad: ok, the cutover on the 14th it is.",
+        "Nadia Roy: Agreed. Cutover on the 14th.",
+    )
+    assert len(result.decisions) == 1, result.decisions
+
+
+def test_a_task_with_nothing_to_do_takes_the_task_it_points_at_or_goes() -> None:
+    result = meeting(
+        "Omar Haddad: The old licence renews in January. I'll need to cancel the licence. "
+        "I'll do that by Friday.",
+        "Nadia Roy: Good.",
+        "Paula Ines: Write it up.",
+        "Nadia Roy: Thanks.",
+    )
+    [task] = result.action_items
+    assert "cancel the licence" in task.description.lower()
+    assert task.assignee == "Omar Haddad" and task.due_date == dt.date(2026, 11, 6)
+
+
+def test_a_request_turned_down_is_kept_as_dropped() -> None:
+    result = meeting(
+        "Nadia Roy: Paula, can you cover the night shift rota?",
+        "Paula Ines: Sorry, no. I'm at the audit all week.",
+        "Nadia Roy: Fair enough.",
+    )
+    [task] = result.action_items
+    assert task.status == "dropped" and "night shift" in task.description
+
+
+def test_already_done_is_done_with_no_due_date() -> None:
+    result = meeting(
+        "Nadia Roy: Did anyone send the contract back to legal? They asked on Monday.",
+        "Paula Ines: Already did. I sent the signed contract back to legal on Friday.",
+    )
+    [task] = result.action_items
+    assert task.status == "done" and task.assignee == "Paula Ines" and task.due_date is None
+    assert "signed contract" in task.description
+
+
+def test_a_request_by_name_without_a_verb_is_the_named_persons_once_taken() -> None:
+    result = meeting(
+        "Nadia Roy: Omar, the load test plan for the new cluster?",
+        "Omar Haddad: Yes. Done by Thursday.",
+    )
+    [task] = result.action_items
+    assert "load test plan" in task.description
+    assert task.assignee == "Omar Haddad" and task.due_date == dt.date(2026, 11, 5)
+
+
+REVERSED = (
+    "Launch planning\nDate: 2026-11-02\nAttendees: Nadia Roy, Omar Haddad, Paula Ines\n\n"
+    "Nadia Roy: Let's launch on the 3rd of December.\n"
+    "Omar Haddad: Fine.\n"
+    "Paula Ines: Wait, no. The 3rd is the payroll freeze.\n"
+    "Nadia Roy: Then we launch on the 10th of December.\n"
+    "Omar Haddad: Works for me.\n"
+)
+
+
+def test_a_replaced_decision_is_stored_as_history_and_never_as_current(memo, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "launch.txt"
+    path.write_text(REVERSED)
+    run = memo("capture", str(path), "--json")
+    assert run.code == 0, run.stderr
+    [capture] = run.json()["results"]
+    old, new = capture["decisions"]
+    assert (old["status"], old["superseded_by"]) == ("superseded", new["id"])
+    assert (new["status"], new["superseded_by"]) == ("current", None)
+    facts = memo("facts", "--type", "decision", "--json").json()
+    texts = {f["fact_id"]: f for f in facts["facts"]}
+    assert texts[old["id"]]["text"].endswith("(superseded)")
+    assert texts[old["id"]]["status"] == "superseded" and texts[new["id"]]["status"] == "current"
+    shown = memo("capture", str(path)).stdout  # the stored meeting, as the CLI shows it
+    assert "replaced" in shown and "by: We launch on the 10th of December." in shown
