@@ -21,6 +21,7 @@ from memo_tui.render import warn
 
 if TYPE_CHECKING:
     from memo_tui.core.capture import CaptureResult
+    from memo_tui.core.capture.service import Extractor
     from memo_tui.core.entities.service import EntityService
     from memo_tui.core.services import Services
     from memo_tui.settings import Settings
@@ -143,6 +144,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     extract.add_argument(
         "--detail", action="store_true", help="list what each file missed and got wrong"
+    )
+    extract.add_argument(
+        "--provider",
+        choices=("offline", "anthropic", "openai"),
+        default="offline",
+        help="extract with a model instead of the offline rules (its key or server must be set)",
     )
     extract.add_argument("--window", type=int, default=2, help="turns of slack when matching")
     people = benches.add_parser(
@@ -652,7 +659,7 @@ def _bench(args: argparse.Namespace, settings: Settings) -> int:
             print(search.format_report(bench))
         return EXIT_OK
     if args.bench == "extract":
-        return _bench_extract(args)
+        return _bench_extract(args, settings)
     if not args.data.is_dir():
         warn(f"memo: {args.data} is not a folder")
         return EXIT_USAGE
@@ -683,7 +690,28 @@ def _bench(args: argparse.Namespace, settings: Settings) -> int:
     raise AssertionError(f"unknown bench {args.bench}")
 
 
-def _bench_extract(args: argparse.Namespace) -> int:
+def _bench_extractor(args: argparse.Namespace, settings: Settings) -> Extractor | str | None:
+    """The model extractor `--provider` names, built as capture builds it; None offline; what
+    stops it, in words a user can act on, when its key or server is not set."""
+    if args.provider == "offline":
+        return None
+    from memo_tui.core.capture.llm_extractor import LLMExtractor
+    from memo_tui.core.llm import select
+
+    chosen = settings.model_copy(update={"provider": args.provider})
+    problems = select.problems(chosen)
+    if problems:
+        return "; ".join(problems)
+    return LLMExtractor(
+        select.build_provider(chosen, None),
+        select.model_for(chosen, "extract"),
+        deadline_s=chosen.extract_deadline_s,
+        slice_chars=chosen.llm_slice_chars,
+        max_chunks=chosen.llm_max_chunks,
+    )
+
+
+def _bench_extract(args: argparse.Namespace, settings: Settings) -> int:
     """Each folder scored as what it is: a labelled set, or QMSum-style annotations."""
     from memo_tui.core.benchmarks import extract
 
@@ -691,15 +719,19 @@ def _bench_extract(args: argparse.Namespace) -> int:
         if not folder.is_dir():
             warn(f"memo: {folder} is not a folder")
             return EXIT_USAGE
+    extractor = _bench_extractor(args, settings)
+    if isinstance(extractor, str):
+        warn(f"memo bench extract --provider {args.provider}: {extractor}")
+        return EXIT_USAGE
     results: list[dict[str, Any]] = []
     for folder in args.data:
         try:
             if (folder / "truth.jsonl").is_file():
-                labelled = extract.run_set(folder)
+                labelled = extract.run_set(folder, extractor)
                 results.append(labelled.as_dict())
                 report = extract.format_set_report(labelled, detail=args.detail)
             else:
-                result = extract.run(folder, window=args.window)
+                result = extract.run(folder, window=args.window, extractor=extractor)
                 results.append(result.as_dict())
                 report = render.extract_bench_report(result.as_dict())
         except FileNotFoundError as error:

@@ -223,7 +223,7 @@ def print_doctor(stats: StoreStats, report: dict[str, Any]) -> None:
 
 def extract_bench_report(result: dict[str, Any]) -> str:
     rows = [
-        f"offline extractor on {result['meetings']} meetings ({result['chars']:,} chars)",
+        f"{result['extractor']} on {result['meetings']} meetings ({result['chars']:,} chars)",
         f"matching: {result['matching']}",
     ]
     for key, score in result["scores"].items():

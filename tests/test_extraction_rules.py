@@ -90,6 +90,7 @@ def test_ways_a_decision_is_called(lines: list[str], decided: str) -> None:
         "Nadia Roy: The email says we agreed to waive the setup fee for the whole year.",
         'Nadia Roy: Someone posted this: "Decision: we pay Brightline double from now on.',
         "Nadia Roy: That's what it is.",
+        "Nadia Roy: If we go with Brightline, the depot is an hour further out.",
     ],
 )
 def test_what_is_no_decision(line: str) -> None:
@@ -109,6 +110,16 @@ def test_a_reversed_call_is_history_linked_to_what_replaced_it() -> None:
     assert kinds == [("superseded", 2), ("current", None)], result.decisions
     assert "10th" in result.decisions[1].description
     assert "3rd" not in result.summary.split("Decided:")[1]
+
+
+def test_a_call_taken_back_by_pointing_at_it_is_replaced() -> None:
+    result = meeting(
+        "Nadia Roy: Let's go with Brightline for the courier contract.",
+        "Omar Haddad: Their depot closes in March.",
+        "Nadia Roy: Then scratch that, we go with Parcelwise instead.",
+    )
+    kinds = [(d.status, d.superseded_by) for d in result.decisions]
+    assert kinds == [("superseded", 2), ("current", None)], result.decisions
 
 
 def test_unrelated_calls_side_by_side_replace_nothing() -> None:

@@ -276,3 +276,139 @@ def test_costs_group_by_today(memo, tmp_path: Path, server: FakeServer) -> None:
     assert [line["key"] for line in costs["by_day"]] == [today]
     plain = memo("--db", db, "costs", extra_env=env).stdout
     assert "1 model calls" in plain and "$0.0060" in plain
+
+
+SWITCHED = (
+    "Vendor call\nDate: 2026-11-02\nAttendees: Nadia Roy, Omar Haddad\n\n"
+    "Nadia: Let's go with Brightline for the courier contract.\n"
+    "Omar: Their depot closes in March.\n"
+    "Nadia: Then scratch that, we go with Parcelwise instead.\n"
+    "Omar: I'll send Parcelwise the signed contract by Friday.\n"
+)
+
+
+def switched_record(body: dict[str, object]) -> Reply:
+    """A model that records the switch as the prompt asks: the first call superseded by the
+    second, owners by the roster's full names."""
+    tool = body["tool_choice"]["name"]  # type: ignore[index]
+    record = {
+        "summary": "The courier contract goes to Parcelwise.",
+        "decisions": [
+            {
+                "description": "Brightline for the courier contract.",
+                "decided_by": "Nadia Roy",
+                "evidence_quote": "Let's go with Brightline for the courier contract.",
+                "status": "superseded",
+                "superseded_by": 2,
+            },
+            {
+                "description": "Parcelwise for the courier contract instead of Brightline.",
+                "decided_by": "Nadia Roy",
+                "evidence_quote": "Then scratch that, we go with Parcelwise instead.",
+                "status": "current",
+            },
+            {  # a model's word alone does not retire a call: no other decision is named
+                "description": "Contracts are signed by the buyer.",
+                "evidence_quote": "the signed contract",
+                "status": "superseded",
+                "superseded_by": 3,
+            },
+        ],
+        "action_items": [
+            {
+                "description": "Send Parcelwise the signed contract.",
+                "assignee": "Omar Haddad",
+                "due_date": "2026-11-06",
+                "evidence_quote": "I'll send Parcelwise the signed contract by Friday.",
+            }
+        ],
+    }
+    return api.message(tool=(tool, record))
+
+
+def test_the_model_path_gets_the_roster_and_keeps_a_replaced_call_as_history(
+    tmp_path: Path, store: Store, server: FakeServer
+) -> None:
+    server.default = switched_record
+    result = llm_service(store, server).capture_file(write(tmp_path / "vendor.txt", SWITCHED))
+    assert result.status == "captured", result.error
+    prompt = user_text(server.seen[0].body)
+    roster, _, _ = prompt.partition("<transcript>")
+    assert "<roster>\nNadia Roy\nOmar Haddad\nNadia\nOmar\n</roster>" in roster
+    system = server.seen[0].body["system"]
+    assert "superseded" in json.dumps(system) and "roster" in json.dumps(system)
+    old, new, unlinked = store.decisions([result.capture_id])  # type: ignore[list-item]
+    assert (old.status, old.superseded_by) == ("superseded", new.id)
+    assert (new.status, unlinked.status) == ("current", "current")
+    # The same evidence check as offline: a quote that is not in the text stays unverified.
+    assert old.verified and new.verified
+    [task] = store.action_items([result.capture_id])  # type: ignore[list-item]
+    assert task.owner == "Omar Haddad" and task.due_date == "2026-11-06"
+
+
+def test_chunks_keep_the_link_to_the_call_that_replaced_one() -> None:
+    from memo_tui.core.capture.llm_extractor import merge
+    from memo_tui.core.llm.schemas import ExtractedDecision, Extraction
+
+    def call(text: str, status: str = "current", later: int | None = None) -> ExtractedDecision:
+        return ExtractedDecision(
+            description=text, evidence_quote=text, status=status, superseded_by=later
+        )
+
+    first = Extraction(summary="a", decisions=[call("Staging on Tuesday.")])
+    second = Extraction(
+        summary="b",
+        decisions=[
+            call("Budget is ten thousand.", "superseded", 2),
+            call("Budget is twelve thousand."),
+        ],
+    )
+    merged = merge([first, second])
+    assert [(d.description, d.status, d.superseded_by) for d in merged.decisions] == [
+        ("Staging on Tuesday.", "current", None),
+        ("Budget is ten thousand.", "superseded", 3),
+        ("Budget is twelve thousand.", "current", None),
+    ]
+
+
+def test_bench_extract_runs_a_labelled_set_through_a_model(
+    memo, tmp_path: Path, server: FakeServer
+) -> None:  # type: ignore[no-untyped-def]
+    server.default = obedient_extractor
+    data = tmp_path / "set"
+    data.mkdir()
+    (data / "2026-11-02_vendor.txt").write_text(SWITCHED)
+    truth = {
+        "file": "2026-11-02_vendor.txt",
+        "date": "2026-11-02",
+        "attendees": ["Nadia Roy", "Omar Haddad"],
+        "decisions": [
+            {"id": "d1", "text": "Brightline.", "final": False, "keywords": [["brightline"]]},
+            {"id": "d2", "text": "Parcelwise.", "final": True, "keywords": [["parcelwise"]]},
+        ],
+        "actions": [
+            {
+                "id": "a1",
+                "text": "Send the contract.",
+                "owner": "Omar Haddad",
+                "due": "2026-11-06",
+                "keywords": [["contract"]],
+            }
+        ],
+        "not_decisions": [],
+    }
+    (data / "truth.jsonl").write_text(json.dumps(truth) + "\n")
+    people = [{"kind": "person", "name": n} for n in ("Nadia Roy", "Omar Haddad")]
+    (data / "people.jsonl").write_text("".join(json.dumps(p) + "\n" for p in people))
+    env = {"ANTHROPIC_API_KEY": "test-key", "ANTHROPIC_BASE_URL": server.url}
+    run = memo(
+        "bench", "extract", "--data", str(data), "--provider", "anthropic", "--json", extra_env=env
+    )
+    assert run.code == 0, run.stderr
+    figures = run.json()
+    assert figures["extractor"] == "llm extractor (anthropic claude-sonnet-4-6)"
+    assert figures["actions"]["ours_matched"] == 1 and figures["owners_right"] == 1
+    assert figures["reversed_kept_as_current"] == 0 and figures["final"]["recall"] == 1.0
+    assert len(server.seen) == 1
+    no_key = memo("bench", "extract", "--data", str(data), "--provider", "anthropic")
+    assert no_key.code == 2 and "ANTHROPIC_API_KEY" in no_key.stderr

@@ -14,14 +14,20 @@ from pathlib import Path
 
 import pytest
 
-# Each test process has its own tmux server: on a shared one, a session started while another
-# worker's last session closes meets a server on its way out ("server exited unexpectedly").
+# Each test process has its own tmux server. A session started just as the last one closed
+# can still meet that server on its way out ("server exited unexpectedly"): it tries again.
 SOCKET = f"memo-tests-{os.getpid()}"
 
 
 def tmux(*args: str) -> str:
     command = ["tmux", "-L", SOCKET, *args]
-    return subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    for attempt in range(5):
+        done = subprocess.run(command, capture_output=True, text=True, check=False)
+        if "server exited unexpectedly" not in done.stderr or attempt == 4:
+            break
+        time.sleep(0.2)
+    done.check_returncode()
+    return done.stdout
 
 
 def screen(session: str) -> str:

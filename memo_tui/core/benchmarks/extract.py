@@ -25,6 +25,7 @@ from rapidfuzz import fuzz
 from memo_tui.core.benchmarks import labelled
 from memo_tui.core.capture import CaptureOptions, CaptureService
 from memo_tui.core.capture.formats.base import is_bot
+from memo_tui.core.capture.service import Extractor
 from memo_tui.core.capture.sources import Transcript
 from memo_tui.core.capture.untrusted import addresses_a_model
 from store import ActionItemRecord, DecisionRecord, Store
@@ -71,9 +72,11 @@ class ExtractBench:
     scores: dict[str, Score] = field(default_factory=dict)
     human_without_evidence: int = 0
     extract_seconds: float = 0.0
+    extractor: str = "offline extractor"
 
     def as_dict(self) -> dict[str, object]:
         return {
+            "extractor": self.extractor,
             "meetings": self.meetings,
             "chars": self.chars,
             "seconds": round(self.seconds, 3),
@@ -109,6 +112,13 @@ def _score(
     score.ours_matched += sum(matched_ours)
 
 
+def _service(store: Store, extractor: Extractor | None) -> CaptureService:
+    options = CaptureOptions(max_chars=10_000_000, user="bench")
+    if extractor is None:
+        return CaptureService(store, options)
+    return CaptureService(store, options, extractor=extractor)
+
+
 def _time_extraction(
     service: CaptureService, bench: ExtractBench | SetBench, count_chars: bool = False
 ) -> None:
@@ -138,14 +148,16 @@ def _ranges(records: list[object]) -> list[tuple[int, int]]:
     return found
 
 
-def run(data_dir: Path, window: int = 2) -> ExtractBench:
-    """Capture every annotated meeting into a scratch store and score what was extracted."""
+def run(data_dir: Path, window: int = 2, extractor: Extractor | None = None) -> ExtractBench:
+    """Capture every annotated meeting into a scratch store and score what was extracted
+    (by the offline rules unless an `extractor` is given)."""
     bench = ExtractBench(window=window)
     annotations = sorted(data_dir.glob("*.json"))
     if not annotations:
         raise FileNotFoundError(f"no annotation .json files in {data_dir}")
     with tempfile.TemporaryDirectory() as scratch, Store(Path(scratch) / "bench.db") as store:
-        service = CaptureService(store, CaptureOptions(max_chars=10_000_000, user="bench"))
+        service = _service(store, extractor)
+        bench.extractor = service.extractor_name
         _time_extraction(service, bench)
         for path in annotations:
             truth = json.loads(path.read_text(encoding="utf-8"))
@@ -198,6 +210,7 @@ class SetBench:
     chars: int = 0
     extract_seconds: float = 0.0
     seconds: float = 0.0
+    extractor: str = "offline extractor"
 
     def total(self, key: str) -> Score:
         scores = [getattr(f, key) for f in self.files]
@@ -208,6 +221,7 @@ class SetBench:
 
     def as_dict(self) -> dict[str, object]:
         return {
+            "extractor": self.extractor,
             "data": self.data,
             "meetings": len(self.files),
             "chars": self.chars,
@@ -240,8 +254,9 @@ class SetBench:
         }
 
 
-def run_set(data: Path) -> SetBench:
-    """Capture a labelled meeting set, oldest first, and score what was extracted."""
+def run_set(data: Path, extractor: Extractor | None = None) -> SetBench:
+    """Capture a labelled meeting set, oldest first, and score what was extracted (by the
+    offline rules unless an `extractor` is given)."""
     labelled.require(data, "truth.jsonl", "people.jsonl")
     rows = labelled.meetings(data)
     cast = labelled.Cast(
@@ -250,7 +265,8 @@ def run_set(data: Path) -> SetBench:
     bench = SetBench(str(data))
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as scratch, Store(Path(scratch) / "bench.db") as store:
-        service = CaptureService(store, CaptureOptions(max_chars=10_000_000, user="bench"))
+        service = _service(store, extractor)
+        bench.extractor = service.extractor_name
         _time_extraction(service, bench, count_chars=True)
         done = labelled.capture_all(service, data, rows, Path(scratch))
         names = {p.id: p.name for p in store.directory().people}
@@ -371,7 +387,7 @@ def format_set_report(bench: SetBench, detail: bool = False) -> str:
         return f"P {score.precision:.2f} R {score.recall:.2f}"
 
     rows = [
-        f"offline extractor on {bench.data}: {len(bench.files)} meetings, {bench.chars:,} chars",
+        f"{bench.extractor} on {bench.data}: {len(bench.files)} meetings, {bench.chars:,} chars",
         f"{'file':<40} {'decisions':>13} {'final only':>13} {'actions':>13} "
         "owner  due  rev near inj",
     ]

@@ -10,7 +10,7 @@ from memo_tui.core.capture.sources import Transcript
 from store import NewActionItem, NewCapture, NewDecision, Provenance, utc_now
 
 if TYPE_CHECKING:
-    from memo_tui.core.llm.schemas import Extraction
+    from memo_tui.core.llm.schemas import ExtractedDecision, Extraction
 
 # Reasoning said within this many lines of the quote widens the evidence range to include it.
 REASONING_REACH = 12
@@ -38,6 +38,16 @@ def _span(lines: tuple[int, int] | None) -> dict[str, int | None | bool]:
     }
 
 
+def _replaced_by(decision: ExtractedDecision, number: int, count: int) -> int | None:
+    """For a replaced decision, the number of the one that replaced it. A replaced decision
+    must point at another decision of the meeting; one that does not is kept as current
+    (a model's word alone does not retire a call)."""
+    later = decision.superseded_by
+    if decision.status == "superseded" and later and 0 < later <= count and later != number:
+        return later
+    return None
+
+
 def build_capture(
     transcript: Transcript,
     extraction: Extraction,
@@ -54,17 +64,19 @@ def build_capture(
 ) -> NewCapture:
     """The capture row and its facts; an item whose quote is not in the text is unverified."""
     index = EvidenceIndex(transcript.lines)
+    count = len(extraction.decisions)
+    links = [_replaced_by(d, n, count) for n, d in enumerate(extraction.decisions, start=1)]
     decisions = [
         NewDecision(
             description=d.description,
             reasoning=d.reasoning,
             decided_by=d.decided_by,
             evidence_quote=d.evidence_quote,
-            status=d.status,
-            superseded_by=d.superseded_by if d.status == "superseded" else None,
+            status="current" if later is None else "superseded",
+            superseded_by=later,
             **_span(evidence_lines(index, d.evidence_quote, d.reasoning)),  # type: ignore[arg-type]
         )
-        for d in extraction.decisions
+        for d, later in zip(extraction.decisions, links, strict=True)
     ]
     actions = [
         NewActionItem(

@@ -107,7 +107,7 @@ DECISION_CUES: list[tuple[Cue, int]] = [
     ),
     (
         re.compile(
-            r"\bwe(?:'ll| will|'re going to| are going to|'re gonna| are gonna| shall)\s+(?:just\s+|definitely\s+|now\s+)?(?:go with|go for|use|stick with|keep|pick|choose|switch|move|drop|adopt|ship|launch|standardi[sz]e|not|cut|freeze|postpone|cancel|target|run with|start with|include|incorporate|make it|do it|do big|do all|do the|build|buy)\b",
+            r"\bwe(?:'ll| will|'re going to| are going to|'re gonna| are gonna| shall|(?= go (?:with|for)\b))\s+(?:just\s+|definitely\s+|now\s+)?(?:go with|go for|use|stick with|keep|pick|choose|switch|move|drop|adopt|ship|launch|standardi[sz]e|not|cut|freeze|postpone|cancel|target|run with|start with|include|incorporate|make it|do it|do big|do all|do the|build|buy)\b",
             re.I,
         ),
         3,

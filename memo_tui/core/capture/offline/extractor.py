@@ -161,11 +161,19 @@ def _around(said: list[str], position: int, calls: list[int], answers: bool) -> 
 _PRONOUN_START = re.compile(r"^\W*(?:I|you|he|she|it|that|this|they|there)\b", re.I)
 
 
+# "If we go with Brightline, the depot is far": a condition, never a call.
+_CONDITIONAL = re.compile(
+    r"^\W*(?:(?:and|but|so|well)\W+)?(?:if|unless|suppose|supposing|what if|hypothetically|"
+    r"in case|assuming|say)\b",
+    re.I,
+)
+
+
 def _decision_context(text: str, around: _Around, decision: int) -> tuple[int, bool]:
     """The decision score with what the turn says around the sentence, and whether the
     turn marks it as a call (then even a few words are a decision: "Tuesdays at ten. Done.")."""
     statement = not text.rstrip().endswith("?")
-    if cues.RECOUNTED.search(text) or cues.NOT_DECIDED.search(text):
+    if cues.RECOUNTED.search(text) or cues.NOT_DECIDED.search(text) or _CONDITIONAL.match(text):
         return min(decision, 0), False
     marked = (
         statement
@@ -595,7 +603,37 @@ def _superseded(item: _Item, kept: list[_Item], turns: list[Turn]) -> _Item | No
         same = (called_off and shared >= 1) or (shared >= 2 and changed)
         if same and (best is None or (shared, earlier.position) > best[:2]):
             best = (shared, earlier.position, earlier)
+    if best is None and trigger and _BACK_TO_IT.search(trigger):
+        return _just_called(item, kept, turns)  # "Scratch that, we go with Parcelwise instead."
     return best[2] if best else None
+
+
+# A call taken back by pointing at it, not naming it: "scratch that", "X instead".
+_BACK_TO_IT = re.compile(
+    r"\b(?:scratch|forget|scrap|drop) (?:that|it|this)\b|\binstead\b|change of plan|"
+    r"on second thought",
+    re.I,
+)
+
+
+def _just_called(item: _Item, kept: list[_Item], turns: list[Turn]) -> _Item | None:
+    """The speaker's own call a moment before, when this one sets another value for it."""
+    speaker = turns[item.turn_index].speaker
+    values = _values(item.quote)
+    for earlier in reversed(kept):
+        if item.turn_index - earlier.turn_index > REVERSAL_REACH:
+            return None
+        if earlier.kind != "decision" or earlier.from_notes or earlier.superseded_by:
+            continue
+        theirs = _values(earlier.quote)
+        if (
+            turns[earlier.turn_index].speaker == speaker
+            and values
+            and theirs
+            and not values & theirs
+        ):
+            return earlier
+    return None
 
 
 _BACK_REFERENCE = re.compile(r"\b(?:her|him|them|it|that|this|those|these|then)\b", re.I)
