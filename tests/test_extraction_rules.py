@@ -174,6 +174,25 @@ def test_already_done_is_done_with_no_due_date() -> None:
     assert "signed contract" in task.description
 
 
+def test_a_wish_is_a_task_only_when_said_to_someone() -> None:
+    asked = meeting(
+        "Nadia Roy: Omar, I'd like a staging cluster before next Tuesday.",
+        "Omar Haddad: Sure, it'll be up by Monday.",
+    )
+    [task] = asked.action_items
+    assert task.assignee == "Omar Haddad" and "staging cluster" in task.description
+    wished = meeting(
+        "Nadia Roy: The board will ask this afternoon, so I'd like an answer on pricing.",
+        "Omar Haddad: Understood.",
+    )
+    assert wished.action_items == []
+
+
+def test_an_offer_with_a_capital_is_no_one_by_that_name() -> None:
+    result = meeting("Omar Haddad: Somebody with site experience. Happy to do nights sometimes.")
+    assert result.action_items == []
+
+
 def test_a_request_by_name_without_a_verb_is_the_named_persons_once_taken() -> None:
     result = meeting(
         "Nadia Roy: Omar, the load test plan for the new cluster?",
@@ -182,6 +201,11 @@ def test_a_request_by_name_without_a_verb_is_the_named_persons_once_taken() -> N
     [task] = result.action_items
     assert "load test plan" in task.description
     assert task.assignee == "Omar Haddad" and task.due_date == dt.date(2026, 11, 5)
+    small_talk = meeting(
+        "Nadia Roy: Paula, while you've got the floor, the vendor update?",
+        "Paula Ines: Yes. So the vendor is late again.",
+    )
+    assert small_talk.action_items == []
 
 
 REVERSED = (

@@ -127,6 +127,14 @@ def test_reversal_rule_on_a_small_transcript() -> None:
         ("Tom Adeyemi: I'll send the plan in two weeks.", "2026-09-22"),
         ("Tom Adeyemi: I'll send the plan by October 2nd.", "2026-10-02"),
         ("Tom Adeyemi: I'll send the plan, no rush.", None),
+        ("Tom Adeyemi: I'll send the plan by the 13th of October.", "2026-10-13"),
+        ("Tom Adeyemi: I'll send the plan EOD Thursday.", "2026-09-10"),
+        ("Tom Adeyemi: I'll send the plan. Done by Monday the 21st.", "2026-09-21"),
+        ("Tom Adeyemi: I'll send the plan before the first of October.", "2026-10-01"),
+        ("Tom Adeyemi: I'll send the plan by 18/9.", "2026-09-18"),
+        ("Tom Adeyemi: I'll send the plan for w/c 5/10, by 24/9.", "2026-09-24"),
+        ("Tom Adeyemi: I'll send the plan. Two weeks.", "2026-09-22"),
+        ("Tom Adeyemi: I'll send the plan (done 2/9).", None),
     ],
 )
 def test_due_dates_resolve_against_the_meeting_date(said: str, due: str | None) -> None:

@@ -19,6 +19,7 @@ from textual import events, on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
+from textual.css.query import NoMatches
 from textual.widgets import ContentSwitcher, DataTable, Label, ProgressBar, Static
 
 from memo_tui.core.safety import sanitize
@@ -300,9 +301,14 @@ class MemoApp(Workflows):
         self._relayout = self.set_timer(0.3, self._lay_out_again)
 
     def _lay_out_again(self) -> None:
-        if self.ready:
-            self.relayout_lists()
-            self.query_one(FactsPane).relayout()
+        if not self.ready:
+            return
+        try:
+            facts = self.query_one(FactsPane)
+        except NoMatches:  # a resize timer that fires as the app closes: nothing to lay out
+            return
+        self.relayout_lists()
+        facts.relayout()
 
     @work(thread=True, exclusive=True, group="relayout", exit_on_error=False)
     def relayout_lists(self) -> None:

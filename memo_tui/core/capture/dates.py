@@ -16,12 +16,33 @@ WEEKDAYS = {calendar.day_name[i].lower(): i for i in range(7)}
 WEEKDAYS.update({calendar.day_abbr[i].lower(): i for i in range(7)})
 _NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "a": 1, "an": 1, "a couple of": 2}
 
+_ORDINALS = {
+    word: number
+    for number, word in enumerate(
+        "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth "
+        "thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth "
+        "twentieth".split(),
+        start=1,
+    )
+}
+_ORDINALS.update({f"twenty-{w}": 20 + n for w, n in list(_ORDINALS.items())[:9]})
+_ORDINALS.update({"thirtieth": 30, "thirty-first": 31})
+_ORDINAL_WORDS = "|".join(sorted(_ORDINALS, key=len, reverse=True))
+
 _MONTH = r"(?P<month>" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?"
-_DAY = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?"
+_DAY = rf"(?P<day>\d{{1,2}}(?:st|nd|rd|th)?|{_ORDINAL_WORDS})"
 _YEAR = r"(?:,?\s+(?P<year>\d{4}))?"
 ISO_DATE = re.compile(r"\b(?P<year>\d{4})-(?P<month>\d{2})-(?P<day>\d{2})\b")
 MONTH_DAY = re.compile(rf"\b{_MONTH}\s+{_DAY}\b{_YEAR}", re.IGNORECASE)
 DAY_MONTH = re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MONTH}\b{_YEAR}", re.IGNORECASE)
+# "20/3", "24/03/2026": day first as most of the world writes it, month first where the day
+# cannot be a month (or the other reading has passed).
+NUMERIC = re.compile(r"(?<![\d/.])(?P<a>\d{1,2})/(?P<b>\d{1,2})(?:/(?P<y>\d{4}|\d{2}))?(?![\d/])")
+
+
+def _day_number(said: str) -> int:
+    said = said.lower()
+    return _ORDINALS[said] if said in _ORDINALS else int(re.sub(r"\D", "", said))
 
 
 def _safe_date(year: int, month: int, day: int) -> dt.date | None:
@@ -33,7 +54,7 @@ def _safe_date(year: int, month: int, day: int) -> dt.date | None:
 
 def _month_day(match: re.Match[str], reference: dt.date | None) -> dt.date | None:
     month = MONTHS[match["month"].lower().rstrip(".")]
-    day = int(match["day"])
+    day = _day_number(match["day"])
     if match["year"]:
         return _safe_date(int(match["year"]), month, day)
     if reference is None:
@@ -48,7 +69,7 @@ def _month_day(match: re.Match[str], reference: dt.date | None) -> dt.date | Non
 def find_absolute_date(text: str, reference: dt.date | None = None) -> dt.date | None:
     """The first absolute date written in `text` (ISO, "Oct 2", "2 October 2026")."""
     candidates = _absolute_dates(text, reference)
-    return min(candidates)[1] if candidates else None
+    return min(candidates)[2] if candidates else None
 
 
 def _end_of_month(day: dt.date) -> dt.date:
@@ -83,6 +104,16 @@ _RELATIVE: list[tuple[re.Pattern[str], str]] = [
         ),
         "today",
     ),
+    (  # "EOD Thursday": the end of that day, not of today
+        re.compile(
+            rf"\b(?:eod|cob|end of (?:the )?day)\s+(?:on\s+)?(?P<wd>{_WEEKDAY_NAMES})\b", re.I
+        ),
+        "weekday",
+    ),
+    (  # "Monday the 4th": the date says which Monday
+        re.compile(rf"\b(?:{_WEEKDAY_NAMES})\s+the\s+(?P<dom>\d{{1,2}})(?:st|nd|rd|th)\b", re.I),
+        "day_of_month",
+    ),
     (re.compile(r"\btomorrow\b", re.I), "tomorrow"),
     (re.compile(r"\bend of next week\b", re.I), "end_next_week"),
     (re.compile(r"\b(?:end of (?:the |this )?week|eow|this week)\b", re.I), "end_week"),
@@ -101,6 +132,10 @@ _RELATIVE: list[tuple[re.Pattern[str], str]] = [
         re.compile(
             r"\b(?:in|give me|within) (?P<n>\d+|one|two|three|four|a|an|a couple of) weeks?\b", re.I
         ),
+        "weeks",
+    ),
+    (  # "I'll write the doc. Two weeks.": a span said on its own
+        re.compile(r"^\W*(?:about\s+)?(?P<n>\d+|one|two|three|four|a couple of) weeks?\W*$", re.I),
         "weeks",
     ),
     (
@@ -136,29 +171,79 @@ def _relative_due(kind: str, match: re.Match[str], meeting: dt.date) -> dt.date:
     return meeting + dt.timedelta(days=number * (7 if kind == "weeks" else 1))
 
 
-def _absolute_dates(text: str, reference: dt.date | None) -> list[tuple[int, dt.date]]:
-    found: list[tuple[int, dt.date]] = []
+Found = tuple[int, int, dt.date]  # where a date was said (start, end), and the date
+
+
+def _numeric(match: re.Match[str], reference: dt.date | None) -> dt.date | None:
+    a, b = int(match["a"]), int(match["b"])
+    year = match["y"]
+    if year:
+        full = int(year) + (2000 if len(year) == 2 else 0)
+        return _safe_date(full, b, a) if a > 12 or b <= 12 else _safe_date(full, a, b)
+    if reference is None:
+        return None
+    readings = [(b, a)] if a > 12 else [(a, b)] if b > 12 else [(b, a), (a, b)]
+    dates = []
+    for month, day in readings:
+        found = _safe_date(reference.year, month, day)
+        if found is not None and (reference - found).days > 60:
+            found = _safe_date(reference.year + 1, month, day)
+        if found is not None:
+            dates.append(found)
+    upcoming = [d for d in dates if d >= reference]
+    return (upcoming or dates)[0] if dates else None
+
+
+def _absolute_dates(text: str, reference: dt.date | None, numeric: bool = False) -> list[Found]:
+    """Dates written out; with `numeric`, "20/3" too (a due date in notes; a meeting's own
+    date is never read from such a pair)."""
+    found: list[Found] = []
     for match in ISO_DATE.finditer(text):
         day = _safe_date(int(match["year"]), int(match["month"]), int(match["day"]))
         if day:
-            found.append((match.start(), day))
+            found.append((match.start(), match.end(), day))
     for pattern in (MONTH_DAY, DAY_MONTH):
         for match in pattern.finditer(text):
             day = _month_day(match, reference)
             if day:
-                found.append((match.start(), day))
+                found.append((match.start(), match.end(), day))
+    if numeric and not ISO_DATE.search(text):
+        for match in NUMERIC.finditer(text):
+            day = _numeric(match, reference)
+            if day:
+                found.append((match.start(), match.end(), day))
     return found
 
 
 def find_due_date(text: str, meeting: dt.date | None) -> dt.date | None:
-    """The first due date stated in `text`, resolved against the meeting date when relative."""
-    found = _absolute_dates(text, meeting)
+    """The first due date stated in `text`, resolved against the meeting date when relative.
+    Where two readings overlap ("by the 13th" inside "by the 13th of March", "EOD" inside
+    "EOD Thursday"), the longer one says more and wins."""
+    found = [
+        f
+        for f in _absolute_dates(text, meeting, numeric=True)
+        if not _DONE_ON.search(text[max(f[0] - 16, 0) : f[0]])
+    ]
     if meeting is not None:
         for pattern, kind in _RELATIVE:
             match = pattern.search(text)
             if match:
                 try:
-                    found.append((match.start(), _relative_due(kind, match, meeting)))
+                    found.append((match.start(), match.end(), _relative_due(kind, match, meeting)))
                 except (OverflowError, ValueError):
                     continue  # "in 999999 weeks", or past the end of the calendar
-    return min(found)[1] if found else None
+    kept = [
+        f
+        for f in found
+        if not any(
+            o is not f and o[0] < f[1] and f[0] < o[1] and o[1] - o[0] > f[1] - f[0] for o in found
+        )
+    ]
+    due = [f for f in kept if _DUE_BY.search(text[max(f[0] - 16, 0) : f[0]])]
+    return min(due or kept)[2] if kept else None
+
+
+# A date said as when something was done is not a due date ("done 29/1"); one said after
+# "by" or "due" is the due date, whatever else the line dates ("for w/c 4/5 — by 24/3").
+_DONE_ON = re.compile(r"\b(?:done|completed|finished|delivered|closed|sent)\s+(?:on\s+)?$", re.I)
+_DUE_BY = re.compile(r"\b(?:by|before|due|until|till|eod|no later than)\s+(?:the\s+)?$", re.I)

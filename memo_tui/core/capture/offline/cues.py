@@ -34,7 +34,8 @@ _NOT_A_NAME = (
     r"(?!(?:We|It|This|That|These|Those|There|They|He|She|You|I|What|Which|Who|So|And|But|"
     r"Then|Now|Nothing|Something|Everything|Everyone|Anyone|Someone|Time|Here|If|When|One|"
     r"All|Or|Also|Maybe|Just|Well|Okay|Yeah|Yes|No|Oh|Um|Uh|Right|Sure|Great|Good|Fine|"
-    r"Sorry|Please|Thanks|Look|Listen|Alright|Anyway|Actually|Ok|Hmm|Mm|Cool|Perfect)\b)"
+    r"Sorry|Please|Thanks|Look|Listen|Alright|Anyway|Actually|Ok|Hmm|Mm|Cool|Perfect|Happy|Glad|"
+    r"Keen|Ready|Able|Free|Willing|Nice|Easy|Hard|Best|Better|Need|Going|Want|Have|Got)\b)"
 )
 IMPERATIVE = re.compile(rf"^(?:please\s+)?(?:also\s+)?(?:{_TASK_VERBS})\b", re.I)
 # A task given to someone else than who had it: "take the soak instead", "take it over".
@@ -218,9 +219,7 @@ ACTION_CUES: list[tuple[Cue, int]] = [
         3,
     ),
     (
-        re.compile(
-            r"\byou(?:'re| are)? own(?:s|ing)?\b|\bI(?:'d| would) like (?:you to|a|an|the)\b", re.I
-        ),
+        re.compile(r"\byou(?:'re| are)? own(?:s|ing)?\b|\bI(?:'d| would) like you to\b", re.I),
         2,
     ),
     (
@@ -266,10 +265,17 @@ ACTION_CUES: list[tuple[Cue, int]] = [
     ),
     (
         re.compile(
-            rf"\byou(?:'ll| will| are going to|'re going to|'re gonna| need to| have to| should)\s+(?:\w+\s+){{0,2}}?(?:{_TASK_VERBS})\b",
+            rf"\byou(?:'ll| will| are going to|'re going to|'re gonna)\s+(?:\w+\s+){{0,2}}?(?:{_TASK_VERBS})\b",
             re.I,
         ),
         2,
+    ),
+    (  # "you have to push harder" is as often how a thing works as a task: weak alone
+        re.compile(
+            rf"\byou (?:need to|have to|should)\s+(?:\w+\s+){{0,2}}?(?:{_TASK_VERBS})\b",
+            re.I,
+        ),
+        1,
     ),
     (
         re.compile(
@@ -288,7 +294,7 @@ ACTION_CUES: list[tuple[Cue, int]] = [
     (  # "Paula, can you cover the night rota?": a request by name, whatever its verb
         re.compile(
             rf"^\W*(?:(?i:and|so|also|then|ok|okay)\W+)?{_NOT_A_NAME}[A-Z][\w'\-]+,\s+"
-            r"(?i:(?:can|could|would) you|please)\s+(?:please\s+)?"
+            r"(?i:(?:can|could|would) you|please|I(?:'d| would) like|I need|I want)\s+(?:please\s+)?"
             r"(?!(?i:hear|see|say|repeat|explain|talk|speak|go ahead|go on|start|continue|"
             r"remind|tell us|tell me|walk us|introduce|mute|unmute)\b)[a-z]+"
         ),

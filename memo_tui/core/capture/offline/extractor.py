@@ -280,6 +280,9 @@ _CLAUSE = re.compile(
 )
 
 
+_PERSONAL = re.compile(r"\b(?:you|you've|you're|we|we're|I|I'm|he|she|they|it's)\b", re.I)
+
+
 def _taken_by_name(text: str, reply: Turn | None) -> bool:
     """A request by name with no verb, taken on by who was named ("Marta, burn-in test
     plan?" "Yep, by the 6th.")."""
@@ -289,7 +292,7 @@ def _taken_by_name(text: str, reply: Turn | None) -> bool:
     asked = text[named.end() :]
     if not _may_be(named["name"], reply.speaker) or not _says_what(asked):
         return False
-    if _CLAUSE.match(asked):
+    if _CLAUSE.match(asked) or _PERSONAL.search(asked):
         return False  # "Marcus, you're listening in today, right?" asks, it gives no task
     takes = re.search(r"\bI(?:'ll| will)\b", reply.text)
     return bool(takes or (text.rstrip().endswith("?") and ACCEPTS.match(reply.text)))
@@ -681,7 +684,9 @@ _GENERIC = frozenset(
     "take care time first second third last early asap soon later back over".split()
 )
 _MONTHS = re.compile(
-    r"^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*$|^\d|^(?:eod|cob|eow)$"
+    r"^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*$|^\d|^(?:eod|cob|eow)$|"
+    r"^(?:\w+-)?(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|"
+    r"twelfth|\w+teenth|twentieth|thirtieth)$"
 )
 
 
