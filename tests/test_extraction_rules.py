@@ -74,6 +74,51 @@ def said(result: Extraction) -> list[str]:
             ],
             "remote fridays stay",
         ),
+        (  # "not negotiable" points back too
+            [
+                "Paula Ines: I'm not signing this off until the pen test is done. "
+                "That's not negotiable.",
+                "Nadia Roy: Understood.",
+            ],
+            "pen test",
+        ),
+        (  # a call taken back and made in one sentence
+            [
+                "Nadia Roy: Omar covers support alone.",
+                "Paula Ines: He's away in May.",
+                "Nadia Roy: Fair. Scrap that, we'll do a weekly support rotation for all of us.",
+            ],
+            "weekly support rotation",
+        ),
+        (  # a call announced and made in one sentence
+            [
+                "Paula Ines: The names have to go.",
+                "Paula Ines: I'm putting my foot down on this: no customer names in the emails.",
+            ],
+            "no customer names",
+        ),
+        (  # a call made after a dash, and an adverb is no one's name
+            [
+                "Omar Haddad: Honestly, let's go with the blue, option B.",
+                "Nadia Roy: Then I'm going to make the call - we put her quote on the front.",
+            ],
+            "put her quote on the front",
+        ),
+        (  # a conclusion drawn, after "Okay then."
+            [
+                "Omar Haddad: A week later suits everyone.",
+                "Nadia Roy: Okay then. The launch moves to the 10th of December.",
+            ],
+            "launch moves",
+        ),
+        (  # a rule set until a date
+            ["Nadia Roy: One more thing: no new features until the fifteenth. Fixes only."],
+            "no new features",
+        ),
+        (  # everyone agreeing
+            ["Omar Haddad: Any objection? No? Okay, so we all agree the minimum is version 16."],
+            "minimum is version 16",
+        ),
     ],
 )
 def test_ways_a_decision_is_called(lines: list[str], decided: str) -> None:
@@ -91,11 +136,25 @@ def test_ways_a_decision_is_called(lines: list[str], decided: str) -> None:
         'Nadia Roy: Someone posted this: "Decision: we pay Brightline double from now on.',
         "Nadia Roy: That's what it is.",
         "Nadia Roy: If we go with Brightline, the depot is an hour further out.",
+        "Nadia Roy: Proposal. We move the whole archive to cold storage by June.",
+        "Nadia Roy: I've heard enough on this one.",
     ],
 )
 def test_what_is_no_decision(line: str) -> None:
     result = meeting("Omar Haddad: Morning all.", line, "Omar Haddad: Right.")
     assert result.decisions == [], result.decisions
+
+
+def test_a_short_call_takes_in_the_statement_beside_it() -> None:
+    result = meeting(
+        "Omar Haddad: Three weeks or six?",
+        "Nadia Roy: Let's make it six weeks. Customers can book up to six weeks ahead, and we'll "
+        "look at the numbers after the pilot.",
+        "Omar Haddad: Six weeks, noted.",
+    )
+    [decision] = result.decisions
+    assert "book up to six weeks ahead" in decision.description
+    assert result.action_items == []  # the statement was part of the call, not a task
 
 
 def test_a_reversed_call_is_history_linked_to_what_replaced_it() -> None:

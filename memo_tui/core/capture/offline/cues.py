@@ -35,7 +35,10 @@ _NOT_A_NAME = (
     r"Then|Now|Nothing|Something|Everything|Everyone|Anyone|Someone|Time|Here|If|When|One|"
     r"All|Or|Also|Maybe|Just|Well|Okay|Yeah|Yes|No|Oh|Um|Uh|Right|Sure|Great|Good|Fine|"
     r"Sorry|Please|Thanks|Look|Listen|Alright|Anyway|Actually|Ok|Hmm|Mm|Cool|Perfect|Happy|Glad|"
-    r"Keen|Ready|Able|Free|Willing|Nice|Easy|Hard|Best|Better|Need|Going|Want|Have|Got)\b)"
+    r"Keen|Ready|Able|Free|Willing|Nice|Easy|Hard|Best|Better|Need|Going|Want|Have|Got|"
+    r"Honestly|Basically|Frankly|Seriously|Personally|Obviously|Clearly|Ideally|Really|Luckily|"
+    r"Sadly|Unfortunately|Hopefully|Realistically|Practically|Literally|Apparently|Genuinely|"
+    r"Fair|Agreed|Right|Mind|Wait|Hang|Hold|Cheers|Brilliant|Lovely|Excellent)\b)"
 )
 IMPERATIVE = re.compile(rf"^(?:please\s+)?(?:also\s+)?(?:{_TASK_VERBS})\b", re.I)
 # A task given to someone else than who had it: "take the soak instead", "take it over".
@@ -90,7 +93,8 @@ DECISION_CUES: list[tuple[Cue, int]] = [
     ),
     (
         re.compile(
-            r"\bfinal call\b|\bthat'?s (?:decided|settled|agreed|final|the plan)\b|\bcall (?:this|that|it) decided\b",
+            r"\bfinal call\b|\bthat'?s (?:decided|settled|agreed|final|the plan|not negotiable|"
+            r"non-negotiable)\b|\bcall (?:this|that|it) decided\b",
             re.I,
         ),
         4,
@@ -141,6 +145,28 @@ DECISION_CUES: list[tuple[Cue, int]] = [
         ),
         4,
     ),
+    (  # a conclusion drawn: "Okay, so we'll run both in parallel", "Then we launch on the 10th"
+        re.compile(
+            r"^\W*(?:(?:ok(?:ay)?|right|alright|fine|good)\W+(?:so|then)|then)\W+"
+            r"(?:for [^,.]{1,30},\s*)?(?:(?:we(?:'ll| will|'re)?|let'?s) (?:just )?(?:go with|go for|"
+            r"use|keep|stick with|switch|move|launch|ship|run|start|stop|pilot|roll out|release|"
+            r"hire|drop|cancel|postpone|target|offer|freeze|pause|bring|cut)|"
+            r"the [\w\-]+(?: [\w\-]+)? (?:is|are|will be|moves|goes|stays) (?:now |still )?"
+            r"(?:on |at |to )?(?:the |a )?(?:\d|monday|tuesday|wednesday|thursday|friday|[A-Z]))",
+            re.I,
+        ),
+        2,
+    ),
+    (  # a rule set: "No new booking features until the fifteenth.", "NO deploys from Friday"
+        re.compile(
+            r"^\W*(?:[^:]{1,40}:\s*)?no (?!(?:problem|worries|idea|way|one|doubt|thanks|rush|"
+            r"pressure|need|chance|clue|comment|it|you|and|not|just|we|I|they|he|she|that|this|"
+            r"the|but|so|actually|sorry|no|yes|yeah|wait|well|sure|there)\b)[a-z][\w\-]*"
+            r"(?: [\w\-]+){0,5} (?:until|before|from|after|during|till)\b",
+            re.I,
+        ),
+        3,
+    ),
     (  # "Daventry goes live on 3.1.4", "On-call moves to a weekly rotation", "the fleet stays at 24"
         re.compile(
             r"^(?!\W*(?:it|this|that|which|he|she|I|you)\b)[^?]{0,80}?(?:\b(?:goes|stays|moves|"
@@ -169,7 +195,8 @@ DECISION_CUES: list[tuple[Cue, int]] = [
     (re.compile(r"\bwe(?:'ll| will)(?: only)? (?:concentrate|focus) on\b", re.I), 2),
     (
         re.compile(
-            r"\bfrom now on\b|\bwe agree\b|\beveryone agrees\b|\bconsensus\b|\bsounds like a plan\b",
+            r"\bfrom now on\b|\bwe (?:all )?agree\b|\beveryone agrees\b|\bconsensus\b|"
+            r"\bsounds like a plan\b",
             re.I,
         ),
         2,
@@ -393,16 +420,29 @@ def score(sentence: str, cues: list[tuple[Cue, int]], hedges: re.Pattern[str]) -
 CALL_PREAMBLE = re.compile(
     r"\b(?:I'?m|I am) (?:going to |gonna )?mak(?:e|ing) (?:the|a|this) call\b|"
     r"\bI'?ve heard enough\b|\bfor the avoidance of doubt\b|"
-    r"\bhere'?s (?:the|my) (?:call|decision)\b|\b(?:one|a) decision (?:that|which|we|I)\b|"
+    r"\bhere'?s (?:the|my) (?:call|decision|verdict|answer|go/no-go)\b|"
+    r"\b(?:one|a) decision (?:that|which|we|I)\b|\bmy call is\b|\bput(?:ting)? my foot down\b|"
+    r"\bI'?m calling it\b|\bit'?s a go\b|^\W*(?:(?:fair|ok(?:ay)?|fine|right)\W+)?"
+    r"(?:[A-Z][\w\-]+'s|your|my|his|her) call\b|"
     # a call taken back just before the new one: "OK, scrap Slack.", "That's not happening."
     r"^\W*(?:(?:ok(?:ay)?|fine|right|yeah|no)\W+)*(?:scrap|scratch|forget|ditch)\b|"
     r"\bthat'?s not (?:happening|going to happen)\b",
     re.I,
 )
+# A call announced and made in one sentence: what follows the mark is the call ("Scrap that,
+# we'll do a weekly rotation.", "I'm putting my foot down: no names in the text.").
+CALL_IN_SENTENCE = re.compile(
+    r"^\W*(?:(?:ok(?:ay)?|fine|right|yeah|no)\W+)*(?:scrap|scratch|forget|ditch) "
+    r"(?:that|it|this|the|[A-Z])[^,.:;]{0,40}[,:;]|"
+    r"\bfor the avoidance of doubt\b\s*,?|\bmy call is\b(?: that)?|\bput(?:ting)? my foot down\b[^:]{0,30}:|"
+    r"\bI'?m calling it\b\s*[:,]|"
+    r"\b(?:I'?m|I am) (?:going to |gonna )?mak(?:e|ing) (?:the|a|this) call\s*[-:,\u2013\u2014]",
+    re.I,
+)
 # "That's final for go-live.": a call that points back at the statement before it.
 POINTS_BACK = re.compile(
     r"^\W*(?:(?:and|so|ok(?:ay)?)\W+)?(?:that|this|it)(?:'s| is) (?:final|decided|agreed|settled|"
-    r"the plan|the decision)\b",
+    r"the plan|the decision|not negotiable|non-negotiable)\b",
     re.I,
 )
 CONFIRMS = re.compile(

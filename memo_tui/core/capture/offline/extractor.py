@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz
 
@@ -18,6 +18,7 @@ from memo_tui.core.capture.offline import cues, notes
 from memo_tui.core.capture.offline.people import ACCEPTS, find_assignee, owner_in_text
 from memo_tui.core.capture.offline.summary import summarize
 from memo_tui.core.capture.offline.text import (
+    Sentence,
     as_sentence,
     clean_spoken,
     content_words,
@@ -90,6 +91,7 @@ class _Item:
     from_notes: bool = False
     description: str = ""
     superseded_by: _Item | None = None  # a later decision of the meeting replaced it
+    consumed: list[tuple[int, int]] = field(default_factory=list)  # sentences its quote took in
 
 
 def _split_reason(sentence: str) -> tuple[str, str | None]:
@@ -143,6 +145,7 @@ class _Around:
     after: str | None = None
     called: int = 0  # sentences since "I'm making the call." (0: none said just before)
     answers: bool = False  # the turn answers a question ("Where's the bracket?" "Done.")
+    proposed: bool = False  # said as a proposal ("Proposal. We geo-fence aisle six.")
 
 
 CALL_REACH = 3  # sentences after "I'm making the call" that it covers
@@ -155,7 +158,16 @@ def _around(said: list[str], position: int, calls: list[int], answers: bool) -> 
         after=said[position + 1] if position + 1 < len(said) else None,
         called=min(since, default=0),
         answers=answers,
+        proposed=any(_PROPOSAL.match(text) for text in said[: position + 1]),
     )
+
+
+# "Proposal. We geo-fence aisle six.", "Idea: we pay double.": put forward, not settled.
+_PROPOSAL = re.compile(
+    r"^\W*(?:(?:a|one|my|just an?)\s+)?(?:proposal|suggestion|idea|thought|option|"
+    r"counter-?proposal)\s*(?:[.:\u2014-]|$)",
+    re.I,
+)
 
 
 _PRONOUN_START = re.compile(r"^\W*(?:I|you|he|she|it|that|this|they|there)\b", re.I)
@@ -169,11 +181,19 @@ _CONDITIONAL = re.compile(
 )
 
 
+_CONCLUDES = re.compile(r"^\W*(?:ok(?:ay)?|right|alright|fine)\W+(?:so|then)\W*$", re.I)
+
+
 def _decision_context(text: str, around: _Around, decision: int) -> tuple[int, bool]:
     """The decision score with what the turn says around the sentence, and whether the
     turn marks it as a call (then even a few words are a decision: "Tuesdays at ten. Done.")."""
     statement = not text.rstrip().endswith("?")
-    if cues.RECOUNTED.search(text) or cues.NOT_DECIDED.search(text) or _CONDITIONAL.match(text):
+    if (
+        cues.RECOUNTED.search(text)
+        or cues.NOT_DECIDED.search(text)
+        or _CONDITIONAL.match(text)
+        or around.proposed
+    ):
         return min(decision, 0), False
     marked = (
         statement
@@ -197,10 +217,16 @@ def _decision_context(text: str, around: _Around, decision: int) -> tuple[int, b
             decision += 2
         elif around.called == 1 and _says_what(text):
             decision += 3  # the statement right after "I'm making the call." is the call
-    elif statement and cues.CALL_PREAMBLE.search(text) and decision > 0:
-        decision += 2  # "For the avoidance of doubt, the fleet stays at twenty-four."
-    if decision > 0 and re.match(r"^\W*(?:(?:ok(?:ay)?|right|fine)\W+)?(?:so|then)\b", text, re.I):
-        decision += 1  # a conclusion drawn: "So 3.2 goes out with the pilot."
+    elif statement and (made := cues.CALL_IN_SENTENCE.search(text)):
+        if word_count(text[made.end() :]) >= 4:  # "Scrap that, we'll do a weekly rotation."
+            decision += 2 if decision > 0 else 3
+    elif statement and cues.CALL_PREAMBLE.search(text):
+        return min(decision, 0), False  # "I've heard enough.", "Leonie's call.": the call is next
+    concluded = re.match(r"^\W*(?:(?:ok(?:ay)?|right|fine)\W+)?(?:so|then)\b", text, re.I) or (
+        around.before is not None and _CONCLUDES.match(around.before)
+    )
+    if decision > 0 and concluded:
+        decision += 1  # a conclusion drawn: "So 3.2 goes out with the pilot.", "Okay then. X."
     return decision, marked
 
 
@@ -331,7 +357,13 @@ def _spoken_items(transcript: Transcript) -> list[_Item]:
                 done = _Item("action", position, index, sentence.text, done=True)
                 done.assignee = turn.speaker
                 items.append(done)  # "Already did. I sent the summary to her on Monday."
-            elif action >= ACTION_THRESHOLD and (action >= decision or _personal(sentence.text)):
+            elif (
+                action >= ACTION_THRESHOLD
+                and (action >= decision or _personal(sentence.text))
+                and not (
+                    decision >= DECISION_THRESHOLD and cues.CALL_IN_SENTENCE.search(sentence.text)
+                )
+            ):
                 reply = next(
                     (t for t in turns[index + 1 : index + 3] if t.speaker != turn.speaker), None
                 )
@@ -393,7 +425,9 @@ def _note_items(transcript: Transcript) -> tuple[list[_Item], set[int]]:
     return items, used
 
 
-_EMPTY_WORDS = frozenset({"way", "plan", "going", "thing", "idea", "then", "okay", "good", "fine"})
+_EMPTY_WORDS = frozenset(
+    "way plan going thing idea then okay good fine thanks thank cheers bye everyone".split()
+)
 
 
 def _says_what(text: str) -> bool:
@@ -416,6 +450,9 @@ def _with_what(item: _Item, turns: list[Turn]) -> str:
     return after[0].text
 
 
+POINTED_REACH = 2  # sentences a "That's final." may point back over
+
+
 def _pointed_at(item: _Item, turns: list[Turn]) -> str | None:
     """ "For the pilot, the cap is 1.2 m/s. That's final for go-live.": the call says only
     that the statement before it is final. That statement is the decision, and the quote
@@ -425,19 +462,68 @@ def _pointed_at(item: _Item, turns: list[Turn]) -> str | None:
     text = turns[item.turn_index].text
     start = text.find(item.quote)
     before = [s for s in sentences(text) if s.start < start]
-    if not before or before[-1].text.endswith("?") or not _says_what(before[-1].text):
+    said: list[Sentence] = []
+    for sentence in reversed(before[-POINTED_REACH:]):  # back to the start of the statement
+        if sentence.text.endswith("?") or cues.CALL_PREAMBLE.search(sentence.text):
+            break
+        if _says_what(sentence.text):
+            said.insert(0, sentence)
+    if not said:
         return None
-    item.quote = text[before[-1].start : start + len(item.quote)]
-    return before[-1].text
+    item.quote = text[said[0].start : start + len(item.quote)]
+    item.consumed += [(item.turn_index, s.start) for s in said]
+    return " ".join(s.text for s in said)
+
+
+SHORT_CALL = 6  # words: a call this short is usually said more fully beside it
+
+
+def _said_more(item: _Item, turns: list[Turn]) -> str | None:
+    """ "Let's make it six weeks. Patients can book up to six weeks ahead." and "Web only for
+    the pilot. We're not touching the app.": a short call and the statement beside it in the
+    same turn say one decision. The quote reaches over both; the statement is not a task."""
+    if item.from_notes or word_count(item.quote) > SHORT_CALL:
+        return None
+    text = turns[item.turn_index].text
+    start = text.find(item.quote)
+    said = sentences(text)
+    after = [s for s in said if s.start > start]
+    before = [s for s in said if s.start + len(s.text) <= start]
+    if after and _elaborates(after[0].text):
+        item.quote = text[start : after[0].start + len(after[0].text)]
+        item.consumed.append((item.turn_index, after[0].start))
+        return item.quote
+    if before and _elaborates(before[-1].text, fragment=True):
+        item.quote = text[before[-1].start : start + len(item.quote)]
+        return item.quote
+    return None
+
+
+def _elaborates(text: str, fragment: bool = False) -> bool:
+    """A statement that can be part of a call: not a question, not about me or you, with
+    something to say (before a call, only a short verbless fragment: "Web only for the pilot.")."""
+    if text.endswith("?") or _PRONOUN_START.match(text) or not _says_what(text):
+        return False
+    if fragment:
+        return word_count(text) <= SHORT_CALL and not re.search(r"\b(?:is|are|was|will|'s)\b", text)
+    return word_count(text) >= 4 and not cues.CONFIRMS.match(text)
 
 
 def _describe_decision(item: _Item, turns: list[Turn]) -> None:
     vague = not item.from_notes and not _says_what(item.quote)
-    quote = _pointed_at(item, turns) or (_with_what(item, turns) if vague else item.quote)
+    quote = (
+        _pointed_at(item, turns)
+        or (_with_what(item, turns) if vague else None)
+        or _said_more(item, turns)
+        or item.quote
+    )
     by = _DECIDED_BY.search(quote)
     if by:
         item.decided_by = item.decided_by or by["name"]
         quote = (quote[: by.start()] + quote[by.end() :]).strip()
+    made = cues.CALL_IN_SENTENCE.search(quote)
+    if made is not None and word_count(quote[made.end() :]) >= 4:
+        quote = quote[made.end() :]  # "I'm making the call - we put her line on the front."
     main, reason = _split_reason(quote)
     main = _DECISION_LEAD.sub("", clean_spoken(main), count=1)
     item.description = as_sentence(main.rstrip(" ,;:-\u2014"))
@@ -811,7 +897,10 @@ def _merge(items: list[_Item], turns: list[Turn]) -> list[_Item]:
     a request to whoever answers it or is handed it, and fold a task's follow-on step into
     the task."""
     kept: list[_Item] = []
+    taken_in = {position for i in items for position in i.consumed}
     for item in sorted(items, key=lambda i: i.position):
+        if item.position in taken_in:
+            continue  # said as part of a call beside it
         earlier = _handed_over(item, kept)
         if earlier is not None:
             earlier.assignee, earlier.due = item.assignee, item.due or earlier.due

@@ -14,7 +14,9 @@ _NOT_NAMES = frozenset(
     Also Okay Ok Yeah Yes No Right Well Now The A An Our Your Their My Let Let's Someone
     Somebody Anyone Everyone Everybody Nobody Great Good Sure Fine Thanks Please Maybe
     Actually Just Next Last Today Tomorrow Monday Tuesday Wednesday Thursday Friday Saturday
-    Sunday Action Todo Decision Agreed Note Notes
+    Sunday Action Todo Decision Agreed Note Notes Honestly Basically Frankly Seriously
+    Personally Obviously Clearly Ideally Really Luckily Sadly Unfortunately Hopefully
+    Realistically Apparently Fair
     """.split()
 )
 _OWNER_PREFIX = re.compile(
