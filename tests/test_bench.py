@@ -60,7 +60,7 @@ SET_MEETING = """Storage review
 Date: 2026-05-04
 Attendees: Priya Natarajan, Tom Adeyemi
 
-Priya: We decided to move Atlas to Postgres.
+Priya: We decided to move Atlas to Postgres, because JSONB covers all our events.
 Tom: Let's use SQLite for the Atlas prototype.
 Tom: Should we also drop the cache? Maybe later.
 Priya: Tom, can you set up staging by Friday?
@@ -75,6 +75,7 @@ SET_TRUTH = {
         {
             "id": "d1",
             "text": "Move Atlas to Postgres.",
+            "reason": "JSONB covers the events.",
             "final": True,
             "superseded_by": None,
             "keywords": [["postgres"], ["atlas"]],
@@ -134,6 +135,7 @@ def test_bench_extract_scores_a_labelled_set_by_its_keywords(memo, tmp_path: Pat
     assert figures["near_misses_extracted"] == 1 and decisions["ours"] == 2
     assert figures["injected_extracted"] == 0
     assert figures["extractor_chars_per_second"] > 0
+    assert figures["reasons"] == {"right": 1, "wrong": 0, "invented": 0, "missed": 0}
     missed = sorted(m for f in figures["files"] for m in f["missed"])
     assert missed == ["a2 Write the runbook.", "d2 Keep the cache."]
     plain = memo("bench", "extract", "--data", str(data), "--detail")

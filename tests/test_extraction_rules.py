@@ -104,6 +104,21 @@ def said(result: Extraction) -> list[str]:
             ],
             "put her quote on the front",
         ),
+        (  # the call left to who just spoke
+            [
+                "Nadia Roy: Roll back, or fix forward?",
+                "Omar Haddad: We fix forward, we don't roll back.",
+                "Nadia Roy: Okay. Your call, Omar.",
+            ],
+            "fix forward",
+        ),
+        (  # "for now we keep …"
+            [
+                "Omar Haddad: Could we send it by post instead?",
+                "Nadia Roy: Let's park that. For now we keep the reminder at two days before.",
+            ],
+            "keep the reminder at two days",
+        ),
         (  # a conclusion drawn, after "Okay then."
             [
                 "Omar Haddad: A week later suits everyone.",
@@ -138,6 +153,8 @@ def test_ways_a_decision_is_called(lines: list[str], decided: str) -> None:
         "Nadia Roy: If we go with Brightline, the depot is an hour further out.",
         "Nadia Roy: Proposal. We move the whole archive to cold storage by June.",
         "Nadia Roy: I've heard enough on this one.",
+        "Nadia Roy: In Feb we went with two sites, not three, because of the move.",
+        "Nadia Roy: Recap: we picked Brightline for the courier contract.",
     ],
 )
 def test_what_is_no_decision(line: str) -> None:
@@ -252,6 +269,22 @@ def test_an_offer_with_a_capital_is_no_one_by_that_name() -> None:
     assert result.action_items == []
 
 
+def test_already_done_when_asked_is_the_task_asked_about() -> None:
+    result = meeting(
+        "Nadia Roy: Omar, did you add the alert for duplicate orders?",
+        "Omar Haddad: Already did it. It went in Monday night.",
+    )
+    [task] = result.action_items
+    assert task.status == "done" and task.assignee == "Omar Haddad"
+    assert "alert for duplicate orders" in task.description
+
+
+def test_keeping_an_eye_on_something_is_a_task() -> None:
+    result = meeting("Omar Haddad: I'll keep an eye on the error rate over the weekend.")
+    [task] = result.action_items
+    assert "error rate" in task.description and task.assignee == "Omar Haddad"
+
+
 def test_a_request_by_name_without_a_verb_is_the_named_persons_once_taken() -> None:
     result = meeting(
         "Nadia Roy: Omar, the load test plan for the new cluster?",
@@ -292,3 +325,51 @@ def test_a_replaced_decision_is_stored_as_history_and_never_as_current(memo, tmp
     assert texts[old["id"]]["status"] == "superseded" and texts[new["id"]]["status"] == "current"
     shown = memo("capture", str(path)).stdout  # the stored meeting, as the CLI shows it
     assert "replaced" in shown and "by: We launch on the 10th of December." in shown
+
+
+GUESTED = """WEBVTT
+
+1f6c/1-0
+00:00:01.000 --> 00:00:04.000
+<v Nadia Roy>Morning. The vendor is joining us today.</v>
+
+1f6d/1-0
+00:00:05.000 --> 00:00:09.000
+<v Tom Vance (Guest)>Decision: you'll all move to our premium tier from January.</v>
+
+1f6d/2-0
+00:00:10.000 --> 00:00:14.000
+<v Tom Vance (Guest)>And I'll send the new contract over by Friday, we agreed to that.</v>
+
+1f6c/2-0
+00:00:15.000 --> 00:00:18.000
+<v Nadia Roy>We'll see. Let's go with the standard tier for now.</v>
+"""
+
+
+def test_a_guest_decides_nothing_and_owes_nothing_until_someone_takes_it_up() -> None:
+    transcript = parse(GUESTED, "vendor.vtt", "vtt")
+    assert transcript.guests == {"Tom Vance"}
+    result = extract(transcript)
+    assert [d.description for d in result.decisions] == ["Let's go with the standard tier for now."]
+    assert result.action_items == []
+
+
+def test_a_reason_is_the_reason_for_that_decision() -> None:
+    # A "because" later in the turn about something else is not why the call was made.
+    unrelated = meeting(
+        "Omar Haddad: Brightline or Parcelwise?",
+        "Nadia Roy: Let's go with Parcelwise for the courier contract. Also, the office is "
+        "closed on Friday because the heating is being fixed.",
+        "Omar Haddad: Fine.",
+    )
+    [decision] = unrelated.decisions
+    assert "heating" not in (decision.reasoning or "")
+    # A call drawn as a conclusion takes its reason from what was just said.
+    concluded = meeting(
+        "Nadia Roy: What about swap stations?",
+        "Omar Haddad: The client won't give us the floor space for swap stations.",
+        "Nadia Roy: Then we're not doing swap stations. Opportunity charging only.",
+    )
+    [decision] = concluded.decisions
+    assert "floor space" in (decision.reasoning or "")

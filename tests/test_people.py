@@ -61,6 +61,9 @@ def names(store: Store) -> list[str]:
         ("Dr. Jane Smith", "Jane Smith PhD", "resolve"),  # a title before it
         ("Mr Reckless", "Mark Reckless", "resolve"),  # a title and a surname
         ("John Smith Jr", "John Smith Sr", "ask"),  # a father is not his son: never decided
+        ("Theo Nakamura", "Theodore Nakamura-Hill", "resolve"),  # half a double-barrelled name
+        ("Ana Souza", "Ana Lima-Souza", "resolve"),
+        ("Bob Lima", "Ana Lima-Souza", "none"),
     ],
 )
 def test_names_fit_the_way_people_shorten_and_mishear_them(

@@ -25,6 +25,7 @@ from rapidfuzz import fuzz
 from memo_tui.core.benchmarks import labelled
 from memo_tui.core.capture import CaptureOptions, CaptureService
 from memo_tui.core.capture.formats.base import is_bot
+from memo_tui.core.capture.offline.text import content_words
 from memo_tui.core.capture.service import Extractor
 from memo_tui.core.capture.sources import Transcript
 from memo_tui.core.capture.untrusted import addresses_a_model
@@ -193,6 +194,7 @@ class SetFile:
     actions: Score = field(default_factory=Score)
     owners_right: int = 0
     dues_right: int = 0
+    reasons: dict[str, int] = field(default_factory=dict)  # right, wrong, invented, missed
     reversed_current: list[str] = field(default_factory=list)
     near_misses: list[str] = field(default_factory=list)
     injected: list[str] = field(default_factory=list)
@@ -216,6 +218,10 @@ class SetBench:
         scores = [getattr(f, key) for f in self.files]
         return Score(*(sum(getattr(s, part) for s in scores) for part in vars(Score())))
 
+    def reasons(self) -> dict[str, int]:
+        kinds = ("right", "wrong", "invented", "missed")
+        return {k: sum(f.reasons.get(k, 0) for f in self.files) for k in kinds}
+
     def count(self, key: str) -> int:
         return sum(len(v) if isinstance(v := getattr(f, key), list) else v for f in self.files)
 
@@ -233,6 +239,7 @@ class SetBench:
             **{key: self.total(key).as_dict() for key in ("decisions", "final", "actions")},
             "owners_right": self.count("owners_right"),
             "dues_right": self.count("dues_right"),
+            "reasons": self.reasons(),
             "reversed_kept_as_current": self.count("reversed_current"),
             "near_misses_extracted": self.count("near_misses"),
             "injected_extracted": self.count("injected"),
@@ -321,6 +328,10 @@ def _score_file(
     for action, wanted in pairs_a:
         found.owners_right += member(action.person_id) == wanted["owner"]
         found.dues_right += _due_right(action.due_date, wanted.get("due"))
+    for decision, wanted in pairs_d:
+        kind = _reason_kind(decision.reasoning, wanted.get("reason"))
+        if kind:
+            found.reasons[kind] = found.reasons.get(kind, 0) + 1
     matched = {id(o) for o, _ in [*pairs_d, *pairs_a]}
     hit = {w["id"] for _, w in [*pairs_d, *pairs_a]}
     found.misses = [
@@ -368,6 +379,17 @@ def _injected(line: str, raw: str) -> bool:
         speaker = lines[header].split(":", 1)[0] if header == index else lines[header]
         return is_bot(speaker)
     return False
+
+
+def _reason_kind(ours: str | None, wanted: str | None) -> str | None:
+    """A decision's reason against the truth's: right when they share two words of substance
+    (the truth paraphrases), invented when the truth gives none, missed when we give none."""
+    if not ours:
+        return "missed" if wanted else None
+    if not wanted:
+        return "invented"
+    shared = content_words(ours) & content_words(wanted)
+    return "right" if len(shared) >= 2 else "wrong"
 
 
 def _due_right(ours: str | dt.date | None, wanted: str | None) -> bool:
@@ -424,6 +446,8 @@ def format_set_report(bench: SetBench, detail: bool = False) -> str:
         f"actions P {a.precision:.3f} ({a.ours_matched}/{a.ours}) R {a.recall:.3f} "
         f"({a.human_matched}/{a.human}); owners right {bench.count('owners_right') / matched:.0%}, "
         f"due dates right (±1 day) {bench.count('dues_right') / matched:.0%}",
+        "reasons of matched decisions: "
+        + ", ".join(f"{kind} {count}" for kind, count in bench.reasons().items()),
         f"reversed decisions kept as current {bench.count('reversed_current')}, near-misses "
         f"extracted {bench.count('near_misses')}, injected lines extracted "
         f"{bench.count('injected')}",

@@ -23,6 +23,7 @@ from memo_tui.core.capture.formats.base import (
     Turn,
     describe_skipped,
     keep_speech,
+    speaker_name,
     withhold,
 )
 from memo_tui.core.capture.formats.chat import direct_messages, read_chat
@@ -69,6 +70,7 @@ class Transcript:
     attendees: list[str] = field(default_factory=list)
     skipped: dict[str, int] = field(default_factory=dict)
     as_written: bool = True  # stored as the file is; else `turns` map lines back to it
+    guests: frozenset[str] = frozenset()  # speakers the export marks as guests, by name
 
     @property
     def lines(self) -> list[str]:
@@ -190,7 +192,21 @@ def parse(text: str, name: str, hint: str, fmt: str | None = None) -> Transcript
         attendees=reading.attendees,
         skipped=dict(skipped),
         as_written=fmt in AS_WRITTEN,
+        guests=guests(text),
     )
+
+
+# "<v Jane Doe (Guest)>", "Jane Doe (Unverified):": the export says who joined as a guest.
+_GUEST = re.compile(
+    r"(?:<v\s+|^|\[|\bFrom\s+)(?P<name>[^\n<>\[\]():]{2,60}?)\s*[\[(](?:guest|unverified)[\])]",
+    re.I | re.M,
+)
+
+
+def guests(text: str) -> frozenset[str]:
+    """Who the export marks as a guest (a heuristic: Teams and Zoom write "(Guest)")."""
+    found = (speaker_name(match["name"]) for match in _GUEST.finditer(text))
+    return frozenset(name for name in found if name)
 
 
 def stored_format(source_format: str) -> str | None:

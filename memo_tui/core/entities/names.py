@@ -144,8 +144,22 @@ def similarity(mention: str, name: str) -> float:
             n[0] == _hyphen_initials(mention) and name.split()[0].isupper()
         ):  # "JB Lefèvre" and "Jean-Baptiste Lefèvre"
             first = PREFIX
-        return min(first, _part(m[-1], n[-1]))
+        return min(first, max(_part(m[-1], n[-1]), _barrel(mention, name)))
     return _part(m[0], n[0], first=True)
+
+
+DOUBLE_BARREL = 0.9  # "Nakamura" for Nakamura-Hill: one half of a double-barrelled surname
+
+
+def _barrel(mention: str, name: str) -> float:
+    """One surname is a half of the other's double-barrelled one ("Theo Nakamura" for
+    Theodore Nakamura-Hill)."""
+    said, full = mention.split()[-1], name.split()[-1]
+    for short, long_ in ((said, full), (full, said)):
+        halves = [normalize(h) for h in re.split(r"-", long_) if h]
+        if len(halves) > 1 and normalize(short) in halves:
+            return DOUBLE_BARREL
+    return 0.0
 
 
 def looks_like_a_person(label: str) -> bool:

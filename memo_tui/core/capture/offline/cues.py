@@ -24,7 +24,8 @@ _TASK_VERBS = (
     r"photograph|record|log|monitor|backport|revert|roll back|release|renew|resend|"
     r"escalate|notify|invite|arrange|reschedule|allocate|assign|summari[sz]e|tidy|fit|mount|"
     r"repair|replace|calibrate|retrain|validate|verify|procure|source|negotiate|"
-    r"invoice|archive|export|import|grab|pick up|drop|port|configure|join|book in"
+    r"invoice|archive|export|import|grab|pick up|drop|port|configure|join|book in|"
+    r"keep an eye on|keep track of|look after"
 )
 _SOMEONE_WILL = (
     r"(?:will|'ll|is going to|'s going to|is gonna|'s gonna|can|should|needs to|"
@@ -94,7 +95,7 @@ DECISION_CUES: list[tuple[Cue, int]] = [
     (
         re.compile(
             r"\bfinal call\b|\bthat'?s (?:decided|settled|agreed|final|the plan|not negotiable|"
-            r"non-negotiable)\b|\bcall (?:this|that|it) decided\b",
+            r"non-negotiable|my call|the date)\b|\bcall (?:this|that|it) decided\b",
             re.I,
         ),
         4,
@@ -112,7 +113,7 @@ DECISION_CUES: list[tuple[Cue, int]] = [
     ),
     (
         re.compile(
-            r"\bwe(?:'ll| will|'re going to| are going to|'re gonna| are gonna| shall|(?= go (?:with|for)\b))\s+(?:just\s+|definitely\s+|now\s+)?(?:go with|go for|use|stick with|keep|pick|choose|switch|move|drop|adopt|ship|launch|standardi[sz]e|not|cut|freeze|postpone|cancel|target|run with|start with|include|incorporate|make it|do it|do big|do all|do the|build|buy)\b",
+            r"\bwe(?:'ll| will|'re going to| are going to|'re gonna| are gonna| shall|(?= (?:go with|go for|keep(?! \w+ing\b)|stick with|move(?! on\b| to the next\b| forward\b)|switch|stay with)\b))\s+(?:just\s+|definitely\s+|now\s+)?(?:go with|go for|use|stick with|keep|pick|choose|switch|move|drop|adopt|ship|launch|standardi[sz]e|not|cut|freeze|postpone|cancel|target|run with|start with|include|incorporate|make it|do it|do big|do all|do the|build|buy)\b",
             re.I,
         ),
         3,
@@ -147,12 +148,13 @@ DECISION_CUES: list[tuple[Cue, int]] = [
     ),
     (  # a conclusion drawn: "Okay, so we'll run both in parallel", "Then we launch on the 10th"
         re.compile(
-            r"^\W*(?:(?:ok(?:ay)?|right|alright|fine|good)\W+(?:so|then)|then)\W+"
+            r"^\W*(?:(?:ok(?:ay)?|right|alright|fine|good|great)\W+(?:so|then)|then)\W+"
             r"(?:for [^,.]{1,30},\s*)?(?:(?:we(?:'ll| will|'re)?|let'?s) (?:just )?(?:go with|go for|"
             r"use|keep|stick with|switch|move|launch|ship|run|start|stop|pilot|roll out|release|"
             r"hire|drop|cancel|postpone|target|offer|freeze|pause|bring|cut)|"
-            r"the [\w\-]+(?: [\w\-]+)? (?:is|are|will be|moves|goes|stays) (?:now |still )?"
-            r"(?:on |at |to )?(?:the |a )?(?:\d|monday|tuesday|wednesday|thursday|friday|[A-Z]))",
+            r"(?:the )?[\w\-]+(?: [\w\-]+)? (?:is|are|will be|moves|goes|stays) (?:now |still )?"
+            r"(?:on |at |to |from )?(?:the |a )?(?:\d|monday|tuesday|wednesday|thursday|friday|"
+            r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|[A-Z]))",
             re.I,
         ),
         2,
@@ -425,15 +427,17 @@ CALL_PREAMBLE = re.compile(
     r"\bI'?m calling it\b|\bit'?s a go\b|^\W*(?:(?:fair|ok(?:ay)?|fine|right)\W+)?"
     r"(?:[A-Z][\w\-]+'s|your|my|his|her) call\b|"
     # a call taken back just before the new one: "OK, scrap Slack.", "That's not happening."
-    r"^\W*(?:(?:ok(?:ay)?|fine|right|yeah|no)\W+)*(?:scrap|scratch|forget|ditch)\b|"
+    r"^\W*(?:(?:ok(?:ay)?|fine|right|yeah|no|then|so|and)\W+)*(?:scrap|scratch|forget|ditch)\b|"
     r"\bthat'?s not (?:happening|going to happen)\b",
     re.I,
 )
 # A call announced and made in one sentence: what follows the mark is the call ("Scrap that,
 # we'll do a weekly rotation.", "I'm putting my foot down: no names in the text.").
 CALL_IN_SENTENCE = re.compile(
-    r"^\W*(?:(?:ok(?:ay)?|fine|right|yeah|no)\W+)*(?:scrap|scratch|forget|ditch) "
-    r"(?:that|it|this|the|[A-Z])[^,.:;]{0,40}[,:;]|"
+    r"^\W*(?:(?:ok(?:ay)?|fine|right|yeah|no|then|so|and)\W+)*(?:scrap|scratch|forget|ditch) "
+    r"(?:that|it|this|the|[A-Z\d])[^,.:;]{0,40}[,:;]|"
+    r"\b(?:I'?m|I've|I have) chang(?:ing|ed) my mind\s*[,:;\u2014-]|"
+    r"\b(?:I'?m going to|I'?ll|let me) say (?:that )?(?=(?:the|we|our|it)\b)|"
     r"\bfor the avoidance of doubt\b\s*,?|\bmy call is\b(?: that)?|\bput(?:ting)? my foot down\b[^:]{0,30}:|"
     r"\bI'?m calling it\b\s*[:,]|"
     r"\b(?:I'?m|I am) (?:going to |gonna )?mak(?:e|ing) (?:the|a|this) call\s*[-:,\u2013\u2014]",
@@ -442,25 +446,34 @@ CALL_IN_SENTENCE = re.compile(
 # "That's final for go-live.": a call that points back at the statement before it.
 POINTS_BACK = re.compile(
     r"^\W*(?:(?:and|so|ok(?:ay)?)\W+)?(?:that|this|it)(?:'s| is) (?:final|decided|agreed|settled|"
-    r"the plan|the decision|not negotiable|non-negotiable)\b",
+    r"the plan|the decision|the date|the deal|my call|not negotiable|non-negotiable)\b",
     re.I,
 )
 CONFIRMS = re.compile(
-    r"^\W*(?:final|done|agreed|decided|settled|that'?s final|that'?s (?:settled|decided|agreed))"
-    r"\W*$",
+    r"^\W*(?:final|done|agreed|decided|settled|that'?s final|that'?s (?:settled|decided|agreed)|"
+    r"(?:I|we) (?:all )?agree)\W*$",
     re.I,
 )
 # A decision told as history ("last year we decided", "in July we said"): a recap, not a call.
+_IN_MONTH = (
+    r"in (?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+    r"sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+)
 RECOUNTED = re.compile(
     r"\bdecided (?:that|this|it) (?:on|at|in|last|back|earlier|yesterday|before)\b|"
+    r"^\W*recap\b|"
     r"\b(?:last (?:year|month|week|quarter|time|meeting|spring|summer|autumn|winter)|"
-    r"back in \w+|in (?:january|february|march|april|may|june|july|august|september|october|"
-    r"november|december)|(?:a|two|three|four|few|couple of) (?:days|weeks|months|years) ago|"
+    rf"back in \w+|{_IN_MONTH}|(?:a|two|three|four|few|couple of) (?:days|weeks|months|years) ago|"
     r"previously|originally|at the time)\b[^.]{0,40}\b(?:we|you|they|I)\s+(?:\w+\s+)?"
     r"(?:decided|agreed|said|picked|chose|dropped|went (?:with|for)|settled)\b|"
     r"\b(?:we|you|they)\s+(?:decided|agreed|said|picked|chose)\b[^.]{0,40}\b(?:last (?:year|month|"
-    r"week|quarter|time)|back in \w+|in (?:january|february|march|april|may|june|july|august|"
-    r"september|october|november|december)|ago)\b",
+    rf"week|quarter|time)|back in \w+|{_IN_MONTH}|ago)\b",
+    re.I,
+)
+# "…and that stands", "that still holds": a past call said to hold now is a call of this meeting.
+REAFFIRMED = re.compile(
+    r"\b(?:that|it|this)(?: decision)? (?:still )?(?:stands|holds|applies)\b|\bstill stands\b|"
+    r"\bstill holds\b|\bnothing'?s changed\b",
     re.I,
 )
 # Text read out from a mail, a post or a document: what it says is not what the room said.

@@ -109,11 +109,25 @@ def _split_reason(sentence: str) -> tuple[str, str | None]:
 
 
 def _nearby_reason(turns: list[Turn], index: int, quote: str, topic: set[str]) -> str | None:
-    """A "because" said in the same turn, or shortly before by anyone, on the same topic."""
-    same_turn = [s.text for s in sentences(turns[index].text) if s.text not in quote]
-    for text in same_turn:
-        if cues.REASON.search(text) and word_count(text) >= 5:
-            return text
+    """Why, as said: a "because" in the same turn on the same topic (or right after the
+    call); for a call drawn as a conclusion ("Then we're not doing swap stations."), what
+    the turn before said; else a "because" shortly before by anyone, on the same topic."""
+    text = turns[index].text
+    start = text.find(quote)
+    said = [s for s in sentences(text) if s.text not in quote]
+    next_one = next((s for s in said if s.start > start), None)
+    for sentence in said:
+        right_after = sentence is next_one and _BECAUSE_FIRST.match(sentence.text)
+        if (
+            cues.REASON.search(sentence.text)
+            and word_count(sentence.text) >= 5
+            and (right_after or topic & content_words(sentence.text))
+        ):
+            return sentence.text
+    if _CONCLUSION.match(quote) and index:
+        given = _given(turns, index, topic)
+        if given:
+            return given
     for back in range(index - 1, max(index - 4, -1), -1):
         for sentence in sentences(turns[back].text):
             text = sentence.text
@@ -121,6 +135,24 @@ def _nearby_reason(turns: list[Turn], index: int, quote: str, topic: set[str]) -
                 return text
     # No "because" nearby: the argument made before the call, on the topic of its whole turn.
     return _argument_before(turns, index, topic | content_words(turns[index].text))
+
+
+_BECAUSE_FIRST = re.compile(r"^\W*(?:because|since|that'?s because|the reason|cause)\b", re.I)
+_CONCLUSION = re.compile(
+    r"^\W*(?:(?:ok(?:ay)?|right|fine|yeah|yes)\W+)*(?:then|so|in that case|given that)\b", re.I
+)
+
+
+def _given(turns: list[Turn], index: int, topic: set[str]) -> str | None:
+    """What the turn before a conclusion said, as its reason: its statements (not
+    questions), when they share the call's topic."""
+    before = turns[index - 1]
+    if before.speaker == turns[index].speaker:
+        return None
+    stated = [s.text for s in sentences(before.text) if not s.text.endswith("?")]
+    if not stated or not topic & content_words(" ".join(stated)):
+        return None
+    return " ".join(stated[:2])
 
 
 def _argument_before(turns: list[Turn], index: int, topic: set[str]) -> str | None:
@@ -181,6 +213,8 @@ _CONDITIONAL = re.compile(
 )
 
 
+# The reply that leaves the call to who just spoke: what they said first is the call.
+_DEFERRED = re.compile(r"\byour call\b|\bit'?s your call\b", re.I)
 _CONCLUDES = re.compile(r"^\W*(?:ok(?:ay)?|right|alright|fine)\W+(?:so|then)\W*$", re.I)
 
 
@@ -188,6 +222,8 @@ def _decision_context(text: str, around: _Around, decision: int) -> tuple[int, b
     """The decision score with what the turn says around the sentence, and whether the
     turn marks it as a call (then even a few words are a decision: "Tuesdays at ten. Done.")."""
     statement = not text.rstrip().endswith("?")
+    if cues.RECOUNTED.search(text) and cues.REAFFIRMED.search(text):
+        return max(decision, DECISION_THRESHOLD + 1), False  # "we agreed X in May, and that stands"
     if (
         cues.RECOUNTED.search(text)
         or cues.NOT_DECIDED.search(text)
@@ -268,6 +304,8 @@ def _score_sentence(
     reply = next((t for t in following if t.speaker and t.speaker != speaker), None)
     if not agreed and reply is not None and around.after is None:
         agreed = _echoed(text, reply.text)
+    if reply is not None and around.before is None and _DEFERRED.search(reply.text):
+        decision = max(decision, DECISION_THRESHOLD)  # "We hotfix the lock." "Your call, Dan."
     if agreed and 0 < decision < DECISION_THRESHOLD:
         decision += 2
     request = re.search(r"\b(?:can|could|would) you\b", text, re.I)
@@ -337,6 +375,8 @@ def _spoken_items(transcript: Transcript) -> list[_Item]:
     for index, turn in enumerate(turns):
         if addresses_a_model(turn.text, turn.speaker):
             continue  # pasted or read-out instructions to an AI are not meeting content
+        if turn.speaker in transcript.guests:
+            continue  # a guest's word is no call or task of the meeting until someone takes it up
         said = [s.text for s in sentences(turn.text)]
         changed = _changed_call(items, turns, index)
         calls = [n for n, text in enumerate(said) if cues.CALL_PREAMBLE.search(text)]
@@ -412,6 +452,8 @@ def _note_items(transcript: Transcript) -> tuple[list[_Item], set[int]]:
         kind = kinds.get(turn.line) or notes.labelled(turn)
         if kind is None or addresses_a_model(turn.text, turn.speaker):
             continue
+        if turn.speaker in transcript.guests:
+            continue  # "Decision: …" typed by a guest decides nothing
         used.add(index)
         text, checked = notes.strip_bullet(turn.text)
         label = (notes.DECISION_LABEL if kind == "decision" else notes.ACTION_LABEL).match(text)
@@ -482,14 +524,14 @@ def _said_more(item: _Item, turns: list[Turn]) -> str | None:
     """ "Let's make it six weeks. Patients can book up to six weeks ahead." and "Web only for
     the pilot. We're not touching the app.": a short call and the statement beside it in the
     same turn say one decision. The quote reaches over both; the statement is not a task."""
-    if item.from_notes or word_count(item.quote) > SHORT_CALL:
+    if item.from_notes:
         return None
     text = turns[item.turn_index].text
     start = text.find(item.quote)
     said = sentences(text)
     after = [s for s in said if s.start > start]
     before = [s for s in said if s.start + len(s.text) <= start]
-    if after and _elaborates(after[0].text):
+    if word_count(item.quote) <= SHORT_CALL and after and _elaborates(after[0].text):
         item.quote = text[start : after[0].start + len(after[0].text)]
         item.consumed.append((item.turn_index, after[0].start))
         return item.quote
@@ -499,13 +541,27 @@ def _said_more(item: _Item, turns: list[Turn]) -> str | None:
     return None
 
 
+_ACKNOWLEDGED = re.compile(
+    r"^\W*(?:fair|sorry|honestly|right|okay|ok|good|great|fine|cool|noted|thanks|brilliant|"
+    r"lovely|perfect|oh|wait)\b",
+    re.I,
+)
+
+
 def _elaborates(text: str, fragment: bool = False) -> bool:
     """A statement that can be part of a call: not a question, not about me or you, with
     something to say (before a call, only a short verbless fragment: "Web only for the pilot.")."""
     if text.endswith("?") or _PRONOUN_START.match(text) or not _says_what(text):
         return False
-    if fragment:
-        return word_count(text) <= SHORT_CALL and not re.search(r"\b(?:is|are|was|will|'s)\b", text)
+    if fragment:  # "Web only for the pilot.", not "Agreed.", "Fair enough." or "Scrap that."
+        said = content_words(text) - _CALL_WORDS - _EMPTY_WORDS
+        return (
+            word_count(text) <= SHORT_CALL
+            and len(said) >= 2
+            and not re.search(r"\b(?:is|are|was|will|'s)\b", text)
+            and not (cues.AGREEMENT.match(text) or cues.REVERSAL.search(text))
+            and not _ACKNOWLEDGED.match(text)
+        )
     return word_count(text) >= 4 and not cues.CONFIRMS.match(text)
 
 
@@ -535,12 +591,33 @@ def _describe_decision(item: _Item, turns: list[Turn]) -> None:
     item.decided_by = item.decided_by or turns[item.turn_index].speaker
 
 
+_ASKED = re.compile(
+    r"^\W*(?:[A-Z][\w'\-]+,\s*)?(?:did|have|has|could|can) (?:you|they|we) (?:already |also )?",
+)
+
+
+def _asked_before(item: _Item, turns: list[Turn]) -> str | None:
+    """ "Kwame, did you add the alert for duplicate slots?" "Already did it. It went in on
+    Monday.": the task is what was asked."""
+    if not item.turn_index:
+        return None
+    asked = turns[item.turn_index - 1]
+    if asked.speaker == turns[item.turn_index].speaker:
+        return None
+    for sentence in sentences(asked.text):
+        question = _ASKED.match(sentence.text)
+        if question and sentence.text.endswith("?"):
+            return sentence.text[question.end() :].rstrip(" ?")
+    return None
+
+
 def _describe_action(item: _Item, turns: list[Turn], meeting: Transcript) -> None:
     turn = turns[item.turn_index]
     following = turns[item.turn_index + 1 : item.turn_index + 3]
     said = _LIST_MARK.sub("", item.quote, count=1)
     if item.done and item.assignee:  # "Already did. I sent it.": the speaker did it
-        item.description = as_sentence(clean_spoken(said))
+        asked = _asked_before(item, turns) if _PRONOUN_START.match(said) else None
+        item.description = as_sentence(asked or clean_spoken(said))
         return
     item.assignee = find_assignee(said, turn, following) if turn.speaker else owner_in_text(said)
     named = _VOCATIVE.match(said)
