@@ -79,7 +79,11 @@ async def shoot() -> None:
             await pilot.press("enter")
             await settle()
             save("capture-detail")
-            await pilot.press("escape", "d")
+            # A meeting that changed its mind: the replaced call is history, shown as such.
+            await pilot.press("escape", "down", "down", "down", "down", "enter")
+            await settle()
+            save("capture-replaced")
+            await pilot.press("escape", "up", "up", "up", "up", "d")
             await until(on(modals.Confirm))
             save("delete")
             await pilot.press("escape", "f1")
