@@ -64,6 +64,10 @@ def names(store: Store) -> list[str]:
         ("Theo Nakamura", "Theodore Nakamura-Hill", "resolve"),  # half a double-barrelled name
         ("Ana Souza", "Ana Lima-Souza", "resolve"),
         ("Bob Lima", "Ana Lima-Souza", "none"),
+        ("Seun Adeyemi", "Oluwaseun Adeyemi", "resolve"),  # a first name's end
+        ("Ann Lee", "Joann Lee", "ask"),  # three letters are too few to say so
+        ("Chef Dan", "Daniel Achterberg", "resolve"),  # a role before a name, set aside
+        ("Nadia Haddad (External)", "Nadia Haddad", "resolve"),  # what a tool writes after it
     ],
 )
 def test_names_fit_the_way_people_shorten_and_mishear_them(

@@ -25,6 +25,7 @@ PART_ONLY = 0.9  # a first name or surname alone says less than the whole name
 INITIALS = 0.85  # "SC" for Sam Chen: enough when nobody else has those initials
 SAME_FIRST = 0.97  # "Libby" for Elizabeth, "Jon" for John: the same name, not the same spelling
 PREFIX = 0.95  # "Raj" for Rajesh, "Rob" for Roberto
+SUFFIX = 0.95  # "Seun" for Oluwaseun, "Tina" for Christina: a first name's end, from four letters
 TYPO = 0.9  # "Okafur" for Okafor: one letter misheard, inside a surname of five or more
 
 # Speaker labels that name a role or a slot, not a person: never made into people.
@@ -50,10 +51,12 @@ def normalize(name: str) -> str:
 # Burns AM", "Mr Reckless"): set aside when names are compared. Generational suffixes (Jr,
 # Sr, III) stay: they tell a father from a son.
 TITLES = frozenset(
-    "mr mrs ms miss mx dr prof professor sir dame lord lady rev revd fr hon cllr councillor".split()
+    "mr mrs ms miss mx dr prof professor sir dame lord lady rev revd fr hon cllr councillor "
+    "chef captain coach nurse officer inspector sergeant judge mayor senator".split()
 )
 POSTNOMINALS = frozenset(
-    "am mp ms msp mla mep td phd md dphil esq qc kc obe mbe cbe frs mba cpa".split()
+    "am mp ms msp mla mep td phd md dphil esq qc kc obe mbe cbe frs mba cpa "
+    "external guest unverified".split()  # and what meeting tools write after a name
 )
 
 
@@ -80,6 +83,8 @@ def _part(mention: str, name: str, first: bool = False) -> float:
     short, full = sorted((mention, name), key=len)
     if first and len(short) >= 3 and full.startswith(short):
         return PREFIX
+    if first and len(short) >= 4 and full.endswith(short):
+        return SUFFIX  # "Seun" for Oluwaseun, "Tunde" for Babatunde
     plain = Levenshtein.normalized_similarity(mention, name)
     if not first and _misheard(mention, name):
         return max(plain, TYPO)
