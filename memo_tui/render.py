@@ -132,7 +132,7 @@ def print_items(decisions: list[DecisionRecord], actions: list[ActionItemRecord]
         owner = sanitize_line(a.owner) if a.owner else "no owner"
         owner += " (which one?)" if a.pending else ""
         due = f", due {a.due_date}" if a.due_date else ""
-        done = ", done" if a.status == "done" else ""
+        done = {"done": ", done", "dropped": ", turned down"}.get(a.status, "")
         span = _span(a.line_start, a.line_end)
         print(f"  action    {span:<9} {sanitize_line(a.description)} -> {owner}{due}{done}")
 

@@ -60,7 +60,7 @@ def capture_candidates(conn: Connection) -> list[CaptureCandidate]:
 
 _SUMMARY_SELECT = (
     "SELECT c.id, c.title, c.occurred_at, c.captured_at, c.extractor, c.truncated, "
-    "(SELECT count(*) FROM decisions d WHERE d.capture_id = c.id), "
+    "(SELECT count(*) FROM decisions d WHERE d.capture_id = c.id AND d.status = 'current'), "
     "(SELECT count(*) FROM action_items a WHERE a.capture_id = c.id), c.source_kind, "
     "(SELECT count(*) FROM email_messages m WHERE m.capture_id = c.id), c.source_format, "
     "c.channel_of FROM captures c"

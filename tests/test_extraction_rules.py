@@ -155,6 +155,10 @@ def test_ways_a_decision_is_called(lines: list[str], decided: str) -> None:
         "Nadia Roy: I've heard enough on this one.",
         "Nadia Roy: In Feb we went with two sites, not three, because of the move.",
         "Nadia Roy: Recap: we picked Brightline for the courier contract.",
+        "Nadia Roy: The thing about it is, nobody reads the release notes anyway.",
+        "Nadia Roy: No customers complained during the pilot week.",
+        "Nadia Roy: Most of the team goes on holiday in August.",
+        "Nadia Roy: I'm changing my mind, the weather looks better than I thought.",
     ],
 )
 def test_what_is_no_decision(line: str) -> None:
@@ -373,3 +377,52 @@ def test_a_reason_is_the_reason_for_that_decision() -> None:
     )
     [decision] = concluded.decisions
     assert "floor space" in (decision.reasoning or "")
+
+
+def test_a_question_left_to_someone_is_still_a_question() -> None:
+    result = meeting("Nadia Roy: Should we delay the launch to March?", "Omar Haddad: Your call.")
+    assert result.decisions == []
+
+
+def test_an_unlabelled_line_after_a_request_is_read_not_a_crash() -> None:
+    text = (
+        "Date: 2026-11-02\nNadia Roy: Omar, can you send the deck to Fiona?\n"
+        "Already did it. I sent the deck on Monday.\n"
+    )
+    result = extract(parse(text, "m.txt", "txt"))
+    assert any("deck" in a.description for a in result.action_items)
+
+
+def test_a_replaced_call_points_at_the_one_that_holds_even_when_that_is_said_again() -> None:
+    result = meeting(
+        "Nadia Roy: Let's go with Brightline for the courier contract.",
+        "Omar Haddad: Their depot closes in March.",
+        "Nadia Roy: Then scratch that, we go with Parcelwise for the courier contract.",
+        "Omar Haddad: Okay.",
+        "Paula Ines: Right. So we go with Parcelwise for the courier contract.",
+    )
+    current = [d for d in result.decisions if d.status == "current"]
+    old = [d for d in result.decisions if d.status == "superseded"]
+    assert len(old) == 1 and "Brightline" in old[0].description
+    assert old[0].superseded_by is not None
+    assert "Parcelwise" in result.decisions[old[0].superseded_by - 1].description
+    assert all("Brightline" not in d.description for d in current)
+
+
+def test_instead_of_compares_it_does_not_take_a_call_back() -> None:
+    result = meeting(
+        "Nadia Roy: Let's move the standup to 9:30 from Monday.",
+        "Omar Haddad: Fine by me.",
+        "Nadia Roy: And for the reports we'll use Postgres instead of Mongo.",
+    )
+    assert {d.status for d in result.decisions} == {"current"}, result.decisions
+
+
+def test_after_an_objection_a_fact_with_a_number_is_no_new_call() -> None:
+    result = meeting(
+        "Nadia Roy: We'll keep the Leeds depot on the night shift.",
+        "Omar Haddad: Fine.",
+        "Paula Ines: No, that's a problem.",
+        "Nadia Roy: Leeds has two forklifts and the Sheffield depot has three.",
+    )
+    assert [d.status for d in result.decisions] == ["current"], result.decisions

@@ -135,6 +135,10 @@ def test_reversal_rule_on_a_small_transcript() -> None:
         ("Tom Adeyemi: I'll send the plan for w/c 5/10, by 24/9.", "2026-09-24"),
         ("Tom Adeyemi: I'll send the plan. Two weeks.", "2026-09-22"),
         ("Tom Adeyemi: I'll send the plan (done 2/9).", None),
+        ("Tom Adeyemi: I'll rerun it on 3/4 of the nodes by Friday.", "2026-09-11"),
+        ("Tom Adeyemi: I'll set up 24/7 paging by Thursday.", "2026-09-10"),
+        ("Tom Adeyemi: I'll send the 2026-10-01 export by Friday.", "2026-09-11"),
+        ("Tom Adeyemi: I'll send the plan, though we may first need the rig.", None),
     ],
 )
 def test_due_dates_resolve_against_the_meeting_date(said: str, due: str | None) -> None:

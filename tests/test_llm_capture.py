@@ -412,3 +412,25 @@ def test_bench_extract_runs_a_labelled_set_through_a_model(
     assert len(server.seen) == 1
     no_key = memo("bench", "extract", "--data", str(data), "--provider", "anthropic")
     assert no_key.code == 2 and "ANTHROPIC_API_KEY" in no_key.stderr
+
+
+def test_a_models_links_that_go_round_in_a_circle_retire_nothing(
+    tmp_path: Path, store: Store, server: FakeServer
+) -> None:
+    def circular(body: dict[str, object]) -> Reply:
+        tool = body["tool_choice"]["name"]  # type: ignore[index]
+        quotes = [
+            "Let's go with Brightline for the courier contract.",
+            "Then scratch that, we go with Parcelwise instead.",
+        ]
+        decisions = [
+            {"description": q, "evidence_quote": q, "status": "superseded", "superseded_by": 2 - n}
+            for n, q in enumerate(quotes)
+        ]
+        return api.message(tool=(tool, {"summary": "s", "decisions": decisions}))
+
+    server.default = circular
+    result = llm_service(store, server).capture_file(write(tmp_path / "vendor.txt", SWITCHED))
+    assert result.status == "captured", result.error
+    decisions = store.decisions([result.capture_id])  # type: ignore[list-item]
+    assert [d.status for d in decisions] == ["current", "current"]

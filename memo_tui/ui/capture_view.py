@@ -185,13 +185,13 @@ def _facts(
         parts += [Text(), styled("Action items", "bold underline")]
         rows = []
         for a in actions:
-            said = line(a.description, style="dim" if a.status == "done" else "")
+            said = line(a.description, style="dim" if a.status in ("done", "dropped") else "")
             owner = (a.owner or "no owner") + (" (which one?)" if a.pending else "")
             said.append(line(f" -> {owner}", style="italic"))
             if a.due_date:
                 said.append(f", due {a.due_date}")
-            if a.status == "done":
-                said.append(" (done)", style="bold")
+            if a.status in ("done", "dropped"):
+                said.append(" (done)" if a.status == "done" else " (turned down)", style="bold")
             rows.append((where + span(a.line_start, a.line_end), said))
         parts.append(items(rows))
     return parts

@@ -200,6 +200,8 @@ def _decision(d: DecisionRecord) -> dict[str, Any]:
         "text": d.description,
         "why": d.reasoning,
         "decided_by": d.decider,
+        "status": d.status,  # "superseded": history, replaced by the decision `replaced_by`
+        "replaced_by": d.superseded_by,
         "lines": [d.line_start, d.line_end],
     }
 

@@ -33,11 +33,20 @@ _MONTH = r"(?P<month>" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.
 _DAY = rf"(?P<day>\d{{1,2}}(?:st|nd|rd|th)?|{_ORDINAL_WORDS})"
 _YEAR = r"(?:,?\s+(?P<year>\d{4}))?"
 ISO_DATE = re.compile(r"\b(?P<year>\d{4})-(?P<month>\d{2})-(?P<day>\d{2})\b")
-MONTH_DAY = re.compile(rf"\b{_MONTH}\s+{_DAY}\b{_YEAR}", re.IGNORECASE)
+# "May 2", not "may first" (ordinal words only after the day: "the first of May").
+MONTH_DAY = re.compile(rf"\b{_MONTH}\s+(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\b{_YEAR}", re.IGNORECASE)
 DAY_MONTH = re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MONTH}\b{_YEAR}", re.IGNORECASE)
 # "20/3", "24/03/2026": day first as most of the world writes it, month first where the day
 # cannot be a month (or the other reading has passed).
-NUMERIC = re.compile(r"(?<![\d/.])(?P<a>\d{1,2})/(?P<b>\d{1,2})(?:/(?P<y>\d{4}|\d{2}))?(?![\d/])")
+NUMERIC = re.compile(
+    r"(?<![\d/.])(?P<a>\d{1,2})/(?P<b>\d{1,2})(?:/(?P<y>\d{4}|\d{2}))?(?![\d/])(?!\s*of\b)"
+)
+# A number pair is a date only where a date is expected: "by 24/3", "Fri 20/3", "due 2/5"
+# (not "3/4 of the nodes", "24/7 paging").
+_NUMERIC_SAID = re.compile(
+    r"(?:\b(?:by|before|due|until|till|on|from|w/c|eod|mon|tue|wed|thu|fri|sat|sun)\w*\.?|[\u2014\u2013-])\s*$",
+    re.I,
+)
 
 
 def _day_number(said: str) -> int:
@@ -209,6 +218,8 @@ def _absolute_dates(text: str, reference: dt.date | None, numeric: bool = False)
                 found.append((match.start(), match.end(), day))
     if numeric and not ISO_DATE.search(text):
         for match in NUMERIC.finditer(text):
+            if not _NUMERIC_SAID.search(text[max(match.start() - 12, 0) : match.start()]):
+                continue
             day = _numeric(match, reference)
             if day:
                 found.append((match.start(), match.end(), day))
@@ -239,7 +250,11 @@ def find_due_date(text: str, meeting: dt.date | None) -> dt.date | None:
             o is not f and o[0] < f[1] and f[0] < o[1] and o[1] - o[0] > f[1] - f[0] for o in found
         )
     ]
-    due = [f for f in kept if _DUE_BY.search(text[max(f[0] - 16, 0) : f[0]])]
+    due = [
+        f
+        for f in kept
+        if _DUE_BY.search(text[max(f[0] - 16, 0) : f[0]]) or _BY_FIRST.match(text[f[0] : f[1]])
+    ]
     return min(due or kept)[2] if kept else None
 
 
@@ -247,3 +262,4 @@ def find_due_date(text: str, meeting: dt.date | None) -> dt.date | None:
 # "by" or "due" is the due date, whatever else the line dates ("for w/c 4/5 — by 24/3").
 _DONE_ON = re.compile(r"\b(?:done|completed|finished|delivered|closed|sent)\s+(?:on\s+)?$", re.I)
 _DUE_BY = re.compile(r"\b(?:by|before|due|until|till|eod|no later than)\s+(?:the\s+)?$", re.I)
+_BY_FIRST = re.compile(r"(?:by|before|due|until|till|eod)\b", re.I)

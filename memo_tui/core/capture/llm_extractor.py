@@ -185,7 +185,9 @@ def merge(parts: list[Extraction]) -> Extraction:
     return Extraction(
         summary=" ".join(p.summary.strip() for p in parts if p.summary.strip()),
         meta=ExtractionMeta(
-            attendees=attendees, topics=topics, outcomes=[d.description for d in decisions]
+            attendees=attendees,
+            topics=topics,
+            outcomes=[d.description for d in decisions if d.status == "current"],
         ),
         decisions=decisions,
         action_items=actions,

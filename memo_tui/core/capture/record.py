@@ -48,6 +48,21 @@ def _replaced_by(decision: ExtractedDecision, number: int, count: int) -> int | 
     return None
 
 
+def _without_cycles(links: list[int | None]) -> list[int | None]:
+    """Replacement links that end at a current decision: a chain that comes back on itself
+    (A replaced by B, B by A: a model's slip) leaves every decision on it current."""
+    kept = list(links)
+    for start in range(len(links)):
+        seen, at = {start + 1}, links[start]
+        while at is not None and at not in seen:
+            seen.add(at)
+            at = links[at - 1]
+        if at is not None:  # came back round
+            for number in seen:
+                kept[number - 1] = None
+    return kept
+
+
 def build_capture(
     transcript: Transcript,
     extraction: Extraction,
@@ -65,7 +80,9 @@ def build_capture(
     """The capture row and its facts; an item whose quote is not in the text is unverified."""
     index = EvidenceIndex(transcript.lines)
     count = len(extraction.decisions)
-    links = [_replaced_by(d, n, count) for n, d in enumerate(extraction.decisions, start=1)]
+    links = _without_cycles(
+        [_replaced_by(d, n, count) for n, d in enumerate(extraction.decisions, start=1)]
+    )
     decisions = [
         NewDecision(
             description=d.description,

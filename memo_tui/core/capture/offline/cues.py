@@ -66,7 +66,8 @@ class _Chosen:
     _NOT_A_CHOICE = frozenset(
         "what that this how there here as so where whatever who which if because when whether "
         "but yes yeah no think believe guess know sure hope maybe and or thing way it's is was "
-        "said where's now".split()
+        "said where's now about of with for in on at to from by part problem point truth fact "
+        "reason worst best trouble".split()
     )
 
     def search(self, string: str) -> re.Match[str] | None:
@@ -164,14 +165,17 @@ DECISION_CUES: list[tuple[Cue, int]] = [
             r"^\W*(?:[^:]{1,40}:\s*)?no (?!(?:problem|worries|idea|way|one|doubt|thanks|rush|"
             r"pressure|need|chance|clue|comment|it|you|and|not|just|we|I|they|he|she|that|this|"
             r"the|but|so|actually|sorry|no|yes|yeah|wait|well|sure|there)\b)[a-z][\w\-]*"
-            r"(?: [\w\-]+){0,5} (?:until|before|from|after|during|till)\b",
+            r"(?: (?!\w+ed\b|was\b|were\b|had\b|did\b|came\b|went\b|got\b)[\w\-]+){0,5} "
+            r"(?:until|before|from|after|during|till)\b",
             re.I,
         ),
         3,
     ),
     (  # "Daventry goes live on 3.1.4", "On-call moves to a weekly rotation", "the fleet stays at 24"
         re.compile(
-            r"^(?!\W*(?:it|this|that|which|he|she|I|you)\b)[^?]{0,80}?(?:\b(?:goes|stays|moves|"
+            r"^(?!\W*(?:it|this|that|which|he|she|I|you)\b)"
+            r"(?!.*\b(?:every|always|usually|normally|often|each|sometimes|most of)\b)"
+            r"[^?]{0,80}?(?:\b(?:goes|stays|moves|"
             r"becomes|remains)|(?<!\bI)(?<!\byou)(?<!\bwe)(?<!\bthey)(?<!\bto)(?<!\bso)(?<!\band)"
             r"(?<!\bwill)(?<!'ll)(?<!\bcan)(?<!\bnot)(?<!n't)(?<!\bjust)(?<!\bthen)(?<!\blet's)"
             r" (?:go|stay))\s+(?:live|out|back|down|up|to|on|at|from|in)\b",
@@ -436,8 +440,8 @@ CALL_PREAMBLE = re.compile(
 CALL_IN_SENTENCE = re.compile(
     r"^\W*(?:(?:ok(?:ay)?|fine|right|yeah|no|then|so|and)\W+)*(?:scrap|scratch|forget|ditch) "
     r"(?:that|it|this|the|[A-Z\d])[^,.:;]{0,40}[,:;]|"
-    r"\b(?:I'?m|I've|I have) chang(?:ing|ed) my mind\s*[,:;\u2014-]|"
-    r"\b(?:I'?m going to|I'?ll|let me) say (?:that )?(?=(?:the|we|our|it)\b)|"
+    r"\b(?:I'?m|I've|I have) chang(?:ing|ed) my mind\s*[,:;\u2014-]\s*(?=(?:we|let'?s|the \w+ (?:is|goes|stays))\b)|"
+    r"\bI'?m going to say (?:that )?(?=(?:the|we|our)\b)|"
     r"\bfor the avoidance of doubt\b\s*,?|\bmy call is\b(?: that)?|\bput(?:ting)? my foot down\b[^:]{0,30}:|"
     r"\bI'?m calling it\b\s*[:,]|"
     r"\b(?:I'?m|I am) (?:going to |gonna )?mak(?:e|ing) (?:the|a|this) call\s*[-:,\u2013\u2014]",

@@ -304,7 +304,8 @@ def _score_sentence(
     reply = next((t for t in following if t.speaker and t.speaker != speaker), None)
     if not agreed and reply is not None and around.after is None:
         agreed = _echoed(text, reply.text)
-    if reply is not None and around.before is None and _DEFERRED.search(reply.text):
+    deferred = reply is not None and _DEFERRED.search(reply.text)
+    if deferred and around.before is None and not text.rstrip().endswith("?"):
         decision = max(decision, DECISION_THRESHOLD)  # "We hotfix the lock." "Your call, Dan."
     if agreed and 0 < decision < DECISION_THRESHOLD:
         decision += 2
@@ -386,11 +387,7 @@ def _spoken_items(transcript: Transcript) -> list[_Item]:
                 continue  # a run-on wall of text is not a statement we can quote
             around = _around(said, number, calls, answers)
             decision, action = _score_sentence(sentence.text, turns, index, meeting, around)
-            if (
-                changed is not None
-                and _values(sentence.text) - changed
-                and "?" not in sentence.text
-            ):
+            if changed is not None and _names_another_value(sentence.text, changed):
                 decision, changed = max(decision, DECISION_THRESHOLD), None
             position = (index, sentence.start)
             if number and cues.ALREADY_DONE.match(said[number - 1]) and _says_what(sentence.text):
@@ -425,6 +422,19 @@ def _spoken_items(transcript: Transcript) -> list[_Item]:
                     ]
                 items.append(_Item("decision", position, index, quote))
     return items
+
+
+_ANOTHER = re.compile(
+    r"^\W*(?:(?:ok(?:ay)?|fine|right|alright)\W+)?(?:then|so|okay|ok|fine|right)\b", re.I
+)
+
+
+def _names_another_value(text: str, values: set[str]) -> bool:
+    """ "Then the 10th.", "Fine, the Tuesday then.": a new value put in the call's place, said
+    as a conclusion or as a short fragment; not any statement that holds a number."""
+    if "?" in text or not _values(text) - values:
+        return False
+    return bool(_ANOTHER.match(text)) or word_count(text) <= SHORT_CALL
 
 
 def _changed_call(items: list[_Item], turns: list[Turn], index: int) -> set[str] | None:
@@ -690,12 +700,17 @@ def _values(text: str) -> set[str]:
 def _subject(item: _Item, turns: list[Turn]) -> set[str]:
     """What a decision is about: its words, and when it says little ("Let's do it, door
     seven."), the words of its turn and of the turn it answers."""
-    words = content_words(item.quote)
+    words = _topic(item.quote)
     if len(words - _values(item.quote)) < 3:
-        words |= content_words(turns[item.turn_index].text)
+        words |= _topic(turns[item.turn_index].text)
         if item.turn_index:
-            words |= content_words(turns[item.turn_index - 1].text)
+            words |= _topic(turns[item.turn_index - 1].text)
     return words
+
+
+def _topic(text: str) -> set[str]:
+    """The words of substance ("let's", "we'll" say nothing of what a call is about)."""
+    return {w for w in content_words(text) if "'" not in w}
 
 
 def _taken_back(item: _Item, turns: list[Turn]) -> str | None:
@@ -755,7 +770,7 @@ def _superseded(item: _Item, kept: list[_Item], turns: list[Turn]) -> _Item | No
     if item.from_notes or item.kind != "decision":
         return None
     trigger = _taken_back(item, turns)
-    named = content_words(trigger) | _values(trigger) if trigger else set()
+    named = _topic(trigger) | _values(trigger) if trigger else set()
     subject = _subject(item, turns) | named
     values = _values(item.quote)
     best: tuple[int, tuple[int, int], _Item] | None = None
@@ -765,7 +780,7 @@ def _superseded(item: _Item, kept: list[_Item], turns: list[Turn]) -> _Item | No
         shared = len(subject & _subject(earlier, turns))
         theirs = _values(earlier.quote)
         changed = bool(values and theirs and values.isdisjoint(theirs))
-        called_off = bool(named & (content_words(earlier.quote) | theirs))
+        called_off = bool(named & (_topic(earlier.quote) | theirs))
         same = (called_off and shared >= 1) or (shared >= 2 and changed)
         if same and (best is None or (shared, earlier.position) > best[:2]):
             best = (shared, earlier.position, earlier)
@@ -776,7 +791,7 @@ def _superseded(item: _Item, kept: list[_Item], turns: list[Turn]) -> _Item | No
 
 # A call taken back by pointing at it, not naming it: "scratch that", "X instead".
 _BACK_TO_IT = re.compile(
-    r"\b(?:scratch|forget|scrap|drop) (?:that|it|this)\b|\binstead\b|change of plan|"
+    r"\b(?:scratch|forget|scrap|drop) (?:that|it|this)\b|\binstead\b(?! of\b)|change of plan|"
     r"on second thought",
     re.I,
 )
@@ -944,6 +959,8 @@ def _taker(asked: str, index: int, turns: list[Turn]) -> str | None:
 
 def _may_be(asked: str, speaker: str) -> bool:
     """Whether a name someone was asked by could be the speaker's ("John" for Jon Park)."""
+    if not asked.split() or not speaker.split():
+        return False  # a line with no speaker is nobody's answer
     first = same_first_name(asked.split()[0], speaker.split()[0])
     return first or similarity(asked, speaker) >= AUTO_RESOLVE
 
@@ -998,7 +1015,7 @@ def _merge(items: list[_Item], turns: list[Turn]) -> list[_Item]:
             continue  # a task with nothing to do in it is no task
         restated = _restated(item, kept, turns)
         if restated is not None:
-            kept.remove(restated)  # the same call, confirmed: the confirmation stands for it
+            _stand_in(restated, item, kept)  # the same call, confirmed: the confirmation stands
         replaced = None if restated else _superseded(item, kept, turns)
         if replaced is not None:
             replaced.superseded_by = item  # kept as history, never as what holds
@@ -1015,9 +1032,18 @@ def _merge(items: list[_Item], turns: list[Turn]) -> list[_Item]:
         if duplicate is not None:
             if item.kind == "action" and duplicate.assignee and not item.assignee:
                 continue
-            kept.remove(duplicate)
+            _stand_in(duplicate, item, kept)
         kept.append(item)
     return kept
+
+
+def _stand_in(gone: _Item, instead: _Item, kept: list[_Item]) -> None:
+    """`gone` is said again as `instead`: it leaves, and a call it replaced now points at
+    `instead` (a replaced call must always point at one that is kept)."""
+    kept.remove(gone)
+    for item in kept:
+        if item.superseded_by is gone:
+            item.superseded_by = instead
 
 
 def extract(transcript: Transcript) -> Extraction:
@@ -1031,7 +1057,7 @@ def extract(transcript: Transcript) -> Extraction:
             _describe_decision(item, turns)
         else:
             _describe_action(item, turns, transcript)
-    items = [i for i in _merge(items, turns) if word_count(i.description) >= 2]
+    items = _merge([i for i in items if word_count(i.description) >= 2], turns)
     said = [i for i in items if i.kind == "decision"]
     number = {id(item): n for n, item in enumerate(said, start=1)}
     decisions = [

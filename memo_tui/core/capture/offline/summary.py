@@ -89,8 +89,9 @@ def summarize(
         summary += f" Decided: {shown}{more}."
     else:
         summary += " No decisions recorded."
-    owners = _owners(actions, attendees)
-    summary += f" {len(actions)} action item{'s' if len(actions) != 1 else ''}"
+    owed = [a for a in actions if a.status != "dropped"]  # a request turned down is owed by no one
+    owners = _owners(owed, attendees)
+    summary += f" {len(owed)} action item{'s' if len(owed) != 1 else ''}"
     summary += f" (owners: {_names(owners)})." if owners else "."
     return Extraction(
         summary=summary,
