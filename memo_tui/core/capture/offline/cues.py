@@ -78,6 +78,40 @@ class _Chosen:
         return None
 
 
+class _Placed:
+    """Where something goes, stays or moves, said of a thing ("the fleet stays at 24",
+    "alerts go to PagerDuty"), not of a person ("we go to"), a pronoun or a habit ("prices
+    go up every January"). A cheap search first; the rest only when it hits."""
+
+    _SAID = re.compile(
+        r"\b(?:goes|stays|moves|becomes|remains|go|stay)\s+(?:live|out|back|down|up|to|on|at|"
+        r"from|in)\b",
+        re.I,
+    )
+    _NOT_A_THING = re.compile(r"^\W*(?:it|this|that|which|he|she|I|you)\b", re.I)
+    _HABIT = re.compile(r"\b(?:every|always|usually|normally|often|each|sometimes|most of)\b", re.I)
+    _PERSON_BEFORE = frozenset(
+        "i you we they to so and will 'll can not n't just then let's".split()
+    )
+
+    def search(self, string: str) -> re.Match[str] | None:
+        for match in self._SAID.finditer(string):
+            if match.start() > 80 or "?" in string[: match.start()]:
+                return None
+            verb = match.group(0).split()[0].lower()
+            before = string[: match.start()].split()
+            if verb in ("go", "stay") and (
+                not before
+                or before[-1].lower().strip(",.") in self._PERSON_BEFORE
+                or before[-1].lower().endswith(("'ll", "n't"))
+            ):
+                continue
+            if self._NOT_A_THING.match(string) or self._HABIT.search(string):
+                return None
+            return match
+        return None
+
+
 DECISION_CUES: list[tuple[Cue, int]] = [
     (
         re.compile(
@@ -171,18 +205,7 @@ DECISION_CUES: list[tuple[Cue, int]] = [
         ),
         3,
     ),
-    (  # "Daventry goes live on 3.1.4", "On-call moves to a weekly rotation", "the fleet stays at 24"
-        re.compile(
-            r"^(?!\W*(?:it|this|that|which|he|she|I|you)\b)"
-            r"(?!.*\b(?:every|always|usually|normally|often|each|sometimes|most of)\b)"
-            r"[^?]{0,80}?(?:\b(?:goes|stays|moves|"
-            r"becomes|remains)|(?<!\bI)(?<!\byou)(?<!\bwe)(?<!\bthey)(?<!\bto)(?<!\bso)(?<!\band)"
-            r"(?<!\bwill)(?<!'ll)(?<!\bcan)(?<!\bnot)(?<!n't)(?<!\bjust)(?<!\bthen)(?<!\blet's)"
-            r" (?:go|stay))\s+(?:live|out|back|down|up|to|on|at|from|in)\b",
-            re.I,
-        ),
-        2,
-    ),
+    (_Placed(), 2),  # "Daventry goes live on 3.1.4", "On-call moves to a weekly rotation"
     (re.compile(r"\bthe plan is\b|\bgoing forward\b", re.I), 3),
     (
         re.compile(
@@ -492,3 +515,61 @@ NOT_DECIDED = re.compile(
     r"\b(?:none|nothing|not|never|n't|no one|nobody)\b[\w\s']{0,20}\b(?:agreed|decided|settled)\b",
     re.I,
 )
+
+
+class Gated:
+    """A pattern searched only when one of its words is in the text (a substring test costs
+    far less than the pattern, and most sentences hold none of them)."""
+
+    def __init__(self, pattern: re.Pattern[str], *words: str) -> None:
+        self.pattern, self.words = pattern, words
+
+    def search(self, string: str) -> re.Match[str] | None:
+        lower = string.lower()
+        if not any(word in lower for word in self.words):
+            return None
+        return self.pattern.search(string)
+
+    def match(self, string: str) -> re.Match[str] | None:
+        lower = string.lower()
+        if not any(word in lower for word in self.words):
+            return None
+        return self.pattern.match(string)
+
+
+# The words each pattern needs (every alternative of the pattern holds one of them).
+CALL_PREAMBLE = Gated(  # type: ignore[assignment]
+    CALL_PREAMBLE,
+    "call",
+    "enough",
+    "avoidance",
+    "here",
+    "decision",
+    "foot",
+    "go",
+    "scrap",
+    "scratch",
+    "forget",
+    "ditch",
+    "happening",
+)
+CALL_IN_SENTENCE = Gated(  # type: ignore[assignment]
+    CALL_IN_SENTENCE,
+    "scrap",
+    "scratch",
+    "forget",
+    "ditch",
+    "mind",
+    "say",
+    "avoidance",
+    "call",
+    "foot",
+)
+RECOUNTED = Gated(  # type: ignore[assignment]
+    RECOUNTED, "decided", "agreed", "said", "picked", "chose", "dropped", "went", "settled", "recap"
+)
+READ_ALOUD = Gated(READ_ALOUD, "says", "said", "read", "quote")  # type: ignore[assignment]
+REAFFIRMED = Gated(  # type: ignore[assignment]
+    REAFFIRMED, "stands", "holds", "applies", "changed"
+)
+NOT_DECIDED = Gated(NOT_DECIDED, "agreed", "decided", "settled")  # type: ignore[assignment]

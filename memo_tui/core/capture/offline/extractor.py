@@ -178,6 +178,7 @@ class _Around:
     called: int = 0  # sentences since "I'm making the call." (0: none said just before)
     answers: bool = False  # the turn answers a question ("Where's the bracket?" "Done.")
     proposed: bool = False  # said as a proposal ("Proposal. We geo-fence aisle six.")
+    preamble: bool = False  # the sentence itself announces a call ("I've heard enough.")
 
 
 CALL_REACH = 3  # sentences after "I'm making the call" that it covers
@@ -191,6 +192,7 @@ def _around(said: list[str], position: int, calls: list[int], answers: bool) -> 
         called=min(since, default=0),
         answers=answers,
         proposed=any(_PROPOSAL.match(text) for text in said[: position + 1]),
+        preamble=position in calls,
     )
 
 
@@ -222,14 +224,10 @@ def _decision_context(text: str, around: _Around, decision: int) -> tuple[int, b
     """The decision score with what the turn says around the sentence, and whether the
     turn marks it as a call (then even a few words are a decision: "Tuesdays at ten. Done.")."""
     statement = not text.rstrip().endswith("?")
-    if cues.RECOUNTED.search(text) and cues.REAFFIRMED.search(text):
+    recounted = cues.RECOUNTED.search(text)
+    if recounted and cues.REAFFIRMED.search(text):
         return max(decision, DECISION_THRESHOLD + 1), False  # "we agreed X in May, and that stands"
-    if (
-        cues.RECOUNTED.search(text)
-        or cues.NOT_DECIDED.search(text)
-        or _CONDITIONAL.match(text)
-        or around.proposed
-    ):
+    if recounted or cues.NOT_DECIDED.search(text) or _CONDITIONAL.match(text) or around.proposed:
         return min(decision, 0), False
     marked = (
         statement
@@ -256,7 +254,7 @@ def _decision_context(text: str, around: _Around, decision: int) -> tuple[int, b
     elif statement and (made := cues.CALL_IN_SENTENCE.search(text)):
         if word_count(text[made.end() :]) >= 4:  # "Scrap that, we'll do a weekly rotation."
             decision += 2 if decision > 0 else 3
-    elif statement and cues.CALL_PREAMBLE.search(text):
+    elif statement and around.preamble:
         return min(decision, 0), False  # "I've heard enough.", "Leonie's call.": the call is next
     concluded = re.match(r"^\W*(?:(?:ok(?:ay)?|right|fine)\W+)?(?:so|then)\b", text, re.I) or (
         around.before is not None and _CONCLUDES.match(around.before)
@@ -287,6 +285,8 @@ _ECHO_TAKES = re.compile(
 def _score_sentence(
     text: str, turns: list[Turn], index: int, meeting: dt.date, around: _Around
 ) -> tuple[int, int]:
+    if word_count(text) < 2:
+        return 0, 0  # "Yeah.", "Okay.": no call and no task is one word long
     if cues.READ_ALOUD.search(text):
         return 0, 0  # "The email says we've agreed to waive the fees": read out, not decided
     decision = cues.score(text, cues.DECISION_CUES, cues.HEDGES)
