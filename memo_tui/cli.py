@@ -702,13 +702,7 @@ def _bench_extractor(args: argparse.Namespace, settings: Settings) -> Extractor 
     problems = select.problems(chosen)
     if problems:
         return "; ".join(problems)
-    return LLMExtractor(
-        select.build_provider(chosen, None),
-        select.model_for(chosen, "extract"),
-        deadline_s=chosen.extract_deadline_s,
-        slice_chars=chosen.llm_slice_chars,
-        max_chunks=chosen.llm_max_chunks,
-    )
+    return LLMExtractor.from_settings(select.build_provider(chosen, None), chosen)
 
 
 def _bench_extract(args: argparse.Namespace, settings: Settings) -> int:

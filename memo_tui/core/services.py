@@ -85,13 +85,7 @@ def build_services(settings: Settings, db_path: Path) -> Services:
     else:
         from memo_tui.core.capture.llm_extractor import LLMExtractor
 
-        extractor = LLMExtractor(
-            provider,
-            select.model_for(settings, "extract"),
-            deadline_s=settings.extract_deadline_s,
-            slice_chars=settings.llm_slice_chars,
-            max_chunks=settings.llm_max_chunks,
-        )
+        extractor = LLMExtractor.from_settings(provider, settings)
         capture = CaptureService(
             store, options, extractor=extractor, after_commit=embed.embed_capture
         )

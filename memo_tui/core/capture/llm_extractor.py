@@ -9,6 +9,7 @@ opening decisions are not lost; the result says when some text went unread.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rapidfuzz import fuzz
 
@@ -22,6 +23,9 @@ from memo_tui.core.llm.ledger import collect_calls
 from memo_tui.core.llm.run import run_sync
 from memo_tui.core.llm.schemas import ExtractedDecision, Extraction, ExtractionMeta
 from memo_tui.core.llm.types import Message, Request
+
+if TYPE_CHECKING:
+    from memo_tui.settings import Settings
 
 TOOL = "record_meeting"
 SYSTEM = """You turn a meeting transcript into a structured record by calling the \
@@ -105,6 +109,19 @@ class LLMExtractor:
         self.slice_chars = slice_chars
         self.max_chunks = max_chunks
         self.name = f"llm extractor ({provider.name} {model})"
+
+    @classmethod
+    def from_settings(cls, provider: Provider, settings: Settings) -> LLMExtractor:
+        """The extractor capture uses with these settings' model, deadline and chunking."""
+        from memo_tui.core.llm import select
+
+        return cls(
+            provider,
+            select.model_for(settings, "extract"),
+            deadline_s=settings.extract_deadline_s,
+            slice_chars=settings.llm_slice_chars,
+            max_chunks=settings.llm_max_chunks,
+        )
 
     def __call__(self, transcript: Transcript) -> LLMOutcome:
         if not self.model:

@@ -446,7 +446,7 @@ def score(sentence: str, cues: list[tuple[Cue, int]], hedges: re.Pattern[str]) -
 
 # Said around a call, in the same turn: "I'm making the call." before it, "Final." or
 # "Agreed." after it (or before it, by the one who confirms it).
-CALL_PREAMBLE = re.compile(
+_CALL_PREAMBLE = re.compile(
     r"\b(?:I'?m|I am) (?:going to |gonna )?mak(?:e|ing) (?:the|a|this) call\b|"
     r"\bI'?ve heard enough\b|\bfor the avoidance of doubt\b|"
     r"\bhere'?s (?:the|my) (?:call|decision|verdict|answer|go/no-go)\b|"
@@ -460,7 +460,7 @@ CALL_PREAMBLE = re.compile(
 )
 # A call announced and made in one sentence: what follows the mark is the call ("Scrap that,
 # we'll do a weekly rotation.", "I'm putting my foot down: no names in the text.").
-CALL_IN_SENTENCE = re.compile(
+_CALL_IN_SENTENCE = re.compile(
     r"^\W*(?:(?:ok(?:ay)?|fine|right|yeah|no|then|so|and)\W+)*(?:scrap|scratch|forget|ditch) "
     r"(?:that|it|this|the|[A-Z\d])[^,.:;]{0,40}[,:;]|"
     r"\b(?:I'?m|I've|I have) chang(?:ing|ed) my mind\s*[,:;\u2014-]\s*(?=(?:we|let'?s|the \w+ (?:is|goes|stays))\b)|"
@@ -486,7 +486,7 @@ _IN_MONTH = (
     r"in (?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
     r"sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
 )
-RECOUNTED = re.compile(
+_RECOUNTED = re.compile(
     r"\bdecided (?:that|this|it) (?:on|at|in|last|back|earlier|yesterday|before)\b|"
     r"^\W*recap\b|"
     r"\b(?:last (?:year|month|week|quarter|time|meeting|spring|summer|autumn|winter)|"
@@ -498,20 +498,20 @@ RECOUNTED = re.compile(
     re.I,
 )
 # "…and that stands", "that still holds": a past call said to hold now is a call of this meeting.
-REAFFIRMED = re.compile(
+_REAFFIRMED = re.compile(
     r"\b(?:that|it|this)(?: decision)? (?:still )?(?:stands|holds|applies)\b|\bstill stands\b|"
     r"\bstill holds\b|\bnothing'?s changed\b",
     re.I,
 )
 # Text read out from a mail, a post or a document: what it says is not what the room said.
-READ_ALOUD = re.compile(
+_READ_ALOUD = re.compile(
     r"\b(?:it|the (?:e-?mail|mail|message|letter|doc|document|note|memo|post|"
     r"forward|text|ticket|invite|minutes|thread))\s+(?:says|said|reads|read)\b\s*[:,]?|"
     r"\b(?:quote|I quote)\b\s*[:,]",
     re.I,
 )
 # "None of that was agreed", "nothing's decided": the opposite of a decision.
-NOT_DECIDED = re.compile(
+_NOT_DECIDED = re.compile(
     r"\b(?:none|nothing|not|never|n't|no one|nobody)\b[\w\s']{0,20}\b(?:agreed|decided|settled)\b",
     re.I,
 )
@@ -538,8 +538,8 @@ class Gated:
 
 
 # The words each pattern needs (every alternative of the pattern holds one of them).
-CALL_PREAMBLE = Gated(  # type: ignore[assignment]
-    CALL_PREAMBLE,
+CALL_PREAMBLE = Gated(
+    _CALL_PREAMBLE,
     "call",
     "enough",
     "avoidance",
@@ -553,8 +553,8 @@ CALL_PREAMBLE = Gated(  # type: ignore[assignment]
     "ditch",
     "happening",
 )
-CALL_IN_SENTENCE = Gated(  # type: ignore[assignment]
-    CALL_IN_SENTENCE,
+CALL_IN_SENTENCE = Gated(
+    _CALL_IN_SENTENCE,
     "scrap",
     "scratch",
     "forget",
@@ -565,11 +565,18 @@ CALL_IN_SENTENCE = Gated(  # type: ignore[assignment]
     "call",
     "foot",
 )
-RECOUNTED = Gated(  # type: ignore[assignment]
-    RECOUNTED, "decided", "agreed", "said", "picked", "chose", "dropped", "went", "settled", "recap"
+RECOUNTED = Gated(
+    _RECOUNTED,
+    "decided",
+    "agreed",
+    "said",
+    "picked",
+    "chose",
+    "dropped",
+    "went",
+    "settled",
+    "recap",
 )
-READ_ALOUD = Gated(READ_ALOUD, "says", "said", "read", "quote")  # type: ignore[assignment]
-REAFFIRMED = Gated(  # type: ignore[assignment]
-    REAFFIRMED, "stands", "holds", "applies", "changed"
-)
-NOT_DECIDED = Gated(NOT_DECIDED, "agreed", "decided", "settled")  # type: ignore[assignment]
+READ_ALOUD = Gated(_READ_ALOUD, "says", "said", "read", "quote")
+REAFFIRMED = Gated(_REAFFIRMED, "stands", "holds", "applies", "changed")
+NOT_DECIDED = Gated(_NOT_DECIDED, "agreed", "decided", "settled")

@@ -184,14 +184,18 @@ class _Around:
 CALL_REACH = 3  # sentences after "I'm making the call" that it covers
 
 
-def _around(said: list[str], position: int, calls: list[int], answers: bool) -> _Around:
+def _around(
+    said: list[str], position: int, calls: list[int], answers: bool, proposal: int | None
+) -> _Around:
+    """`calls`: the turn's sentences that announce a call; `proposal`: its first sentence
+    that puts something forward, if any."""
     since = [position - call for call in calls if 0 < position - call <= CALL_REACH]
     return _Around(
         before=said[position - 1] if position else None,
         after=said[position + 1] if position + 1 < len(said) else None,
         called=min(since, default=0),
         answers=answers,
-        proposed=any(_PROPOSAL.match(text) for text in said[: position + 1]),
+        proposed=proposal is not None and proposal <= position,
         preamble=position in calls,
     )
 
@@ -378,14 +382,16 @@ def _spoken_items(transcript: Transcript) -> list[_Item]:
             continue  # pasted or read-out instructions to an AI are not meeting content
         if turn.speaker in transcript.guests:
             continue  # a guest's word is no call or task of the meeting until someone takes it up
-        said = [s.text for s in sentences(turn.text)]
+        spoken = sentences(turn.text)
+        said = [s.text for s in spoken]
         changed = _changed_call(items, turns, index)
         calls = [n for n, text in enumerate(said) if cues.CALL_PREAMBLE.search(text)]
+        proposal = next((n for n, text in enumerate(said) if _PROPOSAL.match(text)), None)
         answers = index > 0 and turns[index - 1].text.rstrip().endswith("?")
-        for number, sentence in enumerate(sentences(turn.text)):
+        for number, sentence in enumerate(spoken):
             if len(sentence.text) > MAX_SENTENCE:
                 continue  # a run-on wall of text is not a statement we can quote
-            around = _around(said, number, calls, answers)
+            around = _around(said, number, calls, answers, proposal)
             decision, action = _score_sentence(sentence.text, turns, index, meeting, around)
             if changed is not None and _names_another_value(sentence.text, changed):
                 decision, changed = max(decision, DECISION_THRESHOLD), None
