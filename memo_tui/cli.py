@@ -160,6 +160,11 @@ def build_parser() -> argparse.ArgumentParser:
         "formats", parents=[common], help="how exported transcripts read: formats, speakers, markup"
     )
     formats.add_argument("--data", type=Path, required=True, help="a folder of transcripts")
+    asked = benches.add_parser(
+        "ask", parents=[common], help="answers to a labelled set's questions, judged by kind"
+    )
+    asked.add_argument("--data", type=Path, required=True, help="the dev-meetings folder")
+    asked.add_argument("--detail", action="store_true", help="print every answer and its verdict")
     recall = benches.add_parser(
         "recall", parents=[common], help="Recall@10 and MRR of keyword, vector and hybrid search"
     )
@@ -665,6 +670,8 @@ def _bench(args: argparse.Namespace, settings: Settings) -> int:
         return EXIT_USAGE
     if args.bench == "recall":
         return _bench_recall(args, settings, progress)
+    if args.bench == "ask":
+        return _bench_ask(args, settings, progress)
     if args.bench == "people":
         from memo_tui.core.benchmarks import people
 
@@ -792,6 +799,31 @@ def _bench_recall(
         render.emit_json(bench.as_dict())
     else:
         print(recall.format_report(bench))
+    return EXIT_OK
+
+
+def _bench_ask(
+    args: argparse.Namespace, settings: Settings, progress: Callable[[str], None]
+) -> int:
+    from memo_tui.core.benchmarks import ask
+    from memo_tui.core.embed import FastEmbedder
+    from memo_tui.core.embed.embedder import EmbeddingUnavailable
+
+    embedder = FastEmbedder(
+        settings.embed_model, settings.embed_model_path, settings.embed_download
+    )
+    try:
+        bench = ask.run(args.data, embedder, progress)
+    except EmbeddingUnavailable as error:
+        warn(f"memo bench ask needs the embedding model: {error}")
+        return EXIT_REFUSED
+    except FileNotFoundError as error:
+        warn(f"memo bench ask: {error}")
+        return EXIT_USAGE
+    if args.json:
+        render.emit_json(bench.as_dict())
+    else:
+        print(ask.format_report(bench, detail=args.detail))
     return EXIT_OK
 
 

@@ -273,6 +273,7 @@ def ask_json(result: Any, people: Mapping[int, FactPeople] | None = None) -> dic
                 "text": hit.fact.text,
                 "capture_id": hit.fact.capture_id,
                 "title": hit.fact.capture_title,
+                "date": hit.fact.occurred_at or hit.fact.captured_at[:10],
                 "lines": [hit.fact.line_start, hit.fact.line_end]
                 if hit.fact.line_start is not None
                 else None,
@@ -284,6 +285,8 @@ def ask_json(result: Any, people: Mapping[int, FactPeople] | None = None) -> dic
         "filters": result.filters.describe(),
         "retrieval": {"mode": result.mode, "candidates": result.candidates, "note": result.note},
         "removed_citations": result.removed_citations,
+        "no_record": result.no_record,
+        "which": list(result.which),
     }
 
 

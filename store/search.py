@@ -184,3 +184,40 @@ def allowed_keys(conn: Connection, flt: FactFilter) -> list[int]:
     """Every fact key a filter allows (for searching outside SQLite)."""
     keys, params = allowed_keys_sql(flt)
     return [int(r[0]) for r in conn.execute(text(keys or "SELECT fact_key FROM facts"), params)]
+
+
+@dataclass(frozen=True)
+class TermCoverage:
+    """How common each word is in the store, and which of some facts hold it (FTS5 reads
+    both, so "batteries" finds "battery" as search does)."""
+
+    total: int  # facts in the store
+    counts: dict[str, int]  # word -> facts holding it
+    holders: dict[str, frozenset[int]]  # word -> those of the given facts holding it
+
+
+def term_coverage(conn: Connection, words: Sequence[str], keys: Sequence[int]) -> TermCoverage:
+    total = int(conn.execute(text("SELECT count(*) FROM facts_fts")).scalar() or 0)
+    counts: dict[str, int] = {}
+    holders: dict[str, frozenset[int]] = {}
+    among = ", ".join(str(int(k)) for k in keys)
+    for word in dict.fromkeys(w.lower() for w in words if _TOKEN.fullmatch(w)):
+        quoted = {"q": f'"{word}"'}
+        counts[word] = int(
+            conn.execute(
+                text("SELECT count(*) FROM facts_fts WHERE facts_fts MATCH :q"), quoted
+            ).scalar()
+            or 0
+        )
+        held = (
+            conn.execute(
+                text(
+                    f"SELECT rowid FROM facts_fts WHERE facts_fts MATCH :q AND rowid IN ({among})"
+                ),
+                quoted,
+            ).all()
+            if among and counts[word]
+            else []
+        )
+        holders[word] = frozenset(int(r[0]) for r in held)
+    return TermCoverage(total, counts, holders)

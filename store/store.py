@@ -477,6 +477,11 @@ class Store:
         with self.reader.connect() as conn:
             return search.keyword(conn, query, flt, limit, stopwords)
 
+    def term_coverage(self, words: Sequence[str], keys: Sequence[int]) -> search.TermCoverage:
+        """How many facts hold each word, and which of `keys` do."""
+        with self.reader.connect() as conn:
+            return search.term_coverage(conn, words, keys)
+
     def vector_search(
         self, vector: list[float], flt: FactFilter, limit: int, min_similarity: float
     ) -> list[tuple[int, float]]:

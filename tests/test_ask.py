@@ -212,8 +212,15 @@ def test_ask_from_the_command_line(memo, tmp_path) -> None:  # type: ignore[no-u
         "text",
         "capture_id",
         "title",
+        "date",
         "lines",
+        "owner",
+        "status",
     }
+    assert result["no_record"] is False and result["which"] == []
+    decided = memo("--demo", "ask", "why did we pick Postgres?", "--json").json()
+    decision = next(c for c in decided["citations"] if c["fact_type"] == "decision")
+    assert {"decided_by", "status", "superseded_by", "date"} <= set(decision)
     assert "Stripe" in result["answer"]
     plain = memo("--demo", "ask", "why did we pick Postgres?")
     assert "Sources:" in plain.stdout and "[1]" in plain.stdout

@@ -74,7 +74,7 @@ def test_offline_chat_answers_a_follow_up_with_the_conversation(services: Servic
 
 def test_nothing_found_says_so(services: Services) -> None:
     reply = reply_of(converse(Chat(services), "zygomorphic quasar budgets"))
-    assert reply.status == "completed" and reply.answer.startswith("No relevant facts found")
+    assert reply.status == "completed" and reply.answer.startswith("No record found")
     assert reply.cited == []
 
 

@@ -426,3 +426,16 @@ def test_after_an_objection_a_fact_with_a_number_is_no_new_call() -> None:
         "Nadia Roy: Leeds has two forklifts and the Sheffield depot has three.",
     )
     assert [d.status for d in result.decisions] == ["current"], result.decisions
+
+
+def test_a_number_does_not_replace_a_name_as_the_same_call() -> None:
+    result = meeting(
+        "Nadia Roy: Cost and lead time both point to Brightline, and it fits the old crates.",
+        "Nadia Roy: I won't pay more a crate and wait ten weeks. OK, Brightline it is.",
+        "Omar Haddad: Before any crates go on the line, I want a soak. Two weeks on the first lot.",
+        "Nadia Roy: The first ten crates?",
+        "Omar Haddad: The first ten, yes.",
+        "Nadia Roy: OK, agreed: a two-week soak on the first ten crates before the line.",
+    )
+    kinds = [(d.description[:20], d.status) for d in result.decisions]
+    assert kinds == [("Brightline it is.", "current"), ("A two-week soak on t", "current")]

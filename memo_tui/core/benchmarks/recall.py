@@ -94,6 +94,7 @@ class RecallBench:
     answerable: set[str] = field(default_factory=set)  # some stored fact holds evidence
     beyond_cap: set[str] = field(default_factory=set)  # every evidence turn past cap_chars
     skipped: int = 0  # no evidence, or its meeting was not captured
+    gated: dict[str, bool] = field(default_factory=dict)  # "no record": had it cited evidence?
 
     def tally(self, key: str, among: Iterable[str] | None = None) -> Tally:
         found = Tally()
@@ -142,6 +143,10 @@ class RecallBench:
                 "hybrid_hits": len(self.beyond_cap & self.hit_by("store/hybrid")),
             },
             "hybrid_vs_single": {scope: self.versus(scope) for scope in SCOPES},
+            "ask_no_record": {
+                "queries": len(self.gated),
+                "cited_evidence": sum(self.gated.values()),
+            },
         }
 
 
@@ -217,7 +222,7 @@ def _capture_all(
     return meetings
 
 
-def _embed_all(store: Store, embedder: Embedder, batch_size: int, progress: Progress) -> None:
+def embed_all(store: Store, embedder: Embedder, batch_size: int, progress: Progress) -> None:
     service = EmbedService(store, embedder, batch_size=batch_size, timeout_s=300.0)
     try:
         result = service.backfill(
@@ -266,7 +271,10 @@ def _rank_query(
             done[same] = first_hit(result.hits, meeting.capture_id, query.evidence)
         ranks[key] = done[same]
     asked = ask(store, embedder, query.text, limit=limit)  # offline: rule filters, no model
-    ranks["store/ask"] = first_hit(asked.citations, meeting.capture_id, query.evidence)
+    found = first_hit(asked.citations, meeting.capture_id, query.evidence)
+    ranks["store/ask"] = None if asked.no_record else found  # "no record" answers nothing
+    if asked.no_record:
+        ranks["gated"] = found or 0  # taken out by run(): 0 when no citation held evidence
     return ranks
 
 
@@ -297,7 +305,7 @@ def run(
         started = time.perf_counter()
         meetings = _capture_all(store, folder, bench, say)
         bench.seconds["capture"] = time.perf_counter() - started
-        _embed_all(store, embedder, batch_size, say)
+        embed_all(store, embedder, batch_size, say)
         bench.seconds["embed"] = time.perf_counter() - started - bench.seconds["capture"]
         searcher = _QueryVectors(embedder)
         for n, query in enumerate(queries, 1):
@@ -307,7 +315,10 @@ def run(
                 continue
             _judge(bench, query, meeting)
             bench.kinds[query.id] = query.kind
-            bench.ranks[query.id] = _rank_query(store, searcher, query, meeting, limit)
+            ranks = _rank_query(store, searcher, query, meeting, limit)
+            if "gated" in ranks:
+                bench.gated[query.id] = bool(ranks.pop("gated"))
+            bench.ranks[query.id] = ranks
             if n % 25 == 0 or n == len(queries):
                 say(f"searched {n}/{len(queries)} queries")
         bench.seconds["search"] = time.perf_counter() - started - sum(bench.seconds.values())
@@ -352,6 +363,10 @@ def format_report(bench: RecallBench) -> str:
     for t in THRESHOLDS:
         keys = (f"{s}/{m}@{t:g}" for s, m in CALIBRATED)
         lines.append(f"  {f'>= {t:g}':<18}" + _cells(bench, keys))
+    lines.append(
+        f"  ask said no record for {len(bench.gated)} queries; {sum(bench.gated.values())} of "
+        "them cited the evidence (every query here has an answer: that is the gate's cost)"
+    )
     past = len(bench.beyond_cap & bench.hit_by("store/hybrid"))
     versus = bench.versus()
     lines += [

@@ -14,15 +14,18 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import re
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import ParamSpec
 
 from memo_tui.core.capture.offline.text import STOPWORDS
+from memo_tui.core.entities.resolve import NeedsDisambiguation, resolve
 from memo_tui.core.llm.base import Provider
 from memo_tui.core.llm.run import run_sync
 from memo_tui.core.llm.types import Message, Request, TextDelta
+from memo_tui.core.recall.current import Change, lead_with_current
 from memo_tui.core.recall.filters import QUESTION_WORDS, QuestionFilters
+from memo_tui.core.recall.gate import Relevance, judge
 from memo_tui.core.recall.index import VectorIndex
 from memo_tui.core.recall.router import route
 from memo_tui.core.recall.search import (
@@ -32,13 +35,15 @@ from memo_tui.core.recall.search import (
     SearchResult,
     hybrid_search,
 )
-from store import Store
+from store import Directory, Store
 
-NO_FACTS = "No relevant facts found. Try narrowing the time range or rephrasing the query."
+NO_FACTS = "No record found: no fact matched. Try other words or a wider time range."
 SYSTEM = (
     "Answer the user's question based ONLY on the provided facts. Cite each fact you use with "
     "its number in square brackets like [1] or [2]. Do not invent information not present in "
-    "the facts. If the facts do not answer the question, say so."
+    'the facts. If the facts do not answer the question, begin with "No record of" and the '
+    "topic, then name the closest facts as not answering it. A fact marked (superseded) was "
+    "replaced: lead with the current one and mention the old one after it."
 )
 P = ParamSpec("P")
 _CITATION = re.compile(r"\[(\d{1,3})\]")
@@ -55,6 +60,8 @@ class AskResult:
     note: str | None = None
     removed_citations: int = 0
     cited: list[int] = field(default_factory=list)
+    no_record: bool = False  # the gate found nothing about the question
+    which: tuple[str, ...] = ()  # a name in the question that could be any of these
 
 
 @dataclass(frozen=True)
@@ -162,16 +169,68 @@ def quoted(text: str, limit: int = QUOTE_CHARS) -> str:
     return body.rsplit(" ", 1)[0].rstrip(" ,;:-\u2014") + " \u2026" + tail
 
 
-def extractive_answer(hits: list[Hit], most: int = 3) -> str:
-    """The offline answer: the strongest facts, each with its citation."""
-    lines = [f"- {quoted(hit.fact.text)} [{n}]" for n, hit in enumerate(hits[:most], 1)]
-    return "From your meetings:\n" + "\n".join(lines)
+def extractive_answer(
+    hits: list[Hit],
+    most: int = 3,
+    relevance: Relevance | None = None,
+    changes: Sequence[Change] = (),
+) -> str:
+    """The offline answer: the strongest facts, each with its citation. A replaced decision is
+    told after the one that holds now ("changed on <date>; before: … [n]"), not on its own
+    line. When the gate found no record, it says so first and offers the facts as the
+    closest, not as the answer; when more facts matched than are shown, it says how many."""
+    before: dict[int, list[int]] = {}
+    for change in changes:
+        before.setdefault(change.new, []).append(change.old)
+    replaced = {change.old for change in changes}
+    lines: list[str] = []
+    shown = 0
+    for n, hit in enumerate(hits, 1):
+        if n - 1 in replaced:
+            continue
+        if len(lines) == most:
+            break
+        line = f"- {quoted(hit.fact.text)} [{n}]"
+        olds = before.get(n - 1, [])
+        if olds:
+            when = hit.fact.occurred_at or hit.fact.captured_at[:10]
+            was = "; ".join(f"{quoted(hits[i].fact.text, 120)} [{i + 1}]" for i in olds)
+            line += f" (changed on {when}; before: {was})"
+        lines.append(line)
+        shown += 1 + len(olds)
+    if relevance is not None and not relevance.answered:
+        head = f'No record of "{relevance.topic}" ({relevance.why}). Closest, not answering it:'
+    else:
+        head = "From your meetings:"
+    more = len(hits) - shown
+    tail = (
+        [f"({more} more matching fact{'s' if more != 1 else ''} in the sources)"]
+        if more > 0
+        else []
+    )
+    return "\n".join([head, *lines, *tail])
 
 
-def _numbered(hits: list[Hit]) -> str:
+def which_one(mentions: tuple[str, ...], directory: Directory) -> tuple[str, tuple[str, ...]]:
+    """ "Which Sam do you mean: Sam Okafor or Sam Lindqvist?" for a name the question uses that
+    fits several people, and those people."""
+    for mention in mentions:
+        found = resolve(mention, directory, "person")
+        if isinstance(found, NeedsDisambiguation):
+            names = tuple(dict.fromkeys(c.name for c in found.candidates[:4]))
+            if len(names) > 1:
+                listed = ", ".join(names[:-1]) + f" or {names[-1]}"
+                return f"Which {mention} do you mean: {listed}? Facts about each follow.\n", names
+    return "", ()
+
+
+def _numbered(hits: list[Hit], changes: Sequence[Change] = ()) -> str:
+    """The facts as the model reads them; a replaced one says which fact replaced it."""
+    by = {change.old: change.new for change in changes}
     return "\n".join(
         f"[{n}] ({h.fact.fact_type}, {h.fact.occurred_at or h.fact.captured_at[:10]}, "
         f"{h.fact.capture_title or 'note'}) {h.fact.text}"
+        + (f" (replaced by [{by[n - 1] + 1}])" if n - 1 in by else "")
         for n, h in enumerate(hits, 1)
     )
 
@@ -253,17 +312,33 @@ async def ask_stream(
         retrieve, store, embedder, question, filters, min_similarity, limit, index
     )
     note = "; ".join(n for n in (found.note, router_note) if n) or None
+    hits, changes = await asyncio.to_thread(lead_with_current, store, found.hits)
+    found = replace(found, hits=hits)
     yield Retrieved(found.hits, filters, found.mode, note)
     if not found.hits:
         yield AnswerDelta(NO_FACTS)
-        yield Answered(AskResult(NO_FACTS, [], filters, found.mode, 0, note))
+        yield Answered(AskResult(NO_FACTS, [], filters, found.mode, 0, note, no_record=True))
         return
+    ask_which, names = which_one(filters.unresolved, directory)
+    relevance = (
+        Relevance(True, question)
+        if names
+        else await asyncio.to_thread(
+            judge, store, question, search_words(question).split(), found.hits, directory
+        )
+    )
     checker = CitationStream(len(found.hits))
     raw = ""
+    if ask_which:
+        yield AnswerDelta(ask_which)
     if provider is None or provider.name == "offline":
-        deltas: AsyncIterator[str] = _once(extractive_answer(found.hits))
+        deltas: AsyncIterator[str] = _once(
+            extractive_answer(found.hits, relevance=relevance, changes=changes)
+        )
     else:
-        deltas = _model_deltas(provider, _synthesis(found.hits, question, model, deadline_s))
+        deltas = _model_deltas(
+            provider, _synthesis(found.hits, changes, question, model, deadline_s)
+        )
     async for delta in deltas:
         raw += delta
         shown, fresh = checker.feed(delta)
@@ -277,9 +352,22 @@ async def ask_stream(
     for n in fresh:
         yield Cited(n, found.hits[n - 1])
     answer, removed, cited = check_citations(raw, len(found.hits))
-    yield Answered(
-        AskResult(answer, found.hits, filters, found.mode, found.candidates, note, removed, cited)
+    if not relevance.answered and not answer.lower().startswith("no record"):
+        gate = f"memo found no fact about {relevance.topic!r} ({relevance.why}): check the sources"
+        note = "; ".join(n for n in (note, gate) if n)
+    result = AskResult(
+        ask_which + answer,
+        found.hits,
+        filters,
+        found.mode,
+        found.candidates,
+        note,
+        removed,
+        cited,
+        no_record=not relevance.answered,
+        which=names,
     )
+    yield Answered(result)
 
 
 async def _once(text: str) -> AsyncIterator[str]:
@@ -292,11 +380,14 @@ async def _model_deltas(provider: Provider, request: Request) -> AsyncIterator[s
             yield event.text
 
 
-def _synthesis(hits: list[Hit], question: str, model: str, deadline_s: float) -> Request:
+def _synthesis(
+    hits: list[Hit], changes: Sequence[Change], question: str, model: str, deadline_s: float
+) -> Request:
+    facts = _numbered(hits, changes)
     return Request(
         model=model,
         system=SYSTEM,
-        messages=(Message("user", f"Facts:\n{_numbered(hits)}\n\nQuestion: {question}"),),
+        messages=(Message("user", f"Facts:\n{facts}\n\nQuestion: {question}"),),
         deadline_s=deadline_s,
         trigger="ask",
         max_tokens=1024,

@@ -703,6 +703,21 @@ def _values(text: str) -> set[str]:
     return found
 
 
+def _changed(values: set[str], theirs: set[str]) -> bool:
+    """A value set again differently: a number for a number, a name for a name ("the 20th"
+    then "the 27th", "Slack" then "PagerDuty"); a name and a number are not one value changed
+    ("Voltaic it is", then "burn-in on the first ten packs")."""
+    for kind in (_is_number, lambda v: not _is_number(v)):
+        ours, before = {v for v in values if kind(v)}, {v for v in theirs if kind(v)}
+        if ours and before and ours.isdisjoint(before):
+            return True
+    return False
+
+
+def _is_number(value: str) -> bool:
+    return value[:1].isdigit() or value in _NUMBER_WORDS
+
+
 def _subject(item: _Item, turns: list[Turn]) -> set[str]:
     """What a decision is about: its words, and when it says little ("Let's do it, door
     seven."), the words of its turn and of the turn it answers."""
@@ -785,7 +800,7 @@ def _superseded(item: _Item, kept: list[_Item], turns: list[Turn]) -> _Item | No
             continue
         shared = len(subject & _subject(earlier, turns))
         theirs = _values(earlier.quote)
-        changed = bool(values and theirs and values.isdisjoint(theirs))
+        changed = _changed(values, theirs)
         called_off = bool(named & (_topic(earlier.quote) | theirs))
         same = (called_off and shared >= 1) or (shared >= 2 and changed)
         if same and (best is None or (shared, earlier.position) > best[:2]):
@@ -813,12 +828,7 @@ def _just_called(item: _Item, kept: list[_Item], turns: list[Turn]) -> _Item | N
         if earlier.kind != "decision" or earlier.from_notes or earlier.superseded_by:
             continue
         theirs = _values(earlier.quote)
-        if (
-            turns[earlier.turn_index].speaker == speaker
-            and values
-            and theirs
-            and not values & theirs
-        ):
+        if turns[earlier.turn_index].speaker == speaker and _changed(values, theirs):
             return earlier
     return None
 

@@ -1,0 +1,114 @@
+"""Is there a record at all? A relevance gate between retrieval and the answer.
+
+Retrieval always finds *something*: three facts that share a word with the question. The gate
+asks whether what was found is about the question, from three signals (a heuristic, measured
+by `memo bench ask` on the dev set's answerable and "no record" questions, and on QMSum-val,
+where every question has an answer):
+
+- a name the question uses (a capitalised word inside it) that no fact in the store holds,
+  and that is no known person, project or client: nothing was ever said about it;
+- the question's key terms, weighted by how rare each is in the store, are mostly missing
+  from every one of the best facts, and none of them is close in meaning;
+- a question after a decision ("did we agree", "what did we set", "which … did we switch
+  to") whose key terms no decision or action item covers: it was talked about, perhaps,
+  but nothing was decided.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+from memo_tui.core.recall.search import Hit
+from store import Directory, Store
+
+# Words that say what the question wants done, not what it is about.
+REQUEST_WORDS = frozenset(
+    """agree agreed approve approved set say said end ended up ever name now current currently
+    days moment supposed made make call get got actually back these those still any summarize
+    summarise summary discuss discussed discussion discussions debate debated talk talked
+    talking think thought opinion opinions view views group""".split()
+)
+# "did we agree / what did we set / which … did the team switch to / was it approved".
+ASKS_FOR_A_DECISION = re.compile(
+    r"\b(?:we|they|the team|the group|you)\s+(?:ever\s+|finally\s+|actually\s+)?"
+    r"(?:agree[ds]?|decide[ds]?|approve[ds]?|set|chose|choose|pick(?:ed)?|switch(?:ed)?|"
+    r"settle[ds]?|sign(?:ed)? off|commit(?:ted)?|fix(?:ed)?)\b"
+    r"|\b(?:was|were)\b[^?]{0,60}\b(?:agreed|decided|approved|chosen|picked|settled)\b",
+    re.IGNORECASE,
+)
+BEST = 5  # how many of the top facts may each cover the question
+# Calibrated with `memo bench ask` (see the module docstring).
+MIN_COVERAGE = 0.15  # share of the key terms' weight the best fact holds
+MIN_SIMILARITY = 0.40  # or a fact this close in meaning
+MIN_DECIDED = 0.15  # share a decision or action item holds, for a question after a decision
+
+
+@dataclass(frozen=True)
+class Relevance:
+    answered: bool
+    topic: str  # the question's key terms, as asked
+    why: str = ""  # what the gate saw, when it found no record
+
+
+_YEAR = re.compile(r"(?:19|20)\d\d")
+
+
+def key_terms(words: list[str]) -> list[str]:
+    """The question's own words that say what it is about: its search words, less requests
+    and years (a year says when, and many facts share it)."""
+    found = [
+        w
+        for w in words
+        if w.lower() not in REQUEST_WORDS and (len(w) > 2 or w.isdigit()) and not _YEAR.fullmatch(w)
+    ]
+    return list(dict.fromkeys(found))
+
+
+def _unknown_name(
+    question: str, terms: list[str], counts: dict[str, int], directory: Directory
+) -> str | None:
+    """A name inside the question (a run of capitalised words) that no fact and no known name
+    holds in any of its words: "Kubernetes", but not "Barry Hughes" when Barry is known."""
+    names = [r.name for r in (*directory.people, *directory.projects, *directory.clients)]
+    names += [a.alias for a in directory.aliases]
+    known = {w.lower() for name in names for w in re.findall(r"\w+", name)}
+    asked = {t.lower() for t in terms}
+    for run in re.finditer(r"(?<!^)(?<![.?!]\s)\b[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*", question):
+        words = [w for w in re.findall(r"[\w-]+", run.group()) if w.lower() in asked]
+        if words and not any(counts.get(w.lower(), 0) or w.lower() in known for w in words):
+            return run.group()
+    return None
+
+
+def judge(
+    store: Store, question: str, words: list[str], hits: list[Hit], directory: Directory
+) -> Relevance:
+    """Whether the hits answer the question (`words`: its search words)."""
+    terms = key_terms(words)
+    topic = " ".join(terms) or question
+    if not terms or not hits:
+        return Relevance(bool(hits), topic)
+    keys = [hit.fact.fact_key for hit in hits]
+    seen = store.term_coverage(terms, keys)
+    name = _unknown_name(question, terms, seen.counts, directory)
+    if name:
+        return Relevance(False, topic, f"no fact mentions {name}")
+    weight = {t: math.log((seen.total + 1) / (seen.counts.get(t.lower(), 0) + 0.5)) for t in terms}
+    mass = sum(weight.values()) or 1.0
+
+    def coverage(hit: Hit) -> float:
+        key = hit.fact.fact_key
+        return sum(w for t, w in weight.items() if key in seen.holders.get(t.lower(), ())) / mass
+
+    best = max(coverage(hit) for hit in hits[:BEST])
+    close = max((hit.similarity or 0.0) for hit in hits[:BEST])
+    if best < MIN_COVERAGE and close < MIN_SIMILARITY:
+        return Relevance(False, topic, f"best fact holds {best:.0%} of the key terms")
+    if ASKS_FOR_A_DECISION.search(question):
+        decided = [h for h in hits if h.fact.fact_type in ("decision", "action_item")]
+        held = max((coverage(h) for h in decided), default=0.0)
+        if held < MIN_DECIDED:
+            return Relevance(False, topic, "no decision or action item is about it")
+    return Relevance(True, topic)

@@ -1,0 +1,134 @@
+"""Answers that say what holds now, say when there is no record, and ask which person."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+
+import pytest
+
+from memo_tui.core.capture import CaptureOptions, CaptureService
+from memo_tui.core.embed import EmbedService, FastEmbedder
+from memo_tui.core.recall.answer import ask
+from store import Store
+
+TODAY = dt.date(2026, 11, 29)
+
+KICKOFF = """Attendees: Sam Okafor, Sam Lindqvist, Libby Harcourt
+Date: 2026-03-02
+
+Libby Harcourt: Code freeze. When can firmware stop taking changes?
+Sam Lindqvist: I was thinking Friday the 20th of March.
+Libby Harcourt: OK. Code freeze is Friday the 20th of March, that's agreed.
+Sam Okafor: The field team needs the chargers on the back wall, by the docks.
+Libby Harcourt: Agreed, chargers go on the back wall.
+Sam Lindqvist: Wait, no. The soak test needs another week on ten robots.
+Libby Harcourt: Then scrap the 20th. Code freeze is Friday the 27th of March.
+Libby Harcourt: Sam Lindqvist, send the drift logs by Thursday.
+Sam Lindqvist: Will do.
+Libby Harcourt: Sam Okafor, write the shadow week plan by the 10th.
+Sam Okafor: Sure.
+"""
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> object:
+    from test_embed import MODEL, model_path
+
+    folder = tmp_path_factory.mktemp("honest")
+    (folder / "2026-03-02-freeze.txt").write_text(KICKOFF)
+    embedder = FastEmbedder(MODEL, model_path())
+    with Store(folder / "memo.db") as store:
+        embed = EmbedService(store, embedder)
+        capture = CaptureService(store, CaptureOptions(user="t"), after_commit=embed.embed_capture)
+        capture.capture_paths([folder / "2026-03-02-freeze.txt"])
+        yield store, embedder
+
+
+def test_the_answer_leads_with_the_call_that_holds_and_tells_the_old_one_after(
+    store: tuple[Store, FastEmbedder],
+) -> None:
+    result = ask(*store, "When is the code freeze?", today=TODAY)
+    first = result.answer.splitlines()[1]
+    assert "27th of March" in first and "changed on 2026-03-02; before:" in first
+    assert first.index("27th") < first.index("20th")  # the current call first, then the old
+    old = next(h for h in result.citations if "20th" in h.fact.text)
+    assert old.fact.text.endswith("(superseded)")
+
+
+def test_a_name_that_fits_two_people_is_asked_about(store: tuple[Store, FastEmbedder]) -> None:
+    result = ask(*store, "What did Sam commit to?", today=TODAY)
+    assert result.answer.startswith("Which Sam do you mean: Sam ")
+    assert set(result.which) == {"Sam Okafor", "Sam Lindqvist"}
+    assert not result.no_record
+
+
+@pytest.mark.parametrize(
+    ("question", "why"),
+    [
+        ("When did we decide to move the code freeze onto Kubernetes?", "Kubernetes"),
+        ("How are the marmalade budgets and jam invoices at the docks?", "key terms"),
+        ("Did we agree a budget for the soak test?", "no decision"),
+    ],
+)
+def test_no_record_says_so_and_offers_the_closest_as_not_answering(
+    store: tuple[Store, FastEmbedder], question: str, why: str
+) -> None:
+    result = ask(*store, question, today=TODAY)
+    head = result.answer.splitlines()[0]
+    assert head.startswith("No record of") and why in head and result.no_record
+    assert head.endswith("Closest, not answering it:")
+
+
+def test_nothing_found_at_all_is_no_record_too(store: tuple[Store, FastEmbedder]) -> None:
+    result = ask(*store, "Which lidar vendor supplies heater kits?", today=TODAY)
+    assert result.answer.startswith("No record") and result.no_record and not result.citations
+
+
+def test_the_gate_lets_an_answerable_question_through(store: tuple[Store, FastEmbedder]) -> None:
+    result = ask(*store, "Where do the chargers go?", today=TODAY)
+    assert not result.no_record and result.answer.startswith("From your meetings:")
+    assert "back wall" in result.answer.splitlines()[1]
+
+
+def test_the_answer_says_how_many_more_facts_matched(store: tuple[Store, FastEmbedder]) -> None:
+    result = ask(*store, "code freeze soak chargers drift", today=TODAY)
+    assert len(result.citations) > 3
+    assert f"({len(result.citations) - 3} more matching fact" in result.answer
+
+
+QUESTIONS = [
+    {"id": "c1", "q": "When is the code freeze now?", "kind": "current", "expect": [["27"]]},
+    {"id": "n1", "q": "When did we agree to move to Kubernetes?", "kind": "none",
+     "expect": [["no record"]], "meeting": None},
+    {"id": "a1", "q": "What did Sam promise to send?", "kind": "ambiguous",
+     "expect": [["okafor"], ["lindqvist"]], "meeting": None},
+    {"id": "w1", "q": "Where are the chargers going?", "kind": "what",
+     "expect": [["back wall"]], "meeting": "2026-03-02-freeze.txt"},
+]  # fmt: skip
+
+
+def test_bench_ask_judges_each_kind(memo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    data = tmp_path / "set"
+    data.mkdir()
+    (data / "2026-03-02-freeze.txt").write_text(KICKOFF)
+    truth = {"file": "2026-03-02-freeze.txt", "date": "2026-03-02", "decisions": [], "actions": []}
+    (data / "truth.jsonl").write_text(json.dumps(truth) + "\n")
+    (data / "questions.jsonl").write_text("".join(json.dumps(q) + "\n" for q in QUESTIONS))
+    from test_embed import model_path
+
+    env = {"MEMO_EMBED_MODEL_PATH": str(model_path())}
+    run = memo("bench", "ask", "--data", str(data), "--json", extra_env=env)
+    assert run.code == 0, run.stderr
+    figures = run.json()
+    assert {k: v["passed"] for k, v in figures["scores"].items()} == {
+        "answerable": 1,
+        "current": 1,
+        "none": 1,
+        "ambiguous": 1,
+    }
+    plain = memo("bench", "ask", "--data", str(data), "--detail", extra_env=env)
+    assert "none         1/1" in plain.stdout and "PASS" in plain.stdout
+    missing = memo("bench", "ask", "--data", str(tmp_path), extra_env=env)
+    assert missing.code == 2 and "questions.jsonl" in missing.stderr
