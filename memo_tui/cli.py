@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from memo_tui import __version__, cli_agents, cli_email, render
+from memo_tui import __version__, cli_agents, cli_email, cli_history, render
 from memo_tui.core.safety import sanitize, sanitize_line
 from memo_tui.render import warn
 
@@ -65,6 +65,9 @@ def build_parser() -> argparse.ArgumentParser:
     facts.add_argument("--type", choices=FACT_TYPES, dest="fact_type")
     facts.add_argument("--since", type=_iso_date, help="only meetings on or after YYYY-MM-DD")
     facts.add_argument("--limit", type=int, default=None)
+    facts.add_argument(
+        "--current", action="store_true", help="leave out decisions later ones replaced"
+    )
 
     commands.add_parser("doctor", parents=[common], help="show the store, versions and state")
 
@@ -128,6 +131,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     cli_agents.add_parsers(commands, common)
     cli_email.add_parsers(commands, common)
+    cli_history.add_parsers(commands, common)
 
     bench = commands.add_parser("bench", help="benchmarks that print figures")
     benches = bench.add_subparsers(dest="bench", metavar="BENCH", required=True)
@@ -285,7 +289,9 @@ def _capture(args: argparse.Namespace, services: Services) -> int:
 
 
 def _facts(args: argparse.Namespace, services: Services) -> int:
-    facts = services.store.facts(fact_type=args.fact_type, since=args.since, limit=args.limit)
+    facts = services.store.facts(
+        fact_type=args.fact_type, since=args.since, limit=args.limit, current=args.current
+    )
     if args.json:
         people = services.store.fact_people(facts)
         render.emit_json({"facts": [render.fact_json(f, people.get(f.fact_key)) for f in facts]})
@@ -841,4 +847,5 @@ _HANDLERS: dict[str, Handler] = {
     "relink": _relink,
     **cli_agents.HANDLERS,
     **cli_email.HANDLERS,
+    **cli_history.HANDLERS,
 }

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from store import (
         ActionItemRecord,
         CaptureSummary,
+        ChangeRecord,
         DecisionRecord,
         FactPeople,
         FactRecord,
@@ -87,6 +88,7 @@ def capture_json(result: CaptureResult) -> dict[str, Any]:
         "pending_names": result.pending_names,
         "decisions": [decision_json(d) for d in result.decisions],
         "action_items": [action_json(a) for a in result.action_items],
+        "changes": [change_json(c) for c in result.changes],
     }
 
 
@@ -137,6 +139,52 @@ def print_items(decisions: list[DecisionRecord], actions: list[ActionItemRecord]
         print(f"  action    {span:<9} {sanitize_line(a.description)} -> {owner}{due}{done}")
 
 
+def change_json(change: ChangeRecord) -> dict[str, Any]:
+    return {
+        "id": change.id,
+        "kind": change.kind,
+        "status": change.status,
+        "strength": change.strength,
+        "reason": change.reason,
+        "old": {
+            "id": change.old_id,
+            "text": change.old_text,
+            "quote": change.old_quote,
+            "date": change.old_day,
+            "title": change.old_title,
+            "valid_to": change.new_day if change.status == "applied" else None,
+        },
+        "new": {
+            "id": change.new_decision_id,
+            "text": change.new_text,
+            "date": change.new_day,
+            "title": change.new_title,
+            "capture_id": change.capture_id,
+            "lines": [change.line_start, change.line_end] if change.line_start else None,
+            "evidence": change.evidence,
+        },
+        "decided_at": change.decided_at,
+        "decided_by": change.decided_by,
+    }
+
+
+def print_change(change: ChangeRecord) -> None:
+    verb = {
+        "applied": "replaced",
+        "proposed": "may replace?",
+        "rejected": "rejected",
+        "undone": "undone",
+    }[change.status]
+    print(f"[{change.id}] {verb} ({change.strength}: {sanitize_line(change.reason)})")
+    old, new = change.old_text, change.new_text or change.evidence
+    print(
+        f"      {change.old_day}  {sanitize_line(old)}  ({sanitize_line(change.old_title or '')})"
+    )
+    print(
+        f"   -> {change.new_day}  {sanitize_line(new)}  ({sanitize_line(change.new_title or '')})"
+    )
+
+
 def print_capture(result: CaptureResult) -> None:
     if result.status in ("rejected", "needs_replace"):
         warn(f"{result.status:<13} {result.path}")
@@ -157,6 +205,12 @@ def print_capture(result: CaptureResult) -> None:
 
         print(f"  left out: {describe_skipped(result.skipped)}")
     print_items(result.decisions, result.action_items)
+    for change in result.changes:
+        old = f"{sanitize_line(change.old_text)} ({change.old_day})"
+        if change.status == "applied":
+            print(f"  replaces  {old}: memo changes undo {change.id}")
+        else:
+            print(f"  may replace {old}? memo changes accept|reject {change.id}")
     if result.pending_names:
         names = ", ".join(sanitize_line(n) for n in result.pending_names)
         print(f"  who is {names}? several people fit: memo pending, then memo confirm")

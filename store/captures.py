@@ -232,6 +232,8 @@ def _insert_decisions(
         values.pop("superseded_by")  # a number in this meeting: an id once all are written
         if values["status"] == "current":
             values.pop("status")  # the column's default (and a store before schema 14 has none)
+        if not values["subject"]:
+            values.pop("subject")  # likewise, before schema 15
         row = {**values, "verified": int(item.verified), "pending": int(values["pending"])}
         written = conn.execute(insert(Decision).values(capture_id=capture_id, **row, **provenance))
         ids.append(int(written.lastrowid))
@@ -262,7 +264,8 @@ _IN_CAPTURES = "capture_id IN (SELECT value FROM json_each(:ids)) ORDER BY id"
 _PERSON_NAME = "(SELECT name FROM people WHERE people.id = person_id)"
 DECISION_COLUMNS = (
     "id, capture_id, description, reasoning, decided_by, line_start, line_end, "
-    f"evidence_quote, verified, person_id, pending, {_PERSON_NAME}, status, superseded_by"
+    f"evidence_quote, verified, person_id, pending, {_PERSON_NAME}, status, superseded_by, "
+    "subject"
 )
 ACTION_ITEM_COLUMNS = (
     "id, capture_id, description, assignee_raw, due_date, line_start, line_end, "
@@ -287,6 +290,7 @@ def decision_record(r: Sequence[Any]) -> DecisionRecord:
         person_name=r[11],
         status=r[12],
         superseded_by=r[13],
+        subject=r[14],
     )
 
 

@@ -35,3 +35,7 @@ class NotFoundError(StoreError):
 
 class MergeError(StoreError):
     """A merge or split that cannot be done (the same person twice, nothing to split)."""
+
+
+class ChangeStateError(StoreError):
+    """A change that cannot move that way (accepting one already applied, undoing a proposal)."""

@@ -26,9 +26,10 @@ def list_facts(
     capture_id: int | None = None,
     limit: int | None = None,
     offset: int = 0,
+    current: bool = False,
 ) -> list[FactRecord]:
     """Facts newest meeting first; `since` compares with the meeting date (else capture time).
-    `limit` and `offset` page through them."""
+    `limit` and `offset` page through them; `current` leaves out replaced decisions."""
     clauses: list[str] = []
     params: dict[str, object] = {}
     if fact_type is not None:
@@ -40,6 +41,11 @@ def list_facts(
     if capture_id is not None:
         clauses.append("capture_id = :capture_id")
         params["capture_id"] = capture_id
+    if current:
+        clauses.append(
+            "NOT (fact_type = 'decision' AND fact_id IN "
+            "(SELECT id FROM decisions WHERE status != 'current'))"
+        )
     where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
     limit_sql = f"LIMIT {int(limit)} OFFSET {int(offset)}" if limit is not None else ""
     rows = conn.execute(

@@ -450,6 +450,52 @@ END;
     )
 
 
+def _v15_changes(conn: Connection) -> None:
+    """What a decision is about (its subject words, for finding the later decision that
+    replaces it), and changes found across meetings: a decision superseded by a later one, an
+    action item closed by later evidence. A strong change is applied with a note and can be
+    undone; a weak one waits, proposed, for the user. Deleting the evidence (its meeting or its
+    decision) takes an applied change back."""
+    _run(
+        conn,
+        """
+ALTER TABLE decisions ADD COLUMN subject TEXT NOT NULL DEFAULT '';
+CREATE TABLE changes (
+    id INTEGER PRIMARY KEY,
+    kind TEXT NOT NULL CHECK (kind IN ('supersedes', 'closes')),
+    old_decision_id INTEGER REFERENCES decisions(id) ON DELETE CASCADE,
+    old_item_id INTEGER REFERENCES action_items(id) ON DELETE CASCADE,
+    new_decision_id INTEGER REFERENCES decisions(id) ON DELETE CASCADE,
+    capture_id INTEGER NOT NULL REFERENCES captures(id) ON DELETE CASCADE,
+    line_start INTEGER,
+    line_end INTEGER,
+    evidence TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    strength TEXT NOT NULL CHECK (strength IN ('strong', 'weak')),
+    status TEXT NOT NULL CHECK (status IN ('applied', 'proposed', 'rejected', 'undone')),
+    previous_status TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    decided_at TEXT,
+    decided_by TEXT,
+    CHECK ((kind = 'supersedes' AND old_decision_id IS NOT NULL AND new_decision_id IS NOT NULL)
+        OR (kind = 'closes' AND old_item_id IS NOT NULL))
+);
+CREATE INDEX changes_status ON changes(status);
+CREATE INDEX changes_old_decision ON changes(old_decision_id);
+CREATE INDEX changes_old_item ON changes(old_item_id);
+CREATE INDEX changes_new_decision ON changes(new_decision_id);
+CREATE INDEX changes_capture ON changes(capture_id);
+CREATE TRIGGER changes_taken_back BEFORE DELETE ON changes WHEN OLD.status = 'applied' BEGIN
+    UPDATE decisions SET status = OLD.previous_status, superseded_by = NULL
+    WHERE OLD.kind = 'supersedes' AND id = OLD.old_decision_id AND status = 'superseded'
+      AND (superseded_by IS NULL OR superseded_by = OLD.new_decision_id);
+    UPDATE action_items SET status = OLD.previous_status
+    WHERE OLD.kind = 'closes' AND id = OLD.old_item_id AND status = 'done';
+END;
+""",
+    )
+
+
 MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("initial schema", _v1_initial),
     ("embedding cache by content hash", _v2_embedding_cache),
@@ -465,6 +511,7 @@ MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("deciders and owners read as the person they were settled as", _v12_settled_names),
     ("merges of people, kept so a split can undo them", _v13_person_merges),
     ("decisions current, superseded or retracted", _v14_decision_status),
+    ("decision subjects; changes across meetings, applied or proposed", _v15_changes),
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -48,6 +48,7 @@ class NewDecision:
     pending: bool = False  # decided_by is ambiguous: waiting for the user to say who
     status: str = "current"  # or "superseded": a later decision of the meeting replaced it
     superseded_by: int | None = None  # which one: its number among the capture's decisions
+    subject: str = ""  # what it is about: key words of it and of what led to it
 
 
 @dataclass(frozen=True)
@@ -177,6 +178,7 @@ class DecisionRecord:
     person_name: str | None = None  # the person `decided_by` was settled as
     status: str = "current"  # "superseded" (kept as history) or "retracted"
     superseded_by: int | None = None  # the decision that replaced it
+    subject: str = ""  # key words of what it is about
 
     @property
     def fact_key(self) -> int:
@@ -667,3 +669,63 @@ class NewsletterSummary:
     last_seen: str | None
     unsubscribe: str
     reason: str
+
+
+@dataclass(frozen=True)
+class HistoryDecision:
+    """A decision as the search for what replaced it reads it."""
+
+    id: int
+    capture_id: int
+    day: str  # its meeting's date (else the day it was captured)
+    captured_at: str
+    description: str
+    quote: str
+    subject: str  # space-separated key words
+    status: str
+    project_ids: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class NewChange:
+    """A change found across meetings: `strong` ones are applied at once (and can be undone),
+    `weak` ones are proposed to the user."""
+
+    kind: str  # "supersedes" or "closes"
+    capture_id: int  # the meeting holding the evidence
+    evidence: str  # its words
+    reason: str  # why memo thinks so, for the review
+    strength: str  # "strong" or "weak"
+    old_decision_id: int | None = None
+    old_item_id: int | None = None
+    new_decision_id: int | None = None
+    line_start: int | None = None
+    line_end: int | None = None
+
+
+@dataclass(frozen=True)
+class ChangeRecord:
+    """A change with both sides, as the review shows it."""
+
+    id: int
+    kind: str
+    status: str  # applied, proposed, rejected, undone
+    strength: str
+    reason: str
+    evidence: str
+    capture_id: int
+    line_start: int | None
+    line_end: int | None
+    old_id: int  # the decision replaced or the action item closed
+    new_decision_id: int | None
+    previous_status: str
+    created_at: str
+    decided_at: str | None
+    decided_by: str | None
+    old_text: str
+    old_quote: str | None
+    old_day: str | None
+    old_title: str | None
+    new_text: str | None
+    new_day: str | None
+    new_title: str | None

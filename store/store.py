@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -18,6 +19,7 @@ from store import (
     addresses,
     agents,
     captures,
+    changes,
     concepts,
     email,
     facts,
@@ -43,6 +45,7 @@ from store.records import (
     CaptureCandidate,
     CaptureRef,
     CaptureSummary,
+    ChangeRecord,
     ClientSummary,
     ConceptSummary,
     DecisionRecord,
@@ -52,8 +55,10 @@ from store.records import (
     FactCursor,
     FactPeople,
     FactRecord,
+    HistoryDecision,
     KnownMessage,
     NewCapture,
+    NewChange,
     NewEmailMessage,
     NewsletterSummary,
     PendingMention,
@@ -232,6 +237,63 @@ class Store:
             return captures.delete_capture(conn, capture_id)
 
     # People, merged and split
+
+    # Changes across meetings
+
+    def capture_decisions(self, capture_id: int) -> list[HistoryDecision]:
+        with self.reader.connect() as conn:
+            return changes.capture_decisions(conn, capture_id)
+
+    def earlier_current_decisions(
+        self, capture_id: int, day: str, limit: int = 2000
+    ) -> list[HistoryDecision]:
+        with self.reader.connect() as conn:
+            return changes.earlier_current_decisions(conn, capture_id, day, limit)
+
+    def captures_of_decisions(self, decision_ids: Sequence[int]) -> list[int]:
+        with self.reader.connect() as conn:
+            rows = conn.execute(
+                text(
+                    "SELECT DISTINCT capture_id FROM decisions "
+                    "WHERE id IN (SELECT value FROM json_each(:ids))"
+                ),
+                {"ids": json.dumps(list(decision_ids))},
+            ).all()
+        return [int(r[0]) for r in rows]
+
+    def capture_ids_by_date(self) -> list[int]:
+        """Every capture, oldest meeting first (then in the order captured)."""
+        with self.reader.connect() as conn:
+            rows = conn.execute(
+                text(
+                    "SELECT id FROM captures "
+                    "ORDER BY coalesce(occurred_at, substr(captured_at, 1, 10)), captured_at, id"
+                )
+            ).all()
+        return [int(r[0]) for r in rows]
+
+    def decision_subjects(self) -> list[str]:
+        with self.reader.connect() as conn:
+            return changes.decision_subjects(conn)
+
+    def add_changes(self, found: Sequence[NewChange]) -> list[int]:
+        """Record changes in one transaction; strong ones take effect (rollups with them)."""
+        with self._reporting() as conn:
+            now = utc_now()
+            return [changes.add_change(conn, change, now) for change in found]
+
+    def decide_change(self, change_id: int, status: str, by: str) -> ChangeRecord:
+        """Apply ("applied"), reject ("rejected") or undo ("undone") change `change_id`."""
+        with self._reporting() as conn:
+            return changes.decide(conn, change_id, status, by, utc_now())
+
+    def changes(self, statuses: Sequence[str] = ()) -> list[ChangeRecord]:
+        with self.reader.connect() as conn:
+            return changes.changes(conn, statuses)
+
+    def change(self, change_id: int) -> ChangeRecord | None:
+        with self.reader.connect() as conn:
+            return changes.change_by_id(conn, change_id)
 
     def merge_people(self, merged: int, kept: int, user: str) -> PersonMerge:
         """Person `merged` is `kept`: everything of theirs moves over, in one transaction
@@ -451,9 +513,10 @@ class Store:
         capture_id: int | None = None,
         limit: int | None = None,
         offset: int = 0,
+        current: bool = False,
     ) -> list[FactRecord]:
         with self.reader.connect() as conn:
-            return facts.list_facts(conn, fact_type, since, capture_id, limit, offset)
+            return facts.list_facts(conn, fact_type, since, capture_id, limit, offset, current)
 
     def fact_people(self, found: Sequence[FactRecord]) -> dict[int, FactPeople]:
         """Who each decision and action item among `found` is about, by fact key."""

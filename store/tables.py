@@ -79,6 +79,7 @@ class Decision(ProvenanceColumns, table=True):
     verified: int = 1
     status: str | None = None  # unset: the column's default, "current" (schema 14 on)
     superseded_by: int | None = None
+    subject: str | None = None  # unset: the column's default, "" (schema 15 on)
 
 
 class ActionItem(ProvenanceColumns, table=True):

@@ -365,7 +365,7 @@ def test_migration_from_schema_4_keeps_runs_and_makes_them_resumable(tmp_path: P
         )
 
     with Store(path) as store:
-        assert store.stats().schema_version == SCHEMA_VERSION == 14
+        assert store.stats().schema_version == SCHEMA_VERSION == 15
         old = store.run(1)
         assert old is not None and (old.spec_json, old.status, old.steps) == ("{}", "running", 1)
         assert store.steps(1)[0].message_json is None
@@ -425,6 +425,8 @@ def test_a_store_from_before_gets_its_rollups_filled(tmp_path: Path) -> None:
             conn.exec_driver_sql("ALTER TABLE captures DROP COLUMN channel_of")
             conn.exec_driver_sql("DROP TRIGGER people_name_au")  # (version 12)
             conn.exec_driver_sql("DROP TABLE person_merges")  # (version 13)
+            conn.exec_driver_sql("DROP TABLE changes")  # (version 15, with its trigger)
+            conn.exec_driver_sql("ALTER TABLE decisions DROP COLUMN subject")
             # (version 14) the view reads the decision's status: a stand-in while it goes
             conn.exec_driver_sql("DROP VIEW facts")
             conn.exec_driver_sql(

@@ -26,7 +26,7 @@ from memo_tui.core.benchmarks import labelled
 from memo_tui.core.capture import CaptureOptions, CaptureService
 from memo_tui.core.capture.formats.base import is_bot
 from memo_tui.core.capture.offline.text import content_words
-from memo_tui.core.capture.service import Extractor
+from memo_tui.core.capture.service import CaptureResult, Extractor
 from memo_tui.core.capture.sources import Transcript
 from memo_tui.core.capture.untrusted import addresses_a_model
 from store import ActionItemRecord, DecisionRecord, Store
@@ -213,6 +213,9 @@ class SetBench:
     extract_seconds: float = 0.0
     seconds: float = 0.0
     extractor: str = "offline extractor"
+    # Changes across meetings against the set's links: "applied right", "proposed wrong", ...
+    links: dict[str, int] = field(default_factory=dict)
+    link_notes: list[str] = field(default_factory=list)  # each change and its verdict
 
     def total(self, key: str) -> Score:
         scores = [getattr(f, key) for f in self.files]
@@ -243,6 +246,7 @@ class SetBench:
             "reversed_kept_as_current": self.count("reversed_current"),
             "near_misses_extracted": self.count("near_misses"),
             "injected_extracted": self.count("injected"),
+            "links_across_meetings": self.links,
             "files": [
                 {
                     "file": f.file,
@@ -287,8 +291,70 @@ def run_set(data: Path, extractor: Extractor | None = None) -> SetBench:
                 found, row, raw, (decisions, actions), lambda i: cast.member(names.get(i or 0))
             )
             bench.files.append(found)
+        _score_links(bench, store, rows, done)
     bench.seconds = time.perf_counter() - started
     return bench
+
+
+def _truth_links(rows: list[dict[str, Any]]) -> dict[tuple[str, str], tuple[str, str]]:
+    """(file, id) of each decision a later meeting replaced -> (file, id) of its replacement."""
+    links: dict[tuple[str, str], tuple[str, str]] = {}
+    for row in rows:
+        for d in row["decisions"]:
+            later = d.get("superseded_by")
+            if later and later.split("#")[0] != row["file"]:
+                file, _, ident = later.partition("#")
+                links[(row["file"], d["id"])] = (file, ident)
+    return links
+
+
+def _score_links(
+    bench: SetBench, store: Store, rows: list[dict[str, Any]], done: dict[str, CaptureResult]
+) -> None:
+    """Each change across meetings memo made (applied) or proposed, right when the set links
+    the two decisions (directly or along a chain); links the set has between two extracted
+    decisions that memo neither made nor proposed are missed."""
+    truth_of: dict[int, tuple[str, str]] = {}
+    for row in rows:
+        capture_id = done[row["file"]].capture_id
+        if capture_id:
+            for ours, wanted in labelled.match(store.decisions([capture_id]), row["decisions"]):
+                truth_of[ours.id] = (row["file"], wanted["id"])
+    truth = _truth_links(rows)
+
+    def reaches(old: tuple[str, str], new: tuple[str, str]) -> bool:
+        seen, at = set(), truth.get(old)
+        while at is not None and at not in seen:
+            if at == new:
+                return True
+            seen.add(at)
+            at = truth.get(at)
+        return False
+
+    tally = {f"{s} {v}": 0 for s in ("applied", "proposed") for v in ("right", "wrong")}
+    found: set[tuple[tuple[str, str], tuple[str, str]]] = set()
+    for change in store.changes():
+        if change.kind != "supersedes" or change.new_decision_id is None:
+            continue
+        old, new = truth_of.get(change.old_id), truth_of.get(change.new_decision_id)
+        right = old is not None and new is not None and reaches(old, new)
+        if old is not None and new is not None and right:
+            found.add((old, new))
+        state = "applied" if change.status == "applied" else "proposed"
+        tally[f"{state} {'right' if right else 'wrong'}"] += 1
+        bench.link_notes.append(
+            f"{state} {'right' if right else 'wrong'}: {change.old_text[:50]!r} -> "
+            f"{(change.new_text or '')[:50]!r} ({change.reason})"
+        )
+    extracted = set(truth_of.values())
+    between = [(o, n) for o, n in truth.items() if o in extracted and n in extracted]
+    said = {(row["file"], d["id"]): d["text"] for row in rows for d in row["decisions"]}
+    missed = [pair for pair in between if pair not in found]
+    bench.link_notes += [f"missed: {said[o][:50]!r} -> {said[n][:50]!r}" for o, n in missed]
+    tally["missed"] = len(missed)
+    tally["in the set"] = len(truth)
+    tally["between extracted decisions"] = len(between)
+    bench.links = tally
 
 
 def _score_file(
@@ -313,7 +379,13 @@ def _score_file(
     truth_d, truth_a = row["decisions"], row["actions"]
     pairs_d = labelled.match(kept_d, truth_d)
     _tally(found.decisions, decisions, truth_d, pairs_d)
-    current = [d for d in decisions if getattr(d, "status", "current") == "current"]
+    here = {d.id for d in decisions}
+    current = [  # held when its meeting ended: current, or replaced by a later meeting only
+        d
+        for d in decisions
+        if getattr(d, "status", "current") == "current"
+        or (d.status == "superseded" and d.superseded_by not in here)
+    ]
     final = [d for d in truth_d if d.get("final", True)]
     pairs_f = labelled.match([d for d in current if false_lines[id(d)] is None], final)
     _tally(found.final, current, final, pairs_f)
@@ -454,4 +526,14 @@ def format_set_report(bench: SetBench, detail: bool = False) -> str:
         f"extractor throughput {bench.as_dict()['extractor_chars_per_second']:,} chars/s "
         f"(extraction alone; {bench.seconds:.1f} s in all)",
     ]
+    if bench.links:
+        k = bench.links
+        rows.append(
+            f"links across meetings ({k['in the set']} in the set, "
+            f"{k['between extracted decisions']} between extracted decisions): applied "
+            f"{k['applied right']} right {k['applied wrong']} wrong, proposed "
+            f"{k['proposed right']} right {k['proposed wrong']} wrong, missed {k['missed']}"
+        )
+        if detail:
+            rows += [f"    {note}" for note in bench.link_notes]
     return "\n".join(rows)

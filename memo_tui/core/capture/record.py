@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from memo_tui.core.capture.evidence import EvidenceIndex
 from memo_tui.core.capture.excerpts import excerpts
 from memo_tui.core.capture.sources import Transcript
+from memo_tui.core.capture.subject import decision_subject
 from store import NewActionItem, NewCapture, NewDecision, Provenance, utc_now
 
 if TYPE_CHECKING:
@@ -83,18 +84,24 @@ def build_capture(
     links = _without_cycles(
         [_replaced_by(d, n, count) for n, d in enumerate(extraction.decisions, start=1)]
     )
-    decisions = [
-        NewDecision(
-            description=d.description,
-            reasoning=d.reasoning,
-            decided_by=d.decided_by,
-            evidence_quote=d.evidence_quote,
-            status="current" if later is None else "superseded",
-            superseded_by=later,
-            **_span(evidence_lines(index, d.evidence_quote, d.reasoning)),  # type: ignore[arg-type]
+    speakers = {t.speaker for t in transcript.turns if t.speaker} | set(transcript.attendees)
+    decisions = []
+    for d, later in zip(extraction.decisions, links, strict=True):
+        span = _span(evidence_lines(index, d.evidence_quote, d.reasoning))
+        own = (d.description, d.evidence_quote, d.reasoning or "")
+        line = span["line_start"] if isinstance(span["line_start"], int) else None
+        decisions.append(
+            NewDecision(
+                description=d.description,
+                reasoning=d.reasoning,
+                decided_by=d.decided_by,
+                evidence_quote=d.evidence_quote,
+                status="current" if later is None else "superseded",
+                superseded_by=later,
+                subject=decision_subject(transcript.turns, line, own, speakers),
+                **span,  # type: ignore[arg-type]
+            )
         )
-        for d, later in zip(extraction.decisions, links, strict=True)
-    ]
     actions = [
         NewActionItem(
             description=a.description,

@@ -18,7 +18,15 @@ from memo_tui.core.capture.offline import extract as offline_extract
 from memo_tui.core.capture.record import build_capture
 from memo_tui.core.capture.sources import Transcript, captured_name, parse
 from memo_tui.core.entities.linking import link_names
-from store import ActionItemRecord, DecisionRecord, DuplicateCaptureError, NewCapture, Store
+from store import (
+    ActionItemRecord,
+    ChangeRecord,
+    DecisionRecord,
+    DuplicateCaptureError,
+    NewCapture,
+    Store,
+    StoreError,
+)
 
 if TYPE_CHECKING:
     from memo_tui.core.llm.schemas import Extraction
@@ -60,6 +68,7 @@ class CaptureResult:
     format: str | None = None  # the format the file was read as ("teams_vtt", ...)
     skipped: dict[str, int] = field(default_factory=dict)  # what was left out, by reason
     channel_of: int | None = None  # a chat log: the meeting capture it belongs to
+    changes: list[ChangeRecord] = field(default_factory=list)  # earlier items it changed
 
     @property
     def ok(self) -> bool:
@@ -235,10 +244,31 @@ class CaptureService:
         outcome = self._write(label, new, replace_id, paired)
         outcome.chunks = int(getattr(result, "chunks", 0))
         outcome.skipped = transcript.skipped
-        if self.after_commit is not None and outcome.status in ("captured", "replaced"):
+        if outcome.status in ("captured", "replaced"):
             assert outcome.capture_id is not None
-            self.after_commit(outcome.capture_id)
+            outcome.changes = self._changes(outcome.capture_id)
+            if self.after_commit is not None:
+                for capture_id in dict.fromkeys([outcome.capture_id, *self._touched(outcome)]):
+                    self.after_commit(capture_id)
         return outcome
+
+    def _changes(self, capture_id: int) -> list[ChangeRecord]:
+        """Earlier decisions this capture replaces: strong ones applied, weak ones proposed.
+        Found after the capture commits; a failure here loses no capture (memo changes
+        --scan finds them again)."""
+        from memo_tui.core.history.threads import supersessions
+
+        try:
+            ids = self.store.add_changes(supersessions(self.store, capture_id))
+        except StoreError:
+            return []
+        return [c for c in (self.store.change(i) for i in ids) if c is not None]
+
+    def _touched(self, outcome: CaptureResult) -> list[int]:
+        """Captures whose decisions an applied change re-worded (their text says superseded
+        now, so their vectors are made again)."""
+        ids = {c.old_id for c in outcome.changes if c.status == "applied"}
+        return self.store.captures_of_decisions(sorted(ids)) if ids else []
 
     def capture_thread(
         self,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz
@@ -26,6 +27,7 @@ from memo_tui.core.capture.offline.text import (
     word_count,
 )
 from memo_tui.core.capture.sources import Transcript, Turn
+from memo_tui.core.capture.subject import CALENDAR
 from memo_tui.core.capture.untrusted import addresses_a_model
 from memo_tui.core.entities.names import similarity
 from memo_tui.core.entities.nicknames import same_first_name
@@ -704,14 +706,27 @@ def _values(text: str) -> set[str]:
 
 
 def _changed(values: set[str], theirs: set[str]) -> bool:
-    """A value set again differently: a number for a number, a name for a name ("the 20th"
-    then "the 27th", "Slack" then "PagerDuty"); a name and a number are not one value changed
-    ("Voltaic it is", then "burn-in on the first ten packs")."""
-    for kind in (_is_number, lambda v: not _is_number(v)):
+    """A value set again differently: a number for a number, a day or month for a day or
+    month, a name for a name ("the 20th" then "the 27th", "Slack" then "PagerDuty"); a name
+    and a number are not one value changed ("Voltaic it is", then "burn-in on the first ten
+    packs"), nor a name and a month ("Parcelwise instead of Brightline" after "Monday the
+    16th of March")."""
+    kinds: tuple[Callable[[str], bool], ...] = (
+        _is_number,
+        lambda v: v in CALENDAR,
+        lambda v: not _is_number(v) and v not in CALENDAR,
+    )
+    for kind in kinds:
         ours, before = {v for v in values if kind(v)}, {v for v in theirs if kind(v)}
         if ours and before and ours.isdisjoint(before):
             return True
     return False
+
+
+def _what(words: set[str]) -> set[str]:
+    """Subject words less the values among them: sharing "monday" or "three" makes two calls
+    no more about the same thing."""
+    return {w for w in words if w not in CALENDAR and not _is_number(w)}
 
 
 def _is_number(value: str) -> bool:
@@ -791,6 +806,10 @@ def _superseded(item: _Item, kept: list[_Item], turns: list[Turn]) -> _Item | No
     if item.from_notes or item.kind != "decision":
         return None
     trigger = _taken_back(item, turns)
+    if trigger and any(k.quote in trigger or trigger in k.quote for k in kept):
+        trigger = (
+            None  # a call of its own ("we're moving the launch to the 16th"), not a retraction
+        )
     named = _topic(trigger) | _values(trigger) if trigger else set()
     subject = _subject(item, turns) | named
     values = _values(item.quote)
@@ -798,7 +817,7 @@ def _superseded(item: _Item, kept: list[_Item], turns: list[Turn]) -> _Item | No
     for earlier in kept:
         if earlier.kind != "decision" or earlier.from_notes or earlier.superseded_by:
             continue
-        shared = len(subject & _subject(earlier, turns))
+        shared = len(_what(subject & _subject(earlier, turns)))
         theirs = _values(earlier.quote)
         changed = _changed(values, theirs)
         called_off = bool(named & (_topic(earlier.quote) | theirs))

@@ -1,0 +1,184 @@
+"""What a decision is about, and what it sets: the two things that tie a later decision to the
+one it replaces.
+
+A decision is often said in few words ("Let's bring it back to forty."), so its subject is
+read from its own words and from the turn that led to it ("the sim for twenty aisles still says
+forty robots"), less the names of the people talking and the words that only make a call.
+Its values are what it sets: numbers (in digits, "forty" read as 40), dates and names.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+
+from memo_tui.core.capture.formats.base import Turn
+from memo_tui.core.capture.offline.text import content_words
+
+# Words that make or report a call, or fill a sentence, and say nothing of its subject.
+CALL_WORDS = frozenset(
+    """agre agreed agree final answer decide decided decision call done okay fine yes yeah right
+    good great sure well just really thing things going want need let that's think also then
+    actually maybe stand stands still back again now anyway it's we're i'm let's don't won't
+    can't what's there's mean lot bit able sort kind move moves moved moving change changes
+    changed changing switch switched replace replaced stay stays keep keeps goes go decid
+    reason reasoning because""".split()
+)
+NUMBER_WORDS = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
+    "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20,
+    "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
+    "ninety": 90, "hundred": 100,
+}  # fmt: skip
+# Ordinals set values too ("the twenty-third"), but "second" alone is a unit ("per second").
+# Days and months say when, not what: they are values, never subject words.
+CALENDAR = frozenset(
+    """monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs
+    fri sat sun january february march april may june july august september october november
+    december jan feb mar apr jun jul aug sep sept oct nov dec today tomorrow tonight week weeks
+    month months year years day days""".split()
+)
+ORDINALS = {
+    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
+    "eighth": 8, "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13,
+    "fourteenth": 14, "fifteenth": 15, "sixteenth": 16, "seventeenth": 17, "eighteenth": 18,
+    "nineteenth": 19, "twentieth": 20, "thirtieth": 30,
+}  # fmt: skip
+VALUE_MARK = "#"  # a value said around a decision, kept among its subject words as "#24"
+
+
+def subject_words(texts: Iterable[str], names: Iterable[str] = ()) -> set[str]:
+    """The key words of `texts`, less people's names, call words and numbers."""
+    named = {w.lower() for name in names for w in re.findall(r"\w+", name)}
+    words = content_words(" ".join(texts))
+    return {
+        w
+        for w in words
+        if w not in CALL_WORDS
+        and w not in CALENDAR
+        and w not in named
+        and not all(p in NUMBER_WORDS or p in ORDINALS for p in w.split("-"))
+        and "'" not in w
+        and not w[:1].isdigit()
+    }
+
+
+def decision_subject(
+    turns: list[Turn], line: int | None, own: Iterable[str], names: Iterable[str]
+) -> str:
+    """A decision's subject words, space-separated: its own words (`own`: what was decided,
+    the quote, the reason) and those of the turn before the one it was said in; then the
+    values said in those turns, marked ("#24"), for a later call that moves from one."""
+    texts = list(own)
+    around: list[str] = []
+    if line is not None:
+        at = next((i for i, t in enumerate(turns) if t.line <= line <= t.end), None)
+        if at is not None:
+            around = [turns[at].text] + ([turns[at - 1].text] if at else [])
+    words = sorted(subject_words([*texts, *around], names))
+    said = sorted(VALUE_MARK + v for text in around for v in values(text))
+    return " ".join(dict.fromkeys([*words, *said]))
+
+
+def subject_of(subject: str) -> tuple[set[str], set[str]]:
+    """A stored subject as (its words, the values said around it)."""
+    tokens = subject.split()
+    marked = {t[len(VALUE_MARK) :] for t in tokens if t.startswith(VALUE_MARK)}
+    return {t for t in tokens if not t.startswith(VALUE_MARK)}, marked
+
+
+MONTHS = frozenset(
+    """january february march april may june july august september october november december
+    jan feb mar apr jun jul aug sep sept oct nov dec""".split()
+)
+WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
+DATE_MARK = "@"  # a value that says when ("@11", "@january"), not how many
+_TOKEN = re.compile(r"\d{1,2}/\d{1,2}\b|\d+(?:\.\d+)?(?:st|nd|rd|th)?|[\w'\-]+")
+
+
+def _number(token: str) -> tuple[str, bool] | None:
+    """A token's number and whether it reads as a day ("23rd", "twenty-third"); None if it is
+    no number ("second" alone is a unit: "per second")."""
+    low = token.lower()
+    found = re.fullmatch(r"(\d+(?:\.\d+)?)(st|nd|rd|th)?", low)
+    if found:
+        n = found.group(1)
+        return (str(float(n)) if "." in n else n.lstrip("0") or "0"), bool(found.group(2))
+    pieces = low.split("-")
+    if pieces == ["second"]:
+        return None
+    parts = [NUMBER_WORDS.get(p, ORDINALS.get(p)) for p in pieces]
+    if parts and all(p is not None for p in parts):
+        return str(sum(p for p in parts if p is not None)), pieces[-1] in ORDINALS
+    return None
+
+
+def values(text: str, opens: bool = True) -> set[str]:
+    """What a statement sets: amounts ("forty" and "40" alike), dates (marked: "@11",
+    "@january"; a number beside a month, an ordinal day, a year, "24/3") and names
+    ("PagerDuty"): capitalised words, but not the first of a sentence (unless the text does
+    not `opens` one: a piece cut from inside a sentence)."""
+    found: set[str] = set()
+    for n, sentence in enumerate(re.split(r"(?<=[.!?:;])\s+", text)):
+        first = 1 if opens or n else 0
+        tokens = _TOKEN.findall(sentence)
+        lows = [t.lower() for t in tokens]
+        for i, token in enumerate(tokens):
+            low = lows[i]
+            if "/" in token:
+                found |= {DATE_MARK + p.lstrip("0") for p in token.split("/")}
+                continue
+            if low in MONTHS or low in WEEKDAYS:
+                found.add(DATE_MARK + low)
+                continue
+            number = _number(token)
+            if number is not None:
+                value, ordinal = number
+                near = {w for w in lows[max(0, i - 3) : i + 4] if w != low}
+                year = len(value) == 4 and value[:2] in ("19", "20")
+                when = ordinal or year or bool(near & MONTHS)
+                found.add(DATE_MARK + value if when else value)
+            elif i >= first and token[0].isupper() and token != "I" and "'" not in token:
+                found.add(low)
+    return found
+
+
+def is_number(value: str) -> bool:
+    return value[:1].isdigit()
+
+
+def is_date(value: str) -> bool:
+    return value.startswith(DATE_MARK)
+
+
+def changed(ours: set[str], theirs: set[str]) -> str | None:
+    """How a value was set again differently ("1.2 → 0.8"): a number for a number, a name for
+    a name; None when nothing of one kind was replaced by another of that kind."""
+    found = changed_values(ours, theirs)
+    if not found:
+        return None
+    new, old = (", ".join(sorted(v.lstrip(DATE_MARK) for v in side)) for side in found)
+    return f"{old} → {new}"
+
+
+def changed_values(ours: set[str], theirs: set[str]) -> tuple[set[str], set[str]] | None:
+    """(new values, old values) of the first kind, amounts, dates then names, where each side
+    sets one the other does not ("Monday the 16th", then "Monday the 23rd": 16 → 23); an
+    amount and a date are not one value changed ("eight robots", then "the 11th")."""
+    kinds: tuple[Callable[[str], bool], ...] = (
+        is_number,
+        is_date,
+        lambda v: not is_number(v) and not is_date(v),
+    )
+    for kind in kinds:
+        now, before = {v for v in ours if kind(v)}, {v for v in theirs if kind(v)}
+        if now - before and before - now:
+            return now - before, before - now
+    return None
+
+
+def distinctive(value: str) -> bool:
+    """A value that picks a thing out: a name or a decimal ("Voltaic", "3.2"), not a count or
+    a day that many things share."""
+    return (not is_number(value) and not is_date(value)) or "." in value

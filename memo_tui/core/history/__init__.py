@@ -1,0 +1,1 @@
+"""Decisions and action items over time: what replaced what, and what got done."""

@@ -1,0 +1,58 @@
+"""The changes review: what memo applied on its own, what it proposes, and the user's word on
+each. Shared by `memo changes` and the app's Changes review."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from store import ChangeRecord, Store
+
+STATUSES = ("applied", "proposed", "rejected", "undone")
+VERBS = {"accept": "applied", "reject": "rejected", "undo": "undone"}
+
+
+@dataclass(frozen=True)
+class Scanned:
+    captures: int
+    found: list[ChangeRecord]
+
+
+class ChangesService:
+    def __init__(self, store: Store, user: str, refreshed: Callable[[], object] | None = None):
+        self.store = store
+        self.user = user
+        self.refreshed = refreshed  # e.g. embed the facts whose text a change re-worded
+
+    def review(self) -> list[ChangeRecord]:
+        """What waits for the user: proposals, oldest evidence first."""
+        return sorted(self.store.changes(("proposed",)), key=lambda c: c.id)
+
+    def listed(self, everything: bool = False) -> list[ChangeRecord]:
+        """Proposed and applied changes (every one, with `everything`), newest first."""
+        return self.store.changes(() if everything else ("proposed", "applied"))
+
+    def decide(self, change_id: int, verb: str) -> ChangeRecord:
+        """`accept` a proposal (it takes effect), `reject` it, or `undo` an applied change (the
+        old decision holds again, the item is open again)."""
+        done = self.store.decide_change(change_id, VERBS[verb], self.user)
+        if self.refreshed is not None:
+            self.refreshed()
+        return done
+
+    def scan(self, progress: Callable[[int, int], None] | None = None) -> Scanned:
+        """Look again, meeting by meeting in date order, for decisions later ones replaced (for
+        captures made before memo looked, or after a rejected change was undone)."""
+        from memo_tui.core.history.threads import supersessions
+
+        ids = self.store.capture_ids_by_date()
+        found: list[ChangeRecord] = []
+        for n, capture_id in enumerate(ids, 1):
+            before = {c.id for c in self.store.changes()}
+            self.store.add_changes(supersessions(self.store, capture_id))
+            found += [c for c in self.store.changes() if c.id not in before]
+            if progress is not None:
+                progress(n, len(ids))
+        if found and self.refreshed is not None:
+            self.refreshed()
+        return Scanned(len(ids), sorted(found, key=lambda c: c.id))

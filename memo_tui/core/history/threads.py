@@ -1,0 +1,175 @@
+"""Decision threads across meetings: which earlier decision a new one replaces.
+
+A later decision replaces an earlier one when both are about the same thing and the later one
+sets it differently: another number or date, another name, yes where it was no. Both are read
+from what was stored at capture: each decision's subject words (its own words and the turn
+that led to it) and the values it sets. A heuristic, measured by `memo bench extract` against
+the labelled sets' cross-meeting links:
+
+- **strong**, applied at once (with a note, and `memo changes undo`): a value differs (an
+  amount for an amount, a date for a date, a name for a name),
+  and the new one says it is a change ("moves to", "instead of", "no longer", "back to", "goes
+  down to") while sharing rare words of their own with the old one (not only of context), or
+  the old value (a name) was named just before it; or it names the old value as the one it
+  moves from ("from the 13th to the 11th of May");
+- **weak**, proposed for the user's review: the two share a word of their own and rare
+  subject words, and the value differs, but nothing says it is a change.
+
+Yes turned to no ("we're not doing chilled", then "chilled it is") is not read yet: measured,
+a negation on one side only linked more unrelated calls than related ones. Only current
+decisions are candidates, so a chain (40 → 24 → 40) links each step to the one
+before it. Decisions of captures tied to different projects are never linked.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from memo_tui.core.capture.subject import (
+    changed,
+    changed_values,
+    distinctive,
+    subject_of,
+    subject_words,
+    values,
+)
+from store import HistoryDecision, NewChange, Store
+
+CHANGE_CUE = re.compile(
+    r"\b(?:mov(?:e|es|ed|ing) (?:[\w'-]+ ){0,4}?(?:to|from|back|out)|instead of|no longer|back to|"
+    r"replac\w*|switch\w* (?:to|over)|push(?:ed|ing)? (?:it |that |this )?(?:back|out)|"
+    r"goes (?:down|up) to|"
+    r"(?:chang|slipp?)\w* (?:to|from)|now (?:is|goes|moves)|brings? it back|revers\w*|"
+    r"any ?more)\b",
+    re.IGNORECASE,
+)
+# Where a call names the value it replaces: "from the 2nd to the 16th", "Parcelwise instead
+# of Brightline", "w/c 13 Apr, not the 20th", "Ardent rather than Voltaic".
+_MOVES = (
+    re.compile(r"\bfrom\b(?P<old>.{1,60}?)\bto\b(?P<new>[^.;(]{1,40})", re.IGNORECASE),
+    re.compile(
+        r"(?P<new>[^.;]{1,60}?)\b(?:instead of|rather than)\b(?P<old>[^.;]{1,40})", re.IGNORECASE
+    ),
+    re.compile(r"(?P<new>[^.;]{1,60}?),\s*not\b(?P<old>[^.;,]{1,30})", re.IGNORECASE),
+)
+STRONG_SHARED = 2.0  # rarity of the own words both decisions say, for a change applied at once
+WEAK_WEIGHT = 7.0  # rarity-weighted subject words shared, for a change proposed
+WEAK_SHARE = 0.2  # and that share of the smaller subject's weight
+
+
+@dataclass(frozen=True)
+class Link:
+    old: HistoryDecision
+    strength: str
+    reason: str
+    weight: float
+
+
+def _own(decision: HistoryDecision) -> set[str]:
+    return subject_words([decision.description, decision.quote])
+
+
+def _named_as_old(quote: str, theirs: set[str]) -> str | None:
+    """How a call moves from the old value when it names it ("from the 2nd to the 16th":
+    2 → 16); None when it names none of the old call's values."""
+    for pattern in _MOVES:
+        found = pattern.search(quote)
+        if found is None:
+            continue
+        old, new = values(found.group("old"), opens=False), values(found.group("new"))
+        if old & theirs and new - theirs:
+            was = ", ".join(sorted(v.lstrip("@") for v in old & theirs))
+            return f"{was} → {', '.join(sorted(v.lstrip('@') for v in new - theirs))}"
+    return None
+
+
+def link(
+    new: HistoryDecision,
+    old: HistoryDecision,
+    rarity: Callable[[str], float],
+    people: frozenset[str] = frozenset(),
+) -> Link | None:
+    """Whether `new` replaces `old`, how surely, and why (for the review). `people`: the words
+    of people's names, which are neither what a call is about nor a value it sets."""
+    if new.project_ids and old.project_ids and not set(new.project_ids) & set(old.project_ids):
+        return None
+    said, before = new.quote or new.description, old.quote or old.description
+    ours, theirs = values(said) - people, values(before) - people
+    shared_own = (_own(new) & _own(old)) - people
+    (new_words, said_around), (old_words, _) = subject_of(new.subject), subject_of(old.subject)
+    subject = new_words & old_words
+    weight = sum(rarity(w) for w in subject)
+    smaller = min(sum(rarity(w) for w in new_words), sum(rarity(w) for w in old_words))
+    moved = _named_as_old(said, theirs)
+    swapped = changed(ours, theirs)
+    how = moved or swapped
+    if how is None:
+        return None
+    about = ", ".join(sorted(shared_own or subject, key=lambda w: -rarity(w))[:4])
+    cue = CHANGE_CUE.search(said)
+    if moved and shared_own:
+        return Link(old, "strong", f"both about {about}; moved {how}", weight + 10)
+    if swapped and cue and sum(rarity(w) for w in shared_own) >= STRONG_SHARED:
+        return Link(old, "strong", f"both about {about}; {how}", weight + 5)
+    old_values = changed_values(ours, theirs)
+    named = {v for v in (old_values[1] if old_values else set()) & said_around if distinctive(v)}
+    if cue and subject and named:
+        return Link(
+            old, "strong", f"{', '.join(sorted(named))} named just before; {how}", weight + 5
+        )
+    if shared_own and weight >= WEAK_WEIGHT and smaller and weight / smaller >= WEAK_SHARE:
+        return Link(old, "weak", f"both about {about}; {how}?", weight)
+    return None
+
+
+def supersessions(store: Store, capture_id: int) -> list[NewChange]:
+    """The earlier decisions this capture's current decisions replace: one each at most, and
+    each earlier decision replaced once."""
+    linked = {c.new_decision_id for c in store.changes() if c.kind == "supersedes"}
+    fresh = [
+        d
+        for d in store.capture_decisions(capture_id)
+        if d.status == "current" and d.id not in linked
+    ]
+    if not fresh:
+        return []
+    earlier = store.earlier_current_decisions(capture_id, fresh[0].day)
+    if not earlier:
+        return []
+    directory = store.directory()
+    names = [p.name for p in directory.people] + [
+        a.alias for a in directory.aliases if a.entity_type == "person"
+    ]
+    people = frozenset(w.lower() for name in names for w in re.findall(r"\w+", name))
+    subjects = store.decision_subjects()
+    counts = Counter(w for subject in subjects for w in set(subject.split()))
+
+    def rarity(word: str) -> float:
+        return math.log((len(subjects) + 1) / (counts[word] + 0.5))
+
+    found: list[NewChange] = []
+    taken: set[int] = set()
+    for new in fresh:
+        links = [link(new, old, rarity, people) for old in earlier if old.id not in taken]
+        best = max(
+            (x for x in links if x), key=lambda x: (x.strength == "strong", x.weight), default=None
+        )
+        if best is None:
+            continue
+        taken.add(best.old.id)
+        found.append(
+            NewChange(
+                kind="supersedes",
+                capture_id=capture_id,
+                evidence=new.quote or new.description,
+                reason=best.reason,
+                strength=best.strength,
+                old_decision_id=best.old.id,
+                new_decision_id=new.id,
+            )
+        )
+    return found

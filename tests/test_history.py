@@ -1,0 +1,199 @@
+"""Decision threads across meetings: a later meeting's change is applied (and can be undone)
+or proposed (and waits for the user); answers then lead with what holds."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import old_schema
+
+from memo_tui.core.capture import CaptureOptions, CaptureService
+from memo_tui.core.capture.subject import changed, values
+from memo_tui.core.history.service import ChangesService
+from store import SCHEMA_VERSION, ChangeStateError, NotFoundError, Store
+
+KICKOFF = """Launch kickoff
+Date: 2026-02-02
+Attendees: Nadia Roy, Omar Haddad
+
+Nadia Roy: Launch date. Marketing wants it before the trade show.
+Omar Haddad: The build is ready by the end of February.
+Nadia Roy: OK. Let's go with Monday the 2nd of March for the launch.
+Omar Haddad: Courier next. Brightline and Parcelwise both quoted.
+Nadia Roy: Brightline is cheaper and ships sooner. OK, Brightline it is.
+Omar Haddad: And the warehouse opens at eight every day.
+"""
+
+REVIEW = """Launch review
+Date: 2026-02-16
+Attendees: Nadia Roy, Omar Haddad
+
+Omar Haddad: The payment provider needs two more weeks to certify us.
+Nadia Roy: Then we're moving the launch from the 2nd to Monday the 16th of March.
+Omar Haddad: And Brightline lost two parcels last week.
+Nadia Roy: Then we go with Parcelwise instead of Brightline. Agreed.
+"""
+
+
+def capture(store: Store, folder: Path, name: str, text: str) -> object:
+    (folder / name).write_text(text)
+    return CaptureService(store, CaptureOptions(user="t")).capture_file(folder / name)
+
+
+@pytest.fixture
+def threaded(tmp_path: Path) -> Store:
+    with Store(tmp_path / "memo.db") as store:
+        capture(store, tmp_path, "2026-02-02-kickoff.txt", KICKOFF)
+        yield store
+
+
+def decisions(store: Store) -> dict[str, tuple[str, int | None]]:
+    ids = store.capture_ids_by_date()
+    return {d.description: (d.status, d.superseded_by) for d in store.decisions(ids)}
+
+
+def test_a_later_meeting_that_moves_a_decision_replaces_it_and_says_so(
+    threaded: Store, tmp_path: Path
+) -> None:
+    result = capture(threaded, tmp_path, "2026-02-16-review.txt", REVIEW)
+    applied = [c for c in result.changes if c.status == "applied"]  # type: ignore[attr-defined]
+    assert {(c.old_text[:30], c.strength) for c in applied} == {
+        ("Let's go with Monday the 2nd o", "strong"),
+        ("Brightline it is.", "strong"),
+    }
+    held = decisions(threaded)
+    launch = next(k for k in held if k.startswith("Let's go with Monday"))
+    assert held[launch][0] == "superseded" and held[launch][1] is not None
+    assert held["Brightline it is."][0] == "superseded"
+    moved = next(c for c in applied if c.old_text.startswith("Let's go"))
+    assert "moved" in moved.reason and moved.old_day == "2026-02-02"
+    assert moved.new_day == "2026-02-16"
+    # the warehouse's hours are about nothing the review changed
+    assert not any("warehouse" in c.old_text for c in threaded.changes())
+
+
+def test_undo_puts_the_old_decision_back_and_deleting_the_evidence_does_too(
+    threaded: Store, tmp_path: Path
+) -> None:
+    capture(threaded, tmp_path, "2026-02-16-review.txt", REVIEW)
+    service = ChangesService(threaded, "t")
+    courier = next(c for c in threaded.changes() if c.old_text == "Brightline it is.")
+    undone = service.decide(courier.id, "undo")
+    assert undone.status == "undone" and undone.decided_by == "t"
+    assert decisions(threaded)["Brightline it is."] == ("current", None)
+    with pytest.raises(ChangeStateError):
+        service.decide(courier.id, "undo")  # only an applied change can be undone
+    with pytest.raises(NotFoundError):
+        service.decide(999, "accept")
+    review = threaded.capture_ids_by_date()[-1]
+    assert threaded.delete_capture(review)
+    assert all(status == "current" for status, _ in decisions(threaded).values())
+    assert threaded.changes() == []
+
+
+def test_a_weak_candidate_waits_for_the_user(tmp_path: Path) -> None:
+    """Same subject and another value, but nothing says it is a change: proposed, not
+    applied; accepting applies it, and a scan finds nothing new."""
+    others = "\n".join(
+        f"Omar Haddad: What about the {thing}?\nNadia Roy: OK, {choice} it is."
+        for thing, choice in [
+            ("canteen coffee supplier", "Beanworks"),
+            ("office cleaning contract", "Sparkle"),
+            ("laptop refresh vendor", "Lenovo"),
+            ("parking permits scheme", "Permitly"),
+            ("staff newsletter tool", "Mailbird"),
+            ("visitor badge printer", "Zebra"),
+            ("plant watering service", "Greenleaf"),
+            ("water cooler supplier", "Aquafine"),
+        ]
+    )
+    first = f"""Storage
+Date: 2026-02-02
+Attendees: Nadia Roy, Omar Haddad
+
+Omar Haddad: How many pallet racks for the mezzanine storage area?
+Nadia Roy: OK, twelve pallet racks it is.
+{others}
+"""
+    later = """Storage again
+Date: 2026-03-02
+Attendees: Nadia Roy, Omar Haddad
+
+Omar Haddad: The mezzanine storage area floor survey came back on the pallet racks.
+Nadia Roy: OK, eight pallet racks it is.
+"""
+    with Store(tmp_path / "memo.db") as store:
+        capture(store, tmp_path, "2026-02-02-a.txt", first)
+        capture(store, tmp_path, "2026-03-02-b.txt", later)
+        service = ChangesService(store, "t")
+        [waiting] = service.review()
+        assert (waiting.strength, waiting.status) == ("weak", "proposed")
+        assert "12 → 8" in waiting.reason
+        assert all(status == "current" for status, _ in decisions(store).values())
+        service.decide(waiting.id, "accept")
+        twelve = next(k for k in decisions(store) if "twelve" in k.lower())
+        assert decisions(store)[twelve][0] == "superseded"
+        assert service.scan().found == []
+
+
+@pytest.mark.parametrize(
+    ("new", "old", "how"),
+    [
+        ("Chilled go-live moves to Monday the 11th of January.", "Eight robots, forty.", None),
+        ("Code freeze is the 27th of March.", "Code freeze is the 20th of March.", "20 → 27"),
+        ("The cap is 0.8 metres per second.", "The cap is 1.2 metres per second.", "1.2 → 0.8"),
+        ("Alerts go to PagerDuty.", "Alerts go to Slack.", "slack → pagerduty"),
+        ("Forty robots for the pilot.", "Bring it back to 40.", None),
+    ],
+)  # fmt: skip
+def test_a_value_changes_only_into_one_of_its_kind(new: str, old: str, how: str | None) -> None:
+    assert changed(values(new), values(old)) == how
+
+
+def test_migration_15_keeps_decisions_and_adds_changes(tmp_path: Path) -> None:
+    from test_store import new_capture
+
+    from store import NewDecision, captures
+
+    path = tmp_path / "old.db"
+    with old_schema(path, 14) as conn:
+        new = new_capture(decisions=[NewDecision("Use Postgres", None, None, 1, 2, "a")])
+        captures.insert_capture(conn, new, None)
+    with Store(path) as store:
+        assert store.stats().schema_version == SCHEMA_VERSION
+        [kept] = store.decisions(store.capture_ids_by_date())
+        assert (kept.description, kept.status, kept.subject) == ("Use Postgres", "current", "")
+        assert store.changes() == []
+
+
+def test_memo_changes_lists_decides_and_refuses_bad_ids(memo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "2026-02-02-kickoff.txt").write_text(KICKOFF)
+    (tmp_path / "2026-02-16-review.txt").write_text(REVIEW)
+    db = ("--db", str(tmp_path / "memo.db"))
+    assert memo(*db, "capture", str(tmp_path / "2026-02-02-kickoff.txt")).code == 0
+    run = memo(*db, "capture", str(tmp_path / "2026-02-16-review.txt"))
+    assert run.code == 0, run.stderr
+    assert "replaces  Brightline it is. (2026-02-02): memo changes undo" in run.stdout
+    listed = memo(*db, "changes", "--json").json()["changes"]
+    assert {c["status"] for c in listed} == {"applied"} and len(listed) == 2
+    courier = next(c for c in listed if c["old"]["text"] == "Brightline it is.")
+    assert courier["old"]["valid_to"] == "2026-02-16" and courier["new"]["date"] == "2026-02-16"
+    before = memo(*db, "changes", "--all", "--json").stdout
+    refused = memo(*db, "changes", "accept", "999")
+    assert refused.code == 2 and "no change 999" in refused.stderr
+    again = memo(*db, "changes", "accept", str(courier["id"]))
+    assert again.code == 2 and "is applied" in again.stderr
+    assert memo(*db, "changes", "--all", "--json").stdout == before
+    undone = memo(*db, "changes", "undo", str(courier["id"]), "--json").json()
+    assert undone["status"] == "undone"
+    facts = memo(*db, "facts", "--type", "decision", "--json").json()["facts"]
+    assert any(
+        f["text"].startswith("Brightline it is.") and f["status"] == "current" for f in facts
+    )
+    held = memo(*db, "facts", "--type", "decision", "--current", "--json").json()["facts"]
+    assert len(held) == len(facts) - 1 and all(f["status"] == "current" for f in held)
+    plain = memo(*db, "changes", "--all")
+    assert f"[{courier['id']}] undone" in plain.stdout and "replaced" in plain.stdout
+    scanned = memo(*db, "changes", "scan", "--json").json()
+    assert scanned["captures"] == 2 and scanned["found"] == []
