@@ -7,10 +7,12 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from memo_tui import render
+from memo_tui.core.safety import sanitize_line
 
 if TYPE_CHECKING:
     from memo_tui.core.history.service import ChangesService
     from memo_tui.core.services import Services
+    from store import CaptureSummary
 
 EXIT_OK, EXIT_REFUSED, EXIT_USAGE = 0, 1, 2
 
@@ -33,6 +35,11 @@ def add_parsers(commands: Any, common: argparse.ArgumentParser) -> None:
     verbs.add_parser(
         "scan", parents=[common], help="look again through every meeting for replaced decisions"
     )
+    items = commands.add_parser(
+        "items", parents=[common], help="action items: who owes what, by when, and what is done"
+    )
+    items.add_argument("--open", action="store_true", help="only those still owed")
+    items.add_argument("--owner", metavar="NAME", help="only this person's (a name or alias)")
 
 
 def _service(services: Services) -> ChangesService:
@@ -83,4 +90,68 @@ def _changes(args: argparse.Namespace, services: Services) -> int:
     return EXIT_OK
 
 
-HANDLERS = {"changes": _changes}
+def _items(args: argparse.Namespace, services: Services) -> int:
+    from memo_tui.core.entities.resolve import Resolved
+    from memo_tui.core.entities.service import EntityService
+
+    store = services.store
+    owner_id: int | None = None
+    if args.owner:
+        found = EntityService(store, services.settings.user_name).resolve(args.owner)
+        if not isinstance(found, Resolved):
+            render.warn(f"memo items: no one memo knows is {args.owner!r} (memo people lists them)")
+            return EXIT_USAGE
+        owner_id = found.entity.id
+    items = store.action_items(store.capture_ids_by_date())
+    if args.open:
+        items = [i for i in items if i.status == "open"]
+    if owner_id is not None:
+        items = [i for i in items if i.person_id == owner_id]
+    waiting = {c.old_id: c for c in store.changes(("proposed",)) if c.kind == "closes"}
+    titles = {c: store.capture(c) for c in {i.capture_id for i in items}}
+    if args.json:
+        render.emit_json(
+            {
+                "items": [
+                    render.action_json(i)
+                    | {
+                        "meeting": _title(titles[i.capture_id]),
+                        "date": _day(titles[i.capture_id]),
+                        "close_proposed": waiting[i.id].id if i.id in waiting else None,
+                    }
+                    for i in items
+                ]
+            }
+        )
+        return EXIT_OK
+    if not items:
+        print("No action items match.")
+        return EXIT_OK
+    for item in items:
+        meeting = titles[item.capture_id]
+        due = f", due {item.due_date}" if item.due_date else ""
+        owner = item.owner or "no owner"
+        print(
+            f"  {item.status:<8} {sanitize_line(item.description)} -> {sanitize_line(owner)}{due}"
+            f"  ({sanitize_line(_title(meeting) or '')}, {_day(meeting)})"
+        )
+        if item.id in waiting:
+            change = waiting[item.id]
+            print(
+                f"           done? {sanitize_line(change.evidence)} "
+                f"({change.new_day}): memo changes accept {change.id}"
+            )
+    return EXIT_OK
+
+
+def _day(capture: CaptureSummary | None) -> str | None:
+    if capture is None:
+        return None
+    return capture.occurred_at or capture.captured_at[:10]
+
+
+def _title(capture: CaptureSummary | None) -> str | None:
+    return capture.title if capture is not None else None
+
+
+HANDLERS = {"changes": _changes, "items": _items}

@@ -169,14 +169,16 @@ def change_json(change: ChangeRecord) -> dict[str, Any]:
 
 
 def print_change(change: ChangeRecord) -> None:
+    """A change with both sides: the old decision (or item) and what replaced (or closed) it."""
+    closes = change.kind == "closes"
     verb = {
-        "applied": "replaced",
-        "proposed": "may replace?",
+        "applied": "closed" if closes else "replaced",
+        "proposed": "done?" if closes else "may replace?",
         "rejected": "rejected",
         "undone": "undone",
     }[change.status]
     print(f"[{change.id}] {verb} ({change.strength}: {sanitize_line(change.reason)})")
-    old, new = change.old_text, change.new_text or change.evidence
+    old, new = change.old_text, (change.evidence if closes else change.new_text) or ""
     print(
         f"      {change.old_day}  {sanitize_line(old)}  ({sanitize_line(change.old_title or '')})"
     )
@@ -207,7 +209,9 @@ def print_capture(result: CaptureResult) -> None:
     print_items(result.decisions, result.action_items)
     for change in result.changes:
         old = f"{sanitize_line(change.old_text)} ({change.old_day})"
-        if change.status == "applied":
+        if change.kind == "closes":
+            print(f"  done?     {old}: memo changes accept|reject {change.id}")
+        elif change.status == "applied":
             print(f"  replaces  {old}: memo changes undo {change.id}")
         else:
             print(f"  may replace {old}? memo changes accept|reject {change.id}")

@@ -11,7 +11,7 @@ from typing import Any
 from sqlalchemy import Connection, text
 
 from store.errors import ChangeStateError, NotFoundError
-from store.records import ChangeRecord, HistoryDecision, NewChange
+from store.records import ChangeRecord, HistoryDecision, NewChange, OpenItem
 
 _DECISION = """
 SELECT d.id, d.capture_id, coalesce(c.occurred_at, substr(c.captured_at, 1, 10)), c.captured_at,
@@ -200,3 +200,32 @@ def changes(conn: Connection, statuses: Sequence[str] = ()) -> list[ChangeRecord
         params = {f"s{i}": s for i, s in enumerate(statuses)}
     rows = conn.execute(text(f"{_CHANGE}{where} ORDER BY g.id DESC"), params).all()
     return [_record(r) for r in rows]
+
+
+def open_items_before(conn: Connection, capture_id: int) -> list[OpenItem]:
+    """Open action items of captures held before this one (an earlier day, or the same day
+    and captured before it)."""
+    rows = conn.execute(
+        text(
+            "SELECT a.id, a.capture_id, coalesce(c.occurred_at, substr(c.captured_at, 1, 10)), "
+            "a.description, coalesce((SELECT name FROM people p WHERE p.id = a.person_id), "
+            "a.assignee_raw) "
+            "FROM action_items a JOIN captures c ON c.id = a.capture_id "
+            "WHERE a.status = 'open' AND a.capture_id != :c AND "
+            "(coalesce(c.occurred_at, substr(c.captured_at, 1, 10)) < :day OR "
+            "(coalesce(c.occurred_at, substr(c.captured_at, 1, 10)) = :day AND c.id < :c)) "
+            "ORDER BY a.id"
+        ),
+        {"c": capture_id, "day": _day(conn, capture_id)},
+    ).all()
+    return [OpenItem(*r) for r in rows]
+
+
+def _day(conn: Connection, capture_id: int) -> str:
+    found = conn.execute(
+        text(
+            "SELECT coalesce(occurred_at, substr(captured_at, 1, 10)) FROM captures WHERE id = :c"
+        ),
+        {"c": capture_id},
+    ).scalar()
+    return str(found or "")

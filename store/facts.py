@@ -9,7 +9,7 @@ from sqlalchemy import Connection, text
 
 from store.records import FactCursor, FactPeople, FactRecord
 from store.schema_v1 import FACT_CODES
-from store.search import FACT_DAY, FactFilter, filter_clauses
+from store.search import CURRENT_ONLY, FACT_DAY, FactFilter, filter_clauses
 
 FACT_TYPES = tuple(FACT_CODES)
 
@@ -42,10 +42,7 @@ def list_facts(
         clauses.append("capture_id = :capture_id")
         params["capture_id"] = capture_id
     if current:
-        clauses.append(
-            "NOT (fact_type = 'decision' AND fact_id IN "
-            "(SELECT id FROM decisions WHERE status != 'current'))"
-        )
+        clauses.append(CURRENT_ONLY)
     where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
     limit_sql = f"LIMIT {int(limit)} OFFSET {int(offset)}" if limit is not None else ""
     rows = conn.execute(

@@ -729,3 +729,14 @@ class ChangeRecord:
     new_text: str | None
     new_day: str | None
     new_title: str | None
+
+
+@dataclass(frozen=True)
+class OpenItem:
+    """An open action item as the search for its closing reads it."""
+
+    id: int
+    capture_id: int
+    day: str
+    description: str
+    owner: str | None  # the person it was settled as, else the name as said

@@ -29,11 +29,13 @@ class FactFilter:
     person_ids: tuple[int, ...] = ()
     project_ids: tuple[int, ...] = ()
     client_ids: tuple[int, ...] = ()
+    current: bool = False  # leave out decisions later ones replaced
 
     @property
     def empty(self) -> bool:
         return not (
-            self.fact_types
+            self.current
+            or self.fact_types
             or self.since
             or self.until
             or self.capture_ids
@@ -118,8 +120,17 @@ def filter_clauses(flt: FactFilter) -> tuple[list[str], dict[str, Any]]:
         names = ", ".join(f":c{i}" for i in range(len(flt.capture_ids)))
         clauses.append(f"capture_id IN ({names})")
         params.update({f"c{i}": c for i, c in enumerate(flt.capture_ids)})
+    if flt.current:
+        clauses.append(CURRENT_ONLY)
     _entity_keys(flt, clauses, params)
     return clauses, params
+
+
+# A decision that another replaced (in its meeting or a later one) is history, not what holds.
+CURRENT_ONLY = (
+    "NOT (fact_type = 'decision' "
+    "AND fact_id IN (SELECT id FROM decisions WHERE status != 'current'))"
+)
 
 
 def allowed_keys_sql(flt: FactFilter) -> tuple[str | None, dict[str, Any]]:

@@ -61,6 +61,7 @@ from store.records import (
     NewChange,
     NewEmailMessage,
     NewsletterSummary,
+    OpenItem,
     PendingMention,
     PersonDetail,
     PersonMerge,
@@ -250,16 +251,33 @@ class Store:
         with self.reader.connect() as conn:
             return changes.earlier_current_decisions(conn, capture_id, day, limit)
 
-    def captures_of_decisions(self, decision_ids: Sequence[int]) -> list[int]:
+    def captures_of(self, decision_ids: Sequence[int], item_ids: Sequence[int] = ()) -> list[int]:
+        """The captures these decisions and action items belong to."""
+        if not decision_ids and not item_ids:
+            return []
         with self.reader.connect() as conn:
             rows = conn.execute(
                 text(
-                    "SELECT DISTINCT capture_id FROM decisions "
-                    "WHERE id IN (SELECT value FROM json_each(:ids))"
+                    "SELECT capture_id FROM decisions "
+                    "WHERE id IN (SELECT value FROM json_each(:d)) UNION "
+                    "SELECT capture_id FROM action_items "
+                    "WHERE id IN (SELECT value FROM json_each(:a))"
                 ),
-                {"ids": json.dumps(list(decision_ids))},
+                {"d": json.dumps(list(decision_ids)), "a": json.dumps(list(item_ids))},
             ).all()
-        return [int(r[0]) for r in rows]
+        return sorted(int(r[0]) for r in rows)
+
+    def open_items_before(self, capture_id: int) -> list[OpenItem]:
+        with self.reader.connect() as conn:
+            return changes.open_items_before(conn, capture_id)
+
+    def capture_text(self, capture_id: int) -> str:
+        """A capture's text as memo stores it (what line numbers refer to)."""
+        with self.reader.connect() as conn:
+            found = conn.execute(
+                text("SELECT text FROM captures WHERE id = :c"), {"c": capture_id}
+            ).scalar()
+        return str(found or "")
 
     def capture_ids_by_date(self) -> list[int]:
         """Every capture, oldest meeting first (then in the order captured)."""

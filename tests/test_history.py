@@ -197,3 +197,120 @@ def test_memo_changes_lists_decides_and_refuses_bad_ids(memo, tmp_path: Path) ->
     assert f"[{courier['id']}] undone" in plain.stdout and "replaced" in plain.stdout
     scanned = memo(*db, "changes", "scan", "--json").json()
     assert scanned["captures"] == 2 and scanned["found"] == []
+
+
+TASKS = """Ops weekly
+Date: 2026-02-02
+Attendees: Nadia Roy, Omar Haddad, Lena Park
+
+Nadia Roy: Omar, can you send the courier contract to legal by Friday?
+Omar Haddad: Will do.
+Nadia Roy: Lena, can you book the forklift inspection for next week?
+Lena Park: Sure.
+Nadia Roy: Omar, can you order the spare scanner batteries by Thursday?
+Omar Haddad: Yes.
+Nadia Roy: Lena, can you update the fire drill rota by Friday?
+Lena Park: Fine.
+"""
+DONE = """Ops weekly
+Date: 2026-02-09
+Attendees: Nadia Roy, Omar Haddad, Lena Park
+
+Omar Haddad: Quick update. I sent the courier contract to legal on Tuesday.
+Lena Park: The forklift inspection isn't booked yet, the firm hasn't called back.
+"""
+
+
+def test_a_later_meeting_that_reports_a_task_done_proposes_closing_it(
+    memo,
+    tmp_path: Path,  # type: ignore[no-untyped-def]
+) -> None:
+    (tmp_path / "2026-02-02-ops.txt").write_text(TASKS)
+    (tmp_path / "2026-02-09-ops.txt").write_text(DONE)
+    db = ("--db", str(tmp_path / "memo.db"))
+    assert memo(*db, "capture", str(tmp_path / "2026-02-02-ops.txt")).code == 0
+    run = memo(*db, "capture", str(tmp_path / "2026-02-09-ops.txt"))
+    assert run.code == 0 and "done?     Send the courier contract" in run.stdout, run.stdout
+    [close] = memo(*db, "changes", "--json").json()["changes"]
+    assert close["kind"] == "closes" and close["status"] == "proposed"
+    assert close["new"]["evidence"] == "I sent the courier contract to legal on Tuesday."
+    owed = memo(*db, "items", "--open", "--owner", "Omar", "--json").json()["items"]
+    assert {i["description"][:25] for i in owed} == {
+        "Send the courier contract",
+        "Order the spare scanner b",
+    }
+    assert next(i for i in owed if i["close_proposed"])["close_proposed"] == close["id"]
+    assert memo(*db, "changes", "accept", str(close["id"])).code == 0
+    still = memo(*db, "items", "--open", "--owner", "Omar", "--json").json()["items"]
+    assert [i["description"][:25] for i in still] == ["Order the spare scanner b"]
+    assert memo(*db, "changes", "undo", str(close["id"])).code == 0
+    assert len(memo(*db, "items", "--open", "--owner", "Omar", "--json").json()["items"]) == 2
+    nobody = memo(*db, "items", "--owner", "Zed Nobody")
+    assert nobody.code == 2 and "no one memo knows" in nobody.stderr
+    plain = memo(*db, "items", "--open")
+    assert "forklift inspection" in plain.stdout  # "isn't booked yet" closes nothing
+
+
+def test_the_app_reviews_a_proposal_one_dialog_at_a_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import asyncio
+
+    from textual.widgets import Static
+
+    from memo_tui.core.services import build_services
+    from memo_tui.settings import Settings
+    from memo_tui.ui.app import MemoApp
+    from memo_tui.ui.changes import ChangeReview
+
+    for var in ("MEMO_PROVIDER", "ANTHROPIC_API_KEY", "MEMO_EMBED_MODEL_PATH"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("MEMO_HOME", str(tmp_path / "home"))
+    services = build_services(Settings(provider="offline"), tmp_path / "memo.db")
+    for name, text in (("2026-02-02-ops.txt", TASKS), ("2026-02-09-ops.txt", DONE)):
+        (tmp_path / name).write_text(text)
+        services.capture.capture_file(tmp_path / name)
+    [waiting] = services.store.changes(("proposed",))
+    app = MemoApp(services)
+
+    def status() -> str:
+        return str(app.query_one("#status", Static).render())
+
+    async def run() -> None:
+        async with app.run_test(size=(120, 36)) as pilot:
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert "1 change to review (v)" in status()
+            await pilot.press("v")
+            for _ in range(50):
+                if isinstance(app.screen, ChangeReview):
+                    break
+                await pilot.pause(0.05)
+            assert isinstance(app.screen, ChangeReview)
+            shown = " ".join(str(s.render()) for s in app.screen.query(Static))
+            assert "Is this action item done?" in shown and "(1 of 1)" in shown
+            assert "I sent the courier contract to legal" in shown
+            await pilot.press("a")
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert services.store.change(waiting.id).status == "applied"  # type: ignore[union-attr]
+            assert "to review" not in status()
+
+    try:
+        asyncio.run(run())
+    finally:
+        services.close()
+
+
+def test_what_holds_leaves_replaced_decisions_out_of_listings(
+    threaded: Store, tmp_path: Path
+) -> None:
+    """Digests and project documents list decisions through this filter."""
+    from store import FactFilter
+
+    capture(threaded, tmp_path, "2026-02-16-review.txt", REVIEW)
+    every = threaded.facts_page(FactFilter(fact_types=("decision",)), 50)
+    held = threaded.facts_page(FactFilter(fact_types=("decision",), current=True), 50)
+    assert len(every) - len(held) == 2
+    assert not any(f.text.endswith("(superseded)") for f in held)
+    assert len(threaded.facts(fact_type="decision", current=True)) == len(held)

@@ -61,14 +61,19 @@ def _memo_commands() -> type[Provider]:
 
 
 # Keys that wait until the store is open (it opens just after the first paint).
-_NEEDS_THE_STORE = frozenset({"capture", "who", "help", "command_palette", "filter"})
+_NEEDS_THE_STORE = frozenset(
+    {"capture", "who", "review_changes", "help", "command_palette", "filter"}
+)
 # Keys that show only while they can do something; F1 lists them all the same.
 _SOMETIMES = {
     "app.who": "Who? (settle a name several people fit, while one waits)",
+    "app.review": "Review changes across meetings (while a proposal waits)",
     "app.cancel": "Stop the running job (while one runs)",
 }
 # The app's own keys, which wait while a dialog is up (tab, ctrl+q and the rest still work).
-_MAIN_SCREEN_ACTIONS = frozenset({"pane", "capture", "filter", "who", "help", "command_palette"})
+_MAIN_SCREEN_ACTIONS = frozenset(
+    {"pane", "capture", "filter", "who", "review_changes", "help", "command_palette"}
+)
 
 
 class MemoApp(Workflows):
@@ -112,6 +117,7 @@ class MemoApp(Workflows):
         Binding("c", "capture", "Capture", id="app.capture"),
         Binding("slash", "filter", "Filter", id="app.filter", show=False),
         Binding("w", "who", "Who?", id="app.who"),
+        Binding("v", "review_changes", "Review", id="app.review"),
         Binding("f1,question_mark", "help", "Help", id="app.help", show=False),
         Binding("ctrl+p", "command_palette", "Palette", id="app.palette", show=False),
         Binding("ctrl+x", "cancel_job", "Stop", id="app.cancel"),
@@ -135,6 +141,7 @@ class MemoApp(Workflows):
         self.seed_demo = seed_demo
         self.catalog: dict[str, list[tuple[int, str]]] = {}  # for the command palette
         self.waiting_names = 0  # names several people fit, waiting for the user
+        self.waiting_changes = 0  # changes across meetings proposed, waiting for the user
         self.probe: Path | None = None  # `memo bench startup` times the start into it
         self.stamped: set[str] = set()  # what the probe has been told
         self.animation_level = "none"  # until the settings say otherwise
@@ -331,6 +338,9 @@ class MemoApp(Workflows):
         parts = [f"{provider}{model}", search]
         if waiting:
             parts.append(f"{plural(waiting, 'name')} to settle (w)")
+        changes = self.waiting_changes = len(services.store.changes(("proposed",)))
+        if changes:
+            parts.append(f"{plural(changes, 'change')} to review (v)")
         parts.append(f"today ${spend / 1e6:.2f}")
         parts.append("F1 help")
         return line("  |  ".join(parts))
@@ -355,6 +365,8 @@ class MemoApp(Workflows):
             return False
         if action == "who":  # shown while names wait (the status line says how many)
             return self.waiting_names > 0
+        if action == "review_changes":
+            return self.waiting_changes > 0
         if action == "cancel_job":  # shown only while there is something to stop
             return any(w.group in CANCELLABLE and w.is_running for w in self.workers)
         return True

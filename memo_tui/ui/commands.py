@@ -42,6 +42,17 @@ class MemoCommands(Provider):
                 if app.waiting_names
                 else []
             ),
+            *(
+                [
+                    (
+                        "Review changes across meetings",
+                        app.action_review_changes,
+                        "v: replaced decisions and done items memo proposes",
+                    )
+                ]
+                if app.waiting_changes
+                else []
+            ),
             ("Add a project", app.add_project, "a project, optionally under a client"),
             (
                 "Write this week's digest",

@@ -29,7 +29,7 @@ from textual.widgets.option_list import Option
 from memo_tui.core.safety import sanitize, sanitize_line
 from memo_tui.ui.text import line, plain, plural
 
-_DIALOG_CSS = """
+DIALOG_CSS = """
 {name} {{ align: center middle; }}
 {name} > Vertical {{
     width: 72; max-width: 100%; height: auto; max-height: 100%;
@@ -63,7 +63,7 @@ class WhoIsIt(Dialog[int]):
 
     Dismisses with the person's id, 0 for "none of these", or None when escaped."""
 
-    DEFAULT_CSS = _DIALOG_CSS.format(name="WhoIsIt") + (
+    DEFAULT_CSS = DIALOG_CSS.format(name="WhoIsIt") + (
         "WhoIsIt Button { width: 1fr; } WhoIsIt Button.-textual-compact { margin: 0 0 1 0; }"
         "WhoIsIt VerticalScroll { height: auto; margin: 0 0 1 0; }"
     )
@@ -138,7 +138,7 @@ class PickPerson(Dialog[int]):
     """Who a person really is: the other people, likeliest first. Dismisses with the id
     picked, or None when escaped."""
 
-    DEFAULT_CSS = _DIALOG_CSS.format(name="PickPerson") + (
+    DEFAULT_CSS = DIALOG_CSS.format(name="PickPerson") + (
         "PickPerson OptionList { height: auto; max-height: 12; margin: 0 0 1 0; }"
     )
 
@@ -166,7 +166,7 @@ class PickPerson(Dialog[int]):
 class Confirm(Dialog[bool]):
     """A question with a yes button (named for what it does) and a no."""
 
-    DEFAULT_CSS = _DIALOG_CSS.format(name="Confirm")
+    DEFAULT_CSS = DIALOG_CSS.format(name="Confirm")
 
     def __init__(
         self, title: str, body: Text | Table, yes: str, no: str = "Cancel", danger: bool = False
@@ -282,7 +282,7 @@ def delete_dialog(title: str, date: str | None, decisions: int, action_items: in
 class ErrorDialog(Dialog[None]):
     """Something failed: what, and what to do. The app carries on."""
 
-    DEFAULT_CSS = _DIALOG_CSS.format(name="ErrorDialog") + (
+    DEFAULT_CSS = DIALOG_CSS.format(name="ErrorDialog") + (
         "ErrorDialog > Vertical { border: round $error; }"
     )
 
@@ -383,7 +383,7 @@ class CaptureFile(Dialog[Path]):
     arrow accepts), checked before it is accepted."""
 
     BINDINGS = [Binding("tab", "complete", "Complete", id="capture.complete", priority=True)]
-    DEFAULT_CSS = _DIALOG_CSS.format(name="CaptureFile") + "#capture-problem { color: $error; }"
+    DEFAULT_CSS = DIALOG_CSS.format(name="CaptureFile") + "#capture-problem { color: $error; }"
 
     def __init__(self, start: str = "") -> None:
         super().__init__()
@@ -450,7 +450,7 @@ class NoteEditor(Dialog[Written]):
     the user's."""
 
     BINDINGS = [Binding("ctrl+s", "save", "Save", id="note.save")]
-    DEFAULT_CSS = _DIALOG_CSS.format(name="NoteEditor") + (
+    DEFAULT_CSS = DIALOG_CSS.format(name="NoteEditor") + (
         "NoteEditor TextArea { height: 10; } NoteEditor Select { margin: 0 0 1 0; }"
     )
 
@@ -515,7 +515,7 @@ class NewProject(Dialog[tuple[str, str | None]]):
     you type: tab or the right arrow takes one)."""
 
     BINDINGS = [Binding("tab", "complete", "Complete", id="project.complete", priority=True)]
-    DEFAULT_CSS = _DIALOG_CSS.format(name="NewProject")
+    DEFAULT_CSS = DIALOG_CSS.format(name="NewProject")
 
     def __init__(self, clients: Sequence[str] = ()) -> None:
         super().__init__()
@@ -567,7 +567,7 @@ class NewProject(Dialog[tuple[str, str | None]]):
 class NewConcept(Dialog[str]):
     """A concept's name: an idea to follow across meetings and mail."""
 
-    DEFAULT_CSS = _DIALOG_CSS.format(name="NewConcept")
+    DEFAULT_CSS = DIALOG_CSS.format(name="NewConcept")
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -598,7 +598,7 @@ class Help(Dialog[None]):
     """The keys of the focused pane, then the app's, with their binding ids for keymaps."""
 
     BINDINGS = [Binding("f1,question_mark,q", "cancel", "Close", id="help.close")]
-    DEFAULT_CSS = _DIALOG_CSS.format(name="Help") + (
+    DEFAULT_CSS = DIALOG_CSS.format(name="Help") + (
         "Help > Vertical { width: 84; } Help VerticalScroll { height: auto; }"
     )
 
@@ -637,7 +637,7 @@ class Approve(Dialog[bool]):
     answer (then the proposal is skipped). Nothing is focused at first: it may pop up while
     the user types."""
 
-    DEFAULT_CSS = _DIALOG_CSS.format(name="Approve")
+    DEFAULT_CSS = DIALOG_CSS.format(name="Approve")
     AUTO_FOCUS = ""
 
     def __init__(self, agent: str, proposal: str, timeout_s: float) -> None:

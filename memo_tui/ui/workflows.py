@@ -98,6 +98,34 @@ class Workflows(App[None]):
         self.refresh_lists()
         self.refresh_pages()
 
+    # Changes across meetings
+
+    @work(exclusive=True, group="changes", exit_on_error=False)
+    async def action_review_changes(self) -> None:
+        """The proposals, one dialog each: accept, reject, or leave for later; escape stops."""
+        from memo_tui.core.history.service import ChangesService
+        from memo_tui.ui.changes import ChangeReview
+
+        service = ChangesService(self.services.store, self.services.settings.user_name)
+        waiting = await asyncio.to_thread(service.review)
+        if not waiting:
+            self.notify("No changes wait for review.")
+            return
+        decided = 0
+        for number, change in enumerate(waiting, 1):
+            answer = await self.push_screen_wait(ChangeReview(change, number, len(waiting)))
+            if answer is None:
+                break
+            if answer in ("accept", "reject"):
+                await asyncio.to_thread(service.decide, change.id, answer)
+                decided += 1
+        if decided:
+            self.notify(f"{plural(decided, 'change')} decided")
+            if not self.running("backfill"):
+                self.backfill(quiet=True)  # the re-worded facts get their vectors again
+        self.refresh_lists()
+        self.refresh_pages()
+
     async def _settle_name(self, entities: EntityService, item: Pending) -> bool:
         """A name several people memo knows fit: one answer, remembered for the name (an
         alias) and given to every item waiting on it. False when the user escaped."""

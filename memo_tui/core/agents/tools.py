@@ -128,7 +128,8 @@ def _list_project_evidence(ctx: ToolContext, args: dict[str, Any]) -> dict[str, 
         return {"error": f"no project {args.get('project')!r}"}
     types = tuple(args.get("types") or ("decision", "action_item", "project_note", "client_note"))
     facts = ctx.store.facts_page(
-        FactFilter(project_ids=(project_id,), fact_types=types), int(args.get("limit", 60))
+        FactFilter(project_ids=(project_id,), fact_types=types, current=True),
+        int(args.get("limit", 60)),
     )
     return {"facts": [fact_json(f) for f in facts]}
 
@@ -219,7 +220,7 @@ def _action(a: ActionItemRecord) -> dict[str, Any]:
 
 def _listed(ctx: ToolContext, args: dict[str, Any], fact_type: str) -> dict[str, Any]:
     since = args.get("since")
-    flt = FactFilter(fact_types=(fact_type,), since=since, until=args.get("until"))
+    flt = FactFilter(fact_types=(fact_type,), since=since, until=args.get("until"), current=True)
     facts = ctx.store.facts_page(flt, int(args.get("limit", 50)))
     return {"facts": [fact_json(f) for f in facts]}
 

@@ -354,7 +354,43 @@ def _score_links(
     tally["missed"] = len(missed)
     tally["in the set"] = len(truth)
     tally["between extracted decisions"] = len(between)
-    bench.links = tally
+    bench.links = tally | _score_closes(bench, store, rows, done)
+
+
+def _score_closes(
+    bench: SetBench, store: Store, rows: list[dict[str, Any]], done: dict[str, CaptureResult]
+) -> dict[str, int]:
+    """Action items memo closed (or proposed closing) by a later meeting, right when the set
+    says that meeting closed them; items the set closes later that memo left open are missed."""
+    item_truth: dict[int, dict[str, Any]] = {}
+    file_of = {r.capture_id: f for f, r in done.items() if r.capture_id is not None}
+    for row in rows:
+        capture_id = done[row["file"]].capture_id
+        if capture_id:
+            for ours, wanted in labelled.match(store.action_items([capture_id]), row["actions"]):
+                item_truth[ours.id] = wanted | {"file": row["file"]}
+    tally = {f"closed {s} {v}": 0 for s in ("applied", "proposed") for v in ("right", "wrong")}
+    closed: set[int] = set()
+    for change in store.changes():
+        if change.kind != "closes":
+            continue
+        later = (item_truth.get(change.old_id) or {}).get("closed_by") or ""
+        right = bool(later) and later.split("#")[0] == file_of.get(change.capture_id)
+        state = "applied" if change.status == "applied" else "proposed"
+        tally[f"closed {state} {'right' if right else 'wrong'}"] += 1
+        closed.add(change.old_id)
+        bench.link_notes.append(
+            f"closed, {state} {'right' if right else 'wrong'}: {change.old_text[:50]!r} by "
+            f"{change.evidence[:60]!r}"
+        )
+    later_closed = [
+        i
+        for i, w in item_truth.items()
+        if w.get("closed_by") and w["closed_by"].split("#")[0] != w["file"]
+    ]
+    tally["closed later in the set"] = len(later_closed)
+    tally["closed missed"] = sum(1 for i in later_closed if i not in closed)
+    return tally
 
 
 def _score_file(
@@ -533,6 +569,12 @@ def format_set_report(bench: SetBench, detail: bool = False) -> str:
             f"{k['between extracted decisions']} between extracted decisions): applied "
             f"{k['applied right']} right {k['applied wrong']} wrong, proposed "
             f"{k['proposed right']} right {k['proposed wrong']} wrong, missed {k['missed']}"
+        )
+        rows.append(
+            f"items closed by a later meeting ({k['closed later in the set']} among extracted "
+            f"items): applied {k['closed applied right']} right {k['closed applied wrong']} "
+            f"wrong, proposed {k['closed proposed right']} right "
+            f"{k['closed proposed wrong']} wrong, missed {k['closed missed']}"
         )
         if detail:
             rows += [f"    {note}" for note in bench.link_notes]

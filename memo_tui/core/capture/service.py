@@ -256,19 +256,24 @@ class CaptureService:
         """Earlier decisions this capture replaces: strong ones applied, weak ones proposed.
         Found after the capture commits; a failure here loses no capture (memo changes
         --scan finds them again)."""
+        from memo_tui.core.history.closing import closings
         from memo_tui.core.history.threads import supersessions
 
         try:
-            ids = self.store.add_changes(supersessions(self.store, capture_id))
+            found = supersessions(self.store, capture_id) + closings(self.store, capture_id)
+            ids = self.store.add_changes(found)
         except StoreError:
             return []
         return [c for c in (self.store.change(i) for i in ids) if c is not None]
 
     def _touched(self, outcome: CaptureResult) -> list[int]:
-        """Captures whose decisions an applied change re-worded (their text says superseded
-        now, so their vectors are made again)."""
-        ids = {c.old_id for c in outcome.changes if c.status == "applied"}
-        return self.store.captures_of_decisions(sorted(ids)) if ids else []
+        """Captures whose facts an applied change re-worded (their text says superseded or
+        done now, so their vectors are made again)."""
+        applied = [c for c in outcome.changes if c.status == "applied"]
+        return self.store.captures_of(
+            [c.old_id for c in applied if c.kind == "supersedes"],
+            [c.old_id for c in applied if c.kind == "closes"],
+        )
 
     def capture_thread(
         self,

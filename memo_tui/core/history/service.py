@@ -43,13 +43,15 @@ class ChangesService:
     def scan(self, progress: Callable[[int, int], None] | None = None) -> Scanned:
         """Look again, meeting by meeting in date order, for decisions later ones replaced (for
         captures made before memo looked, or after a rejected change was undone)."""
+        from memo_tui.core.history.closing import closings
         from memo_tui.core.history.threads import supersessions
 
         ids = self.store.capture_ids_by_date()
         found: list[ChangeRecord] = []
         for n, capture_id in enumerate(ids, 1):
             before = {c.id for c in self.store.changes()}
-            self.store.add_changes(supersessions(self.store, capture_id))
+            found_here = supersessions(self.store, capture_id) + closings(self.store, capture_id)
+            self.store.add_changes(found_here)
             found += [c for c in self.store.changes() if c.id not in before]
             if progress is not None:
                 progress(n, len(ids))

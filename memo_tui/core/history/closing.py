@@ -1,0 +1,132 @@
+"""Action items closed by later evidence: "Marta finished the burn-in plan", "thanks for
+sending the API docs", a ticked `- [x]` line in the next meeting's notes.
+
+A sentence of a later meeting closes an earlier open item when it says something is done (not
+that it will be, nor that it is not) and shares the item's rare words, and it names the owner
+or is said by them. A heuristic, measured by `memo bench extract` against the labelled sets'
+`closed_by` links. A close is always proposed for review, never applied on its own: status
+notes are terse ("one-pager v1 (SD) circulated 27/1") and a wrong close hides work still owed.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from memo_tui.core.capture.subject import subject_words
+from store import NewChange, OpenItem, Store
+
+DONE = re.compile(
+    r"\b(?:finished|done|completed|sent|shipped|delivered|signed off|signed|merged|fixed|"
+    r"wrapped up|went (?:out|back|live|in|to)|is (?:in|live|merged|up)|are (?:in|live|up)|"
+    r"submitted|uploaded|published|installed|migrated|landed|arrived|booked|ordered|"
+    r"circulated|shared|chased|ran|running since|working|"
+    r"thanks for (?:sending|doing|getting|setting up|fixing|sorting)|sorted)\b|\u2714",
+    re.IGNORECASE,
+)
+NOT_DONE = re.compile(
+    r"\b(?:not|n't|never|yet to|still|no(?:body| one)|will|won't|going to|'ll|"
+    r"tomorrow|next (?:week|month)|by (?:monday|tuesday|wednesday|thursday|friday|the)|"
+    r"when|once|if|until|hopefully|should|almost|nearly)\b|\?",
+    re.IGNORECASE,
+)
+TICKED = re.compile(r"^\s*[-*]\s*\[[xX]\]")
+_SPEAKER = re.compile(r"^\s*(?:\[[\d:.]+\]\s*)?([^:\n]{2,60}):\s+(.*)$")
+WEAK_SHARE = 0.35  # of the item's weight said again, with its owner, to propose closing it
+SHARED_WEIGHT = 3.0  # and this much rarity-weighted overlap
+
+
+@dataclass(frozen=True)
+class Said:
+    line: int
+    speaker: str | None
+    text: str
+
+
+def done_sentences(text: str) -> list[Said]:
+    """The lines of a capture that report something done, with who said them."""
+    found = []
+    for number, line in enumerate(text.splitlines(), 1):
+        speaker, said = None, line
+        matched = _SPEAKER.match(line)
+        if matched and not TICKED.match(line):
+            speaker, said = matched.group(1).strip(), matched.group(2)
+        for sentence in re.split(r"(?<=[.!?])\s+", said):
+            ticked = bool(TICKED.match(sentence))
+            if ticked or (DONE.search(sentence) and not NOT_DONE.search(sentence)):
+                found.append(Said(number, speaker, sentence.strip()))
+    return found
+
+
+def _names(owner: str | None) -> set[str]:
+    """How notes name an owner: first or last name, initials ("SD"), first name and an
+    initial ("JohnP", "SamO")."""
+    words = [w for w in re.findall(r"[^\W\d_]+", owner or "") if len(w) > 1]
+    if not words:
+        return set()
+    forms = {w.lower() for w in words}
+    if len(words) > 1:
+        forms.add("".join(w[0] for w in words).lower())
+        forms.add((words[0] + words[-1][0]).lower())
+    return forms
+
+
+def _said_names(text: str) -> set[str]:
+    return {w.lower() for w in re.findall(r"[^\W\d_]+", text)}
+
+
+def closings(store: Store, capture_id: int) -> list[NewChange]:
+    """Earlier open action items this capture reports done: one sentence closes one item."""
+    said = done_sentences(store.capture_text(capture_id))
+    if not said:
+        return []
+    asked = {c.old_id for c in store.changes(("proposed", "applied")) if c.kind == "closes"}
+    items = [i for i in store.open_items_before(capture_id) if i.id not in asked]
+    if not items:
+        return []
+    counts = Counter(w for item in items for w in subject_words([item.description]))
+
+    def rarity(word: str) -> float:
+        return math.log((len(items) + 1) / (counts[word] + 0.5))
+
+    found: list[NewChange] = []
+    taken: set[int] = set()
+    for sentence in said:
+        best: tuple[float, OpenItem, str] | None = None
+        words = subject_words([sentence.text])
+        for item in items:
+            if item.id in taken:
+                continue
+            own = subject_words([item.description])
+            weight = sum(rarity(w) for w in own) or 1.0
+            shared = sum(rarity(w) for w in own & words)
+            share = shared / weight
+            names = _names(item.owner)
+            by_owner = bool(names & _said_names(sentence.speaker or "")) and bool(
+                re.search(r"\b(?:I|I've|we|we've)\b", sentence.text)
+            )
+            named = bool(names & _said_names(sentence.text))
+            if not (named or by_owner) or shared < SHARED_WEIGHT or share < WEAK_SHARE:
+                continue
+            if best is None or share > best[0]:
+                best = (share, item, "weak")
+        if best is None:
+            continue
+        share, item, strength = best
+        taken.add(item.id)
+        owner = item.owner or "its owner"
+        found.append(
+            NewChange(
+                kind="closes",
+                capture_id=capture_id,
+                evidence=sentence.text,
+                reason=f"{owner}'s item, {share:.0%} of it said done",
+                strength=strength,
+                old_item_id=item.id,
+                line_start=sentence.line,
+                line_end=sentence.line,
+            )
+        )
+    return found

@@ -1,0 +1,83 @@
+"""The Changes review: one proposal at a time, both sides with their quotes and dates.
+
+A proposal is a later decision that may replace an earlier one, or a later line that may say
+an action item is done. The dialog only asks; the caller applies the answer in a worker.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Button, Label, Static
+
+from memo_tui.ui.modals import DIALOG_CSS, Dialog
+from memo_tui.ui.text import line
+from store import ChangeRecord
+
+ANSWERS = ("accept", "reject", "later")
+
+
+class ChangeReview(Dialog[str]):
+    """Dismisses with "accept", "reject", "later" (look at the next one), or None (escape:
+    stop reviewing)."""
+
+    DEFAULT_CSS = DIALOG_CSS.format(name="ChangeReview") + (
+        "ChangeReview .side { margin: 0 0 1 0; }"
+    )
+    BINDINGS = [
+        Binding("a", "answer('accept')", "Accept", id="changes.accept"),
+        Binding("r", "answer('reject')", "Reject", id="changes.reject"),
+        Binding("l", "answer('later')", "Later", id="changes.later"),
+    ]
+
+    def __init__(self, change: ChangeRecord, number: int, count: int) -> None:
+        super().__init__()
+        self.change = change
+        self.number = number
+        self.count = count
+
+    def compose(self) -> ComposeResult:
+        change = self.change
+        closes = change.kind == "closes"
+        question = (
+            "Is this action item done?" if closes else "Does the later decision replace this one?"
+        )
+        with Vertical():
+            yield Label(line(f"{question}  ({self.number} of {self.count})"), classes="title")
+            yield Static(
+                self._side(
+                    "Then", change.old_day, change.old_title, change.old_text, change.old_quote
+                ),
+                classes="side",
+            )
+            said = change.evidence if closes else change.new_text or change.evidence
+            quote = None if closes else change.evidence
+            yield Static(
+                self._side("Later", change.new_day, change.new_title, said, quote), classes="side"
+            )
+            yield Static(line(f"Why memo asks: {change.reason}", style="dim"))
+            with Horizontal(classes="buttons"):
+                yield Button("Accept (a)", id="accept", variant="primary")
+                yield Button("Reject (r)", id="reject")
+                yield Button("Later (l)", id="later")
+
+    @staticmethod
+    def _side(label: str, day: str | None, title: str | None, said: str, quote: str | None) -> Text:
+        shown = Text(f"{label}, {day or 'undated'}", style="bold")
+        shown.append(line(f"  {title or ''}", style="dim"))
+        shown.append("\n")
+        shown.append(line(said, 300))
+        if quote and quote.strip() != said.strip():
+            shown.append("\n")
+            shown.append(line(f'"{quote}"', 300, style="italic"))
+        return shown
+
+    def action_answer(self, answer: str) -> None:
+        self.dismiss(answer)
+
+    @on(Button.Pressed)
+    def pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id)
