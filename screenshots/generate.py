@@ -38,6 +38,7 @@ async def shoot() -> None:
     from memo_tui.settings import Settings
     from memo_tui.ui import modals
     from memo_tui.ui.app import MemoApp
+    from memo_tui.ui.changes import ChangeReview
 
     with tempfile.TemporaryDirectory() as scratch:
         os.environ.pop("MEMO_EMBED_MODEL_PATH", None)
@@ -54,6 +55,14 @@ async def shoot() -> None:
             + "\nPriya: We decided to keep the old cluster one more week as a fallback.\n",
             encoding="utf-8",
         )
+        standup = Path(scratch) / "2026-11-24-cobalt-standup.txt"
+        standup.write_text(
+            "Cobalt standup\nDate: 2026-11-24\nAttendees: Tom Adeyemi, Priya Natarajan\n\n"
+            "Tom Adeyemi: Quick one. I set up the Stripe account on Friday: SSO, two-factor, "
+            "and only you and me get admin.\nPriya Natarajan: Great, thanks.\n",
+            encoding="utf-8",
+        )
+        await asyncio.to_thread(services.capture.capture_file, standup)  # proposes a close
         app = MemoApp(services)
         async with app.run_test(size=(100, 30)) as pilot:
 
@@ -116,6 +125,9 @@ async def shoot() -> None:
             await pilot.press("escape", "w")
             await until(on(modals.WhoIsIt))
             save("who-is-it")
+            await pilot.press("escape", "v")
+            await until(on(ChangeReview))
+            save("review-changes")
             await pilot.press("escape", "c")
             await until(on(modals.CaptureFile))
             save("capture-file")

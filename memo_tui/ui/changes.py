@@ -67,7 +67,9 @@ class ChangeReview(Dialog[str]):
     @staticmethod
     def _side(label: str, day: str | None, title: str | None, said: str, quote: str | None) -> Text:
         shown = Text(f"{label}, {day or 'undated'}", style="bold")
-        shown.append(line(f"  {title or ''}", style="dim"))
+        if title:
+            shown.append(" · ", style="dim")
+            shown.append(line(title, style="dim"))
         shown.append("\n")
         shown.append(line(said, 300))
         if quote and quote.strip() != said.strip():

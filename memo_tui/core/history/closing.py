@@ -22,14 +22,16 @@ DONE = re.compile(
     r"\b(?:finished|done|completed|sent|shipped|delivered|signed off|signed|merged|fixed|"
     r"wrapped up|went (?:out|back|live|in|to)|is (?:in|live|merged|up)|are (?:in|live|up)|"
     r"submitted|uploaded|published|installed|migrated|landed|arrived|booked|ordered|"
-    r"circulated|shared|chased|ran|running since|working|"
+    r"circulated|shared|chased|ran|running since|"
+    r"(?:I|we|he|she|they)\s+(?:just\s+|already\s+)?(?:set up|did|wrote|built|put)|"
     r"thanks for (?:sending|doing|getting|setting up|fixing|sorting)|sorted)\b|\u2714",
     re.IGNORECASE,
 )
 NOT_DONE = re.compile(
     r"\b(?:not|n't|never|yet to|still|no(?:body| one)|will|won't|going to|'ll|"
-    r"tomorrow|next (?:week|month)|by (?:monday|tuesday|wednesday|thursday|friday|the)|"
-    r"when|once|if|until|hopefully|should|almost|nearly)\b|\?",
+    r"tomorrow|next (?:week|month)|this week|by (?:monday|tuesday|wednesday|thursday|friday|the)|"
+    r"when|once|if|until|hopefully|should|almost|nearly)\b|\?"
+    r"|^\W*(?:[A-Z][\w'.-]*\s+){1,3}to\s",  # "Sam Cheng to swap the cracked Zebra": a task
     re.IGNORECASE,
 )
 TICKED = re.compile(r"^\s*[-*]\s*\[[xX]\]")
@@ -60,13 +62,13 @@ def done_sentences(text: str) -> list[Said]:
     return found
 
 
-def _names(owner: str | None) -> set[str]:
-    """How notes name an owner: first or last name, initials ("SD"), first name and an
-    initial ("JohnP", "SamO")."""
+def _names(owner: str | None, shared: frozenset[str] | set[str] = frozenset()) -> set[str]:
+    """How notes name an owner: first name (unless another person has it: `shared`), last
+    name, initials ("SD"), first name and an initial ("JohnP", "SamO")."""
     words = [w for w in re.findall(r"[^\W\d_]+", owner or "") if len(w) > 1]
     if not words:
         return set()
-    forms = {w.lower() for w in words}
+    forms = {w.lower() for w in words[1:]} | ({words[0].lower()} - shared)
     if len(words) > 1:
         forms.add("".join(w[0] for w in words).lower())
         forms.add((words[0] + words[-1][0]).lower())
@@ -87,6 +89,8 @@ def closings(store: Store, capture_id: int) -> list[NewChange]:
     if not items:
         return []
     counts = Counter(w for item in items for w in subject_words([item.description]))
+    firsts = Counter(p.name.split()[0].lower() for p in store.directory().people if p.name.split())
+    common = {name for name, n in firsts.items() if n > 1}  # two Sams: "Sam" names neither
 
     def rarity(word: str) -> float:
         return math.log((len(items) + 1) / (counts[word] + 0.5))
@@ -103,7 +107,7 @@ def closings(store: Store, capture_id: int) -> list[NewChange]:
             weight = sum(rarity(w) for w in own) or 1.0
             shared = sum(rarity(w) for w in own & words)
             share = shared / weight
-            names = _names(item.owner)
+            names = _names(item.owner, common)
             by_owner = bool(names & _said_names(sentence.speaker or "")) and bool(
                 re.search(r"\b(?:I|I've|we|we've)\b", sentence.text)
             )
