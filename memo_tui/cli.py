@@ -787,31 +787,38 @@ def _bench_recall(
     args: argparse.Namespace, settings: Settings, progress: Callable[[str], None]
 ) -> int:
     from memo_tui.core.benchmarks import recall
-    from memo_tui.core.embed import FastEmbedder
-    from memo_tui.core.embed.embedder import EmbeddingUnavailable
 
-    embedder = FastEmbedder(
-        settings.embed_model, settings.embed_model_path, settings.embed_download
+    return _embedding_bench(
+        "recall",
+        args,
+        settings,
+        lambda embedder: recall.run(args.data, progress, embedder=embedder),
+        recall.format_report,
     )
-    try:
-        bench = recall.run(args.data, progress, embedder=embedder)
-    except EmbeddingUnavailable as error:
-        warn(f"memo bench recall needs the embedding model: {error}")
-        return EXIT_REFUSED
-    except FileNotFoundError as error:
-        warn(f"memo bench recall: {error}")
-        return EXIT_USAGE
-    if args.json:
-        render.emit_json(bench.as_dict())
-    else:
-        print(recall.format_report(bench))
-    return EXIT_OK
 
 
 def _bench_ask(
     args: argparse.Namespace, settings: Settings, progress: Callable[[str], None]
 ) -> int:
     from memo_tui.core.benchmarks import ask
+
+    return _embedding_bench(
+        "ask",
+        args,
+        settings,
+        lambda embedder: ask.run(args.data, embedder, progress),
+        lambda bench: ask.format_report(bench, detail=args.detail),
+    )
+
+
+def _embedding_bench(
+    name: str,
+    args: argparse.Namespace,
+    settings: Settings,
+    run: Callable[[Any], Any],
+    report: Callable[[Any], str],
+) -> int:
+    """A bench that needs the embedding model: its figures, or why it could not run."""
     from memo_tui.core.embed import FastEmbedder
     from memo_tui.core.embed.embedder import EmbeddingUnavailable
 
@@ -819,17 +826,17 @@ def _bench_ask(
         settings.embed_model, settings.embed_model_path, settings.embed_download
     )
     try:
-        bench = ask.run(args.data, embedder, progress)
+        bench = run(embedder)
     except EmbeddingUnavailable as error:
-        warn(f"memo bench ask needs the embedding model: {error}")
+        warn(f"memo bench {name} needs the embedding model: {error}")
         return EXIT_REFUSED
     except FileNotFoundError as error:
-        warn(f"memo bench ask: {error}")
+        warn(f"memo bench {name}: {error}")
         return EXIT_USAGE
     if args.json:
         render.emit_json(bench.as_dict())
     else:
-        print(ask.format_report(bench, detail=args.detail))
+        print(report(bench))
     return EXIT_OK
 
 
