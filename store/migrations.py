@@ -452,7 +452,9 @@ END;
 
 def _v15_changes(conn: Connection) -> None:
     """What a decision is about (its subject words, for finding the later decision that
-    replaces it), and changes found across meetings: a decision superseded by a later one, an
+    replaces it, and searched with it: "Let's bring it back to forty." is found by "robots"
+    when the turn before it said robots; the words are indexed, not shown), and changes
+    found across meetings: a decision superseded by a later one, an
     action item closed by later evidence. A strong change is applied with a note and can be
     undone; a weak one waits, proposed, for the user. Deleting the evidence (its meeting or its
     decision) takes an applied change back."""
@@ -491,6 +493,23 @@ CREATE TRIGGER changes_taken_back BEFORE DELETE ON changes WHEN OLD.status = 'ap
       AND (superseded_by IS NULL OR superseded_by = OLD.new_decision_id);
     UPDATE action_items SET status = OLD.previous_status
     WHERE OLD.kind = 'closes' AND id = OLD.old_item_id AND status = 'done';
+END;
+DROP TRIGGER IF EXISTS decisions_decision_ai;
+CREATE TRIGGER decisions_decision_ai AFTER INSERT ON decisions BEGIN
+    INSERT INTO facts_fts (rowid, text)
+    SELECT fact_key, text || ' ' || NEW.subject FROM facts
+    WHERE fact_type = 'decision' AND fact_id = NEW.id;
+END;
+DROP TRIGGER IF EXISTS decisions_decision_au;
+CREATE TRIGGER decisions_decision_au
+AFTER UPDATE OF description, reasoning, decided_by, person_id, status, subject ON decisions BEGIN
+    DELETE FROM facts_fts WHERE rowid = ((1 << 32) | OLD.id);
+    DELETE FROM fact_vectors WHERE rowid =
+        (SELECT id FROM fact_embeddings WHERE fact_key = ((1 << 32) | OLD.id));
+    DELETE FROM fact_embeddings WHERE fact_key = ((1 << 32) | OLD.id);
+    INSERT INTO facts_fts (rowid, text)
+    SELECT fact_key, text || ' ' || NEW.subject FROM facts
+    WHERE fact_type = 'decision' AND fact_id = NEW.id;
 END;
 """,
     )

@@ -425,8 +425,15 @@ def test_a_store_from_before_gets_its_rollups_filled(tmp_path: Path) -> None:
             conn.exec_driver_sql("ALTER TABLE captures DROP COLUMN channel_of")
             conn.exec_driver_sql("DROP TRIGGER people_name_au")  # (version 12)
             conn.exec_driver_sql("DROP TABLE person_merges")  # (version 13)
-            conn.exec_driver_sql("DROP TABLE changes")  # (version 15, with its trigger)
+            conn.exec_driver_sql("DROP TABLE changes")  # (version 15, with its triggers)
+            for trigger in ("decisions_decision_ai", "decisions_decision_au"):
+                conn.exec_driver_sql(f"DROP TRIGGER {trigger}")  # they read the subject
             conn.exec_driver_sql("ALTER TABLE decisions DROP COLUMN subject")
+            for trigger, when in (("ai", "INSERT"), ("au", "UPDATE")):  # stand-ins
+                conn.exec_driver_sql(
+                    f"CREATE TRIGGER decisions_decision_{trigger} AFTER {when} ON decisions "
+                    "BEGIN SELECT 1; END"
+                )
             # (version 14) the view reads the decision's status: a stand-in while it goes
             conn.exec_driver_sql("DROP VIEW facts")
             conn.exec_driver_sql(

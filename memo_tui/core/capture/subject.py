@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
+from collections.abc import Set as AbstractSet
 
 from memo_tui.core.capture.formats.base import Turn
 from memo_tui.core.capture.offline.text import content_words
@@ -152,7 +153,7 @@ def is_date(value: str) -> bool:
     return value.startswith(DATE_MARK)
 
 
-def changed(ours: set[str], theirs: set[str]) -> str | None:
+def changed(ours: AbstractSet[str], theirs: AbstractSet[str]) -> str | None:
     """How a value was set again differently ("1.2 → 0.8"): a number for a number, a name for
     a name; None when nothing of one kind was replaced by another of that kind."""
     found = changed_values(ours, theirs)
@@ -162,7 +163,9 @@ def changed(ours: set[str], theirs: set[str]) -> str | None:
     return f"{old} → {new}"
 
 
-def changed_values(ours: set[str], theirs: set[str]) -> tuple[set[str], set[str]] | None:
+def changed_values(
+    ours: AbstractSet[str], theirs: AbstractSet[str]
+) -> tuple[set[str], set[str]] | None:
     """(new values, old values) of the first kind, amounts, dates then names, where each side
     sets one the other does not ("Monday the 16th", then "Monday the 23rd": 16 → 23); an
     amount and a date are not one value changed ("eight robots", then "the 11th")."""
@@ -179,6 +182,8 @@ def changed_values(ours: set[str], theirs: set[str]) -> tuple[set[str], set[str]
 
 
 def distinctive(value: str) -> bool:
-    """A value that picks a thing out: a name or a decimal ("Voltaic", "3.2"), not a count or
-    a day that many things share."""
-    return (not is_number(value) and not is_date(value)) or "." in value
+    """A value that picks a thing out: a name, a decimal or an amount of two digits or more
+    ("Voltaic", "3.2", "24"), not a small count or a day that many things share."""
+    if is_date(value):
+        return False
+    return not is_number(value) or "." in value or len(value) >= 2

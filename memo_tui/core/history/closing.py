@@ -95,16 +95,18 @@ def closings(store: Store, capture_id: int) -> list[NewChange]:
     def rarity(word: str) -> float:
         return math.log((len(items) + 1) / (counts[word] + 0.5))
 
+    owns = {item.id: subject_words([item.description]) for item in items}
+    weights = {i: sum(rarity(w) for w in own) or 1.0 for i, own in owns.items()}
     found: list[NewChange] = []
     taken: set[int] = set()
     for sentence in said:
         best: tuple[float, OpenItem, str] | None = None
         words = subject_words([sentence.text])
         for item in items:
-            if item.id in taken:
+            own = owns[item.id]
+            if item.id in taken or not own & words:
                 continue
-            own = subject_words([item.description])
-            weight = sum(rarity(w) for w in own) or 1.0
+            weight = weights[item.id]
             shared = sum(rarity(w) for w in own & words)
             share = shared / weight
             names = _names(item.owner, common)

@@ -28,6 +28,7 @@ import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from memo_tui.core.capture.subject import (
     changed,
@@ -69,18 +70,42 @@ class Link:
     weight: float
 
 
-def _own(decision: HistoryDecision) -> set[str]:
-    return subject_words([decision.description, decision.quote])
+@lru_cache(maxsize=4096)
+def _own_words(description: str, quote: str) -> frozenset[str]:
+    return frozenset(subject_words([description, quote]))
 
 
-def _named_as_old(quote: str, theirs: set[str]) -> str | None:
+def _own(decision: HistoryDecision) -> frozenset[str]:
+    """The decision's own words (not its context's)."""
+    return _own_words(decision.description, decision.quote)
+
+
+@lru_cache(maxsize=4096)
+def _values(text: str) -> frozenset[str]:
+    return frozenset(values(text))
+
+
+@lru_cache(maxsize=4096)
+def _subject(subject: str) -> tuple[set[str], set[str]]:
+    return subject_of(subject)
+
+
+@lru_cache(maxsize=4096)
+def _moves(quote: str) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
+    """The (old, new) values of each place a call names what it moves from."""
+    found = []
+    for pattern in _MOVES:
+        matched = pattern.search(quote)
+        if matched is not None:
+            old = frozenset(values(matched.group("old"), opens=False))
+            found.append((old, frozenset(values(matched.group("new")))))
+    return tuple(found)
+
+
+def _named_as_old(quote: str, theirs: frozenset[str]) -> str | None:
     """How a call moves from the old value when it names it ("from the 2nd to the 16th":
     2 → 16); None when it names none of the old call's values."""
-    for pattern in _MOVES:
-        found = pattern.search(quote)
-        if found is None:
-            continue
-        old, new = values(found.group("old"), opens=False), values(found.group("new"))
+    for old, new in _moves(quote):
         if old & theirs and new - theirs:
             was = ", ".join(sorted(v.lstrip("@") for v in old & theirs))
             return f"{was} → {', '.join(sorted(v.lstrip('@') for v in new - theirs))}"
@@ -98,9 +123,9 @@ def link(
     if new.project_ids and old.project_ids and not set(new.project_ids) & set(old.project_ids):
         return None
     said, before = new.quote or new.description, old.quote or old.description
-    ours, theirs = values(said) - people, values(before) - people
+    ours, theirs = _values(said) - people, _values(before) - people
     shared_own = (_own(new) & _own(old)) - people
-    (new_words, said_around), (old_words, _) = subject_of(new.subject), subject_of(old.subject)
+    (new_words, said_around), (old_words, _) = _subject(new.subject), _subject(old.subject)
     subject = new_words & old_words
     weight = sum(rarity(w) for w in subject)
     smaller = min(sum(rarity(w) for w in new_words), sum(rarity(w) for w in old_words))
@@ -148,8 +173,12 @@ def supersessions(store: Store, capture_id: int) -> list[NewChange]:
     subjects = store.decision_subjects()
     counts = Counter(w for subject in subjects for w in set(subject.split()))
 
+    total = len(subjects) + 1
+    rarest = math.log(total / 0.5)
+    known = {word: math.log(total / (n + 0.5)) for word, n in counts.items()}
+
     def rarity(word: str) -> float:
-        return math.log((len(subjects) + 1) / (counts[word] + 0.5))
+        return known.get(word, rarest)
 
     found: list[NewChange] = []
     taken: set[int] = set()

@@ -20,6 +20,7 @@ import math
 import re
 from dataclasses import dataclass
 
+from memo_tui.core.capture.offline.text import content_words
 from memo_tui.core.recall.search import Hit
 from store import Directory, Store
 
@@ -107,8 +108,16 @@ def judge(
     if best < MIN_COVERAGE and close < MIN_SIMILARITY:
         return Relevance(False, topic, f"best fact holds {best:.0%} of the key terms")
     if ASKS_FOR_A_DECISION.search(question):
+        # Said in the decision itself: a decision is also found by the words of the turn that
+        # led to it (its subject), which do not make it a decision about them.
+        stems = {t: content_words(t) for t in terms}
+
+        def said(hit: Hit) -> float:
+            own = content_words(hit.fact.text)
+            return sum(w for t, w in weight.items() if stems[t] and stems[t] <= own) / mass
+
         decided = [h for h in hits if h.fact.fact_type in ("decision", "action_item")]
-        held = max((coverage(h) for h in decided), default=0.0)
+        held = max((said(h) for h in decided), default=0.0)
         if held < MIN_DECIDED:
             return Relevance(False, topic, "no decision or action item is about it")
     return Relevance(True, topic)
