@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from textual import work
 from textual.app import App
+from textual.css.query import NoMatches
 from textual.widgets import Label, ProgressBar
 from textual.worker import Worker, WorkerState, get_current_worker
 
@@ -714,7 +715,10 @@ class Workflows(App[None]):
         self.query_one(ProgressBar).update(total=max(total, 1), progress=done)
 
     def _job_done(self, message: str | None = None) -> None:
-        self.query_one("#job").remove_class("running")
+        try:
+            self.query_one("#job").remove_class("running")
+        except NoMatches:  # the app is closing: a worker finished after its screen went
+            return
         self.refresh_bindings()
         if message:
             self.notify(line(message).plain, markup=False)
