@@ -314,3 +314,19 @@ def test_what_holds_leaves_replaced_decisions_out_of_listings(
     assert len(every) - len(held) == 2
     assert not any(f.text.endswith("(superseded)") for f in held)
     assert len(threaded.facts(fact_type="decision", current=True)) == len(held)
+
+
+@pytest.mark.parametrize(
+    ("line", "done"),
+    [
+        ("Omar Haddad: Sent it to Marta on Friday.", True),
+        ("- [x] @SamO — site survey (done 29/1)", True),
+        ("- Sam Cheng to swap the cracked Zebra this week.", False),
+        ("Lena Park: The inspection isn't booked yet.", False),
+        ("Nadia Roy: Will you have it finished by Friday?", False),
+    ],
+)
+def test_a_line_reports_something_done_only_when_it_is(line: str, done: bool) -> None:
+    from memo_tui.core.history.closing import done_sentences
+
+    assert bool(done_sentences(line)) is done

@@ -28,10 +28,10 @@ DONE = re.compile(
     re.IGNORECASE,
 )
 NOT_DONE = re.compile(
-    r"\b(?:not|n't|never|yet to|still|no(?:body| one)|will|won't|going to|'ll|"
+    r"n't\b|\b(?:not|never|yet|still|no(?:body| one)|will|going to|'ll|"
     r"tomorrow|next (?:week|month)|this week|by (?:monday|tuesday|wednesday|thursday|friday|the)|"
     r"when|once|if|until|hopefully|should|almost|nearly)\b|\?"
-    r"|^\W*(?:[A-Z][\w'.-]*\s+){1,3}to\s",  # "Sam Cheng to swap the cracked Zebra": a task
+    r"|^\W*(?-i:(?:[A-Z][\w'.-]*\s+){1,3})to\s",  # "Sam Cheng to swap the Zebra": a task
     re.IGNORECASE,
 )
 TICKED = re.compile(r"^\s*[-*]\s*\[[xX]\]")
