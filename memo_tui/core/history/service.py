@@ -47,14 +47,13 @@ class ChangesService:
         from memo_tui.core.history.threads import supersessions
 
         ids = self.store.capture_ids_by_date()
-        found: list[ChangeRecord] = []
+        before = {c.id for c in self.store.changes()}
         for n, capture_id in enumerate(ids, 1):
-            before = {c.id for c in self.store.changes()}
-            found_here = supersessions(self.store, capture_id) + closings(self.store, capture_id)
-            self.store.add_changes(found_here)
-            found += [c for c in self.store.changes() if c.id not in before]
+            here = supersessions(self.store, capture_id) + closings(self.store, capture_id)
+            self.store.add_changes(here)
             if progress is not None:
                 progress(n, len(ids))
+        found = [c for c in self.store.changes() if c.id not in before]
         if found and self.refreshed is not None:
             self.refreshed()
         return Scanned(len(ids), sorted(found, key=lambda c: c.id))
