@@ -373,16 +373,19 @@ def _people(args: argparse.Namespace, services: Services) -> int:
     if getattr(args, "people_command", None):
         return _people_change(args, services)
     people = _entities(services).people()
+    owed = services.store.owed_counts()
     if args.json:
         mail = {r.person_id: r for r in services.store.people_report()}
         render.emit_json(
             {
-                "people": [render.person_json(p, mail.get(p.id)) for p in people],
+                "people": [
+                    render.person_json(p, mail.get(p.id), owed.get(p.id, 0)) for p in people
+                ],
                 "proposed_merges": [vars(a) for a in services.store.address_proposals()],
             }
         )
     else:
-        render.print_people(people)
+        render.print_people(people, owed)
     return EXIT_OK
 
 

@@ -40,6 +40,9 @@ def add_parsers(commands: Any, common: argparse.ArgumentParser) -> None:
     )
     items.add_argument("--open", action="store_true", help="only those still owed")
     items.add_argument("--owner", metavar="NAME", help="only this person's (a name or alias)")
+    items.add_argument(
+        "--owed-to", metavar="NAME", help="only those this person asked someone else for"
+    )
 
 
 def _service(services: Services) -> ChangesService:
@@ -95,18 +98,29 @@ def _items(args: argparse.Namespace, services: Services) -> int:
     from memo_tui.core.entities.service import EntityService
 
     store = services.store
-    owner_id: int | None = None
-    if args.owner:
-        found = EntityService(store, services.settings.user_name).resolve(args.owner)
-        if not isinstance(found, Resolved):
-            render.warn(f"memo items: no one memo knows is {args.owner!r} (memo people lists them)")
-            return EXIT_USAGE
-        owner_id = found.entity.id
+    entities = EntityService(store, services.settings.user_name)
+    wanted: dict[str, int] = {}
+    for option in ("owner", "owed_to"):
+        name = getattr(args, option)
+        if name:
+            found = entities.resolve(name)
+            if not isinstance(found, Resolved):
+                render.warn(f"memo items: no one memo knows is {name!r} (memo people lists them)")
+                return EXIT_USAGE
+            wanted[option] = found.entity.id
     items = store.action_items(store.capture_ids_by_date())
     if args.open:
         items = [i for i in items if i.status == "open"]
-    if owner_id is not None:
-        items = [i for i in items if i.person_id == owner_id]
+    if "owner" in wanted:
+        items = [i for i in items if i.person_id == wanted["owner"]]
+    if "owed_to" in wanted:
+        asker = store.person(wanted["owed_to"])
+        names = {asker.name.lower(), *(a.alias.lower() for a in asker.aliases)} if asker else set()
+        items = [
+            i
+            for i in items
+            if (i.asked_by or "").lower() in names and i.person_id != wanted["owed_to"]
+        ]
     waiting = {c.old_id: c for c in store.changes(("proposed",)) if c.kind == "closes"}
     titles = {c: store.capture(c) for c in {i.capture_id for i in items}}
     if args.json:
@@ -131,9 +145,10 @@ def _items(args: argparse.Namespace, services: Services) -> int:
         meeting = titles[item.capture_id]
         due = f", due {item.due_date}" if item.due_date else ""
         owner = item.owner or "no owner"
+        asked = f", asked by {sanitize_line(item.asked_by)}" if item.asked_by else ""
         print(
             f"  {item.status:<8} {sanitize_line(item.description)} -> {sanitize_line(owner)}{due}"
-            f"  ({sanitize_line(_title(meeting) or '')}, {_day(meeting)})"
+            f"{asked}  ({sanitize_line(_title(meeting) or '')}, {_day(meeting)})"
         )
         if item.id in waiting:
             change = waiting[item.id]

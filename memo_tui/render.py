@@ -67,6 +67,7 @@ def action_json(record: ActionItemRecord) -> dict[str, Any]:
         "pending": record.pending,
         "due_date": record.due_date,
         "status": record.status,
+        "asked_by": record.asked_by,  # who asked for it, as said, when not its owner
         "evidence": _evidence(record),
     }
 
@@ -380,13 +381,16 @@ def print_sources(result: Any) -> None:
         print(f"  [{n}] {fact.fact_type} - {where.strip()} ({when})")
 
 
-def person_json(person: PersonSummary, mail: PersonReport | None = None) -> dict[str, Any]:
+def person_json(
+    person: PersonSummary, mail: PersonReport | None = None, owed: int = 0
+) -> dict[str, Any]:
     """A person; with their rollup row, their email addresses and mail counts too."""
     return {
         "id": person.id,
         "name": person.name,
         "aliases": person.aliases,
         "open_action_items": person.open_action_items,
+        "owed_action_items": owed,  # open items others owe them: ones they asked for
         "decisions": person.decisions,
         "meetings": person.meetings,
         "emails": mail.emails if mail else [],
@@ -398,15 +402,15 @@ def person_json(person: PersonSummary, mail: PersonReport | None = None) -> dict
     }
 
 
-def print_people(people: list[PersonSummary]) -> None:
+def print_people(people: list[PersonSummary], owed: dict[int, int]) -> None:
     if not people:
         print("No people yet: they come from the speakers of captured meetings.")
         return
     for p in people:
         aliases = f" (also: {sanitize_line(', '.join(p.aliases))})" if p.aliases else ""
         print(
-            f"{p.id:>4}  {sanitize_line(p.name)}{aliases}: {p.open_action_items} open action "
-            f"items, {p.decisions} decisions, {p.meetings} meetings"
+            f"{p.id:>4}  {sanitize_line(p.name)}{aliases}: owes {p.open_action_items}, "
+            f"is owed {owed.get(p.id, 0)}, {p.decisions} decisions, {p.meetings} meetings"
         )
 
 

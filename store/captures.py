@@ -255,6 +255,8 @@ def _insert_action_items(
 ) -> None:
     for item in new.action_items:
         values = _fields(item, created)
+        if values["asked_by"] is None:
+            values.pop("asked_by")  # the column's default (and a store before schema 16 has none)
         row = {**values, "verified": int(item.verified), "pending": int(values["pending"])}
         conn.execute(insert(ActionItem).values(capture_id=capture_id, **row, **provenance))
 
@@ -269,7 +271,7 @@ DECISION_COLUMNS = (
 )
 ACTION_ITEM_COLUMNS = (
     "id, capture_id, description, assignee_raw, due_date, line_start, line_end, "
-    f"evidence_quote, status, verified, person_id, pending, {_PERSON_NAME}"
+    f"evidence_quote, status, verified, person_id, pending, {_PERSON_NAME}, asked_by"
 )
 
 
@@ -310,6 +312,7 @@ def action_item_record(r: Sequence[Any]) -> ActionItemRecord:
         person_id=r[10],
         pending=bool(r[11]),
         person_name=r[12],
+        asked_by=r[13],
     )
 
 

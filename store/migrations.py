@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Callable, Iterator
 
 import sqlean
@@ -515,6 +516,34 @@ END;
     )
 
 
+# "Name: words" at the start of a stored line: the turn's speaker (frozen here for v16).
+_SPEAKER_V16 = re.compile(r"^([A-Z][\w.'’-]*(?: [A-Z][\w.'’-]*){0,3}): \S")
+
+
+def _v16_asked_by(conn: Connection) -> None:
+    """Who asked for an action item: the speaker of the line that assigned it, when that is
+    someone other than its owner ("Raj, quotes." said by Libby). A person's page lists what
+    others owe them from it. Filled in for items already stored from their meeting's text."""
+    conn.exec_driver_sql("ALTER TABLE action_items ADD COLUMN asked_by TEXT")
+    rows = conn.exec_driver_sql(
+        "SELECT a.id, a.line_start, a.assignee_raw, c.id, c.text FROM action_items a "
+        "JOIN captures c ON c.id = a.capture_id "
+        "WHERE a.line_start IS NOT NULL AND coalesce(a.assignee_raw, '') != '' "
+        "ORDER BY a.capture_id"
+    ).all()
+    lines: list[str] = []
+    lines_of = None
+    for item_id, line_start, owner, capture_id, body in rows:
+        if capture_id != lines_of:
+            lines_of, lines = capture_id, (body or "").splitlines()
+        said = _SPEAKER_V16.match(lines[line_start - 1]) if 0 < line_start <= len(lines) else None
+        owner_words = {w.lower() for w in re.findall(r"\w+", owner)}
+        if said and not owner_words & {w.lower() for w in re.findall(r"\w+", said[1])}:
+            conn.exec_driver_sql(
+                "UPDATE action_items SET asked_by = ? WHERE id = ?", (said[1], item_id)
+            )
+
+
 MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("initial schema", _v1_initial),
     ("embedding cache by content hash", _v2_embedding_cache),
@@ -531,6 +560,7 @@ MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("merges of people, kept so a split can undo them", _v13_person_merges),
     ("decisions current, superseded or retracted", _v14_decision_status),
     ("decision subjects; changes across meetings, applied or proposed", _v15_changes),
+    ("who asked for an action item", _v16_asked_by),
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

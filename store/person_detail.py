@@ -29,6 +29,18 @@ WHERE {where} ORDER BY m.day DESC, capture_id DESC, id
 """
 _MEETINGS = "SELECT capture_id FROM capture_people WHERE person_id = :p"
 
+# Each person by every name they go by (an alias is one person's: the table says so).
+NAMES = """
+SELECT id AS person_id, name AS said FROM people
+UNION SELECT entity_id, alias FROM entity_aliases
+WHERE entity_type = 'person' AND entity_id IS NOT NULL
+"""
+# Open action items someone else owes the person who asked for them.
+OWED = f"""
+status = 'open' AND asked_by IS NOT NULL AND coalesce(person_id, -1) != :p
+AND lower(asked_by) IN (SELECT lower(said) FROM ({NAMES}) WHERE person_id = :p)
+"""
+
 
 def person_detail(conn: Connection, person_id: int) -> PersonDetail | None:
     """A person's page (see records.PersonDetail); None when there is no such person."""
@@ -46,9 +58,10 @@ def person_detail(conn: Connection, person_id: int) -> PersonDetail | None:
         return [action_item_record(r) for r in conn.execute(text(sql), person)]
 
     owes = action_items("person_id = :p AND status = 'open'")
+    owed = action_items(OWED)
     decided = decisions("person_id = :p")
     meetings = capture_links(conn, f"id IN ({_MEETINGS})", person)
-    cited = {item.capture_id for item in owes} | {item.capture_id for item in decided}
+    cited = {item.capture_id for item in [*owes, *owed, *decided]}
     cited -= {meeting.id for meeting in meetings}
     elsewhere = capture_links(
         conn, "id IN (SELECT value FROM json_each(:ids))", {"ids": json.dumps(sorted(cited))}
@@ -58,10 +71,22 @@ def person_detail(conn: Connection, person_id: int) -> PersonDetail | None:
         name=str(name),
         aliases=_aliases(conn, person_id),
         open_action_items=owes,
+        owed=owed,
         decisions=decided,
         meetings=meetings,
         captures={link.id: link for link in [*meetings, *elsewhere]},
     )
+
+
+def owed_counts(conn: Connection) -> dict[int, int]:
+    """How many open action items each person is owed (asked others for), by person id."""
+    sql = f"""
+    SELECT n.person_id, count(DISTINCT a.id) FROM action_items a
+    JOIN ({NAMES}) n ON lower(n.said) = lower(a.asked_by)
+    WHERE a.status = 'open' AND coalesce(a.person_id, -1) != n.person_id
+    GROUP BY n.person_id
+    """
+    return {int(p): int(n) for p, n in conn.execute(text(sql))}
 
 
 def _aliases(conn: Connection, person_id: int) -> list[PersonAlias]:

@@ -63,6 +63,7 @@ class NewActionItem:
     status: str = "open"
     person: PersonRef | None = None  # the owner, once resolved
     pending: bool = False  # assignee_raw is ambiguous: waiting for the user to say who
+    asked_by: str | None = None  # who asked for it, as said, when not its owner
 
 
 @dataclass(frozen=True)
@@ -209,6 +210,7 @@ class ActionItemRecord:
     person_id: int | None = None
     pending: bool = False
     person_name: str | None = None  # the person `assignee_raw` was settled as
+    asked_by: str | None = None  # who asked for it, as said, when not its owner
 
     @property
     def fact_key(self) -> int:
@@ -441,6 +443,7 @@ class PersonDetail:
     decisions: list[DecisionRecord]
     meetings: list[CaptureLink]
     captures: dict[int, CaptureLink]
+    owed: list[ActionItemRecord] = field(default_factory=list)  # others owe them: they asked
 
 
 # Agent runs. A run's status; the database refuses any other.

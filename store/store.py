@@ -36,7 +36,7 @@ from store import (
 from store.engine import reader_engine, writer_engine
 from store.errors import DuplicateCaptureError, StoreError
 from store.migrations import current_version, migrate
-from store.person_detail import person_detail
+from store.person_detail import owed_counts, person_detail
 from store.records import (
     ActionItemRecord,
     AddressRecord,
@@ -378,6 +378,10 @@ class Store:
     def person(self, person_id: int) -> PersonDetail | None:
         with self.reader.connect() as conn:
             return person_detail(conn, person_id)
+
+    def owed_counts(self) -> dict[int, int]:
+        with self.reader.connect() as conn:
+            return owed_counts(conn)
 
     def pending_mentions(self) -> list[PendingMention]:
         with self.reader.connect() as conn:

@@ -97,6 +97,7 @@ class ActionItem(ProvenanceColumns, table=True):
     line_end: int | None = None
     evidence_quote: str | None = None
     verified: int = 1
+    asked_by: str | None = None
 
 
 class CapturePerson(SQLModel, table=True):

@@ -251,6 +251,49 @@ def test_a_later_meeting_that_reports_a_task_done_proposes_closing_it(
     assert "forklift inspection" in plain.stdout  # "isn't booked yet" closes nothing
 
 
+def test_a_person_is_owed_what_they_asked_others_for(memo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "2026-02-02-ops.txt").write_text(TASKS)
+    (tmp_path / "2026-02-09-ops.txt").write_text(DONE)
+    db = ("--db", str(tmp_path / "memo.db"))
+    for name in ("2026-02-02-ops.txt", "2026-02-09-ops.txt"):
+        assert memo(*db, "capture", str(tmp_path / name)).code == 0
+    people = {p["name"]: p for p in memo(*db, "people", "--json").json()["people"]}
+    assert people["Nadia Roy"]["owed_action_items"] == 4  # she asked for all four
+    assert people["Omar Haddad"]["owed_action_items"] == 0  # "Will do." asks nothing
+    assert people["Omar Haddad"]["open_action_items"] == 2
+    owed = memo(*db, "items", "--open", "--owed-to", "Nadia", "--json").json()["items"]
+    assert {i["asked_by"] for i in owed} == {"Nadia Roy"} and len(owed) == 4
+    [close] = memo(*db, "changes", "--json").json()["changes"]
+    assert memo(*db, "changes", "accept", str(close["id"])).code == 0
+    owed = memo(*db, "items", "--open", "--owed-to", "Nadia", "--json").json()["items"]
+    assert len(owed) == 3  # the contract was sent
+    with Store(tmp_path / "memo.db") as store:
+        nadia = store.person(people["Nadia Roy"]["id"])
+        assert nadia is not None and len(nadia.owed) == 3 and nadia.open_action_items == []
+    plain = memo(*db, "people")
+    assert "Nadia Roy (also: Nadia): owes 0, is owed 3," in plain.stdout
+
+
+def test_migration_16_reads_who_asked_from_the_stored_lines(tmp_path: Path) -> None:
+    from test_store import new_capture
+
+    from store import NewActionItem, captures
+
+    lines = TASKS.splitlines()[4:]
+    path = tmp_path / "old.db"
+    with old_schema(path, 15) as conn:
+        items = [NewActionItem("x", owner, None, n, n, "q") for owner, n in TASKS_ASKED]
+        new = new_capture(text="\n".join(lines), line_count=len(lines), action_items=items)
+        captures.insert_capture(conn, new, None)
+    with Store(path) as store:
+        stored = store.action_items(store.capture_ids_by_date())
+        # Nadia asked on lines 1 and 3; line 2 is Omar's own "Will do.", line 4 Lena's "Sure."
+        assert [i.asked_by for i in stored] == ["Nadia Roy", None, "Nadia Roy", None]
+
+
+TASKS_ASKED = (("Omar", 1), ("Omar", 2), ("Lena", 3), ("Lena", 4))
+
+
 def test_the_app_reviews_a_proposal_one_dialog_at_a_time(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -542,7 +542,7 @@ def test_people_and_a_person_page(services: Services) -> None:
         assert "Priya Natarajan" in str(app.screen.query_one("#page-head").render())
         entries = app.screen.query_one("#page-entries")
         headings = {str(entries.get_option_at_index(n).prompt) for n in range(entries.option_count)}
-        assert {"Owes", "Decided", "Meetings"} <= headings
+        assert {"Owes", "Is owed (they asked for it)", "Decided", "Meetings"} <= headings
 
     drive(app, script)
 

@@ -198,8 +198,8 @@ def lines_of(start: int | None, end: int | None) -> tuple[int, int] | None:
 
 class PersonPage(Page):
     HELP = (
-        "A person: the names they go by (confirmed ones are marked), what they owe, what they "
-        "decided, the meetings they attended, the items waiting for you to say who a name "
+        "A person: the names they go by (confirmed ones are marked), what they owe, what others "
+        "owe them (open items they asked for in a meeting), what they decided, the meetings they attended, the items waiting for you to say who a name "
         "means when it may be them (w settles them), and their page (r: person_enrich writes "
         "it; e edits a section). Enter opens the meeting at the item's lines."
     )
@@ -224,7 +224,8 @@ class PersonPage(Page):
             head.append("\nAlso: ")
             head.append(line(names))
         head.append(
-            f"\n{plural(len(person.open_action_items), 'open action item')}, "
+            f"\nOwes {plural(len(person.open_action_items), 'open action item')}, "
+            f"is owed {len(person.owed)}, "
             f"{plural(len(person.decisions), 'decision')}, "
             f"{plural(len(person.meetings), 'meeting')}"
         )
@@ -234,6 +235,9 @@ class PersonPage(Page):
         if person.open_action_items:
             entries.append(heading("Owes"))
             entries += [item_entry(a, person.captures) for a in person.open_action_items]
+        if person.owed:
+            entries.append(heading("Is owed (they asked for it)"))
+            entries += [item_entry(a, person.captures) for a in person.owed]
         if person.decisions:
             entries.append(heading("Decided"))
             entries += [item_entry(d, person.captures) for d in person.decisions]

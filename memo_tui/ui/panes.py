@@ -222,14 +222,14 @@ class CapturesPane(ListPane):
 class PeoplePane(ListPane):
     HELP = (
         "Everyone memo has met in a meeting: the names they go by, their open action items, "
-        "the decisions they made, the meetings they attended and when they were last seen "
+        "the open items others owe them (Owed: ones they asked for), the decisions they made, the meetings they attended and when they were last seen "
         "(read from the people rollup, rebuilt with every write), and how many items wait "
         "on a name that may be theirs (To settle: w asks who it is). Enter opens a person; "
         "r runs the person_enrich agent on the selected one; m merges them into who they "
         "really are (one person listed twice), u undoes the latest merge into them."
     )
     EMPTY = "Nobody yet: people come from the speakers and attendees of captured meetings."
-    COLUMNS = ("Name", "Also", "Owes", "Decided", "Meetings", "Last seen", "To settle")
+    COLUMNS = ("Name", "Also", "Owes", "Owed", "Decided", "Meetings", "Last seen", "To settle")
     BINDINGS = [
         Binding("r", "run", "Enrich", id="people.run"),
         Binding("m", "merge", "Merge", id="people.merge"),
@@ -242,7 +242,8 @@ class PeoplePane(ListPane):
         entities = EntityService(services.store, services.settings.user_name)
         waiting = entities.waiting_by_person()
         people = services.store.people_report()
-        room = max(24, self.app.size.width - 56)  # the names get what the counts leave
+        owed = services.store.owed_counts()
+        room = max(24, self.app.size.width - 62)  # the names get what the counts leave
         name = min(32, room - 6, max((len(p.name) for p in people), default=0))
         return [
             row(
@@ -250,6 +251,7 @@ class PeoplePane(ListPane):
                 line(p.name, name),
                 line(", ".join(p.aliases), min(30, room - name)),
                 str(p.open_action_items),
+                str(owed.get(p.person_id, 0)),
                 str(p.decisions),
                 str(p.meetings),
                 p.last_seen or "",

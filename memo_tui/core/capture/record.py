@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from memo_tui.core.capture.evidence import EvidenceIndex
 from memo_tui.core.capture.excerpts import excerpts
+from memo_tui.core.capture.formats.base import Turn
 from memo_tui.core.capture.sources import Transcript
 from memo_tui.core.capture.subject import decision_subject
 from store import NewActionItem, NewCapture, NewDecision, Provenance, utc_now
@@ -64,6 +67,18 @@ def _without_cycles(links: list[int | None]) -> list[int | None]:
     return kept
 
 
+def asked_by(turns: Sequence[Turn], line: int | None, owner: str | None) -> str | None:
+    """Who asked for an action item: the speaker of the turn it was said in, when the item
+    has an owner and the speaker shares no name with them ("Raj, quotes." said by Libby)."""
+    if line is None or not owner:
+        return None
+    turn = next((t for t in turns if t.line <= line <= t.end), None)
+    if turn is None or not turn.speaker:
+        return None
+    words = {w.lower() for w in re.findall(r"\w+", owner)}
+    return None if words & {w.lower() for w in re.findall(r"\w+", turn.speaker)} else turn.speaker
+
+
 def build_capture(
     transcript: Transcript,
     extraction: Extraction,
@@ -102,17 +117,21 @@ def build_capture(
                 **span,  # type: ignore[arg-type]
             )
         )
-    actions = [
-        NewActionItem(
-            description=a.description,
-            assignee_raw=a.assignee,
-            due_date=a.due_date.isoformat() if a.due_date else None,
-            status=a.status,
-            evidence_quote=a.evidence_quote,
-            **_span(evidence_lines(index, a.evidence_quote)),  # type: ignore[arg-type]
+    actions = []
+    for a in extraction.action_items:
+        span = _span(evidence_lines(index, a.evidence_quote))
+        line = span["line_start"] if isinstance(span["line_start"], int) else None
+        actions.append(
+            NewActionItem(
+                description=a.description,
+                assignee_raw=a.assignee,
+                due_date=a.due_date.isoformat() if a.due_date else None,
+                status=a.status,
+                evidence_quote=a.evidence_quote,
+                asked_by=asked_by(transcript.turns, line, a.assignee),
+                **span,  # type: ignore[arg-type]
+            )
         )
-        for a in extraction.action_items
-    ]
     meta = extraction.meta.model_dump()
     if not transcript.as_written:
         # Line N of an export's capture is turn N; this maps it back to the file's lines.
