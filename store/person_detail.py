@@ -61,7 +61,7 @@ def person_detail(conn: Connection, person_id: int) -> PersonDetail | None:
     owed = action_items(OWED)
     decided = decisions("person_id = :p")
     meetings = capture_links(conn, f"id IN ({_MEETINGS})", person)
-    cited = {item.capture_id for item in [*owes, *owed, *decided]}
+    cited = {item.capture_id for item in [*owes, *owed]} | {d.capture_id for d in decided}
     cited -= {meeting.id for meeting in meetings}
     elsewhere = capture_links(
         conn, "id IN (SELECT value FROM json_each(:ids))", {"ids": json.dumps(sorted(cited))}

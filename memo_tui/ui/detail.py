@@ -198,10 +198,11 @@ def lines_of(start: int | None, end: int | None) -> tuple[int, int] | None:
 
 class PersonPage(Page):
     HELP = (
-        "A person: the names they go by (confirmed ones are marked), what they owe, what others "
-        "owe them (open items they asked for in a meeting), what they decided, the meetings they attended, the items waiting for you to say who a name "
-        "means when it may be them (w settles them), and their page (r: person_enrich writes "
-        "it; e edits a section). Enter opens the meeting at the item's lines."
+        "A person: the names they go by (confirmed ones are marked), what they owe, what "
+        "others owe them (open items they asked for in a meeting), what they decided, the "
+        "meetings they attended, the items waiting for you to say who a name means when it "
+        "may be them (w settles them), and their page (r: person_enrich writes it; e edits a "
+        "section). Enter opens the meeting at the item's lines."
     )
 
     BINDINGS = [Binding("e", "edit", "Edit", id="person.edit")]

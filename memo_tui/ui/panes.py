@@ -222,7 +222,8 @@ class CapturesPane(ListPane):
 class PeoplePane(ListPane):
     HELP = (
         "Everyone memo has met in a meeting: the names they go by, their open action items, "
-        "the open items others owe them (Owed: ones they asked for), the decisions they made, the meetings they attended and when they were last seen "
+        "the open items others owe them (Owed: ones they asked for), the decisions they "
+        "made, the meetings they attended and when they were last seen "
         "(read from the people rollup, rebuilt with every write), and how many items wait "
         "on a name that may be theirs (To settle: w asks who it is). Enter opens a person; "
         "r runs the person_enrich agent on the selected one; m merges them into who they "
