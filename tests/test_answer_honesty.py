@@ -33,17 +33,32 @@ Sam Okafor: Sure.
 """
 
 
+OPS = """Ops review
+Attendees: Libby Harcourt, Omar Haddad, Sam Okafor
+Date: 2026-03-16
+
+Libby Harcourt: Kiosks. Reception asked about self-check-in kiosks again.
+Omar Haddad: Nice idea, but it stays parked, no owner and no budget.
+Libby Harcourt: Second van. We approved four thousand pounds for the second van in January.
+Sam Okafor: Quick update. The shadow week plan went out to the shift leads on Friday.
+Omar Haddad: Couriers. Brightline lost two more parcels.
+Libby Harcourt: Then Parcelwise it is, from April.
+Omar Haddad: Parcelwise charges nine pounds a parcel, and they collect twice a day.
+"""
+
+
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> object:
     from test_embed import MODEL, model_path
 
     folder = tmp_path_factory.mktemp("honest")
     (folder / "2026-03-02-freeze.txt").write_text(KICKOFF)
+    (folder / "2026-03-16-ops.txt").write_text(OPS)
     embedder = FastEmbedder(MODEL, model_path())
     with Store(folder / "memo.db") as store:
         embed = EmbedService(store, embedder)
         capture = CaptureService(store, CaptureOptions(user="t"), after_commit=embed.embed_capture)
-        capture.capture_paths([folder / "2026-03-02-freeze.txt"])
+        capture.capture_paths([folder / "2026-03-02-freeze.txt", folder / "2026-03-16-ops.txt"])
         yield store, embedder
 
 
@@ -69,7 +84,7 @@ def test_a_name_that_fits_two_people_is_asked_about(store: tuple[Store, FastEmbe
     ("question", "why"),
     [
         ("When did we decide to move the code freeze onto Kubernetes?", "Kubernetes"),
-        ("How are the marmalade budgets and jam invoices at the docks?", "key terms"),
+        ("How are the marmalade jars and jam invoices at the docks?", "key terms"),
         ("Did we agree a budget for the soak test?", "no decision"),
     ],
 )
@@ -91,6 +106,39 @@ def test_the_gate_lets_an_answerable_question_through(store: tuple[Store, FastEm
     result = ask(*store, "Where do the chargers go?", today=TODAY)
     assert not result.no_record and result.answer.startswith("From your meetings:")
     assert "back wall" in result.answer.splitlines()[1]
+
+
+def test_a_value_asked_for_and_never_given_is_no_record(
+    store: tuple[Store, FastEmbedder],
+) -> None:
+    """The kiosks were talked about, but no budget was set: the lines about them give no
+    number. The van's budget was, and the answer quotes the line that gives it."""
+    kiosks = ask(*store, "What is the budget for the self-check-in kiosks?", today=TODAY)
+    head = kiosks.answer.splitlines()[0]
+    assert kiosks.no_record and "gives no number" in head, kiosks.answer
+    van = ask(*store, "What is the budget for the second van?", today=TODAY)
+    assert not van.no_record and "four thousand pounds" in van.answer, van.answer
+
+
+def test_an_excerpt_is_quoted_by_the_turn_that_answers(
+    store: tuple[Store, FastEmbedder],
+) -> None:
+    result = ask(*store, "How much does Parcelwise charge per parcel?", today=TODAY)
+    assert "Omar Haddad: Parcelwise charges nine pounds a parcel" in result.answer
+    assert "Kiosks. Reception asked" not in result.answer  # the excerpt's first turn
+
+
+def test_whether_it_happened_leads_with_the_line_that_says_it_did(
+    store: tuple[Store, FastEmbedder],
+) -> None:
+    result = ask(*store, "Did Sam Okafor write the shadow week plan?", today=TODAY)
+    assert "went out to the shift leads on Friday" in result.answer.splitlines()[1]
+    assert "write the shadow week plan by the 10th" in result.answer  # the ask follows
+
+
+def test_what_holds_now_leads_with_the_decision(store: tuple[Store, FastEmbedder]) -> None:
+    result = ask(*store, "Which courier are we using now?", today=TODAY)
+    assert result.answer.splitlines()[1].startswith("- Parcelwise it is"), result.answer
 
 
 def test_the_answer_says_how_many_more_facts_matched(store: tuple[Store, FastEmbedder]) -> None:

@@ -13,13 +13,15 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import math
 import re
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import ParamSpec
 
-from memo_tui.core.capture.offline.text import STOPWORDS
+from memo_tui.core.capture.offline.text import STOPWORDS, content_words
 from memo_tui.core.entities.resolve import NeedsDisambiguation, resolve
+from memo_tui.core.history.closing import DONE, NOT_DONE, TICKED
 from memo_tui.core.llm.base import Provider
 from memo_tui.core.llm.run import run_sync
 from memo_tui.core.llm.types import Message, Request, TextDelta
@@ -169,11 +171,71 @@ def quoted(text: str, limit: int = QUOTE_CHARS) -> str:
     return body.rsplit(" ", 1)[0].rstrip(" ,;:-\u2014") + " \u2026" + tail
 
 
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+_TURN = re.compile(r"^([^:\n]{2,60}):\s+(.*)$")
+
+
+def focused(hits: list[Hit], question: str) -> list[str]:
+    """Each hit's text as an answer shows it: an excerpt (a window of several turns) by its
+    turn that holds most of the question's words, weighted by how rare each is among the
+    hits' lines, and a long turn by its best sentence; other facts, and an excerpt that
+    holds none of the words, by their first line."""
+    asked = content_words(question)
+    lines = [[(line, content_words(line)) for line in h.fact.text.splitlines()] for h in hits]
+    df: dict[str, int] = {}
+    for words in (w for fact in lines for _, w in fact):
+        for word in words & asked:
+            df[word] = df.get(word, 0) + 1
+    total = sum(len(fact) for fact in lines)
+    weight = {w: math.log((total + 1) / (n + 0.5)) for w, n in df.items()}
+
+    def score(text: str) -> float:
+        return sum(weight.get(w, 0.0) for w in content_words(text) & asked)
+
+    shown = []
+    for hit, fact in zip(hits, lines, strict=True):
+        first = hit.fact.text.splitlines()[0] if hit.fact.text else ""
+        if hit.fact.fact_type != "excerpt" or not fact:
+            shown.append(first)
+            continue
+        line, _ = max(fact, key=lambda pair: sum(weight.get(w, 0.0) for w in pair[1] & asked))
+        if score(line) == 0:
+            shown.append(first)
+            continue
+        turn = _TURN.match(line)
+        speaker, said = (turn.group(1) + ": ", turn.group(2)) if turn else ("", line)
+        if len(line) > QUOTE_CHARS:
+            said = max(_SENTENCE_END.split(said), key=score)
+        shown.append(speaker + said)
+    return shown
+
+
+# "Did Fiona ever send the docs?", "Is the migration finished?": asks whether it happened.
+ASKS_IF_DONE = re.compile(r"^\s*(?:did|has|have|had|is|are|was|were)\b", re.IGNORECASE)
+
+
+def reported_first(hits: list[Hit], question: str) -> list[Hit]:
+    """For a question whether something happened, the hits whose line about it reports it
+    done ("thanks for sending the API docs", "the migration was finished on the 9th", a
+    ticked line) first, in their order; the rest as ranked."""
+    if not ASKS_IF_DONE.search(question):
+        return hits
+    asked = content_words(question)
+    lead = [
+        hit
+        for hit, line in zip(hits, focused(hits, question), strict=True)
+        if asked & content_words(line)
+        and (TICKED.match(line) or (DONE.search(line) and not NOT_DONE.search(line)))
+    ]
+    return lead + [h for h in hits if h not in lead]
+
+
 def extractive_answer(
     hits: list[Hit],
     most: int = 3,
     relevance: Relevance | None = None,
     changes: Sequence[Change] = (),
+    question: str = "",
 ) -> str:
     """The offline answer: the strongest facts, each with its citation. A replaced decision is
     told after the one that holds now ("changed on <date>; before: … [n]"), not on its own
@@ -183,6 +245,7 @@ def extractive_answer(
     for change in changes:
         before.setdefault(change.new, []).append(change.old)
     replaced = {change.old for change in changes}
+    texts = focused(hits, question)
     lines: list[str] = []
     shown = 0
     for n, hit in enumerate(hits, 1):
@@ -190,7 +253,7 @@ def extractive_answer(
             continue
         if len(lines) == most:
             break
-        line = f"- {quoted(hit.fact.text)} [{n}]"
+        line = f"- {quoted(texts[n - 1])} [{n}]"
         olds = before.get(n - 1, [])
         if olds:
             when = hit.fact.occurred_at or hit.fact.captured_at[:10]
@@ -312,7 +375,9 @@ async def ask_stream(
         retrieve, store, embedder, question, filters, min_similarity, limit, index
     )
     note = "; ".join(n for n in (found.note, router_note) if n) or None
-    hits, changes = await asyncio.to_thread(lead_with_current, store, found.hits)
+    hits, changes = await asyncio.to_thread(
+        lead_with_current, store, reported_first(found.hits, question), question
+    )
     found = replace(found, hits=hits)
     yield Retrieved(found.hits, filters, found.mode, note)
     if not found.hits:
@@ -333,7 +398,7 @@ async def ask_stream(
         yield AnswerDelta(ask_which)
     if provider is None or provider.name == "offline":
         deltas: AsyncIterator[str] = _once(
-            extractive_answer(found.hits, relevance=relevance, changes=changes)
+            extractive_answer(found.hits, relevance=relevance, changes=changes, question=question)
         )
     else:
         deltas = _model_deltas(

@@ -5,17 +5,33 @@ one that replaced it. Here each superseded decision among the hits is followed a
 `superseded_by` links to the decision that holds now; that one takes the old one's place
 (fetched when search did not find it) and the old one follows it, so an answer states the
 current decision first and the history after it.
+
+A question about what holds now ("how many robots are in the fleet now?", "who supplies our
+batteries these days?") is answered by a decision before anything said around it: the
+decisions among the best few hits move to the front, in their order.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
+from memo_tui.core.capture.offline.text import content_words, stem
 from memo_tui.core.recall.search import Hit
 from store import FactPeople, Store
 
 DECISION = 1 << 32  # a decision's fact key is this | its id (see the facts view)
 MOST_LINKS = 20  # a chain longer than this is a loop or a bug; stop following it
+ASKS_WHAT_HOLDS = re.compile(
+    r"\b(?:now|nowadays|currently|current|these days|at the moment|at present|right now|"
+    r"still|latest|as (?:of|it stands) (?:today|now))\b"
+    # or asked in the present: "what is the go-live date", "when does it open", "how many
+    # copies are in the first printing", "how is on-call arranged"
+    r"|^\s*(?:what|when|where|who|which|how(?: many| much| long)?)\b[^?]{0,40}?"
+    r"\b(?:is|are|does|do)\b",
+    re.IGNORECASE,
+)
+REACH = 6  # how far down the hits a decision may come from to lead such an answer
 
 
 @dataclass(frozen=True)
@@ -43,8 +59,35 @@ def _holds_now(store: Store, decision_id: int, states: dict[int, FactPeople]) ->
     return key
 
 
-def lead_with_current(store: Store, hits: list[Hit]) -> tuple[list[Hit], list[Change]]:
+def decisions_first(store: Store, hits: list[Hit], question: str) -> list[Hit]:
+    """For a question about what holds now, the decisions among the best `REACH` hits that
+    share a word with it (in their own words or their subject's, a name aside) first, in
+    their order, then the rest as ranked."""
+    if not ASKS_WHAT_HOLDS.search(question):
+        return hits
+    names = {w.lower() for w in re.findall(r"(?<!^)\b[A-Z][\w'-]*", question)}
+    asked = content_words(question) - {stem(n) for n in names}
+    near = [h for h in hits[:REACH] if h.fact.fact_type == "decision"]
+    if not near or not asked:
+        return hits
+    subjects = {
+        d.id: d.subject
+        for d in store.decisions(sorted({h.fact.capture_id for h in near if h.fact.capture_id}))
+    }
+
+    def about(hit: Hit) -> bool:
+        said = hit.fact.text.splitlines()[0] + " " + subjects.get(hit.fact.fact_id, "")
+        return bool(asked & content_words(said))
+
+    lead = [h for h in near if about(h)]
+    return lead + [h for h in hits if h not in lead]
+
+
+def lead_with_current(
+    store: Store, hits: list[Hit], question: str = ""
+) -> tuple[list[Hit], list[Change]]:
     """The hits with each replaced decision's current one put first, and the changes."""
+    hits = decisions_first(store, hits, question)
     states = store.fact_people([hit.fact for hit in hits])
     ordered: list[Hit] = []
     placed: dict[int, int] = {}  # fact key -> index in `ordered`

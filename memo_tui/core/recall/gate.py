@@ -11,7 +11,10 @@ where every question has an answer):
   from every one of the best facts, and none of them is close in meaning;
 - a question after a decision ("did we agree", "what did we set", "which … did we switch
   to") whose key terms no decision or action item covers: it was talked about, perhaps,
-  but nothing was decided.
+  but nothing was decided;
+- a question after a value (a date: "what go-live date", "when does it open"; a number:
+  "what budget", "how many"; a name: "which vendor") where the lines that are about its
+  topic give no value of that kind: the kiosks were talked about, but no budget was set.
 """
 
 from __future__ import annotations
@@ -20,7 +23,8 @@ import math
 import re
 from dataclasses import dataclass
 
-from memo_tui.core.capture.offline.text import content_words
+from memo_tui.core.capture.offline.text import content_words, stem
+from memo_tui.core.capture.subject import is_date, is_number, values
 from memo_tui.core.recall.search import Hit
 from store import Directory, Store
 
@@ -44,6 +48,46 @@ BEST = 5  # how many of the top facts may each cover the question
 MIN_COVERAGE = 0.15  # share of the key terms' weight the best fact holds
 MIN_SIMILARITY = 0.40  # or a fact this close in meaning
 MIN_DECIDED = 0.15  # share a decision or action item holds, for a question after a decision
+TOPIC_SHARE = 0.5  # of the topic's weight a line holds to be about the topic
+
+# The kind of value a question asks for. "When did we decide …" is not here: the meeting's
+# own date answers it.
+ASKS_FOR_A_VALUE = (
+    (
+        "date",
+        re.compile(
+            r"\b(?:what|which) (?:date|day|month|week)\b|\bby when\b"
+            r"|\b(?:go-live|launch|start|end|due|publication|opening|release) date\b"
+            r"|^\s*when (?:is|are|does|do|will)\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "number",
+        re.compile(
+            r"\bhow (?:many|much|big|large|long|often)\b"
+            r"|\b(?:what|which) (?:budget|number|amount|price|cost|figure|size|quantity)\b"
+            r"|\bbudget\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "name",
+        re.compile(
+            r"\b(?:which|what) (?:\w+ )?(?:vendor|supplier|company|firm|provider|partner|agency|"
+            r"venue|contractor)\b|\bname of\b|\bwhat(?:'s| is) the name\b",
+            re.IGNORECASE,
+        ),
+    ),
+)
+# Words that ask for the value rather than say what it is about.
+VALUE_WORDS = frozenset(
+    """date day days month week when budget budgeted number amount price cost costs figure size
+    quantity many much big large long often name vendor supplier company firm provider partner
+    agency venue contractor""".split()
+)
+_SENTENCE = re.compile(r"(?<=[.!?;])\s+")
+_SPOKEN = re.compile(r"^\s*(?:-\s*)?[^:\n]{2,60}:\s+")
 
 
 @dataclass(frozen=True)
@@ -112,12 +156,65 @@ def judge(
         # led to it (its subject), which do not make it a decision about them.
         stems = {t: content_words(t) for t in terms}
 
+        rarest = max(weight, key=lambda t: weight[t])
+
         def said(hit: Hit) -> float:
             own = content_words(hit.fact.text)
+            if not stems[rarest] <= own:
+                return 0.0
             return sum(w for t, w in weight.items() if stems[t] and stems[t] <= own) / mass
 
         decided = [h for h in hits if h.fact.fact_type in ("decision", "action_item")]
         held = max((said(h) for h in decided), default=0.0)
         if held < MIN_DECIDED:
             return Relevance(False, topic, "no decision or action item is about it")
+    unvalued = _no_value_given(question, terms, weight, hits)
+    if unvalued:
+        return Relevance(False, topic, unvalued)
     return Relevance(True, topic)
+
+
+def asked_value(question: str) -> str | None:
+    """The kind of value the question asks for (date, number, name), if it asks for one."""
+    return next((kind for kind, asks in ASKS_FOR_A_VALUE if asks.search(question)), None)
+
+
+def _gives(kind: str, line: str) -> bool:
+    found = values(line)
+    if kind == "date":
+        return any(is_date(v) for v in found)
+    if kind == "number":
+        return any(is_number(v) for v in found)
+    return any(not is_date(v) and not is_number(v) for v in found)
+
+
+def _no_value_given(
+    question: str, terms: list[str], weight: dict[str, float], hits: list[Hit]
+) -> str:
+    """Why the hits give no value of the kind asked for, or "" when they do (or the
+    question asks for none, or no line is about its topic: then this cannot tell)."""
+    kind = asked_value(question)
+    if kind is None:
+        return ""
+    topic = {stem(t.lower()): weight[t] for t in terms if t.lower() not in VALUE_WORDS}
+    mass = sum(topic.values())
+    if not topic or mass <= 0:
+        return ""
+    rarest = max(topic, key=lambda t: topic[t])
+
+    def words(sentence: str) -> set[str]:
+        found = content_words(sentence)
+        return found | {stem(part) for w in found for part in w.split("-") if len(part) > 2}
+
+    about = []
+    for hit in hits:
+        for line in hit.fact.text.splitlines():
+            for sentence in _SENTENCE.split(_SPOKEN.sub("", line)):
+                said = words(sentence)
+                share = sum(w for t, w in topic.items() if t in said) / mass
+                if rarest in said and share >= TOPIC_SHARE:
+                    about.append(sentence)
+    # A question gives no value ("what if we did a tasting menu for spring?").
+    if not about or any(_gives(kind, s) for s in about if not s.rstrip().endswith("?")):
+        return ""
+    return f"what is said about it gives no {kind}"
