@@ -434,3 +434,76 @@ def test_a_models_links_that_go_round_in_a_circle_retire_nothing(
     assert result.status == "captured", result.error
     decisions = store.decisions([result.capture_id])  # type: ignore[list-item]
     assert [d.status for d in decisions] == ["current", "current"]
+
+
+COURIERS = (
+    "Courier review\nDate: 2026-02-02\n\n"
+    "Nadia Roy: Couriers. Brightline and Parcelwise both quoted.\n"
+    "Nadia Roy: Brightline is cheaper. OK, Brightline it is.\n"
+)
+COURIERS_AGAIN = (
+    "Courier review\nDate: 2026-03-02\n\n"
+    "Nadia Roy: Brightline lost four parcels in February.\n"
+    "Nadia Roy: Final answer: couriers go to Parcelwise from April.\n"
+)
+
+
+def linking(replacements: list[dict[str, object]]) -> object:
+    """A model that extracts honestly and, asked to link decisions, names `replacements`."""
+
+    def reply(body: dict[str, object]) -> Reply:
+        if body["tool_choice"] == {"type": "tool", "name": "link_decisions"}:
+            return api.message(tool=("link_decisions", {"replacements": replacements}))
+        return obedient_extractor(body)  # type: ignore[arg-type]
+
+    return reply
+
+
+def proposing_service(store: Store, server: FakeServer) -> CaptureService:
+    from memo_tui.core.history.proposer import ModelProposer
+
+    service = llm_service(store, server)
+    service.proposer = ModelProposer(service.extractor.provider, "claude-sonnet-4-6", 10.0)  # type: ignore[attr-defined]
+    return service
+
+
+def test_a_replacement_the_model_names_is_proposed_never_applied(
+    tmp_path: Path, store: Store, server: FakeServer
+) -> None:
+    """The rules see no named old value here; the model links the two calls, and memo puts
+    the link to the user. A pair naming no real decision is dropped."""
+    bogus = {"new": 1, "old": 7, "why": "no such decision"}
+    server.default = linking([{"new": 1, "old": 1, "why": "Brightline -> Parcelwise"}, bogus])
+    service = proposing_service(store, server)
+    first = service.capture_file(write(tmp_path / "2026-02-02-couriers.txt", COURIERS))
+    assert first.status == "captured" and first.changes == []
+    second = service.capture_file(write(tmp_path / "2026-03-02-couriers.txt", COURIERS_AGAIN))
+    assert second.status == "captured", second.error
+    [change] = second.changes
+    assert (change.status, change.strength, change.kind) == ("proposed", "weak", "supersedes")
+    assert change.reason == "proposed by claude-sonnet-4-6: Brightline -> Parcelwise"
+    assert change.old_text.startswith("Brightline it is") and "Parcelwise" in (
+        change.new_text or ""
+    )
+    asked = [s.body for s in server.seen if s.body["tool_choice"]["name"] == "link_decisions"]
+    prompt = user_text(asked[-1])
+    assert "N1. Final answer: couriers go to Parcelwise" in prompt
+    assert "E1. (2026-02-02) Brightline it is." in prompt
+    held = store.decisions(store.capture_ids_by_date())
+    assert {d.description[:15]: d.status for d in held}["Brightline it i"] == "current"
+
+
+def test_a_model_that_fails_to_link_costs_the_capture_nothing(
+    tmp_path: Path, store: Store, server: FakeServer
+) -> None:
+    def reply(body: dict[str, object]) -> Reply:
+        if body["tool_choice"] == {"type": "tool", "name": "link_decisions"}:
+            return api.error(500, "api_error", "internal error")
+        return obedient_extractor(body)  # type: ignore[arg-type]
+
+    server.default = reply
+    service = proposing_service(store, server)
+    service.capture_file(write(tmp_path / "2026-02-02-couriers.txt", COURIERS))
+    second = service.capture_file(write(tmp_path / "2026-03-02-couriers.txt", COURIERS_AGAIN))
+    assert second.status == "captured" and second.changes == []
+    assert store.changes() == []

@@ -84,9 +84,13 @@ def build_services(settings: Settings, db_path: Path) -> Services:
         capture = CaptureService(store, options, after_commit=embed.embed_capture)
     else:
         from memo_tui.core.capture.llm_extractor import LLMExtractor
+        from memo_tui.core.history.proposer import ModelProposer
 
-        extractor = LLMExtractor.from_settings(provider, settings)
         capture = CaptureService(
-            store, options, extractor=extractor, after_commit=embed.embed_capture
+            store,
+            options,
+            extractor=LLMExtractor.from_settings(provider, settings),
+            after_commit=embed.embed_capture,
+            proposer=ModelProposer.from_settings(provider, settings),
         )
     return Services(settings, store, capture, provider, ledger, embed, VectorIndex(store))

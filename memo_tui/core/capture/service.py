@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Protocol
@@ -24,6 +24,7 @@ from store import (
     DecisionRecord,
     DuplicateCaptureError,
     NewCapture,
+    NewChange,
     Store,
     StoreError,
 )
@@ -136,6 +137,15 @@ def iter_sources(paths: Iterable[Path]) -> Iterator[tuple[Path, CaptureRejected 
             yield path, None
 
 
+class Proposer(Protocol):
+    """Names earlier decisions a capture's decisions replace, beside the rules' finds; what
+    it names is only ever proposed (see history.proposer)."""
+
+    def __call__(
+        self, store: Store, capture_id: int, found: Sequence[NewChange]
+    ) -> list[NewChange]: ...
+
+
 class CaptureService:
     """The write path. Handed a store; extraction is pluggable (offline by default)."""
 
@@ -146,9 +156,11 @@ class CaptureService:
         extractor: Extractor = offline_extract,
         extractor_name: str = OFFLINE_NAME,
         after_commit: Callable[[int], object] | None = None,
+        proposer: Proposer | None = None,
     ) -> None:
         self.store = store
         self.after_commit = after_commit  # e.g. embed the new facts; best-effort
+        self.proposer = proposer  # a model naming replaced decisions, for review
         self.options = options or CaptureOptions()
         self.extractor = extractor
         self.extractor_name = str(getattr(extractor, "name", extractor_name))
@@ -260,7 +272,10 @@ class CaptureService:
         from memo_tui.core.history.threads import supersessions
 
         try:
-            found = supersessions(self.store, capture_id) + closings(self.store, capture_id)
+            found = supersessions(self.store, capture_id)
+            if self.proposer is not None:
+                found += self.proposer(self.store, capture_id, found)
+            found += closings(self.store, capture_id)
             ids = self.store.add_changes(found)
         except StoreError:
             return []
