@@ -182,3 +182,30 @@ def test_bench_ask_judges_each_kind(memo, tmp_path: Path) -> None:  # type: igno
     assert "none         1/1" in plain.stdout and "PASS" in plain.stdout
     missing = memo("bench", "ask", "--data", str(tmp_path), extra_env=env)
     assert missing.code == 2 and "questions.jsonl" in missing.stderr
+
+
+def _hit(n: int, text: str, fact_type: str = "excerpt") -> object:
+    from memo_tui.core.recall.search import Hit
+    from store import FactRecord
+
+    fact = FactRecord(n, fact_type, n, text, 1, "t", None, "", "meeting", "x", n, n + 5)
+    return Hit(fact, 1.0 / n, n, None, None)
+
+
+def test_a_hit_whose_quoted_turn_answers_moves_up_but_not_past_everything() -> None:
+    from memo_tui.core.recall.answer import by_best_line, focused
+
+    hits = [
+        _hit(1, "Ana: Morning all.\nBo: The van is blue."),
+        _hit(2, "Ana: Lunch?\nBo: Pizza."),
+        _hit(3, "Cy: Coffee.\nBo: The courier collects twice a day from the back door."),
+        _hit(4, "Cy: The courier collects twice a day."),
+        _hit(5, "Di: Thanks."),
+        _hit(6, "Ed: Bye."),
+    ]
+    question = "How often does the courier collect from the back door?"
+    assert focused(hits, question)[2] == "Bo: The courier collects twice a day from the back door."
+    order = [h.fact.fact_id for h in by_best_line(hits, question)]  # type: ignore[arg-type]
+    assert order == [3, 1, 2, 4, 5, 6]  # the turn holding every word first; 4 holds fewer
+    unmoved = by_best_line(hits, "the weather")  # type: ignore[arg-type]
+    assert [h.fact.fact_id for h in unmoved] == [1, 2, 3, 4, 5, 6]
