@@ -44,6 +44,8 @@ Sam Okafor: Quick update. The shadow week plan went out to the shift leads on Fr
 Omar Haddad: Couriers. Brightline lost two more parcels.
 Libby Harcourt: Then Parcelwise it is, from April.
 Omar Haddad: Parcelwise charges nine pounds a parcel, and they collect twice a day.
+Libby Harcourt: Omar, can you join the on-call rota from May?
+Omar Haddad: Sorry, no. I can't take that on with the warehouse move.
 """
 
 
@@ -134,6 +136,11 @@ def test_whether_it_happened_leads_with_the_line_that_says_it_did(
     result = ask(*store, "Did Sam Okafor write the shadow week plan?", today=TODAY)
     assert "went out to the shift leads on Friday" in result.answer.splitlines()[1]
     assert "write the shadow week plan by the 10th" in result.answer  # the ask follows
+
+
+def test_a_request_turned_down_says_so(store: tuple[Store, FastEmbedder]) -> None:
+    result = ask(*store, "Is Omar part of the on-call rota?", today=TODAY)
+    assert "(owner: Omar Haddad) (dropped: turned down)" in result.answer, result.answer
 
 
 def test_what_holds_now_leads_with_the_decision(store: tuple[Store, FastEmbedder]) -> None:

@@ -29,7 +29,8 @@ DONE = re.compile(
 )
 NOT_DONE = re.compile(
     r"n't\b|\b(?:not|never|yet|still|no(?:body| one)|will|going to|'ll|"
-    r"tomorrow|next (?:week|month)|this week|by (?:monday|tuesday|wednesday|thursday|friday|the)|"
+    r"tomorrow|next (?:week|month)|this week|"
+    r"by (?:monday|tuesday|wednesday|thursday|friday|the(?! way))|"
     r"when|once|if|until|hopefully|should|almost|nearly)\b|\?"
     r"|^\W*(?-i:(?:[A-Z][\w'.-]*\s+){1,3})to\s",  # "Sam Cheng to swap the Zebra": a task
     re.IGNORECASE,
@@ -111,7 +112,7 @@ def closings(store: Store, capture_id: int) -> list[NewChange]:
             share = shared / weight
             names = _names(item.owner, common)
             by_owner = bool(names & _said_names(sentence.speaker or "")) and bool(
-                re.search(r"\b(?:I|I've|we|we've)\b", sentence.text)
+                re.search(r"\b(?:I|I've|we|we've|was|were|been)\b", sentence.text)
             )
             named = bool(names & _said_names(sentence.text))
             if not (named or by_owner) or shared < SHARED_WEIGHT or share < WEAK_SHARE:

@@ -171,6 +171,8 @@ def quoted(text: str, limit: int = QUOTE_CHARS) -> str:
     return body.rsplit(" ", 1)[0].rstrip(" ,;:-\u2014") + " \u2026" + tail
 
 
+# An action item asked for and turned down ends "(dropped)" in the facts; an answer says why.
+_DROPPED = re.compile(r" \(dropped\)(?=$| \()")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _TURN = re.compile(r"^([^:\n]{2,60}):\s+(.*)$")
 
@@ -251,12 +253,18 @@ def reported_first(hits: list[Hit], question: str) -> list[Hit]:
     if not ASKS_IF_DONE.search(question):
         return hits
     asked = content_words(question)
-    lead = [
-        hit
-        for hit, line in zip(hits, focused(hits, question), strict=True)
-        if asked & content_words(line)
-        and (TICKED.match(line) or (DONE.search(line) and not NOT_DONE.search(line)))
-    ]
+
+    def reports(line: str) -> bool:
+        if TICKED.match(line):
+            return bool(asked & content_words(line))
+        return any(
+            asked & content_words(sentence)
+            and DONE.search(sentence)
+            and not NOT_DONE.search(sentence)
+            for sentence in _SENTENCE_END.split(line)
+        )
+
+    lead = [hit for hit, line in zip(hits, focused(hits, question), strict=True) if reports(line)]
     return lead + [h for h in hits if h not in lead]
 
 
@@ -283,7 +291,7 @@ def extractive_answer(
             continue
         if len(lines) == most:
             break
-        line = f"- {quoted(texts[n - 1])} [{n}]"
+        line = f"- {_DROPPED.sub(' (dropped: turned down)', quoted(texts[n - 1]))} [{n}]"
         olds = before.get(n - 1, [])
         if olds:
             when = hit.fact.occurred_at or hit.fact.captured_at[:10]
