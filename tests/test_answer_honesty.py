@@ -88,6 +88,8 @@ def test_a_name_that_fits_two_people_is_asked_about(store: tuple[Store, FastEmbe
         ("When did we decide to move the code freeze onto Kubernetes?", "Kubernetes"),
         ("How are the marmalade jars and jam invoices at the docks?", "key terms"),
         ("Did we agree a budget for the soak test?", "no decision"),
+        # a decision holds "code freeze", none the rarest word, "kiosks"
+        ("What did we decide about reception kiosks in the code freeze?", "no decision"),
     ],
 )
 def test_no_record_says_so_and_offers_the_closest_as_not_answering(
@@ -216,3 +218,20 @@ def test_a_hit_whose_quoted_turn_answers_moves_up_but_not_past_everything() -> N
     assert order == [3, 1, 2, 4, 5, 6]  # the turn holding every word first; 4 holds fewer
     unmoved = by_best_line(hits, "the weather")  # type: ignore[arg-type]
     assert [h.fact.fact_id for h in unmoved] == [1, 2, 3, 4, 5, 6]
+
+
+def test_an_answer_under_no_record_does_not_pass_the_bench() -> None:
+    """The facts listed under "No record of …" are the closest, not an answer: an answerable
+    question answered that way fails, however many of its words they hold."""
+    from memo_tui.core.benchmarks.ask import judge
+    from memo_tui.core.recall.answer import AskResult
+    from memo_tui.core.recall.filters import QuestionFilters
+
+    text = 'No record of "van" (x). Closest, not answering it:\n- The van is blue. [1]'
+    question = {"id": "w", "kind": "what", "expect": [["blue"]], "meeting": None}
+    gated = AskResult(text, [], QuestionFilters(), "hybrid", 1, no_record=True)
+    assert judge(question, gated, {}) == (False, "said there is no record")
+    answered = AskResult(
+        "From your meetings:\n- The van is blue. [1]", [], QuestionFilters(), "hybrid", 1
+    )
+    assert judge(question, answered, {})[0]

@@ -101,6 +101,8 @@ def judge(question: dict[str, Any], result: AskResult, files: dict[int, str]) ->
     if kind == "none":
         first = answer.strip().splitlines()[0] if answer.strip() else ""
         return labelled.hit(first, expect), f"first line: {first[:100]}"
+    if kind != "ambiguous" and result.no_record:  # facts under "No record of …" answer nothing
+        return False, "said there is no record"
     if kind == "current":
         lead = _lead(answer)
         return labelled.hit(lead, expect), f"lead: {lead[:120]}"

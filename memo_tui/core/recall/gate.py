@@ -10,8 +10,8 @@ where every question has an answer):
 - the question's key terms, weighted by how rare each is in the store, are mostly missing
   from every one of the best facts, and none of them is close in meaning;
 - a question after a decision ("did we agree", "what did we set", "which … did we switch
-  to") whose key terms no decision or action item covers: it was talked about, perhaps,
-  but nothing was decided;
+  to") whose key terms no decision or action item covers (its rarest word among them, or
+  half the weight): it was talked about, perhaps, but nothing was decided;
 - a question after a value (a date: "what go-live date", "when does it open"; a number:
   "what budget", "how many"; a name: "which vendor") where the lines that are about its
   topic give no value of that kind: the kiosks were talked about, but no budget was set.
@@ -49,6 +49,7 @@ MIN_COVERAGE = 0.15  # share of the key terms' weight the best fact holds
 MIN_SIMILARITY = 0.40  # or a fact this close in meaning
 MIN_DECIDED = 0.15  # share a decision or action item holds, for a question after a decision
 TOPIC_SHARE = 0.5  # of the topic's weight a line holds to be about the topic
+VALUE_SHARE = 0.3  # and to give a value for it, when it gives one
 
 # The kind of value a question asks for. "When did we decide …" is not here: the meeting's
 # own date answers it.
@@ -153,22 +154,27 @@ def judge(
         return Relevance(False, topic, f"best fact holds {best:.0%} of the key terms")
     if ASKS_FOR_A_DECISION.search(question):
         # Said in the decision itself: a decision is also found by the words of the turn that
-        # led to it (its subject), which do not make it a decision about them.
+        # led to it (its subject), which do not make it a decision about them. And it holds
+        # the question's rarest word the store knows ("uniforms", not "staff"), or most of
+        # the rest.
         stems = {t: content_words(t) for t in terms}
+        stored = [t for t in terms if seen.counts.get(t.lower(), 0)]
+        rarest = max(stored, key=lambda t: weight[t]) if stored else None
 
-        rarest = max(weight, key=lambda t: weight[t])
-
-        def said(hit: Hit) -> float:
-            own = content_words(hit.fact.text)
-            if not stems[rarest] <= own:
+        def said(text: str) -> float:
+            own = content_words(text)
+            held = sum(w for t, w in weight.items() if stems[t] and stems[t] <= own) / mass
+            # without the question's rarest word, only a fact holding most of the rest
+            if rarest is not None and not stems[rarest] <= own and held < TOPIC_SHARE:
                 return 0.0
-            return sum(w for t, w in weight.items() if stems[t] and stems[t] <= own) / mass
+            return held
 
         decided = [h for h in hits if h.fact.fact_type in ("decision", "action_item")]
-        held = max((said(h) for h in decided), default=0.0)
+        held = max((said(h.fact.text) for h in decided), default=0.0)
         if held < MIN_DECIDED:
             return Relevance(False, topic, "no decision or action item is about it")
-    unvalued = _no_value_given(question, terms, weight, hits)
+    known = {t.lower() for t in terms if seen.counts.get(t.lower(), 0)}
+    unvalued = _no_value_given(question, terms, weight, hits, known)
     if unvalued:
         return Relevance(False, topic, unvalued)
     return Relevance(True, topic)
@@ -189,32 +195,39 @@ def _gives(kind: str, line: str) -> bool:
 
 
 def _no_value_given(
-    question: str, terms: list[str], weight: dict[str, float], hits: list[Hit]
+    question: str, terms: list[str], weight: dict[str, float], hits: list[Hit], known: set[str]
 ) -> str:
     """Why the hits give no value of the kind asked for, or "" when they do (or the
-    question asks for none, or no line is about its topic: then this cannot tell)."""
+    question asks for none, or no line is about its topic: then this cannot tell).
+
+    A line is about the topic when it holds half its weight and its rarest word the store
+    knows; a value counts when any line holding a third of the weight gives it, outside
+    the questions it asks ("what if we did a tasting menu for spring?" sets nothing)."""
     kind = asked_value(question)
     if kind is None:
         return ""
     topic = {stem(t.lower()): weight[t] for t in terms if t.lower() not in VALUE_WORDS}
     mass = sum(topic.values())
-    if not topic or mass <= 0:
+    stored = [stem(t.lower()) for t in terms if t.lower() in known and stem(t.lower()) in topic]
+    if not topic or mass <= 0 or not stored:
         return ""
-    rarest = max(topic, key=lambda t: topic[t])
+    rarest = max(stored, key=lambda t: topic[t])
 
-    def words(sentence: str) -> set[str]:
-        found = content_words(sentence)
-        return found | {stem(part) for w in found for part in w.split("-") if len(part) > 2}
+    def share(said: set[str]) -> float:
+        return sum(w for t, w in topic.items() if t in said) / mass
 
-    about = []
+    about = gives = False
     for hit in hits:
         for line in hit.fact.text.splitlines():
-            for sentence in _SENTENCE.split(_SPOKEN.sub("", line)):
-                said = words(sentence)
-                share = sum(w for t, w in topic.items() if t in said) / mass
-                if rarest in said and share >= TOPIC_SHARE:
-                    about.append(sentence)
-    # A question gives no value ("what if we did a tasting menu for spring?").
-    if not about or any(_gives(kind, s) for s in about if not s.rstrip().endswith("?")):
-        return ""
-    return f"what is said about it gives no {kind}"
+            line = _SPOKEN.sub("", line)
+            said = _words(line)
+            about = about or (rarest in said and share(said) >= TOPIC_SHARE)
+            stated = " ".join(s for s in _SENTENCE.split(line) if not s.rstrip().endswith("?"))
+            gives = gives or (share(_words(stated)) >= VALUE_SHARE and _gives(kind, stated))
+    return f"what is said about it gives no {kind}" if about and not gives else ""
+
+
+def _words(text: str) -> set[str]:
+    """Content words, and the parts of hyphenated ones ("self-check-in": check)."""
+    found = content_words(text)
+    return found | {stem(part) for w in found for part in w.split("-") if len(part) > 2}
