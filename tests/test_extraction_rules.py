@@ -134,6 +134,14 @@ def said(result: Extraction) -> list[str]:
             ["Omar Haddad: Any objection? No? Okay, so we all agree the minimum is version 16."],
             "minimum is version 16",
         ),
+        (  # a value set in so many words
+            ["Nadia Roy: No. Right. We go to five thousand on the first print run."],
+            "five thousand",
+        ),
+        (
+            ["Nadia Roy: I don't love it, but the atlas is now publishing on the first of May."],
+            "first of may",
+        ),
     ],
 )
 def test_ways_a_decision_is_called(lines: list[str], decided: str) -> None:
@@ -159,6 +167,7 @@ def test_ways_a_decision_is_called(lines: list[str], decided: str) -> None:
         "Nadia Roy: No customers complained during the pilot week.",
         "Nadia Roy: Most of the team goes on holiday in August.",
         "Nadia Roy: I'm changing my mind, the weather looks better than I thought.",
+        "Nadia Roy: We go to Leeds every month for the depot review.",
     ],
 )
 def test_what_is_no_decision(line: str) -> None:

@@ -206,6 +206,18 @@ DECISION_CUES: list[tuple[Cue, int]] = [
         3,
     ),
     (_Placed(), 2),  # "Daventry goes live on 3.1.4", "On-call moves to a weekly rotation"
+    (  # a value set in so many words: "We go to five thousand on the first printing.",
+        # "Salt Orchard is now publishing on the first of October."
+        re.compile(
+            r"\b[Ww]e(?:'re| are)? (?:go|going|move|moving|switch|switching) (?:up |down |back )?to "
+            r"(?:the |a )?(?:\d|one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|"
+            r"forty|fifty|hundred)|"
+            r"\b[Ww]e(?:'re| are)? (?:move|moving|switch|switching) (?:over )?to [A-Z]|"
+            r"\b(?:is|are) now (?:\w+ing )?(?:on|at|from|for) (?:the |a )?(?:\d|monday|tuesday|"
+            r"wednesday|thursday|friday|saturday|sunday|first|second|third|fourth|fifth|[A-Z])",
+        ),
+        3,
+    ),
     (re.compile(r"\bthe plan is\b|\bgoing forward\b", re.I), 3),
     (
         re.compile(
