@@ -235,3 +235,32 @@ def test_an_answer_under_no_record_does_not_pass_the_bench() -> None:
         "From your meetings:\n- The van is blue. [1]", [], QuestionFilters(), "hybrid", 1
     )
     assert judge(question, answered, {})[0]
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("The code freeze is Friday the 27th of March [1].", True),
+        ("Parcelwise charges 12 pounds a parcel [1].", False),  # the fact says nine
+        ("The code freeze moved to the 30th of March [1].", False),
+    ],
+)
+def test_a_model_answer_that_states_what_its_sources_do_not_is_set_aside(
+    store: tuple[Store, FastEmbedder], said: str, kept: bool
+) -> None:
+    from fakes import anthropic_api as api
+    from fakes.server import FakeServer
+
+    from memo_tui.core.llm.anthropic_provider import AnthropicProvider
+
+    question = "When is the code freeze?" if "freeze" in said else "What does Parcelwise charge?"
+    with FakeServer() as server:
+        server.push(api.message(tool=("search_filters", {})), api.stream([said]))
+        provider = AnthropicProvider("k", server.url)
+        result = ask(*store, question, provider=provider, model="m", today=TODAY, limit=3)
+    if kept:
+        assert result.answer == said and result.note is None
+    else:
+        assert result.answer.startswith("From your meetings:"), result.answer
+        assert "the model's answer was set aside" in (result.note or "")
+        assert "is in none of [1]" in (result.note or "")

@@ -131,6 +131,23 @@ def test_a_streaming_model_cites_what_its_tools_returned(services: Services) -> 
     assert run.agent_type == "chat" and run.cost_microdollars > 0
 
 
+def test_a_chat_answer_stating_a_number_its_sources_lack_is_marked(services: Services) -> None:
+    with FakeServer() as server:
+        chat = model_chat(services, server)
+        server.push(
+            anthropic_api.stream(
+                ["Let me look."], tool=("search_facts", {"query": "Postgres"}), tool_id="toolu_a"
+            ),
+            anthropic_api.stream(["We moved 75 services to Postgres [1]."]),
+        )
+        events = converse(chat, "why Postgres?")
+    reply = reply_of(events)
+    assert reply.answer.startswith("We moved 75 services to Postgres [1].")
+    assert "[memo: 75 is in none of [1]; check the sources" in reply.answer
+    streamed = "".join(e.text for e in events if isinstance(e, AnswerDelta))
+    assert "75 is in none of [1]" in streamed
+
+
 def test_chat_is_asked_not_run_on_an_entity_and_not_resumed(services: Services) -> None:
     with pytest.raises(UnknownEntity, match="memo run chat QUESTION"):
         run_agent(services, "chat", "Beacon")

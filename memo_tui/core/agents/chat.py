@@ -20,7 +20,12 @@ from memo_tui.core.agents.runtime import AgentRun
 from memo_tui.core.agents.tools import SearchContext
 from memo_tui.core.llm import select
 from memo_tui.core.llm.types import Message
-from memo_tui.core.recall.answer import AnswerDelta, CitationStream, check_citations
+from memo_tui.core.recall.answer import (
+    AnswerDelta,
+    CitationStream,
+    check_citations,
+    unsupported_claim,
+)
 
 if TYPE_CHECKING:
     from memo_tui.core.services import Services
@@ -160,6 +165,12 @@ class Chat:
         for n in fresh:
             yield Source(n, self._fact(n))
         answer, removed, cited = check_citations("".join(turn), len(self.labels))
+        facts = [self._fact(n) for n in range(1, len(self.labels) + 1)] if not offline else []
+        unsupported = unsupported_claim(answer, facts) if facts else ""
+        if unsupported:  # said, streamed already: marked, so no one takes it as the record
+            warning = f"\n\n[memo: {unsupported}; check the sources before relying on this]"
+            answer += warning
+            yield AnswerDelta(warning)
         if outcome.status == "completed":
             self.history += [Message("user", question), Message("assistant", answer)]
         yield Replied(

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import ParamSpec
 
 from memo_tui.core.capture.offline.text import STOPWORDS, content_words
+from memo_tui.core.capture.subject import DATE_MARK, is_date, is_number, values
 from memo_tui.core.entities.resolve import NeedsDisambiguation, resolve
 from memo_tui.core.history.closing import DONE, NOT_DONE, TICKED
 from memo_tui.core.llm.base import Provider
@@ -37,7 +38,7 @@ from memo_tui.core.recall.search import (
     SearchResult,
     hybrid_search,
 )
-from store import Directory, Store
+from store import Directory, FactRecord, Store
 
 NO_FACTS = "No record found: no fact matched. Try other words or a wider time range."
 SYSTEM = (
@@ -240,6 +241,48 @@ def by_best_line(hits: list[Hit], question: str) -> list[Hit]:
 
     order = sorted(range(count), key=lambda i: (-score(i, lines[i]), i))
     return [hits[i] for i in order]
+
+
+def unsupported_claim(answer: str, facts: Sequence[FactRecord]) -> str:
+    """The first number or date an answer's sentence states that none of the facts it cites
+    holds (in their text, or as their meeting's date), as "<value> is in none of [n]"; ""
+    when every cited sentence keeps to its facts. A number of one digit is let pass (model
+    and speaker may count differently: "two" and "a couple")."""
+    for sentence in _SENTENCE_END.split(answer):
+        numbers = [int(n) for n in _CITATION.findall(sentence) if 0 < int(n) <= len(facts)]
+        if not numbers:
+            continue
+        sources = " ".join(f"{facts[n - 1].text} {facts[n - 1].occurred_at or ''}" for n in numbers)
+        held = _held_numbers(sources)
+        for value in sorted(values(_grouped(_CITATION.sub("", sentence)))):
+            bare = value.lstrip(DATE_MARK)
+            stated = (is_number(value) or is_date(value)) and bare[:1].isdigit()
+            if stated and len(bare) > 1 and bare not in held:
+                return f"{bare} is in none of {''.join(f'[{n}]' for n in numbers)}"
+    return ""
+
+
+_GROUPED = re.compile(r"(?<=\d),(?=\d{3}\b)")
+_SCALED = re.compile(r"\b([\w.]+)[ -](hundred|thousand|million)\b", re.IGNORECASE)
+_SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
+
+
+def _grouped(text: str) -> str:
+    """ "5,000" as "5000", so it reads as one number."""
+    return _GROUPED.sub("", text)
+
+
+def _held_numbers(text: str) -> set[str]:
+    """Every number the text holds, as digits: written ("5,000"), said ("forty", "five
+    thousand") or part of a date."""
+    text = _grouped(text)
+    held = {v.lstrip(DATE_MARK) for v in values(text)} | set(re.findall(r"\d+(?:\.\d+)?", text))
+    for amount, scale in _SCALED.findall(text):
+        said = values(amount)
+        base = next((v for v in said if is_number(v)), None)
+        if base is not None:
+            held.add(str(int(float(base) * _SCALES[scale.lower()])))
+    return held
 
 
 # "Did Fiona ever send the docs?", "Is the migration finished?": asks whether it happened.
@@ -458,7 +501,19 @@ async def ask_stream(
     for n in fresh:
         yield Cited(n, found.hits[n - 1])
     answer, removed, cited = check_citations(raw, len(found.hits))
-    if not relevance.answered and not answer.lower().startswith("no record"):
+    offline = provider is None or provider.name == "offline"
+    unsupported = "" if offline else unsupported_claim(answer, [h.fact for h in found.hits])
+    if unsupported:
+        # A model that states what its sources do not is not shown as the answer: the
+        # sources are, as memo answers offline, with why.
+        answer, _, cited = check_citations(
+            extractive_answer(found.hits, relevance=relevance, changes=changes, question=question),
+            len(found.hits),
+        )
+        said = f"the model's answer was set aside: {unsupported}; these are the sources"
+        note = "; ".join(n for n in (note, said) if n)
+        yield AnswerDelta(f"\n\n[{said}]\n{answer}")
+    elif not relevance.answered and not answer.lower().startswith("no record"):
         gate = f"memo found no fact about {relevance.topic!r} ({relevance.why}): check the sources"
         note = "; ".join(n for n in (note, gate) if n)
     result = AskResult(
