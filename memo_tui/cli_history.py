@@ -60,10 +60,21 @@ def _changes(args: argparse.Namespace, services: Services) -> int:
         done = service.scan()
         if args.json:
             render.emit_json(
-                {"captures": done.captures, "found": [render.change_json(c) for c in done.found]}
+                {
+                    "captures": done.captures,
+                    "subjects_filled": done.subjects,
+                    "found": [render.change_json(c) for c in done.found],
+                }
             )
         else:
-            print(f"looked through {done.captures} meetings; {len(done.found)} changes found")
+            filled = (
+                f"; {done.subjects} older decisions given what they are about"
+                if done.subjects
+                else ""
+            )
+            print(
+                f"looked through {done.captures} meetings; {len(done.found)} changes found{filled}"
+            )
             for change in done.found:
                 render.print_change(change)
         return EXIT_OK

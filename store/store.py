@@ -294,6 +294,14 @@ class Store:
         with self.reader.connect() as conn:
             return changes.decision_subjects(conn)
 
+    def set_decision_subjects(self, subjects: dict[int, str]) -> None:
+        """What decisions are about (their search index follows), in one transaction."""
+        with self.writer.begin() as conn:
+            conn.execute(
+                text("UPDATE decisions SET subject = :s WHERE id = :d"),
+                [{"d": d, "s": subject} for d, subject in subjects.items()],
+            )
+
     def add_changes(self, found: Sequence[NewChange]) -> list[int]:
         """Record changes in one transaction; strong ones take effect (rollups with them)."""
         with self._reporting() as conn:

@@ -381,3 +381,26 @@ def test_a_line_reports_something_done_only_when_it_is(line: str, done: bool) ->
     from memo_tui.core.history.closing import done_sentences
 
     assert bool(done_sentences(line)) is done
+
+
+def test_a_scan_gives_older_decisions_the_subject_capture_would_have(
+    memo,
+    tmp_path: Path,  # type: ignore[no-untyped-def]
+) -> None:
+    """A store from before schema 15 holds decisions without a subject, so nothing could link
+    them: a scan reads them from the stored text, as capture does."""
+    (tmp_path / "2026-02-02-kickoff.txt").write_text(KICKOFF)
+    db = ("--db", str(tmp_path / "memo.db"))
+    assert memo(*db, "capture", str(tmp_path / "2026-02-02-kickoff.txt")).code == 0
+    with Store(tmp_path / "memo.db") as store:
+        ids = store.capture_ids_by_date()
+        captured = {d.id: d.subject for d in store.decisions(ids)}
+        with store.writer.begin() as conn:
+            conn.exec_driver_sql("UPDATE decisions SET subject = ''")
+    assert all(captured.values())
+    scanned = memo(*db, "changes", "scan", "--json").json()
+    assert scanned["subjects_filled"] == len(captured)
+    with Store(tmp_path / "memo.db") as store:
+        assert {d.id: d.subject for d in store.decisions(ids)} == captured
+    again = memo(*db, "changes", "scan")
+    assert "older decisions" not in again.stdout  # nothing left to fill

@@ -16,6 +16,7 @@ VERBS = {"accept": "applied", "reject": "rejected", "undo": "undone"}
 class Scanned:
     captures: int
     found: list[ChangeRecord]
+    subjects: int = 0  # decisions of older captures given what they are about
 
 
 class ChangesService:
@@ -47,6 +48,7 @@ class ChangesService:
         from memo_tui.core.history.threads import supersessions
 
         ids = self.store.capture_ids_by_date()
+        filled = fill_subjects(self.store, ids)
         before = {c.id for c in self.store.changes()}
         for n, capture_id in enumerate(ids, 1):
             here = supersessions(self.store, capture_id) + closings(self.store, capture_id)
@@ -54,6 +56,32 @@ class ChangesService:
             if progress is not None:
                 progress(n, len(ids))
         found = [c for c in self.store.changes() if c.id not in before]
-        if found and self.refreshed is not None:
-            self.refreshed()
-        return Scanned(len(ids), sorted(found, key=lambda c: c.id))
+        if (found or filled) and self.refreshed is not None:
+            self.refreshed()  # a decision given its subject is searched by it: embedded again
+        return Scanned(len(ids), sorted(found, key=lambda c: c.id), filled)
+
+
+def fill_subjects(store: Store, capture_ids: list[int]) -> int:
+    """Decisions captured before memo kept what each is about (schema 15) get their subject
+    from their meeting's stored text, as capture would have given it, so a scan can link
+    them; how many were filled."""
+    from memo_tui.core.capture.sources import parse, stored_format
+    from memo_tui.core.capture.subject import decision_subject
+
+    filled: dict[int, str] = {}
+    for capture_id in capture_ids:
+        missing = [d for d in store.decisions([capture_id]) if not d.subject]
+        summary = store.capture(capture_id) if missing else None
+        if summary is None:
+            continue
+        text = store.capture_text(capture_id)
+        transcript = parse(text, summary.title, "txt", stored_format(summary.source_format))
+        speakers = {t.speaker for t in transcript.turns if t.speaker} | set(transcript.attendees)
+        for d in missing:
+            own = (d.description, d.evidence_quote or "", d.reasoning or "")
+            subject = decision_subject(transcript.turns, d.line_start, own, speakers)
+            if subject:
+                filled[d.id] = subject
+    if filled:
+        store.set_decision_subjects(filled)
+    return len(filled)
