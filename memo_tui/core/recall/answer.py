@@ -285,6 +285,14 @@ def _held_numbers(text: str) -> set[str]:
     return held
 
 
+def ordered(store: Store, hits: list[Hit], question: str) -> tuple[list[Hit], list[Change]]:
+    """The hits in the order an answer tells them, and the replaced decisions among them:
+    by the line each would quote, what reports it done first for "did it happen?", and what
+    holds now before what it replaced."""
+    hits = reported_first(by_best_line(hits, question), question)
+    return lead_with_current(store, hits, question)
+
+
 # "Did Fiona ever send the docs?", "Is the migration finished?": asks whether it happened.
 ASKS_IF_DONE = re.compile(r"^\s*(?:did|has|have|had|is|are|was|were)\b", re.IGNORECASE)
 
@@ -456,12 +464,7 @@ async def ask_stream(
         retrieve, store, embedder, question, filters, min_similarity, limit, index
     )
     note = "; ".join(n for n in (found.note, router_note) if n) or None
-    hits, changes = await asyncio.to_thread(
-        lead_with_current,
-        store,
-        reported_first(by_best_line(found.hits, question), question),
-        question,
-    )
+    hits, changes = await asyncio.to_thread(ordered, store, found.hits, question)
     found = replace(found, hits=hits)
     yield Retrieved(found.hits, filters, found.mode, note)
     if not found.hits:
