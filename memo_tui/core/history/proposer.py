@@ -76,11 +76,8 @@ class ModelProposer:
         ]
         if not fresh or not self.model:
             return []
-        earlier = _nearest(
-            [d for d in store.earlier_current_decisions(capture_id, fresh[0].day)
-             if d.id not in replaced],
-            fresh,
-        )  # fmt: skip
+        candidates = store.earlier_current_decisions(capture_id, fresh[0].day)
+        earlier = _nearest([d for d in candidates if d.id not in replaced], fresh)
         if not earlier:
             return []
         request = Request(
