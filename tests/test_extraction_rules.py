@@ -142,6 +142,15 @@ def said(result: Extraction) -> list[str]:
             ["Nadia Roy: I don't love it, but the atlas is now publishing on the first of May."],
             "first of may",
         ),
+        (  # "each" after a count is no habit
+            [
+                "Omar Haddad: What if we just paid Lena double?",
+                "Nadia Roy: No. On-call moves to a weekly rotation: Omar, Lena and Sam, one "
+                "week each, starting Monday the 5th of October.",
+                "Lena Park: Fine by me, as long as there's a runbook.",
+            ],
+            "weekly rotation",
+        ),
     ],
 )
 def test_ways_a_decision_is_called(lines: list[str], decided: str) -> None:
@@ -168,6 +177,7 @@ def test_ways_a_decision_is_called(lines: list[str], decided: str) -> None:
         "Nadia Roy: Most of the team goes on holiday in August.",
         "Nadia Roy: I'm changing my mind, the weather looks better than I thought.",
         "Nadia Roy: We go to Leeds every month for the depot review.",
+        "Nadia Roy: The price goes up each January, like clockwork.",
     ],
 )
 def test_what_is_no_decision(line: str) -> None:

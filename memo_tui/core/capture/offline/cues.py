@@ -89,7 +89,13 @@ class _Placed:
         re.I,
     )
     _NOT_A_THING = re.compile(r"^\W*(?:it|this|that|which|he|she|I|you)\b", re.I)
-    _HABIT = re.compile(r"\b(?:every|always|usually|normally|often|each|sometimes|most of)\b", re.I)
+    _HABIT = re.compile(
+        r"\b(?:every|always|usually|normally|often|sometimes|most of|"
+        r"each (?:day|week|month|year|time|morning|evening|night|quarter|spring|summer|autumn|"
+        r"winter|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)"
+        r"\w*)\b",
+        re.I,
+    )
     _PERSON_BEFORE = frozenset(
         "i you we they to so and will 'll can not n't just then let's".split()
     )
