@@ -178,6 +178,15 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _TURN = re.compile(r"^([^:\n]{2,60}):\s+(.*)$")
 
 
+def _rarity(said: list[set[str]], asked: set[str]) -> dict[str, float]:
+    """Each asked word's weight: the rarer among `said` (lines' words), the heavier."""
+    df: dict[str, int] = {}
+    for words in said:
+        for word in words & asked:
+            df[word] = df.get(word, 0) + 1
+    return {w: math.log((len(said) + 1) / (n + 0.5)) for w, n in df.items()}
+
+
 def focused(hits: list[Hit], question: str) -> list[str]:
     """Each hit's text as an answer shows it: an excerpt (a window of several turns) by its
     turn that holds most of the question's words, weighted by how rare each is among the
@@ -185,15 +194,10 @@ def focused(hits: list[Hit], question: str) -> list[str]:
     holds none of the words, by their first line."""
     asked = content_words(question)
     lines = [[(line, content_words(line)) for line in h.fact.text.splitlines()] for h in hits]
-    df: dict[str, int] = {}
-    for words in (w for fact in lines for _, w in fact):
-        for word in words & asked:
-            df[word] = df.get(word, 0) + 1
-    total = sum(len(fact) for fact in lines)
-    weight = {w: math.log((total + 1) / (n + 0.5)) for w, n in df.items()}
+    weight = _rarity([words for fact in lines for _, words in fact], asked)
 
-    def score(text: str) -> float:
-        return sum(weight.get(w, 0.0) for w in content_words(text) & asked)
+    def held(words: set[str]) -> float:
+        return sum(weight.get(w, 0.0) for w in words & asked)
 
     shown = []
     for hit, fact in zip(hits, lines, strict=True):
@@ -201,14 +205,14 @@ def focused(hits: list[Hit], question: str) -> list[str]:
         if hit.fact.fact_type != "excerpt" or not fact:
             shown.append(first)
             continue
-        line, _ = max(fact, key=lambda pair: sum(weight.get(w, 0.0) for w in pair[1] & asked))
-        if score(line) == 0:
+        line, words = max(fact, key=lambda pair: held(pair[1]))
+        if held(words) == 0:
             shown.append(first)
             continue
         turn = _TURN.match(line)
         speaker, said = (turn.group(1) + ": ", turn.group(2)) if turn else ("", line)
         if len(line) > QUOTE_CHARS:
-            said = max(_SENTENCE_END.split(said), key=score)
+            said = max(_SENTENCE_END.split(said), key=lambda part: held(content_words(part)))
         shown.append(speaker + said)
     return shown
 
@@ -218,20 +222,16 @@ def focused(hits: list[Hit], question: str) -> list[str]:
 LINE_WEIGHT = 0.5
 
 
-def by_best_line(hits: list[Hit], question: str) -> list[Hit]:
-    """The hits re-ranked by what they would show: search ranks a whole excerpt (six turns),
-    while the answer quotes one turn; a hit whose quoted line holds more of the question's
-    words (weighted by how rare each is among those lines) moves up, by at most about half
-    the list for a line that holds them all."""
+def by_best_line(hits: list[Hit], question: str, shown: list[str] | None = None) -> list[Hit]:
+    """The hits re-ranked by what they would show (`shown`, as `focused` gives it): search
+    ranks a whole excerpt (six turns), while the answer quotes one turn; a hit whose quoted
+    line holds more of the question's words (weighted by how rare each is among those lines)
+    moves up, by at most about half the list for a line that holds them all."""
     if len(hits) < 2:
         return hits
     asked = content_words(question)
-    lines = [content_words(text) for text in focused(hits, question)]
-    df: dict[str, int] = {}
-    for words in lines:
-        for word in words & asked:
-            df[word] = df.get(word, 0) + 1
-    weight = {w: math.log((len(hits) + 1) / (n + 0.5)) for w, n in df.items()}
+    lines = [content_words(text) for text in shown or focused(hits, question)]
+    weight = _rarity(lines, asked)
     mass = sum(weight.values()) or 1.0
     count = len(hits)
 
@@ -289,7 +289,9 @@ def ordered(store: Store, hits: list[Hit], question: str) -> tuple[list[Hit], li
     """The hits in the order an answer tells them, and the replaced decisions among them:
     by the line each would quote, what reports it done first for "did it happen?", and what
     holds now before what it replaced."""
-    hits = reported_first(by_best_line(hits, question), question)
+    shown = dict(zip((h.fact.fact_key for h in hits), focused(hits, question), strict=True))
+    hits = by_best_line(hits, question, [shown[h.fact.fact_key] for h in hits])
+    hits = reported_first(hits, question, [shown[h.fact.fact_key] for h in hits])
     return lead_with_current(store, hits, question)
 
 
@@ -297,10 +299,10 @@ def ordered(store: Store, hits: list[Hit], question: str) -> tuple[list[Hit], li
 ASKS_IF_DONE = re.compile(r"^\s*(?:did|has|have|had|is|are|was|were)\b", re.IGNORECASE)
 
 
-def reported_first(hits: list[Hit], question: str) -> list[Hit]:
-    """For a question whether something happened, the hits whose line about it reports it
-    done ("thanks for sending the API docs", "the migration was finished on the 9th", a
-    ticked line) first, in their order; the rest as ranked."""
+def reported_first(hits: list[Hit], question: str, shown: list[str] | None = None) -> list[Hit]:
+    """For a question whether something happened, the hits whose line about it (`shown`, as
+    `focused` gives it) reports it done ("thanks for sending the API docs", "the migration
+    was finished on the 9th", a ticked line) first, in their order; the rest as ranked."""
     if not ASKS_IF_DONE.search(question):
         return hits
     asked = content_words(question)
@@ -315,7 +317,8 @@ def reported_first(hits: list[Hit], question: str) -> list[Hit]:
             for sentence in _SENTENCE_END.split(line)
         )
 
-    lead = [hit for hit, line in zip(hits, focused(hits, question), strict=True) if reports(line)]
+    lines = shown or focused(hits, question)
+    lead = [hit for hit, line in zip(hits, lines, strict=True) if reports(line)]
     return lead + [h for h in hits if h not in lead]
 
 
