@@ -323,6 +323,37 @@ def test_a_request_by_name_without_a_verb_is_the_named_persons_once_taken() -> N
     assert small_talk.action_items == []
 
 
+@pytest.mark.parametrize(
+    "handing_on",
+    [
+        "Nadia Roy: Paula, can your team take it?",
+        "Nadia Roy: OK, Paula, could you pick it up instead?",
+        "Nadia Roy: Paula, can you do it?",
+    ],
+)
+def test_a_task_turned_down_and_handed_on_is_the_takers(handing_on: str) -> None:
+    result = meeting(
+        "Nadia Roy: Omar, can you renew the carrier contract by Friday?",
+        "Omar Haddad: I can't, not this week. I'm at the depot audit.",
+        handing_on,
+        "Paula Ines: Yeah, we'll take it.",
+    )
+    [task] = result.action_items
+    assert "carrier contract" in task.description and task.status == "open"
+    assert task.assignee == "Paula Ines" and task.due_date == dt.date(2026, 11, 6)
+
+
+def test_it_after_a_task_taken_on_is_no_handover() -> None:
+    result = meeting(
+        "Nadia Roy: Omar, can you renew the carrier contract by Friday?",
+        "Omar Haddad: Sure, will do.",
+        "Nadia Roy: Paula, can you do the depot rota?",
+        "Paula Ines: Yep.",
+    )
+    owners = {t.assignee for t in result.action_items if "carrier" in t.description}
+    assert owners == {"Omar Haddad"}
+
+
 REVERSED = (
     "Launch planning\nDate: 2026-11-02\nAttendees: Nadia Roy, Omar Haddad, Paula Ines\n\n"
     "Nadia Roy: Let's launch on the 3rd of December.\n"

@@ -41,6 +41,9 @@ _NOT_A_NAME = (
     r"Sadly|Unfortunately|Hopefully|Realistically|Practically|Literally|Apparently|Genuinely|"
     r"Fair|Agreed|Right|Mind|Wait|Hang|Hold|Cheers|Brilliant|Lovely|Excellent)\b)"
 )
+# Asked of someone, or of their people: "can you", "could your team".
+_YOU_ASKED = r"(?:can|could|would) (?:you|your (?:team|lot|people|folks|side))\b"
+REQUEST = re.compile(rf"\b{_YOU_ASKED}", re.I)
 IMPERATIVE = re.compile(rf"^(?:please\s+)?(?:also\s+)?(?:{_TASK_VERBS})\b", re.I)
 # A task given to someone else than who had it: "take the soak instead", "take it over".
 HANDOVER = re.compile(
@@ -368,7 +371,7 @@ ACTION_CUES: list[tuple[Cue, int]] = [
     (  # "Paula, can you cover the night rota?": a request by name, whatever its verb
         re.compile(
             rf"^\W*(?:(?i:and|so|also|then|ok|okay)\W+)?{_NOT_A_NAME}[A-Z][\w'\-]+,\s+"
-            r"(?i:(?:can|could|would) you|please|I(?:'d| would) like|I need|I want)\s+(?:please\s+)?"
+            rf"(?i:{_YOU_ASKED}|please|I(?:'d| would) like|I need|I want)\s+(?:please\s+)?"
             r"(?!(?i:hear|see|say|repeat|explain|talk|speak|go ahead|go on|start|continue|"
             r"remind|tell us|tell me|walk us|introduce|mute|unmute)\b)[a-z]+"
         ),

@@ -70,7 +70,8 @@ _LIST_MARK = re.compile(
 # "Last one from me: I'll write this up": a few words of framing before the commitment.
 _ASIDE = re.compile(r"^[^:\n]{1,40}:\s+(?=(?:I|we)(?:'ll| will)\b)")
 _TASK_LEAD = re.compile(
-    r"^(?:[A-Z][\w\-]+,\s+)?(?:(?:[Cc]an|[Cc]ould|[Ww]ould) you (?:please )?|"
+    r"^(?:[A-Z][\w\-]+,\s+)?(?:(?:[Cc]an|[Cc]ould|[Ww]ould) "
+    r"(?:you|your (?:team|lot|people|folks|side)) (?:please )?|"
     r"I (?:want|need) you to |"
     r"(?:I|you|he|she|they|[A-Z][\w'\-]{1,30}(?:\s+[A-Z][\w'\-]{1,30}){0,2})\s*"
     r"(?:will|'ll|is going to|'s going to|are going to|'re going to|am going to|'m going to|"
@@ -315,7 +316,7 @@ def _score_sentence(
         decision = max(decision, DECISION_THRESHOLD)  # "We hotfix the lock." "Your call, Dan."
     if agreed and 0 < decision < DECISION_THRESHOLD:
         decision += 2
-    request = re.search(r"\b(?:can|could|would) you\b", text, re.I)
+    request = cues.REQUEST.search(text)
     if question and action < ACTION_THRESHOLD and _taken_by_name(text, reply):
         action = ACTION_THRESHOLD  # "Marta, a 48-hour soak on 3.1.4?" "Yep. Done by the 4th."
     if question and action > 0 and not request:
@@ -894,7 +895,8 @@ def _follow_on(item: _Item, previous: _Item, turns: list[Turn]) -> bool:
 _GENERIC = frozenset(
     "do done doing have get got make made sort sorted fix fixed write finish finished ready "
     "working work complete completed something anything handle handled call look start started "
-    "take care time first second third last early asap soon later back over".split()
+    "take care time first second third last early asap soon later back over pick instead "
+    "cover grab".split()
 )
 _MONTHS = re.compile(
     r"^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*$|^\d|^(?:eod|cob|eow)$|"
@@ -1006,8 +1008,13 @@ HANDOVER_REACH = 8  # turns back a task handed on ("take the soak instead") may 
 def _handed_over(item: _Item, kept: list[_Item]) -> _Item | None:
     """The task this item hands to someone else: given to another owner a little before,
     about the same thing ("Marta, can you run the soak?" ... "Priya, take the soak
-    instead?"). The task ends with its last owner."""
-    if item.kind != "action" or not cues.HANDOVER.search(item.quote) or not item.assignee:
+    instead?"), or, naming nothing itself, the request just turned down ("Hannah, can you
+    redo the paperwork?" "I can't, I'm away." "JB, can your team take it?"). The task ends
+    with its last owner."""
+    if item.kind != "action" or not item.assignee or item.from_notes:
+        return None
+    pointing = _objectless(item)
+    if not pointing and not cues.HANDOVER.search(item.quote):
         return None
     words = content_words(item.description) - {"instead", "take", "over"}
     for earlier in reversed(kept):
@@ -1015,8 +1022,11 @@ def _handed_over(item: _Item, kept: list[_Item]) -> _Item | None:
             continue
         if item.turn_index - earlier.turn_index > HANDOVER_REACH:
             return None
-        mine = earlier.assignee and earlier.assignee != item.assignee
-        if mine and words & content_words(earlier.description):
+        if not earlier.assignee or earlier.assignee == item.assignee:
+            continue
+        if pointing:
+            return earlier if earlier.dropped else None  # "it" is the last task turned down
+        if words & content_words(earlier.description):
             return earlier
     return None
 
@@ -1033,6 +1043,7 @@ def _merge(items: list[_Item], turns: list[Turn]) -> list[_Item]:
         earlier = _handed_over(item, kept)
         if earlier is not None:
             earlier.assignee, earlier.due = item.assignee, item.due or earlier.due
+            earlier.dropped = False  # turned down by one, taken by another
             continue
         asked = _done_before(item, kept, turns)
         if asked is not None:
