@@ -30,6 +30,9 @@ class FactFilter:
     project_ids: tuple[int, ...] = ()
     client_ids: tuple[int, ...] = ()
     current: bool = False  # leave out decisions later ones replaced
+    # The people as where it happened, not who did it: any fact of a meeting they attended
+    # ("Who ran the soak while Marta was away?" asks about someone else).
+    people_present: bool = False
 
     @property
     def empty(self) -> bool:
@@ -53,6 +56,12 @@ UNION ALL SELECT (1 << 32) | id FROM decisions WHERE person_id IN ({ids})
     OR capture_id IN (SELECT capture_id FROM capture_people WHERE person_id IN ({ids}))
 UNION ALL SELECT (3 << 32) | capture_id FROM capture_people WHERE person_id IN ({ids})
 UNION ALL SELECT (4 << 32) | id FROM excerpts
+    WHERE capture_id IN (SELECT capture_id FROM capture_people WHERE person_id IN ({ids}))
+"""
+# Everything of the meetings a person attended, and what they owe from elsewhere.
+_PRESENT_KEYS = """
+SELECT (2 << 32) | id FROM action_items WHERE person_id IN ({ids})
+UNION ALL SELECT fact_key FROM facts
     WHERE capture_id IN (SELECT capture_id FROM capture_people WHERE person_id IN ({ids}))
 """
 # The facts about a project: its meetings' facts and its notes.
@@ -87,7 +96,7 @@ def project_keys_sql(project_ids: Sequence[int]) -> tuple[str, dict[str, Any]]:
 def _entity_keys(flt: FactFilter, clauses: list[str], params: dict[str, Any]) -> None:
     """`fact_key IN (...)` clauses for the entity filters."""
     for name, ids, template in (
-        ("pe", flt.person_ids, _PERSON_KEYS),
+        ("pe", flt.person_ids, _PRESENT_KEYS if flt.people_present else _PERSON_KEYS),
         ("pr", flt.project_ids, _PROJECT_KEYS),
         ("cl", flt.client_ids, _CLIENT_KEYS),
     ):

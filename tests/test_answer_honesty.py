@@ -48,6 +48,18 @@ Libby Harcourt: Omar, can you join the on-call rota from May?
 Omar Haddad: Sorry, no. I can't take that on with the warehouse move.
 """
 
+AUDIT = """Depot audit
+Attendees: Libby Harcourt, Omar Haddad, Paula Ines
+Date: 2026-03-23
+
+Libby Harcourt: Omar, can you renew the forklift lease before the audit?
+Omar Haddad: I can't, I'm at the warehouse move all week.
+Libby Harcourt: Paula, can your team take it?
+Paula Ines: Yes, we'll take it. Done by Friday.
+Libby Harcourt: Last thing. On-call moves to a weekly rotation from April: Paula, then Sam Okafor.
+Paula Ines: Fine by me.
+"""
+
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> object:
@@ -60,7 +72,9 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> object:
     with Store(folder / "memo.db") as store:
         embed = EmbedService(store, embedder)
         capture = CaptureService(store, CaptureOptions(user="t"), after_commit=embed.embed_capture)
-        capture.capture_paths([folder / "2026-03-02-freeze.txt", folder / "2026-03-16-ops.txt"])
+        (folder / "2026-03-23-audit.txt").write_text(AUDIT)
+        names = ("2026-03-02-freeze.txt", "2026-03-16-ops.txt", "2026-03-23-audit.txt")
+        capture.capture_paths([folder / name for name in names])
         yield store, embedder
 
 
@@ -136,8 +150,32 @@ def test_whether_it_happened_leads_with_the_line_that_says_it_did(
     store: tuple[Store, FastEmbedder],
 ) -> None:
     result = ask(*store, "Did Sam Okafor write the shadow week plan?", today=TODAY)
+    assert result.answer.startswith("Yes, reported done [1].")
     assert "went out to the shift leads on Friday" in result.answer.splitlines()[1]
     assert "write the shadow week plan by the 10th" in result.answer  # the ask follows
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Did Omar join the on-call rota?",  # asked, and turned down
+        "Did the shift leads approve the second van?",  # a line reports "went out", of a plan
+    ],
+)
+def test_whether_it_happened_is_never_yes_without_a_line_saying_so(
+    store: tuple[Store, FastEmbedder], question: str
+) -> None:
+    result = ask(*store, question, today=TODAY)
+    assert not result.answer.startswith("Yes"), result.answer
+
+
+def test_who_did_it_while_someone_was_away_is_not_about_the_one_away(
+    store: tuple[Store, FastEmbedder],
+) -> None:
+    """The person named in a question asking who is where it happened, not the answer: the
+    task they turned down, handed to another, is found, under its new owner."""
+    result = ask(*store, "Who renewed the forklift lease while Omar was away?", today=TODAY)
+    assert "(owner: Paula Ines)" in result.answer.splitlines()[1], result.answer
 
 
 def test_a_request_turned_down_says_so(store: tuple[Store, FastEmbedder]) -> None:
@@ -148,6 +186,19 @@ def test_a_request_turned_down_says_so(store: tuple[Store, FastEmbedder]) -> Non
 def test_what_holds_now_leads_with_the_decision(store: tuple[Store, FastEmbedder]) -> None:
     result = ask(*store, "Which courier are we using now?", today=TODAY)
     assert result.answer.splitlines()[1].startswith("- Parcelwise it is"), result.answer
+
+
+def test_what_holds_now_meets_its_decision_across_a_hyphen(
+    store: tuple[Store, FastEmbedder],
+) -> None:
+    from memo_tui.core.recall.current import decisions_first
+
+    result = ask(*store, "Who is on call at the moment?", today=TODAY)
+    assert result.answer.splitlines()[1].startswith("- On-call moves to a weekly rotation")
+    said = _hit(1000, "Omar Haddad: Who covers nights over Easter?")
+    decided = _hit(1001, "On-call moves to a weekly rotation from April.", "decision")
+    ordered = decisions_first(store[0], [said, decided], "Who is on call at the moment?")
+    assert ordered[0] is decided
 
 
 def test_the_answer_says_how_many_more_facts_matched(store: tuple[Store, FastEmbedder]) -> None:

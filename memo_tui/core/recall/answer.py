@@ -174,6 +174,7 @@ def quoted(text: str, limit: int = QUOTE_CHARS) -> str:
 
 # An action item asked for and turned down ends "(dropped)" in the facts; an answer says why.
 _DROPPED = re.compile(r" \(dropped\)(?=$| \()")
+_DONE_LABEL = re.compile(r" \(done\)(?=$| \()")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _TURN = re.compile(r"^([^:\n]{2,60}):\s+(.*)$")
 
@@ -306,20 +307,45 @@ def reported_first(hits: list[Hit], question: str, shown: list[str] | None = Non
     if not ASKS_IF_DONE.search(question):
         return hits
     asked = content_words(question)
-
-    def reports(line: str) -> bool:
-        if TICKED.match(line):
-            return bool(asked & content_words(line))
-        return any(
-            asked & content_words(sentence)
-            and DONE.search(sentence)
-            and not NOT_DONE.search(sentence)
-            for sentence in _SENTENCE_END.split(line)
-        )
-
     lines = shown or focused(hits, question)
-    lead = [hit for hit, line in zip(hits, lines, strict=True) if reports(line)]
+    lead = [hit for hit, line in zip(hits, lines, strict=True) if _reports_done(line, asked)]
     return lead + [h for h in hits if h not in lead]
+
+
+def _reports_done(line: str, asked: set[str]) -> bool:
+    """Whether a line reports done something the question asks about: ticked, or a sentence
+    with one of its words and a word of doing it ("sent", "finished"), not of not yet."""
+    if TICKED.match(line) or _DONE_LABEL.search(line):
+        return bool(asked & content_words(line))
+    return any(
+        asked & content_words(sentence) and DONE.search(sentence) and not NOT_DONE.search(sentence)
+        for sentence in _SENTENCE_END.split(line)
+    )
+
+
+# How much of the question (by rarity-weighted words) a line must hold to answer "did it
+# happen?" with yes. Not tuned: a clear majority, so "ship" alone never answers "ship RFID".
+YES_SHARE = 0.6
+
+
+def reported_yes(question: str, shown: Sequence[str], most: int) -> int | None:
+    """For "did it happen?", the first of the `most` lines an answer shows that reports it
+    done and holds most of what is asked, each word weighted by how rare it is among the
+    lines ("docs" outweighs "StockPilot" in "Did Fiona send the StockPilot API docs?"): its
+    citation number. None when none does; the answer then claims nothing either way."""
+    if not ASKS_IF_DONE.search(question):
+        return None
+    asked = content_words(question)
+    said = [content_words(line) for line in shown]
+    weight = _rarity(said, asked)
+    if not weight:
+        return None
+    mass = sum(weight.values())
+    for n, (line, words) in enumerate(zip(shown[:most], said, strict=False), 1):
+        held = sum(weight[w] for w in words & weight.keys())
+        if held >= YES_SHARE * mass and _reports_done(line, asked):
+            return n
+    return None
 
 
 def extractive_answer(
@@ -353,8 +379,11 @@ def extractive_answer(
             line += f" (changed on {when}; before: {was})"
         lines.append(line)
         shown += 1 + len(olds)
+    yes = reported_yes(question, texts, most)
     if relevance is not None and not relevance.answered:
         head = f'No record of "{relevance.topic}" ({relevance.why}). Closest, not answering it:'
+    elif yes is not None:
+        head = f"Yes, reported done [{yes}]. From your meetings:"
     else:
         head = "From your meetings:"
     more = len(hits) - shown
@@ -412,8 +441,16 @@ def retrieve(
     discussion rather than the decision (measured on QMSum: 2 of 40 such questions found
     with decisions only, 11 without), so decisions are preferred, not required. Keywords come
     from the question without its steering words; the vector side embeds the whole question.
+    In a question asking who, a person it names is where it happened ("Who ran the soak
+    while Marta was away?"): the filter keeps their meetings, and neither side searches for
+    the name, which would rank what they did above what was asked.
     """
-    words = search_words(question)
+    words, asked = search_words(question), question
+    mentions = [re.escape(e.mention) for e in filters.named("person")]
+    if filters.asks_who and mentions:  # the people named are where it happened: the filter
+        named = re.compile(rf"\b(?:{'|'.join(mentions)})(?:'s)?\b", re.IGNORECASE)
+        words = " ".join(named.sub(" ", words).split()) or words
+        asked = " ".join(named.sub(" ", question).split())
     hard = tuple(t for t in filters.fact_types if t == "action_item")
     soft = tuple(t for t in filters.fact_types if t not in hard)
     flt = replace(filters.fact_filter(with_types=False), fact_types=hard)
@@ -424,7 +461,7 @@ def retrieve(
         flt,
         limit,
         min_similarity,
-        vector_query=question,
+        vector_query=asked,
         prefer=soft,
         index=index,
     )

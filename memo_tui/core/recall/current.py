@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from memo_tui.core.capture.offline.text import content_words, stem
+from memo_tui.core.capture.offline.text import content_words, content_words_and_parts, stem
 from memo_tui.core.recall.search import Hit
 from store import FactPeople, Store
 
@@ -77,7 +77,7 @@ def decisions_first(store: Store, hits: list[Hit], question: str) -> list[Hit]:
 
     def about(hit: Hit) -> bool:
         said = hit.fact.text.splitlines()[0] + " " + subjects.get(hit.fact.fact_id, "")
-        return bool(asked & content_words(said))
+        return bool(asked & content_words_and_parts(said))
 
     lead = [h for h in near if about(h)]
     return lead + [h for h in hits if h not in lead]

@@ -52,6 +52,7 @@ class QuestionFilters:
     entities: tuple[EntityFilter, ...] = ()
     unresolved: tuple[str, ...] = ()  # names in the question that could be several
     router: str = "rules"
+    asks_who: bool = False  # a person named in a question asking who is context, not answer
 
     def named(self, entity_type: EntityType) -> list[EntityFilter]:
         return [e for e in self.entities if e.entity_type == entity_type]
@@ -64,6 +65,7 @@ class QuestionFilters:
             person_ids=tuple(e.id for e in self.named("person")),
             project_ids=tuple(e.id for e in self.named("project")),
             client_ids=tuple(e.id for e in self.named("client")),
+            people_present=self.asks_who,
         )
 
     def describe(self) -> dict[str, object]:
@@ -130,6 +132,8 @@ def _month_start(text: str, today: dt.date) -> dt.date | None:
     return None
 
 
+# "Who ran the soak while Marta was away?", "Whose call was it?": the answer is a person.
+ASKS_WHO = re.compile(r"^\W*(?:who|whom|whose)\b", re.IGNORECASE)
 _ACTIONS = re.compile(
     r"\b(?:who owns|owes?|owed|to-?dos?|tasks?|open items?|action items?|who is doing|assigned)\b"
 )
@@ -144,7 +148,10 @@ def parse_question(question: str, today: dt.date) -> QuestionFilters:
     elif re.search(r"\b(?:why|decid\w*|decision\w*|chose|choose|picked?)\b", q):
         types = ("decision",)
     return QuestionFilters(
-        since.isoformat() if since else None, until.isoformat() if until else None, types
+        since.isoformat() if since else None,
+        until.isoformat() if until else None,
+        types,
+        asks_who=bool(ASKS_WHO.match(question)),
     )
 
 

@@ -23,7 +23,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from memo_tui.core.capture.offline.text import content_words, stem
+from memo_tui.core.capture.offline.text import content_words, content_words_and_parts, stem
 from memo_tui.core.capture.subject import is_date, is_number, values
 from memo_tui.core.recall.search import Hit
 from store import Directory, Store
@@ -220,14 +220,10 @@ def _no_value_given(
     for hit in hits:
         for line in hit.fact.text.splitlines():
             line = _SPOKEN.sub("", line)
-            said = _words(line)
+            said = content_words_and_parts(line)
             about = about or (rarest in said and share(said) >= TOPIC_SHARE)
             stated = " ".join(s for s in _SENTENCE.split(line) if not s.rstrip().endswith("?"))
-            gives = gives or (share(_words(stated)) >= VALUE_SHARE and _gives(kind, stated))
+            gives = gives or (
+                share(content_words_and_parts(stated)) >= VALUE_SHARE and _gives(kind, stated)
+            )
     return f"what is said about it gives no {kind}" if about and not gives else ""
-
-
-def _words(text: str) -> set[str]:
-    """Content words, and the parts of hyphenated ones ("self-check-in": check)."""
-    found = content_words(text)
-    return found | {stem(part) for w in found for part in w.split("-") if len(part) > 2}

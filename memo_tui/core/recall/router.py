@@ -107,4 +107,4 @@ async def route(
         routed = await provider.structured(request, RouterFilters, ROUTER_TOOL)
     except LLMError as error:
         return replace(rules, router="rules (model router failed)"), f"filters by rules: {error}"
-    return from_model(routed, directory), None
+    return replace(from_model(routed, directory), asks_who=rules.asks_who), None

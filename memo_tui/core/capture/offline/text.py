@@ -34,7 +34,7 @@ STOPWORDS = frozenset(
     what when where which while who whom why will with would yeah yes you your yours okay ok
     um uh mm hmm actually maybe probably sure want need gonna wanna know mean kind sort
     lot bit little something anything everything someone anyone everyone way also still
-    even much many
+    even ever much many
     """.split()
 )
 
@@ -86,6 +86,13 @@ def content_words(text: str) -> set[str]:
     """Lower-cased words that carry a topic (for overlap between statements)."""
     words = re.findall(r"[a-z][a-z0-9'\-]+", clean_spoken(text).lower())
     return {stem(w) for w in words if len(w) > 2 and w not in STOPWORDS}
+
+
+def content_words_and_parts(text: str) -> set[str]:
+    """Content words, and the parts of hyphenated ones ("self-check-in": check; "on-call":
+    call), so a question's "on call" meets a line's "on-call"."""
+    found = content_words(text)
+    return found | {stem(part) for w in found for part in w.split("-") if len(part) > 2}
 
 
 def stem(word: str) -> str:
