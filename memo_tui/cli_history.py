@@ -12,7 +12,7 @@ from memo_tui.core.safety import sanitize_line
 if TYPE_CHECKING:
     from memo_tui.core.history.service import ChangesService
     from memo_tui.core.services import Services
-    from store import CaptureSummary
+    from store import CaptureSummary, Directory
 
 EXIT_OK, EXIT_REFUSED, EXIT_USAGE = 0, 1, 2
 
@@ -134,6 +134,7 @@ def _items(args: argparse.Namespace, services: Services) -> int:
         ]
     waiting = {c.old_id: c for c in store.changes(("proposed",)) if c.kind == "closes"}
     titles = {c: store.capture(c) for c in {i.capture_id for i in items}}
+    called = _known_as(store.directory())
     if args.json:
         render.emit_json(
             {
@@ -156,7 +157,8 @@ def _items(args: argparse.Namespace, services: Services) -> int:
         meeting = titles[item.capture_id]
         due = f", due {item.due_date}" if item.due_date else ""
         owner = item.owner or "no owner"
-        asked = f", asked by {sanitize_line(item.asked_by)}" if item.asked_by else ""
+        by = called.get(item.asked_by.lower(), item.asked_by) if item.asked_by else None
+        asked = f", asked by {sanitize_line(by)}" if by else ""
         print(
             f"  {item.status:<8} {sanitize_line(item.description)} -> {sanitize_line(owner)}{due}"
             f"{asked}  ({sanitize_line(_title(meeting) or '')}, {_day(meeting)})"
@@ -168,6 +170,17 @@ def _items(args: argparse.Namespace, services: Services) -> int:
                 f"({change.new_day}): memo changes accept {change.id}"
             )
     return EXIT_OK
+
+
+def _known_as(directory: Directory) -> dict[str, str]:
+    """Each name a person is known by, lower-cased, to the name memo shows for them: "asked
+    by" says "Elizabeth Harcourt" whether the meeting's label said "Libby Harcourt" or not."""
+    names = {p.id: p.name for p in directory.people}
+    called = {name.lower(): name for name in names.values()}
+    for alias in directory.aliases:
+        if alias.entity_type == "person" and alias.entity_id in names:
+            called.setdefault(alias.alias.lower(), names[alias.entity_id])
+    return called
 
 
 def _day(capture: CaptureSummary | None) -> str | None:

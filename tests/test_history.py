@@ -404,3 +404,23 @@ def test_a_scan_gives_older_decisions_the_subject_capture_would_have(
         assert {d.id: d.subject for d in store.decisions(ids)} == captured
     again = memo(*db, "changes", "scan")
     assert "older decisions" not in again.stdout  # nothing left to fill
+
+
+def test_who_asked_is_shown_by_the_name_memo_knows_them_by(memo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """The label said "Libby Harcourt"; she is Elizabeth Harcourt everywhere else. A meeting
+    whose first line is its roster is titled from its file name, not "Attendees: …"."""
+    (tmp_path / "2026-02-02-ops.txt").write_text(
+        "Attendees: Elizabeth Harcourt, Omar Haddad\nDate: 2026-02-02\n\n"
+        "Elizabeth Harcourt: The courier contract needs renewing.\n"
+        "Omar Haddad: I can look at it.\n"
+    )
+    (tmp_path / "2026-02-09-ops.txt").write_text(
+        "Attendees: Libby Harcourt, Omar Haddad\nDate: 2026-02-09\n\n"
+        "Libby Harcourt: Omar, can you send the courier contract to legal by Friday?\n"
+        "Omar Haddad: Will do.\n"
+    )
+    db = ("--db", str(tmp_path / "memo.db"))
+    for name in ("2026-02-02-ops.txt", "2026-02-09-ops.txt"):
+        assert memo(*db, "capture", str(tmp_path / name)).code == 0
+    listed = memo(*db, "items").stdout
+    assert "asked by Elizabeth Harcourt  (Ops, 2026-02-09)" in listed, listed

@@ -188,6 +188,8 @@ def header_facts(text: str) -> tuple[str | None, dt.date | None, list[str]]:
             and split_speaker(first)[0] is None
             and not otter_header(first)
             and not first.endswith(":")  # a bare "Grad B:" or "Agenda:" is no title
+            and not _ROSTER_LINE.match(first)  # nor "Attendees: Libby Harcourt, Omar Haddad"
+            and not re.match(r"^\W*(?:date|when|time|location|where)\W*:", first, re.I)
         )
         if looks_like_title and not TS_PREFIX.match(first) and first.upper() != "WEBVTT":
             title = first.strip(" #*")
