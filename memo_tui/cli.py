@@ -69,7 +69,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--current", action="store_true", help="leave out decisions later ones replaced"
     )
 
-    commands.add_parser("doctor", parents=[common], help="show the store, versions and state")
+    doctor = commands.add_parser(
+        "doctor",
+        parents=[common],
+        help="show the store, versions and state; ask the model server for its models",
+    )
+    doctor.add_argument(
+        "--offline", action="store_true", help="contact no model server (settings only)"
+    )
 
     commands.add_parser(
         "backfill", parents=[common], help="embed every fact that has no vector yet"
@@ -526,29 +533,16 @@ def _backfill(args: argparse.Namespace, services: Services) -> int:
 
 
 def _doctor(args: argparse.Namespace, services: Services) -> int:
-    from memo_tui.core.llm import select
-
+    """The store, the provider and the embedding model; exit 1 when the provider has a
+    problem (its server unreachable, a model it does not list, a setting missing)."""
     settings, store = services.settings, services.store
     stats = store.stats()
     model_path = settings.embed_model_path
-    choice = select.choose(settings)
+    provider = _doctor_provider(args, services)
     report = {
         "store": render.stats_json(stats),
         "integrity": store.integrity_check(),
-        "provider": {
-            "setting": settings.provider,
-            "in_use": choice.name,
-            "why": choice.reason,
-            "extractor": services.capture.extractor_name,
-            "models": {}
-            if choice.name == "offline"
-            else {task: select.model_for(settings, task) for task in select.TASKS},
-            "base_url": {
-                "anthropic": settings.anthropic_base_url,
-                "openai": settings.openai_base_url,
-            }.get(choice.name),
-            "problems": select.problems(settings),
-        },
+        "provider": provider,
         "embedding": {
             "model": settings.embed_model,
             "model_path": str(model_path) if model_path else None,
@@ -561,9 +555,58 @@ def _doctor(args: argparse.Namespace, services: Services) -> int:
     }
     if args.json:
         render.emit_json(report)
+        for problem in provider["problems"]:
+            warn(f"memo doctor: {sanitize_line(problem)}")
     else:
         render.print_doctor(stats, report)
-    return EXIT_OK
+    return EXIT_REFUSED if provider["problems"] else EXIT_OK
+
+
+def _doctor_provider(args: argparse.Namespace, services: Services) -> dict[str, Any]:
+    """The provider, its models and limits, and what its server said (unless --offline)."""
+    from memo_tui.core.llm import select
+
+    settings = services.settings
+    choice = select.choose(settings)
+    checked = None if args.offline else select.check_server(settings)
+    return {
+        "setting": settings.provider,
+        "in_use": choice.name,
+        "why": choice.reason,
+        "extractor": services.capture.extractor_name,
+        "models": {}
+        if choice.name == "offline"
+        else {task: select.model_for(settings, task) for task in select.TASKS},
+        "base_url": {
+            "anthropic": settings.anthropic_base_url,
+            "openai": settings.openai_base_url,
+        }.get(choice.name),
+        "limits": _doctor_limits(settings),
+        "server": checked.as_dict() if checked else _unchecked(args, choice.name),
+        "problems": select.problems(settings) + list(checked.problems if checked else ()),
+    }
+
+
+def _doctor_limits(settings: Settings) -> dict[str, object]:
+    """The deadlines and slice model calls get, and which are local-server defaults."""
+    return {
+        "extract_deadline_s": settings.extract_deadline_s,
+        "router_deadline_s": settings.router_deadline_s,
+        "answer_deadline_s": settings.answer_deadline_s,
+        "llm_slice_chars": settings.llm_slice_chars,
+        "local_defaults": settings.local_defaults,
+    }
+
+
+def _unchecked(args: argparse.Namespace, provider: str) -> dict[str, object]:
+    """Why doctor asked no server."""
+    if args.offline:
+        why = "--offline"
+    elif provider == "offline":
+        why = "the offline provider uses no server"
+    else:
+        why = "no key to ask with"
+    return {"checked": False, "why": why}
 
 
 def _app_arguments(argv: list[str]) -> argparse.Namespace | None:

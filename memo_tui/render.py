@@ -274,6 +274,25 @@ def print_doctor(stats: StoreStats, report: dict[str, Any]) -> None:
     print(f"extraction   {sanitize_line(provider['extractor'])}")
     for task, model in provider["models"].items():
         print(f"  {task:<16} {sanitize_line(model or '(not set)')}")
+    if provider["in_use"] != "offline":
+        limits, server = provider["limits"], provider["server"]
+        print(
+            f"limits       capture {limits['extract_deadline_s']:g} s, router "
+            f"{limits['router_deadline_s']:g} s, answer {limits['answer_deadline_s']:g} s; "
+            f"slice {limits['llm_slice_chars']:,} chars"
+            + (" (local-server defaults where unset)" if limits["local_defaults"] else "")
+        )
+        if not server["checked"]:
+            print(f"server       not contacted ({sanitize_line(server['why'])})")
+        else:
+            state = "reachable" if server["reachable"] else "unreachable"
+            listed = ", ".join(server["listed"]) or "none"
+            context = server["context_tokens"]
+            print(
+                f"server       {sanitize_line(server['url'])}: {state}"
+                + (f"; models {sanitize_line(listed)}" if server["reachable"] else "")
+                + (f"; context {context:,} tokens" if context else "")
+            )
     for problem in provider["problems"]:
         print(f"  problem: {sanitize_line(problem)}")
     state = "model found" if embedding["model_path_ok"] else "no local model path"
@@ -346,6 +365,8 @@ def ask_json(result: Any, people: Mapping[int, FactPeople] | None = None) -> dic
         "removed_citations": result.removed_citations,
         "no_record": result.no_record,
         "which": list(result.which),
+        "model_failed": result.model_failed,
+        "truncated": result.truncated,
     }
 
 

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import getpass
 import os
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, Self
 
-from pydantic import AliasChoices, Field, field_validator
+from pydantic import AliasChoices, Field, field_validator, model_validator
 from pydantic_settings import (
     BaseSettings,
     NoDecode,
@@ -20,6 +21,15 @@ from pydantic_settings import (
 )
 
 Provider = Literal["auto", "anthropic", "openai", "offline"]
+
+# What an OpenAI-compatible server (most often a small model on a CPU) gets for the settings
+# left unset: a capture call there takes minutes, and an 8k-token context holds ~12,000 chars.
+LOCAL_SERVER_DEFAULTS: dict[str, float | int] = {
+    "extract_deadline_s": 600.0,
+    "router_deadline_s": 120.0,
+    "answer_deadline_s": 300.0,
+    "llm_slice_chars": 12_000,
+}
 
 
 def _xdg(var: str, fallback: str) -> Path:
@@ -110,12 +120,25 @@ class Settings(BaseSettings):
     digest_model: str | None = Field(default=None, description="digest agent.")
     chat_model: str | None = Field(default=None, description="The Ask pane's chat agent.")
     concept_compile_model: str | None = Field(default=None, description="concept_compile agent.")
-    extract_deadline_s: float = Field(default=26.0, gt=0, description="Extraction call deadline.")
-    router_deadline_s: float = Field(default=5.0, gt=0, description="Router call deadline.")
-    answer_deadline_s: float = Field(default=25.0, gt=0, description="Synthesis call deadline.")
+    extract_deadline_s: float = Field(
+        default=26.0,
+        gt=0,
+        description="Extraction call deadline (600 on an OpenAI-compatible server).",
+    )
+    router_deadline_s: float = Field(
+        default=5.0, gt=0, description="Router call deadline (120 on an OpenAI-compatible server)."
+    )
+    answer_deadline_s: float = Field(
+        default=25.0,
+        gt=0,
+        description="Synthesis call deadline (300 on an OpenAI-compatible server).",
+    )
     llm_max_attempts: int = Field(default=4, ge=1, le=10, description="Tries per model call.")
     llm_slice_chars: int = Field(
-        default=40_000, gt=1000, description="How much of a transcript one LLM call reads."
+        default=40_000,
+        gt=1000,
+        description="How much of a transcript one LLM call reads (12,000 on an OpenAI-compatible "
+        "server, to fit an 8k-token context).",
     )
     llm_max_chunks: int = Field(
         default=3, ge=1, le=10, description="Most calls one capture may make (chunk-and-merge)."
@@ -156,6 +179,33 @@ class Settings(BaseSettings):
         if isinstance(value, list):
             return [str(v).strip().lower() for v in value]
         return value
+
+    @model_validator(mode="after")
+    def _local_server_defaults(self) -> Settings:
+        """Deadlines and the slice left unset take the local-server defaults with
+        MEMO_PROVIDER=openai; whatever was set (environment, TOML, arguments) stays."""
+        self._follow_provider()
+        return self
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
+        """A copy whose defaults follow its provider (`memo bench --provider openai`)."""
+        copy = super().model_copy(update=update, deep=deep)
+        copy._follow_provider()
+        return copy
+
+    def _follow_provider(self) -> None:
+        for name, local in LOCAL_SERVER_DEFAULTS.items():
+            if name not in self.model_fields_set:
+                default = type(self).model_fields[name].default
+                value = local if self.provider == "openai" else default
+                object.__setattr__(self, name, value)  # still a default: not marked as set
+
+    @property
+    def local_defaults(self) -> list[str]:
+        """The settings now holding a local-server default rather than a value you set."""
+        if self.provider != "openai":
+            return []
+        return [name for name in LOCAL_SERVER_DEFAULTS if name not in self.model_fields_set]
 
     @classmethod
     def settings_customise_sources(

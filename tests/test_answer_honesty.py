@@ -306,7 +306,7 @@ def test_a_model_answer_that_states_what_its_sources_do_not_is_set_aside(
 
     question = "When is the code freeze?" if "freeze" in said else "What does Parcelwise charge?"
     with FakeServer() as server:
-        server.push(api.message(tool=("search_filters", {})), api.stream([said]))
+        server.push(api.message(tool=("search_filters", {"fact_types": []})), api.stream([said]))
         provider = AnthropicProvider("k", server.url)
         result = ask(*store, question, provider=provider, model="m", today=TODAY, limit=3)
     if kept:

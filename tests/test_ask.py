@@ -7,12 +7,15 @@ import datetime as dt
 from collections.abc import AsyncIterator
 
 import pytest
-from conftest import DEMO
+from conftest import DATA, DEMO
 from fakes import anthropic_api as api
-from fakes.server import FakeServer
+from fakes import openai_api
+from fakes.recordings import recorded_reply
+from fakes.server import FakeServer, Reply
 
 from memo_tui.core.embed import FastEmbedder
 from memo_tui.core.llm.anthropic_provider import AnthropicProvider
+from memo_tui.core.llm.openai_provider import OpenAIProvider
 from memo_tui.core.recall.answer import (
     NO_FACTS,
     AnswerDelta,
@@ -67,7 +70,11 @@ def test_citations_that_name_no_fact_are_removed_and_counted() -> None:
     assert (answer, removed, cited) == ("Postgres [1], for JSONB and [2].", 2, [1, 2])
 
 
-ROUTED_NOTHING = api.message(tool=("search_filters", {}))
+# The router's answer naming no filter, every field given (an object with none of them is
+# no answer at all, and gets a repair turn).
+ROUTED_NOTHING = api.message(
+    tool=("search_filters", {"client": None, "project": None, "person": None, "fact_types": []})
+)
 
 
 def test_a_model_answer_is_checked_against_the_facts_it_was_given(
@@ -281,3 +288,128 @@ def test_a_cut_fact_keeps_its_owner_due_date_and_done() -> None:
     )
     shown = quoted(text, 120)
     assert len(shown) <= 122 and shown.endswith(" \u2026 (owner: Tom) (due 2026-11-30) (done)")
+
+
+def _answering(server: FakeServer, synthesis: Reply, router: Reply) -> None:
+    """The router's call gets `router` and the streamed synthesis `synthesis`, however many
+    calls the router makes."""
+    server.default = lambda body: synthesis if body.get("stream") else router
+
+
+def test_a_model_that_breaks_off_mid_answer_gives_way_to_the_facts(
+    demo: Store, embedder: FastEmbedder
+) -> None:
+    with FakeServer() as server:
+        broken = api.stream(["Postgres won", " on JSONB [1]", " and"], fail_after=2)
+        # the filters the rules read from "why did we pick …?": decisions preferred
+        routed = api.message(tool=("search_filters", {"fact_types": ["decision"]}))
+        _answering(server, broken, routed)
+        provider = AnthropicProvider("k", server.url)
+        events = asyncio.run(
+            _events(ask_stream(demo, embedder, "why did we pick Postgres?", provider, "m"))
+        )
+    shown = "".join(e.text for e in events if isinstance(e, AnswerDelta))
+    final = events[-1]
+    assert isinstance(final, Answered)
+    offline = ask(demo, embedder, "why did we pick Postgres?")
+    # What streamed is said to be incomplete, then the facts follow, as memo answers offline.
+    half, rest = shown.split("\n\n[", 1)
+    assert half == "Postgres won on JSONB [1]"
+    assert rest.startswith("the answer above is incomplete: model failed (")
+    assert "broke off" in rest and rest.endswith("]\n" + offline.answer)
+    assert final.result.answer == offline.answer and final.result.cited == offline.cited
+    assert final.result.note and "model failed (" in final.result.note
+    assert final.result.model_failed and "broke off" in final.result.model_failed
+    cited = [e.n for e in events if isinstance(e, Cited)]
+    assert sorted(cited) == sorted(set(offline.cited)) and len(cited) == len(set(cited))
+
+
+def _cut_recording() -> Reply:
+    """A 0.5B model's answer on llama.cpp as recorded ("[1] [2] … [7]"), replayed as if its
+    length limit had come one token earlier: "[1] … [6] [7", finish_reason "length"."""
+    reply = recorded_reply(DATA / "llm-recordings" / "qwen2.5-coder-0.5b" / "010-resp.txt")
+    last = max(i for i, c in enumerate(reply.chunks) if b'"content":"]"' in c)
+    kept = [c for i, c in enumerate(reply.chunks) if i != last]
+    ended = [c.replace(b'"finish_reason":"stop"', b'"finish_reason":"length"') for c in kept]
+    return Reply(reply.status, reply.headers, list(ended))
+
+
+def test_a_recorded_answer_cut_at_the_length_limit_says_so_and_drops_its_open_citation(
+    demo: Store, embedder: FastEmbedder
+) -> None:
+    with FakeServer() as server:
+        _answering(server, _cut_recording(), openai_api.error(400, "no router here"))
+        provider = OpenAIProvider(server.url)
+        events = asyncio.run(
+            _events(ask_stream(demo, embedder, "why did we pick Postgres?", provider, "m"))
+        )
+    shown = "".join(e.text for e in events if isinstance(e, AnswerDelta))
+    final = events[-1]
+    assert isinstance(final, Answered)
+    assert final.result.answer == "[1] [2] [3] [4] [5] [6]"
+    assert final.result.truncated and final.result.cited == [1, 2, 3, 4, 5, 6]
+    assert final.result.note and "cut off at the length limit" in final.result.note
+    assert (
+        shown == "[1] [2] [3] [4] [5] [6]\n\n[the model's answer was cut off at the length limit]"
+    )
+
+
+def test_an_anthropic_answer_stopped_at_max_tokens_is_cut_too(
+    demo: Store, embedder: FastEmbedder
+) -> None:
+    pieces = ["Atlas moved to Postgres", " for JSONB", " [", "1", "]", " [", "2"]
+    with FakeServer() as server:
+        _answering(server, api.stream(pieces, stop_reason="max_tokens"), ROUTED_NOTHING)
+        provider = AnthropicProvider("k", server.url)
+        result = ask(demo, embedder, "why did we pick Postgres?", provider, "m")
+    assert result.answer == "Atlas moved to Postgres for JSONB [1]" and result.truncated
+
+
+def _openai_env(server: FakeServer) -> dict[str, str]:
+    return {
+        "MEMO_PROVIDER": "openai",
+        "MEMO_OPENAI_BASE_URL": server.url,
+        "MEMO_OPENAI_MODEL": "qwen",
+    }
+
+
+def test_ask_on_the_command_line_shows_the_facts_when_the_model_fails(memo, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    db = str(tmp_path / "m.db")
+    assert memo("--db", db, "capture", str(DEMO)).code == 0
+    router = openai_api.error(400, "no router here")
+    slow = openai_api.stream(["Atlas moved", " to Postgres [1]", " because"])
+    slow.chunks.insert(2, 3.0)  # stalls past the 1 s deadline after some text
+    with FakeServer() as server:
+        _answering(server, slow, router)
+        env = {**_openai_env(server), "MEMO_ANSWER_DEADLINE_S": "1"}
+        run = memo("--db", db, "ask", "why did we pick Postgres?", "--json", extra_env=env)
+    assert run.code == 0, run.stderr
+    result = run.json()
+    assert "model failed (" in result["retrieval"]["note"]
+    assert "nothing was written" not in result["retrieval"]["note"]
+    assert result["model_failed"] and result["truncated"] is False
+    assert "[1]" in result["answer"] and "Atlas moved" not in result["answer"]
+    assert any(c["cited"] for c in result["citations"])
+    whole = openai_api.stream(["Atlas moved", " to Postgres [1]", " because"])
+    broken = type(whole)(whole.status, whole.headers, whole.chunks[:2])  # no [DONE]
+    with FakeServer() as server:
+        _answering(server, broken, router)
+        text = memo("--db", db, "ask", "why did we pick Postgres?", extra_env=_openai_env(server))
+    assert text.code == 0, text.stderr
+    half, rest = text.stdout.split("\n\n[the answer above is incomplete: model failed (", 1)
+    assert half == "Atlas moved to Postgres [1]"
+    assert "broke off" in rest and "Sources:" in rest
+    assert "nothing was written" not in text.stdout + text.stderr
+
+
+def test_a_cut_answer_says_so_in_json(memo, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    db = str(tmp_path / "m.db")
+    assert memo("--db", db, "capture", str(DEMO)).code == 0
+    cut = openai_api.stream(["Atlas moved to Postgres [1] [", "2"], finish="length")
+    with FakeServer() as server:
+        _answering(server, cut, openai_api.error(400, "no router here"))
+        run = memo("--db", db, "ask", "why Postgres?", "--json", extra_env=_openai_env(server))
+    assert run.code == 0, run.stderr
+    result = run.json()
+    assert result["answer"] == "Atlas moved to Postgres [1]" and result["truncated"] is True
+    assert "cut off at the length limit" in result["retrieval"]["note"]

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import socket
 import sqlite3
 from pathlib import Path
 
 import pytest
-from conftest import DEMO
+from conftest import DATA, DEMO
+from fakes.recordings import recorded_reply
+from fakes.server import FakeServer, Reply, json_reply
 
 from store import SCHEMA_VERSION
 
@@ -231,3 +234,135 @@ def test_costs_with_nothing_spent(memo, tmp_path: Path) -> None:  # type: ignore
     assert report["total"] == {"calls": 0, "failed": 0, "cost_microdollars": 0}
     assert report["by_day"] == [] and report["by_model"] == []
     assert "No model calls" in memo("--db", db, "costs").stdout
+
+
+# llama.cpp's answer to GET /v1/models, recorded (it lists qwen-coder-0.5b with an 8,192 context).
+LLAMA_CPP_MODELS = DATA / "llm-recordings" / "qwen2.5-coder-0.5b" / "001-resp.txt"
+
+
+def _local_server(url: str, model: str = "qwen-coder-0.5b") -> dict[str, str]:
+    return {"MEMO_PROVIDER": "openai", "MEMO_OPENAI_BASE_URL": url, "MEMO_OPENAI_MODEL": model}
+
+
+def _closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_doctor_says_when_the_model_server_is_unreachable(memo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    env = _local_server(f"http://127.0.0.1:{_closed_port()}/v1")
+    run = memo("--db", str(tmp_path / "m.db"), "doctor", "--json", extra_env=env)
+    assert run.code == 1
+    server = run.json()["provider"]["server"]
+    assert server["checked"] and not server["reachable"]
+    [problem] = run.json()["provider"]["problems"]
+    assert "cannot reach" in problem and "set MEMO_OPENAI_BASE_URL" in problem
+    assert "set MEMO_OPENAI_BASE_URL" in run.stderr  # said beside the JSON, too
+    text = memo("--db", str(tmp_path / "m.db"), "doctor", extra_env=env)
+    assert (
+        text.code == 1 and "unreachable" in text.stdout and "problem: cannot reach" in text.stdout
+    )
+
+
+def test_doctor_checks_the_model_against_the_servers_list(memo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    db = str(tmp_path / "m.db")
+    with FakeServer() as fake:
+        fake.default = recorded_reply(LLAMA_CPP_MODELS)
+        listed = memo("--db", db, "doctor", "--json", extra_env=_local_server(f"{fake.url}/v1"))
+        unknown = memo(
+            "--db", db, "doctor", "--json", extra_env=_local_server(f"{fake.url}/v1", "llama3.1")
+        )
+        one_task = memo(
+            "--db",
+            db,
+            "doctor",
+            extra_env={**_local_server(f"{fake.url}/v1"), "MEMO_ROUTER_MODEL": "qwen:0.5b"},
+        )
+    assert [seen.path for seen in fake.seen] == ["/v1/models"] * 3
+    assert listed.code == 0, listed.stdout
+    server = listed.json()["provider"]["server"]
+    assert server["reachable"] and server["listed"] == ["qwen-coder-0.5b"]
+    assert server["missing"] == [] and server["context_tokens"] == 8192
+    assert listed.json()["provider"]["problems"] == []
+    assert unknown.code == 1 and unknown.json()["provider"]["server"]["missing"] == ["llama3.1"]
+    [problem] = unknown.json()["provider"]["problems"]
+    assert "does not list 'llama3.1'" in problem and "(it lists: qwen-coder-0.5b)" in problem
+    assert "set MEMO_OPENAI_MODEL" in problem
+    assert one_task.code == 1  # the task's own setting is the one to change
+    assert "does not list 'qwen:0.5b'" in one_task.stdout
+    assert "set MEMO_ROUTER_MODEL to one it lists" in one_task.stdout
+    assert "models qwen-coder-0.5b; context 8,192 tokens" in one_task.stdout
+
+
+def test_doctor_says_when_the_slice_does_not_fit_the_servers_context(memo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    with FakeServer() as fake:
+        fake.default = recorded_reply(LLAMA_CPP_MODELS)
+        env = {**_local_server(f"{fake.url}/v1"), "MEMO_LLM_SLICE_CHARS": "40000"}
+        run = memo("--db", str(tmp_path / "m.db"), "doctor", "--json", extra_env=env)
+    assert run.code == 1
+    [problem] = run.json()["provider"]["problems"]
+    assert "context is 8,192 tokens" in problem and "set MEMO_LLM_SLICE_CHARS=18000" in problem
+    limits = run.json()["provider"]["limits"]
+    assert limits["llm_slice_chars"] == 40000 and "llm_slice_chars" not in limits["local_defaults"]
+
+
+def test_doctor_offline_contacts_nothing(memo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    with FakeServer() as fake:
+        env = _local_server(f"{fake.url}/v1")
+        run = memo("--db", str(tmp_path / "m.db"), "doctor", "--offline", "--json", extra_env=env)
+        text = memo("--db", str(tmp_path / "m.db"), "doctor", "--offline", extra_env=env)
+    assert fake.seen == []
+    assert run.code == 0 and text.code == 0
+    assert run.json()["provider"]["server"] == {"checked": False, "why": "--offline"}
+    assert "not contacted (--offline)" in text.stdout
+
+
+def _anthropic_models(*ids: str) -> Reply:
+    data = [
+        {"type": "model", "id": i, "display_name": i, "created_at": "2026-01-01T00:00:00Z"}
+        for i in ids
+    ]
+    return json_reply({"data": data, "has_more": False, "first_id": ids[0], "last_id": ids[-1]})
+
+
+def test_doctor_asks_anthropic_only_for_its_free_model_list(memo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    db = str(tmp_path / "m.db")
+    with FakeServer() as fake:
+        env = {
+            "MEMO_PROVIDER": "anthropic",
+            "ANTHROPIC_API_KEY": "test-key",
+            "ANTHROPIC_BASE_URL": fake.url,
+        }
+        fake.push(_anthropic_models("claude-sonnet-4-6", "claude-haiku-4-5-20251001"))
+        healthy = memo("--db", db, "doctor", "--json", extra_env=env)
+        fake.push(json_reply({"type": "error", "error": {"type": "authentication_error"}}, 401))
+        refused = memo("--db", db, "doctor", "--json", extra_env=env)
+        fake.push(_anthropic_models("claude-sonnet-4-6", "claude-haiku-4-5"))
+        typo = memo("--db", db, "doctor", "--json", extra_env={**env, "MEMO_EXTRACT_MODEL": "x"})
+        keyless = {**env, "ANTHROPIC_API_KEY": ""}
+        no_key = memo("--db", db, "doctor", "--json", extra_env=keyless)
+    assert [(s.path, s.body) for s in fake.seen] == [("/v1/models?limit=1000", {})] * 3
+    sent = [s.headers.get("x-api-key") or s.headers.get("authorization") for s in fake.seen]
+    assert all("test-key" in (key or "") for key in sent)  # the SDK's own auth header
+    assert healthy.code == 0, healthy.stderr
+    assert healthy.json()["provider"]["server"]["missing"] == []  # an alias is a prefix
+    assert "test-key" not in healthy.stdout + refused.stdout + refused.stderr
+    assert refused.code == 1 and "set ANTHROPIC_API_KEY to a valid key" in refused.stderr
+    assert typo.code == 1 and "set MEMO_EXTRACT_MODEL to one it lists" in typo.stderr
+    assert no_key.code == 1 and no_key.json()["provider"]["server"]["checked"] is False
+    assert "no ANTHROPIC_API_KEY" in no_key.stderr
+
+
+def test_a_capture_timeout_names_the_setting_to_raise(memo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "kickoff.txt"
+    path.write_text(MEETING)
+    with FakeServer() as fake:
+        fake.default = Reply(200, {"content-type": "application/json"}, [3.0, b"{}"])
+        env = {**_local_server(f"{fake.url}/v1"), "MEMO_EXTRACT_DEADLINE_S": "1"}
+        run = memo("--db", str(tmp_path / "m.db"), "capture", str(path), "--json", extra_env=env)
+    assert run.code == 1
+    [result] = run.json()["results"]
+    assert result["status"] == "rejected"
+    assert "did not finish within 1 s" in result["error"]  # the setting wins over the default
+    assert "raise MEMO_EXTRACT_DEADLINE_S" in result["error"]

@@ -10,7 +10,7 @@ import pytest
 from conftest import DEMO, dump
 from fakes import anthropic_api as api
 from fakes.models import obedient_extractor, user_text
-from fakes.server import FakeServer, Reply
+from fakes.server import FakeServer, Reply, json_reply
 
 from memo_tui.core.capture import CaptureOptions, CaptureService
 from memo_tui.core.capture.llm_extractor import LLMExtractor, plan_chunks
@@ -111,6 +111,7 @@ def test_a_model_call_that_fails_writes_nothing_but_the_ledger_row(
     [row] = store.llm_calls()
     assert (row.status, row.trigger, row.capture_id) == ("error", "capture", None)
     assert len(server.seen) == 3  # bounded retries
+    assert result.llm_calls == 1  # the rejected capture says what it spent, as the ledger does
 
 
 def test_a_timed_out_call_writes_nothing(tmp_path: Path, store: Store, server: FakeServer) -> None:
@@ -132,6 +133,7 @@ def test_invalid_output_is_repaired_once_then_refused_naming_the_model(
     assert result.status == "rejected"
     assert "'claude-sonnet-4-6' returned invalid Extraction twice" in (result.error or "")
     assert len(server.seen) == 2 and store.stats().captures == 0
+    assert result.llm_calls == 2 and len(store.llm_calls()) == 2  # the call and its repair
 
 
 def test_an_unverifiable_quote_is_kept_but_marked(
@@ -227,7 +229,11 @@ def test_the_cli_works_the_same_with_the_fake_anthropic_server(
     assert set(triggers) == {"capture", "changes"}  # and which earlier calls each replaces
     assert costs["by_model"][0]["key"] == "anthropic:claude-sonnet-4-6"
     assert costs["total"]["cost_microdollars"] == costs["total"]["calls"] * 6000
-    doctor = memo("--db", db, "doctor", "--json", extra_env=env).json()
+    models = [{"type": "model", "id": m} for m in ("claude-sonnet-4-6", "claude-haiku-4-5")]
+    server.push(json_reply({"data": models, "has_more": False}))  # doctor asks for the list
+    checked = memo("--db", db, "doctor", "--json", extra_env=env)
+    assert checked.code == 0, checked.stderr
+    doctor = checked.json()
     assert doctor["provider"]["in_use"] == "anthropic"
     assert doctor["provider"]["models"]["extract"] == "claude-sonnet-4-6"
     assert json.dumps(doctor).count("test-key") == 0  # the key is never shown

@@ -3,19 +3,21 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Iterator
 
 import pytest
-from conftest import ListLedger
+from conftest import DATA, ListLedger
 from fakes import openai_api as api
-from fakes.server import FakeServer
+from fakes.recordings import recorded_reply
+from fakes.server import FakeServer, Reply
 from pydantic import BaseModel
 
 from memo_tui.core.llm.base import RetryPolicy
 from memo_tui.core.llm.errors import LLMError, LLMInvalidOutput
 from memo_tui.core.llm.openai_provider import OpenAIProvider
 from memo_tui.core.llm.select import choose, model_for
-from memo_tui.core.llm.types import CallRecord, Finished, Message, Request, TextDelta
+from memo_tui.core.llm.types import CallRecord, Finished, Message, Request, TextDelta, Usage
 from memo_tui.settings import Settings
 
 
@@ -91,10 +93,9 @@ def test_broken_json_is_repaired_once(server: FakeServer) -> None:
     assert result.decision == "Postgres"
     repair = server.seen[1].body["messages"]
     assert repair[-1]["role"] == "tool" and "did not validate" in repair[-1]["content"]
-    assert server.seen[0].body["tool_choice"] == {
-        "type": "function",
-        "function": {"name": "verdict"},
-    }
+    asked = server.seen[0].body["response_format"]  # the schema, for the server to hold to
+    assert asked["type"] == "json_schema" and asked["json_schema"]["name"] == "verdict"
+    assert "tools" not in server.seen[0].body
 
 
 def test_json_answered_as_text_counts_as_the_forced_tool(server: FakeServer) -> None:
@@ -214,3 +215,121 @@ def test_opus_generations_are_priced_apart() -> None:
 
     assert price_of("claude-opus-4-1-20250805", DEFAULT_PRICES) == (15.0, 75.0)
     assert price_of("claude-opus-4-6", DEFAULT_PRICES) == (5.0, 25.0)
+
+
+@pytest.mark.parametrize(
+    ("stop_at", "status", "error"),
+    [(Finished, "ok", None), (TextDelta, "partial", "the reader stopped the stream")],
+    ids=["after-finished", "before-finished"],
+)
+def test_a_reader_closing_the_stream_after_finished_leaves_the_call_ok(
+    server: FakeServer, stop_at: type, status: str, error: str | None
+) -> None:
+    """The agent runtime stops reading at `Finished`; that must not mark the call failed."""
+    server.push(api.stream(["We ", "ship."], usage=(30, 4)))
+    ledger = ListLedger()
+
+    async def read_then_close() -> None:
+        events = provider(server, ledger).stream(ask())
+        async for event in events:
+            if isinstance(event, stop_at):
+                break
+        await events.aclose()  # type: ignore[attr-defined]
+
+    asyncio.run(read_then_close())
+    [call] = ledger.calls
+    assert (call.status, call.error) == (status, error)
+    if status == "ok":
+        assert call.usage == Usage(30, 4)
+
+
+def _chunk(delta: dict[str, object], finish: str | None = None) -> dict[str, object]:
+    return {
+        "model": "llama3.1",
+        "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+    }
+
+
+HELLO = _chunk({"content": "Hello, "})
+WORLD = _chunk({"content": "world."}, "stop")
+USAGE = {"model": "llama3.1", "choices": [], "usage": {"prompt_tokens": 12, "completion_tokens": 3}}
+
+
+def _data_lines(payload: dict[str, object]) -> bytes:
+    """One event whose JSON is spread over several `data:` lines."""
+    lines = json.dumps(payload, indent=1).splitlines()
+    return "".join(f"data: {line}\n" for line in lines).encode() + b"\n"
+
+
+def _sse(payload: dict[str, object] | str, sep: str = "\n", prefix: str = "data: ") -> bytes:
+    """One event of one `data:` line."""
+    text = payload if isinstance(payload, str) else json.dumps(payload)
+    return f"{prefix}{text}{sep}{sep}".encode()
+
+
+WIRE_VARIANTS: dict[str, list[bytes]] = {
+    "multi-line-data": [*(_data_lines(p) for p in (HELLO, WORLD, USAGE)), b"data: [DONE]\n\n"],
+    "keep-alive-comments-and-fields": [
+        b": keep-alive\n\n",
+        b"event: message\nid: 1\nretry: 3000\n: a comment inside an event\n" + _sse(HELLO),
+        b": keep-alive\n\n",
+        b"id: 2\n\n",  # an event with no data
+        _sse(WORLD),
+        _sse(USAGE),
+        b":\n\n",
+        _sse("[DONE]"),
+    ],
+    "data-without-a-space": [_sse(p, prefix="data:") for p in (HELLO, WORLD, USAGE, "[DONE]")],
+    "crlf-line-ends": [
+        _sse(HELLO, sep="\r\n"),
+        _sse(WORLD, sep="\r\n")[:-1],  # a CRLF split between two chunks
+        b"\n" + _sse(USAGE, sep="\r\n") + _sse("[DONE]", sep="\r\n"),
+    ],
+}
+
+
+@pytest.mark.parametrize("wire", WIRE_VARIANTS.values(), ids=WIRE_VARIANTS.keys())
+def test_server_sent_events_are_parsed_per_the_spec(server: FakeServer, wire: list[bytes]) -> None:
+    server.push(Reply(200, {"content-type": "text/event-stream"}, list(wire)))
+    ledger = ListLedger()
+
+    async def collect() -> list[object]:
+        return [e async for e in provider(server, ledger).stream(ask())]
+
+    events = asyncio.run(collect())
+    assert [e.text for e in events if isinstance(e, TextDelta)] == ["Hello, ", "world."]
+    final = events[-1]
+    assert isinstance(final, Finished)
+    assert (final.completion.usage, final.completion.stop_reason) == (Usage(12, 3), "stop")
+    assert ledger.calls[0].status == "ok"
+
+
+def test_an_error_event_spread_over_data_lines_fails_the_stream(server: FakeServer) -> None:
+    server.default = Reply(
+        200,
+        {"content-type": "text/event-stream"},
+        [_data_lines({"error": {"message": "the model crashed", "code": 500}})],
+    )
+
+    async def consume() -> None:
+        async for _ in provider(server, ListLedger()).stream(ask()):
+            pass
+
+    with pytest.raises(LLMError, match="the model crashed"):
+        asyncio.run(consume())
+
+
+def test_a_recorded_llama_cpp_stream_replays(server: FakeServer) -> None:
+    server.push(recorded_reply(DATA / "llm-recordings" / "qwen2.5-coder-0.5b" / "005-resp.txt"))
+    ledger = ListLedger()
+
+    async def collect() -> list[object]:
+        return [e async for e in provider(server, ledger).stream(ask())]
+
+    events = asyncio.run(collect())
+    text = "".join(e.text for e in events if isinstance(e, TextDelta))
+    assert text == "Sam owes [2026-11-02] Beacon weekly sync. It is due [2026-11-13]."
+    final = events[-1]
+    assert isinstance(final, Finished) and final.completion.model == "qwen-coder-0.5b"
+    assert final.completion.usage == Usage(184, 34)
+    assert (ledger.calls[0].status, ledger.calls[0].usage) == ("ok", Usage(184, 34))

@@ -73,8 +73,10 @@ def stream(
     fail_after: int | None = None,
     model: str = "claude-sonnet-4-6",
     tool_id: str = "toolu_01",
+    stop_reason: str | None = None,
 ) -> Reply:
-    """A streamed message; `fail_after` sends an error event after that many text pieces."""
+    """A streamed message; `fail_after` sends an error event after that many text pieces;
+    `stop_reason` is the one it ends with ("max_tokens" when cut at the limit)."""
     events: list[tuple[str, dict[str, Any]] | float] = [
         (
             "message_start",
@@ -165,7 +167,10 @@ def stream(
             "message_delta",
             {
                 "type": "message_delta",
-                "delta": {"stop_reason": "tool_use" if tool else "end_turn", "stop_sequence": None},
+                "delta": {
+                    "stop_reason": stop_reason or ("tool_use" if tool else "end_turn"),
+                    "stop_sequence": None,
+                },
                 "usage": {"output_tokens": usage[1]},
             },
         ),

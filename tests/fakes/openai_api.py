@@ -49,7 +49,9 @@ def stream(
     tool: tuple[str, str] | None = None,
     usage: tuple[int, int] = (40, 10),
     model: str = "llama3.1",
+    finish: str | None = None,
 ) -> Reply:
+    """A streamed answer; `finish` is the finish_reason ("length" when cut at the limit)."""
     events: list[tuple[str, dict[str, Any]] | float] = []
     for piece in pieces:
         events.append(
@@ -86,7 +88,11 @@ def stream(
             {
                 "model": model,
                 "choices": [
-                    {"index": 0, "delta": {}, "finish_reason": "tool_calls" if tool else "stop"}
+                    {
+                        "index": 0,
+                        "delta": {},
+                        "finish_reason": finish or ("tool_calls" if tool else "stop"),
+                    }
                 ],
             },
         )

@@ -52,7 +52,12 @@ class FakeServer:
             def do_POST(self) -> None:  # noqa: N802 - http.server's naming
                 length = int(self.headers.get("content-length") or 0)
                 raw = self.rfile.read(length) if length else b"{}"
-                body = json.loads(raw or b"{}")
+                self._answer(json.loads(raw or b"{}"))
+
+            def do_GET(self) -> None:  # noqa: N802 - http.server's naming
+                self._answer({})  # a GET (a model list) has no body: scripts see {}
+
+            def _answer(self, body: dict[str, Any]) -> None:
                 outer.seen.append(
                     Seen(self.path, {k.lower(): v for k, v in self.headers.items()}, body)
                 )

@@ -21,6 +21,7 @@ from memo_tui.core.agents.tools import TOOLS, SearchContext, Tool, ToolContext, 
 from memo_tui.core.llm.base import Provider
 from memo_tui.core.llm.errors import LLMError
 from memo_tui.core.llm.ledger import cost_microdollars
+from memo_tui.core.llm.textcalls import looks_like_a_call
 from memo_tui.core.llm.types import (
     Completion,
     Finished,
@@ -268,6 +269,14 @@ class AgentRun:
                 results = await self._dispatch(step_id, completion.tool_calls)
                 messages.append(Message("user", tool_results=tuple(results)))
                 continue
+            if looks_like_a_call(completion.text):
+                said = " ".join(completion.text.split())[:100]
+                self._finish(
+                    "failed",
+                    f"the model wrote a tool call as text that memo could not read ({said!r}); "
+                    "try a stronger model",
+                )
+                return
             missing = self.contract.missing()
             if not missing:
                 self._finish("completed")

@@ -1,10 +1,19 @@
-"""Verify evidence quotes against the transcript and turn them into line ranges."""
+"""Verify evidence quotes against the transcript and turn them into line ranges.
+
+A quote verifies only as a real span of speech: inside one spoken turn (not a title, a
+date or an attendee line), at least MIN_WORDS words or a whole turn or sentence, and about
+the item it supports (a content word in common, names and "decided" aside).
+"""
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+
+from memo_tui.core.capture.formats.base import Turn
+from memo_tui.core.capture.offline.text import content_words, sentences
 
 _FOLD = str.maketrans(
     {
@@ -17,11 +26,35 @@ _FOLD = str.maketrans(
         "\u00a0": " ",
     }
 )
+_EDGES = " .,;:!?\"'"
+
+# A quote this many words long is a span of speech; a shorter one must be a whole turn
+# or a whole sentence of one.
+MIN_WORDS = 5
+# Reasoning said within this many lines of the quote widens the evidence range to include it.
+REASONING_REACH = 12
+# Lines that say what the meeting was (its title, date, who came), not what was said in it.
+_HEADER = re.compile(
+    r"^\W*(?:title|subject|meeting|date|time|when|where|location|attendees?|attendance|"
+    r"participants|present|absent|apologies|regrets|chair|facilitator|scribe|recorded|"
+    r"transcript)[*_\s]*:",
+    re.I,
+)
+_HEADING = re.compile(r"^\s*#")
+# Words that say an item was settled, not what it is about: sharing only these is no match.
+_PROCEDURAL = content_words("decide decided decides decision decisions agree agreed action item")
+# A speaker's label at the start of a quote ("Maria: ..."), when the turn's line has one.
+_LABEL = re.compile(r"^[^:]{1,60}:\s*")
 
 
 def _fold(text: str) -> str:
     visible = "".join(c for c in text if unicodedata.category(c) != "Cf")
     return unicodedata.normalize("NFKC", visible).translate(_FOLD).casefold()
+
+
+def _squash(text: str) -> str:
+    """Text as quotes are compared: folded, one space between words, no edge punctuation."""
+    return re.sub(r"\s+", " ", _fold(text)).strip(_EDGES)
 
 
 @dataclass(frozen=True)
@@ -49,11 +82,103 @@ class EvidenceIndex:
 
     def locate(self, quote: str) -> Located | None:
         """The lines a quote spans, or None when it does not occur in the transcript."""
-        needle = re.sub(r"\s+", " ", _fold(quote)).strip(" .,;:!?\"'")
+        return next(self.occurrences(quote), None)
+
+    def occurrences(self, quote: str) -> Iterator[Located]:
+        """The lines of every place a quote occurs, in order; none for under 3 characters."""
+        needle = _squash(quote)
         if len(needle) < 3:
-            return None
+            return
         start = self._text.find(needle)
-        if start < 0:
-            return None
-        end = start + len(needle) - 1
-        return Located(self._char_lines[start], self._char_lines[end])
+        while start >= 0:
+            end = start + len(needle) - 1
+            yield Located(self._char_lines[start], self._char_lines[end])
+            start = self._text.find(needle, start + 1)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Where a quote was said, or why it does not count as evidence."""
+
+    lines: tuple[int, int] | None
+    why: str | None = None
+
+
+def is_spoken(turn: Turn, title: str | None) -> bool:
+    """Whether a turn is something said or noted, not the title, date or roster line."""
+    if turn.speaker:
+        return True
+    text = turn.text.strip()
+    if _HEADER.match(text) or _HEADING.match(text):
+        return False
+    return not (title and _squash(text.strip("#* ")) == _squash(title))
+
+
+class SpeechEvidence:
+    """A transcript's spoken turns, for checking the quotes extracted items rest on."""
+
+    def __init__(
+        self,
+        lines: list[str],
+        turns: Sequence[Turn],
+        title: str | None = None,
+        names: Iterable[str] = (),
+    ) -> None:
+        self.index = EvidenceIndex(lines)
+        self._turn_at = {
+            line: turn
+            for turn in turns
+            if is_spoken(turn, title)
+            for line in range(turn.line, turn.end + 1)
+        }
+        self._not_topics = content_words(" ".join(names)) | _PROCEDURAL
+
+    def _in_turns(self, quote: str) -> list[tuple[Located, Turn]]:
+        """Each place the quote occurs inside one spoken turn, with that turn."""
+        found = []
+        for at in self.index.occurrences(quote):
+            turn = self._turn_at.get(at.line_start)
+            if turn is not None and at.line_end <= turn.end:
+                found.append((at, turn))
+        return found
+
+    def check(self, quote: str, supports: str, reasoning: str | None = None) -> Verdict:
+        """The quote's lines when it is a real span of speech about `supports` (widened to
+        the reasoning when that was said close by), else why it is not."""
+        spoken = self._in_turns(quote)
+        if not spoken:
+            said = self.index.locate(quote) is not None
+            return Verdict(None, "not within one spoken turn" if said else "not in the transcript")
+        if not self._about(quote, supports):
+            return Verdict(None, "shares no topic word with the item")
+        whole = next((at for at, turn in spoken if _long_enough(quote, turn)), None)
+        if whole is None:
+            return Verdict(None, f"under {MIN_WORDS} words and not a whole turn or sentence")
+        return Verdict(self._widened(whole, reasoning))
+
+    def _about(self, quote: str, item: str) -> bool:
+        """A content word of the item in the quote, names and "decided" aside; an item with
+        no other word ("We should decide now.") must be in the quote's own words."""
+        wanted = content_words(item) - self._not_topics
+        if wanted:
+            return bool(content_words(quote) & wanted)
+        words = set(re.findall(r"\w+", _fold(item)))
+        return bool(words) and words <= set(re.findall(r"\w+", _fold(quote)))
+
+    def _widened(self, found: Located, reasoning: str | None) -> tuple[int, int]:
+        start, end = found.line_start, found.line_end
+        said = self._in_turns(reasoning) if reasoning else []
+        if said and abs(said[0][0].line_start - start) <= REASONING_REACH:
+            start, end = min(start, said[0][0].line_start), max(end, said[0][0].line_end)
+        return start, end
+
+
+def _long_enough(quote: str, turn: Turn) -> bool:
+    """At least MIN_WORDS words of speech, or the whole turn or one whole sentence of it
+    (its speaker's label aside)."""
+    said = _squash(quote)
+    if turn.speaker and _LABEL.match(said) and _squash(turn.speaker) in said.split(":")[0]:
+        said = _LABEL.sub("", said, count=1)
+    if len(re.findall(r"\w+", said)) >= MIN_WORDS or said == _squash(turn.text):
+        return True
+    return any(said == _squash(s.text) for s in sentences(turn.text))

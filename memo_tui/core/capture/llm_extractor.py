@@ -8,6 +8,7 @@ opening decisions are not lost; the result says when some text went unread.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -92,6 +93,14 @@ class LLMOutcome:
     llm_calls: tuple[int, ...]
 
 
+class ExtractionFailed(Exception):
+    """Extraction failed after making these model calls (ledger row ids), for the record."""
+
+    def __init__(self, message: str, llm_calls: tuple[int, ...]) -> None:
+        super().__init__(message)
+        self.llm_calls = llm_calls
+
+
 class LLMExtractor:
     """Extraction through a provider's structured output, one call per chunk."""
 
@@ -130,7 +139,10 @@ class LLMExtractor:
                 "(or MEMO_OPENAI_MODEL for an OpenAI-compatible server)"
             )
         with collect_calls() as calls:
-            extraction, chunks, truncated = run_sync(self.extract(transcript))
+            try:
+                extraction, chunks, truncated = run_sync(self.extract(transcript))
+            except Exception as error:
+                raise ExtractionFailed(str(error), tuple(calls)) from error
         return LLMOutcome(extraction, truncated, chunks, tuple(calls))
 
     async def extract(self, transcript: Transcript) -> tuple[Extraction, int, bool]:
@@ -145,8 +157,22 @@ class LLMExtractor:
                 deadline_s=self.deadline_s,
                 trigger="capture",
             )
-            parts.append(await self.provider.structured(request, Extraction, TOOL))
+            said = await self.provider.structured(request, Extraction, TOOL)
+            parts.append(_without_placeholders(said))
         return merge(parts), len(pieces), truncated
+
+
+# What a small model fills a required field with when there is nothing to say.
+_PLACEHOLDER = re.compile(r"^\W*(?:none|null|n/?a|nothing|tbd|todo|unknown|-+)?\W*$", re.I)
+
+
+def _without_placeholders(extraction: Extraction) -> Extraction:
+    """The extraction less action items that are no task ("None", "N/A"): a small model
+    writes one when it found none but the schema asks for a list."""
+    real = [a for a in extraction.action_items if not _PLACEHOLDER.match(a.description)]
+    if len(real) == len(extraction.action_items):
+        return extraction
+    return extraction.model_copy(update={"action_items": real})
 
 
 def roster(transcript: Transcript) -> list[str]:

@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from memo_tui.core.capture.evidence import EvidenceIndex
+from memo_tui.core.capture.evidence import SpeechEvidence, Verdict
 from memo_tui.core.capture.excerpts import excerpts
 from memo_tui.core.capture.formats.base import Turn
 from memo_tui.core.capture.sources import Transcript
@@ -15,31 +15,6 @@ from store import NewActionItem, NewCapture, NewDecision, Provenance, utc_now
 
 if TYPE_CHECKING:
     from memo_tui.core.llm.schemas import ExtractedDecision, Extraction
-
-# Reasoning said within this many lines of the quote widens the evidence range to include it.
-REASONING_REACH = 12
-
-
-def evidence_lines(
-    index: EvidenceIndex, quote: str, reasoning: str | None = None
-) -> tuple[int, int] | None:
-    """The quote's lines, widened to the reasoning when that was said close by."""
-    found = index.locate(quote)
-    if found is None:
-        return None
-    start, end = found.line_start, found.line_end
-    reason = index.locate(reasoning) if reasoning else None
-    if reason is not None and abs(reason.line_start - start) <= REASONING_REACH:
-        start, end = min(start, reason.line_start), max(end, reason.line_end)
-    return start, end
-
-
-def _span(lines: tuple[int, int] | None) -> dict[str, int | None | bool]:
-    return {
-        "line_start": lines[0] if lines else None,
-        "line_end": lines[1] if lines else None,
-        "verified": lines is not None,
-    }
 
 
 def _replaced_by(decision: ExtractedDecision, number: int, count: int) -> int | None:
@@ -79,6 +54,75 @@ def asked_by(turns: Sequence[Turn], line: int | None, owner: str | None) -> str 
     return None if words & {w.lower() for w in re.findall(r"\w+", turn.speaker)} else turn.speaker
 
 
+def _checked(
+    label: str, verdict: Verdict, unverified: list[dict[str, str]]
+) -> tuple[int | None, int | None]:
+    """The verdict's lines, its reason noted under `label` when the quote did not verify."""
+    if verdict.lines is None:
+        unverified.append({"item": label, "why": verdict.why or "unverified"})
+        return None, None
+    return verdict.lines
+
+
+def _decisions(
+    transcript: Transcript,
+    extraction: Extraction,
+    evidence: SpeechEvidence,
+    speakers: set[str],
+    unverified: list[dict[str, str]],
+) -> list[NewDecision]:
+    count = len(extraction.decisions)
+    links = _without_cycles(
+        [_replaced_by(d, n, count) for n, d in enumerate(extraction.decisions, start=1)]
+    )
+    decisions = []
+    for number, (d, later) in enumerate(zip(extraction.decisions, links, strict=True), start=1):
+        verdict = evidence.check(d.evidence_quote, d.description, d.reasoning)
+        start, end = _checked(f"decision {number}", verdict, unverified)
+        own = (d.description, d.evidence_quote, d.reasoning or "")
+        decisions.append(
+            NewDecision(
+                description=d.description,
+                reasoning=d.reasoning,
+                decided_by=d.decided_by,
+                line_start=start,
+                line_end=end,
+                evidence_quote=d.evidence_quote,
+                verified=start is not None,
+                status="current" if later is None else "superseded",
+                superseded_by=later,
+                subject=decision_subject(transcript.turns, start, own, speakers),
+            )
+        )
+    return decisions
+
+
+def _actions(
+    transcript: Transcript,
+    extraction: Extraction,
+    evidence: SpeechEvidence,
+    unverified: list[dict[str, str]],
+) -> list[NewActionItem]:
+    actions = []
+    for number, a in enumerate(extraction.action_items, start=1):
+        verdict = evidence.check(a.evidence_quote, a.description)
+        start, end = _checked(f"action item {number}", verdict, unverified)
+        actions.append(
+            NewActionItem(
+                description=a.description,
+                assignee_raw=a.assignee,
+                due_date=a.due_date.isoformat() if a.due_date else None,
+                line_start=start,
+                line_end=end,
+                evidence_quote=a.evidence_quote,
+                verified=start is not None,
+                status=a.status,
+                asked_by=asked_by(transcript.turns, start, a.assignee),
+            )
+        )
+    return actions
+
+
 def build_capture(
     transcript: Transcript,
     extraction: Extraction,
@@ -93,51 +137,23 @@ def build_capture(
     llm_call_ids: tuple[int, ...] = (),
     source_type: str = "meeting",
 ) -> NewCapture:
-    """The capture row and its facts; an item whose quote is not in the text is unverified."""
-    index = EvidenceIndex(transcript.lines)
-    count = len(extraction.decisions)
-    links = _without_cycles(
-        [_replaced_by(d, n, count) for n, d in enumerate(extraction.decisions, start=1)]
-    )
+    """The capture row and its facts; an item whose quote is no real span of speech about
+    it is kept unverified, and why is kept in the capture's meta."""
     speakers = {t.speaker for t in transcript.turns if t.speaker} | set(transcript.attendees)
-    decisions = []
-    for d, later in zip(extraction.decisions, links, strict=True):
-        span = _span(evidence_lines(index, d.evidence_quote, d.reasoning))
-        own = (d.description, d.evidence_quote, d.reasoning or "")
-        line = span["line_start"] if isinstance(span["line_start"], int) else None
-        decisions.append(
-            NewDecision(
-                description=d.description,
-                reasoning=d.reasoning,
-                decided_by=d.decided_by,
-                evidence_quote=d.evidence_quote,
-                status="current" if later is None else "superseded",
-                superseded_by=later,
-                subject=decision_subject(transcript.turns, line, own, speakers),
-                **span,  # type: ignore[arg-type]
-            )
-        )
-    actions = []
-    for a in extraction.action_items:
-        span = _span(evidence_lines(index, a.evidence_quote))
-        line = span["line_start"] if isinstance(span["line_start"], int) else None
-        actions.append(
-            NewActionItem(
-                description=a.description,
-                assignee_raw=a.assignee,
-                due_date=a.due_date.isoformat() if a.due_date else None,
-                status=a.status,
-                evidence_quote=a.evidence_quote,
-                asked_by=asked_by(transcript.turns, line, a.assignee),
-                **span,  # type: ignore[arg-type]
-            )
-        )
+    evidence = SpeechEvidence(
+        transcript.lines, transcript.turns, transcript.title, [*speakers, *transcript.guests]
+    )
+    unverified: list[dict[str, str]] = []
+    decisions = _decisions(transcript, extraction, evidence, speakers, unverified)
+    actions = _actions(transcript, extraction, evidence, unverified)
     meta = extraction.meta.model_dump()
     if not transcript.as_written:
         # Line N of an export's capture is turn N; this maps it back to the file's lines.
         meta["source_lines"] = [list(turn.source_lines) for turn in transcript.turns]
     if transcript.skipped:
         meta["skipped"] = transcript.skipped
+    if unverified:
+        meta["unverified"] = unverified
     kind = source_kind if source_path else "text"
     return NewCapture(
         source_kind=kind,

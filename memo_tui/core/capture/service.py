@@ -240,7 +240,8 @@ class CaptureService:
             result = self.extractor(transcript)
         except Exception as error:  # noqa: BLE001 - one bad file must not stop a batch
             message = f"{name}: the {self.extractor_name} failed ({error}); nothing was stored"
-            return CaptureResult(label, "rejected", error=message)
+            calls = len(getattr(error, "llm_calls", ()))  # made before it failed: in the ledger
+            return CaptureResult(label, "rejected", error=message, llm_calls=calls)
         new = self._recorded(transcript, result, content_hash, signature, source_path, source_kind)
         declined = (
             version_of is not None

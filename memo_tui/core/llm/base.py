@@ -66,6 +66,9 @@ class Provider(ABC):
     """One model provider. Subclasses implement one attempt; this class does the rest."""
 
     name: str = "provider"
+    # A structured answer longer than this is a model rambling (a grammar-bound small model
+    # can run to any limit it is given, minutes on a CPU).
+    structured_max_tokens: int = 4096
 
     def __init__(self, ledger: Ledger | None = None, policy: RetryPolicy | None = None) -> None:
         self.ledger = ledger
@@ -112,8 +115,9 @@ class Provider(ABC):
             self._record(record, started)
 
     async def stream(self, request: Request) -> AsyncIterator[StreamEvent]:
-        """Text deltas and tool calls as they come, then `Finished`. Retried only until the
-        first event; an error after that fails the stream and the ledger keeps what was used."""
+        """Text deltas and tool calls as they come, then `Finished` (the reader may stop there).
+        Retried only until the first event; an error after that fails the stream and the ledger
+        keeps what was used."""
         self.prepare()
         record = self._new_record(request)
         started = time.monotonic()
@@ -138,11 +142,14 @@ class Provider(ABC):
                 except TimeoutError as error:
                     record.status = "partial" if produced else "error"
                     raise self._timeout(request) from error
+                # A reader that stops after `Finished` had the whole answer: the call stays ok.
                 except GeneratorExit:
-                    record.status, record.error = "partial", "the reader stopped the stream"
+                    if record.status != "ok":
+                        record.status, record.error = "partial", "the reader stopped the stream"
                     raise
                 except asyncio.CancelledError:
-                    record.status, record.error = "partial", "the stream was cancelled"
+                    if record.status != "ok":
+                        record.status, record.error = "partial", "the stream was cancelled"
                     raise
                 except Exception as error:  # noqa: BLE001 - classified below
                     verdict = self._verdict(error)
@@ -165,7 +172,8 @@ class Provider(ABC):
         The repair shares the request's deadline."""
         deadline = time.monotonic() + request.deadline_s
         spec = ToolSpec(tool, schema.__doc__ or tool, schema.model_json_schema())
-        forced = replace(request, tools=(spec,), tool_choice=tool)
+        most = min(request.max_tokens, self.structured_max_tokens)
+        forced = replace(request, tools=(spec,), tool_choice=tool, max_tokens=most)
         completion = await self.complete(forced, deadline)
         try:
             return _validate(completion, schema, tool)
@@ -231,9 +239,16 @@ class Provider(ABC):
         await asyncio.sleep(delay)
 
     def _timeout(self, request: Request) -> LLMTimeout:
+        """The timeout, naming the setting that gives this kind of call more time."""
+        if request.trigger in ("capture", "changes"):
+            setting = "MEMO_EXTRACT_DEADLINE_S"
+        elif request.trigger == "ask_router":
+            setting = "MEMO_ROUTER_DEADLINE_S"
+        else:  # answers and agent turns
+            setting = "MEMO_ANSWER_DEADLINE_S"
         return LLMTimeout(
             f"{self.name} {request.model} did not finish within {request.deadline_s:g} s "
-            "(retries included); nothing was written"
+            f"(retries included; a slow model needs more: raise {setting}); nothing was written"
         )
 
     def _record(self, record: CallRecord, started: float) -> None:
@@ -254,9 +269,25 @@ def _remaining(deadline: float) -> float:
 
 
 def _validate(completion: Completion, schema: type[Model], tool: str) -> Model:
+    """The call's input as `schema`. An input holding none of the schema's fields is invalid
+    even when every field is optional: a wrapper object or a misread reply is no answer."""
     call = next((c for c in completion.tool_calls if c.name == tool), None)
     if call is None:
-        raise LLMInvalidOutput(f"the model did not call the {tool} tool")
+        said = " ".join(completion.text.split())[:120]
+        raise LLMInvalidOutput(
+            f"the reply held no {tool} input (no tool call and no JSON object"
+            + (f"; it said: {said!r})" if said else "; it was empty)")
+        )
+    fields = set(schema.model_fields)
+    if set(call.arguments) == {"_unparsed"}:
+        raw = " ".join(str(call.arguments["_unparsed"]).split())[:120]
+        raise LLMInvalidOutput(f"the {tool} input is not valid JSON: {raw!r}")
+    if not fields & call.arguments.keys():
+        had = ", ".join(sorted(call.arguments)) or "nothing"
+        raise LLMInvalidOutput(
+            f"the {tool} input holds none of its fields ({', '.join(sorted(fields))}); "
+            f"it had: {had}"
+        )
     return schema.model_validate(call.arguments)
 
 

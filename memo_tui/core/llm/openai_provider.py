@@ -1,14 +1,17 @@
 """Any OpenAI-compatible chat-completions server (Ollama, LM Studio, vLLM, llama.cpp) over httpx.
 
-Local models often ignore a forced tool and answer with JSON as text; that text is taken as
-the tool's input, and the base class validates it (one repair, then a clear failure).
+A structured answer is asked for as a JSON schema the server holds the model to, then (from
+a server that refuses that) as a forced tool, then as JSON in the prompt. Small local models
+often write a call out as text instead of making it (a ```json fence, a `{"name",
+"arguments"}` wrapper, `<tool_call>` tags): that text is read back as the call
+(`textcalls`), and the base class validates it (one repair, then a clear failure).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from memo_tui.core.llm.base import (
     RETRY_STATUSES,
@@ -19,6 +22,7 @@ from memo_tui.core.llm.base import (
     StreamBroken,
     tool_arguments,
 )
+from memo_tui.core.llm.textcalls import written_calls, written_input
 from memo_tui.core.llm.types import (
     CallRecord,
     Completion,
@@ -43,8 +47,17 @@ class OpenAIStatusError(Exception):
         self.retry_after = retry_after
 
 
+# How a structured answer is asked for, best first: a JSON schema the server holds the
+# model to (llama.cpp, Ollama, vLLM, LM Studio and OpenAI all take one), a forced tool, or
+# the schema in the prompt and JSON read back from the text. A server that refuses one way
+# (HTTP 400 naming it) is asked the next way from then on.
+Forcing = Literal["response_format", "tools", "text"]
+FORCING: tuple[Forcing, ...] = ("response_format", "tools", "text")
+
+
 class OpenAIProvider(Provider):
     name = "openai"
+    structured_max_tokens = 2048
 
     def __init__(
         self,
@@ -56,6 +69,7 @@ class OpenAIProvider(Provider):
         super().__init__(ledger, policy)
         self.base_url = base_url.rstrip("/")
         self.api_key = api_key
+        self.forcing: Forcing = "response_format"
 
     def prepare(self) -> None:
         import httpx  # noqa: F401 - slow the first time; not on any deadline
@@ -68,16 +82,29 @@ class OpenAIProvider(Provider):
 
     async def _complete_once(self, request: Request, timeout_s: float) -> Completion:
         async with self._client(timeout_s) as client:
-            response = await client.post("/chat/completions", json=_body(request, stream=False))
-            _raise_for_status(response)
-            data = response.json()
+            while True:
+                forcing = self.forcing if request.tool_choice else "tools"
+                body = _body(request, stream=False, forcing=forcing)
+                response = await client.post("/chat/completions", json=body)
+                if _refused(response, forcing):
+                    # The server cannot force output this way: the next way, from now on.
+                    self.forcing = FORCING[FORCING.index(forcing) + 1]
+                    continue
+                _raise_for_status(response)
+                data = response.json()
+                break
         choice = (data.get("choices") or [{}])[0]
         message = choice.get("message") or {}
         calls = tuple(_call(c) for c in message.get("tool_calls") or [])
         content = message.get("content") or ""
         text = content if isinstance(content, str) else json.dumps(content)
-        if request.tool_choice and not calls and text.strip().startswith("{"):
-            calls = (ToolCall("content", request.tool_choice, tool_arguments(text)),)
+        if request.tool_choice and not calls:
+            written = written_input(text)
+            if written is not None:
+                calls = (ToolCall("content", request.tool_choice, written),)
+        elif request.tools and not calls:
+            calls = written_calls(text, {t.name for t in request.tools})
+            text = "" if calls else text  # a call written out is a call, not an answer
         usage = data.get("usage") or {}
         return Completion(
             text,
@@ -90,27 +117,30 @@ class OpenAIProvider(Provider):
     async def _stream_once(
         self, request: Request, timeout_s: float, record: CallRecord
     ) -> AsyncIterator[StreamEvent]:
+        from httpx_sse import aconnect_sse  # lazily: it imports httpx
+
         finished = False
         text: list[str] = []
+        offered = {t.name for t in request.tools}
+        held = bool(offered)  # text that may be a call written out waits for the end
         partial: dict[int, dict[str, str]] = {}
         usage, stop, model = Usage(), None, request.model
         async with (
             self._client(timeout_s) as client,
-            client.stream(
-                "POST", "/chat/completions", json=_body(request, stream=True)
-            ) as response,
+            aconnect_sse(
+                client, "POST", "/chat/completions", json=_body(request, stream=True)
+            ) as source,
         ):
-            if response.status_code >= 400:
-                await response.aread()
-                _raise_for_status(response)
-            async for line in response.aiter_lines():
-                if not line.startswith("data:"):
+            if source.response.status_code >= 400:
+                await source.response.aread()
+                _raise_for_status(source.response)
+            async for event in source.aiter_sse():
+                if not event.data:  # an event of only `id:` or `retry:` fields
                     continue
-                payload = line[5:].strip()
-                if payload == "[DONE]":
+                if event.data.strip() == "[DONE]":
                     finished = True
                     break
-                chunk = json.loads(payload)
+                chunk = json.loads(event.data)
                 if "error" in chunk:
                     raise OpenAIStatusError(500, str(chunk["error"]), None)
                 model = chunk.get("model") or model
@@ -122,7 +152,11 @@ class OpenAIProvider(Provider):
                     delta = choice.get("delta") or {}
                     if delta.get("content"):
                         text.append(delta["content"])
-                        yield TextDelta(delta["content"])
+                        if not held:
+                            yield TextDelta(delta["content"])
+                        elif not _may_be_a_written_call("".join(text)):
+                            held = False
+                            yield TextDelta("".join(text))
                     for piece in delta.get("tool_calls") or []:
                         slot = partial.setdefault(
                             piece.get("index", 0), {"id": "", "name": "", "args": ""}
@@ -138,9 +172,15 @@ class OpenAIProvider(Provider):
             ToolCall(s["id"] or f"call_{i}", s["name"], tool_arguments(s["args"]))
             for i, s in sorted(partial.items())
         )
+        said = "".join(text)
+        if offered and not calls:
+            calls = written_calls(said, offered)
+            said = "" if calls else said  # a call written out is a call, not an answer
+        if held and said:
+            yield TextDelta(said)
         for call in calls:
             yield ToolCallMade(call)
-        yield Finished(Completion("".join(text), calls, usage, stop, model))
+        yield Finished(Completion(said, calls, usage, stop, model))
 
     def _classify(self, error: Exception) -> Retryable | None:
         if isinstance(error, OpenAIStatusError):
@@ -208,10 +248,33 @@ def _message(message: Message) -> list[dict[str, Any]]:
     return [{"role": message.role, "content": message.text}]
 
 
-def _body(request: Request, stream: bool) -> dict[str, Any]:
-    messages: list[dict[str, Any]] = (
-        [{"role": "system", "content": request.system}] if request.system else []
-    )
+def _may_be_a_written_call(text: str) -> bool:
+    """Whether streamed text so far could still be a call written out (JSON, a fence, tags)."""
+    start = text.lstrip()[:1]
+    return not start or start in "{`<"
+
+
+def _refused(response: httpx.Response, forcing: Forcing) -> bool:
+    """Whether the server rejected the way the output was forced (and a next way is left):
+    a 400 or 422 whose message names it ("response_format", "json_schema", "tool_choice")."""
+    if forcing == FORCING[-1] or response.status_code not in (400, 422):
+        return False
+    said = response.text.lower()
+    return any(word in said for word in ("response_format", "json_schema", "tool_choice", "tools"))
+
+
+def _body(request: Request, stream: bool, forcing: Forcing = "tools") -> dict[str, Any]:
+    system = request.system
+    tools = request.tools
+    forced = next((t for t in tools if t.name == request.tool_choice), None)
+    if forced is not None and forcing != "tools":
+        tools = ()  # asked for as JSON, not as a call
+        if forcing == "text":
+            system += (
+                f"\n\nReply with only a JSON object for {forced.name}, matching this JSON "
+                f"schema, and nothing else:\n{json.dumps(forced.input_schema)}"
+            )
+    messages: list[dict[str, Any]] = [{"role": "system", "content": system}] if system else []
     for message in request.messages:
         messages += _message(message)
     body: dict[str, Any] = {
@@ -222,7 +285,7 @@ def _body(request: Request, stream: bool) -> dict[str, Any]:
     }
     if stream:
         body["stream_options"] = {"include_usage": True}
-    if request.tools:
+    if tools:
         body["tools"] = [
             {
                 "type": "function",
@@ -232,8 +295,16 @@ def _body(request: Request, stream: bool) -> dict[str, Any]:
                     "parameters": t.input_schema,
                 },
             }
-            for t in request.tools
+            for t in tools
         ]
-    if request.tool_choice:
-        body["tool_choice"] = {"type": "function", "function": {"name": request.tool_choice}}
+    if forced is not None:
+        body["temperature"] = 0  # a record, not prose: the same meeting reads the same way
+    if forced is not None and forcing == "response_format":
+        body["response_format"] = {
+            "type": "json_schema",
+            "json_schema": {"name": forced.name, "schema": forced.input_schema},
+        }
+    elif forced is not None and forcing == "tools":
+        # "required" with the one tool offered: llama.cpp takes only a string here.
+        body["tool_choice"] = "required" if len(tools) == 1 else "auto"
     return body

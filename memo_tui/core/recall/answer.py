@@ -2,7 +2,9 @@
 
 Offline, the answer is extractive (the top facts, each cited). With a model, it is written
 from the numbered facts only, streamed; any [n] that names no given fact is removed (as the
-text streams, and again from the whole answer) and counted.
+text streams, and again from the whole answer) and counted. When the model fails (an error, a
+deadline, a stream that breaks off), the extractive answer stands in, saying why; an answer
+cut at the length limit says so and loses the citation it left open.
 
 `ask_stream` is the async API the TUI consumes: the facts found, then answer deltas and each
 citation as it is first used, then the finished result (pass the services' VectorIndex from
@@ -24,8 +26,9 @@ from memo_tui.core.capture.subject import DATE_MARK, is_date, is_number, values
 from memo_tui.core.entities.resolve import NeedsDisambiguation, resolve
 from memo_tui.core.history.closing import DONE, NOT_DONE, TICKED
 from memo_tui.core.llm.base import Provider
+from memo_tui.core.llm.errors import LLMError
 from memo_tui.core.llm.run import run_sync
-from memo_tui.core.llm.types import Message, Request, TextDelta
+from memo_tui.core.llm.types import Finished, Message, Request, TextDelta
 from memo_tui.core.recall.current import Change, lead_with_current
 from memo_tui.core.recall.filters import QUESTION_WORDS, QuestionFilters
 from memo_tui.core.recall.gate import Relevance, judge
@@ -51,6 +54,9 @@ SYSTEM = (
 P = ParamSpec("P")
 _CITATION = re.compile(r"\[(\d{1,3})\]")
 _SPACED_CITATION = re.compile(r"([ \t]*)\[(\d{1,3})\]")
+_OPEN_CITATION = re.compile(r"\s*\[\d{0,3}$")  # "[2" where the length limit cut "[2]"
+# How providers say an answer stopped at its length limit (OpenAI-compatible, Anthropic).
+LENGTH_STOPS = frozenset({"length", "max_tokens"})
 
 
 @dataclass
@@ -65,6 +71,8 @@ class AskResult:
     cited: list[int] = field(default_factory=list)
     no_record: bool = False  # the gate found nothing about the question
     which: tuple[str, ...] = ()  # a name in the question that could be any of these
+    model_failed: str | None = None  # why the model wrote no answer (the facts are shown)
+    truncated: bool = False  # the model's answer stopped at the length limit
 
 
 @dataclass(frozen=True)
@@ -143,8 +151,12 @@ class CitationStream:
         text, self.held = text[:cut], text[cut:]
         return text, self._fresh(text)
 
-    def finish(self) -> tuple[str, list[int]]:
+    def finish(self, cut: bool = False) -> tuple[str, list[int]]:
+        """The text held back, at the end; `cut` (the answer stopped at the length limit)
+        drops a citation it left open ("[2")."""
         text, self.held = self.held, ""
+        if cut:
+            text = _OPEN_CITATION.sub("", text)
         text, _ = _drop_invalid(text, self.count)
         return text, self._fresh(text)
 
@@ -519,44 +531,20 @@ async def ask_stream(
             judge, store, question, search_words(question).split(), found.hits, directory
         )
     )
-    checker = CitationStream(len(found.hits))
-    raw = ""
     if ask_which:
         yield AnswerDelta(ask_which)
-    if provider is None or provider.name == "offline":
-        deltas: AsyncIterator[str] = _once(
-            extractive_answer(found.hits, relevance=relevance, changes=changes, question=question)
-        )
-    else:
-        deltas = _model_deltas(
-            provider, _synthesis(found.hits, changes, question, model, deadline_s)
-        )
-    async for delta in deltas:
-        raw += delta
-        shown, fresh = checker.feed(delta)
-        if shown:
-            yield AnswerDelta(shown)
-        for n in fresh:
-            yield Cited(n, found.hits[n - 1])
-    shown, fresh = checker.finish()
-    if shown:
-        yield AnswerDelta(shown)
-    for n in fresh:
-        yield Cited(n, found.hits[n - 1])
-    answer, removed, cited = check_citations(raw, len(found.hits))
-    offline = provider is None or provider.name == "offline"
-    unsupported = "" if offline else unsupported_claim(answer, [h.fact for h in found.hits])
-    if unsupported:
-        # A model that states what its sources do not is not shown as the answer: the
-        # sources are, as memo answers offline, with why.
-        answer, _, cited = check_citations(
-            extractive_answer(found.hits, relevance=relevance, changes=changes, question=question),
-            len(found.hits),
-        )
-        said = f"the model's answer was set aside: {unsupported}; these are the sources"
-        note = "; ".join(n for n in (note, said) if n)
-        yield AnswerDelta(f"\n\n[{said}]\n{answer}")
-    elif not relevance.answered and not answer.lower().startswith("no record"):
+    sources = _Sources(found.hits, changes, question, relevance)
+    synthesis = (
+        None
+        if provider is None or provider.name == "offline"
+        else _ModelAnswer(provider, _synthesis(found.hits, changes, question, model, deadline_s))
+    )
+    written = _Written()
+    async for event in _answer_events(sources, synthesis, written):
+        yield event
+    answer = written.answer
+    note = "; ".join(n for n in (note, written.said) if n) or None
+    if not relevance.answered and not answer.lower().startswith("no record"):
         gate = f"memo found no fact about {relevance.topic!r} ({relevance.why}): check the sources"
         note = "; ".join(n for n in (note, gate) if n)
     result = AskResult(
@@ -566,22 +554,120 @@ async def ask_stream(
         found.mode,
         found.candidates,
         note,
-        removed,
-        cited,
+        written.removed,
+        written.cited,
         no_record=not relevance.answered,
         which=names,
+        model_failed=written.model_failed,
+        truncated=written.truncated,
     )
     yield Answered(result)
 
 
+@dataclass(frozen=True)
+class _Sources:
+    """What an answer is written from: the numbered facts, the replaced decisions among
+    them, the question, and whether any fact is about it."""
+
+    hits: list[Hit]
+    changes: Sequence[Change]
+    question: str
+    relevance: Relevance
+
+    def extractive(self) -> str:
+        return extractive_answer(
+            self.hits, relevance=self.relevance, changes=self.changes, question=self.question
+        )
+
+
+@dataclass
+class _Written:
+    """The answer as it ended, checked, and why it is not the model's whole answer ("" when
+    it is)."""
+
+    answer: str = ""
+    removed: int = 0
+    cited: list[int] = field(default_factory=list)
+    said: str = ""
+    model_failed: str | None = None
+    truncated: bool = False
+
+
+class _ModelAnswer:
+    """The model's answer as text deltas; once read, whether it stopped at the length limit."""
+
+    def __init__(self, provider: Provider, request: Request) -> None:
+        self.provider, self.request = provider, request
+        self.cut = False
+
+    async def deltas(self) -> AsyncIterator[str]:
+        async for event in self.provider.stream(self.request):
+            if isinstance(event, TextDelta):
+                yield event.text
+            elif isinstance(event, Finished):
+                self.cut = event.completion.stop_reason in LENGTH_STOPS
+
+
+async def _answer_events(
+    sources: _Sources, model: _ModelAnswer | None, written: _Written
+) -> AsyncIterator[AskEvent]:
+    """AnswerDelta and Cited events as the answer comes: the model's (None: offline), or the
+    facts when it fails or states what they do not; `written` gets the answer as it ended."""
+    checker = CitationStream(len(sources.hits))
+    deltas = _once(sources.extractive()) if model is None else model.deltas()
+    raw, shown = "", False
+    try:
+        async for delta in deltas:
+            raw += delta
+            for event in _checked(checker.feed(delta), sources.hits):
+                shown = shown or isinstance(event, AnswerDelta)
+                yield event
+    except LLMError as error:
+        # The timeout's "nothing was written" is about a capture; here the facts are shown.
+        written.model_failed = str(error).removesuffix("; nothing was written")
+        written.said = f"model failed ({written.model_failed}): showing the matching facts instead"
+        lead = "\n\n[the answer above is incomplete: " if shown else "["
+        for event in _facts_instead(sources, checker, f"{lead}{written.said}]\n", written):
+            yield event
+        return
+    cut = model is not None and model.cut
+    for event in _checked(checker.finish(cut), sources.hits):
+        yield event
+    raw = _OPEN_CITATION.sub("", raw) if cut else raw
+    written.answer, written.removed, written.cited = check_citations(raw, len(sources.hits))
+    facts = [h.fact for h in sources.hits]
+    unsupported = "" if model is None else unsupported_claim(written.answer, facts)
+    if unsupported:
+        # A model that states what its sources do not is not shown as the answer: the
+        # sources are, as memo answers offline, with why.
+        written.said = f"the model's answer was set aside: {unsupported}; these are the sources"
+        for event in _facts_instead(sources, checker, f"\n\n[{written.said}]\n", written):
+            yield event
+    elif cut:
+        written.truncated = True
+        written.said = "the model's answer was cut off at the length limit"
+        yield AnswerDelta(f"\n\n[{written.said}]")
+
+
+def _checked(safe: tuple[str, list[int]], hits: list[Hit]) -> list[AskEvent]:
+    """The events for text a CitationStream let through and the facts it cited first."""
+    text, fresh = safe
+    events: list[AskEvent] = [AnswerDelta(text)] if text else []
+    return events + [Cited(n, hits[n - 1]) for n in fresh]
+
+
+def _facts_instead(
+    sources: _Sources, checker: CitationStream, lead: str, written: _Written
+) -> list[AskEvent]:
+    """The extractive answer in place of the model's, after `lead` says why, and a Cited
+    for each fact it cites that the model's text did not."""
+    written.answer, _, written.cited = check_citations(sources.extractive(), len(sources.hits))
+    fresh = [n for n in written.cited if n not in checker.cited]
+    return [AnswerDelta(lead + written.answer), *(Cited(n, sources.hits[n - 1]) for n in fresh)]
+
+
 async def _once(text: str) -> AsyncIterator[str]:
     yield text
-
-
-async def _model_deltas(provider: Provider, request: Request) -> AsyncIterator[str]:
-    async for event in provider.stream(request):
-        if isinstance(event, TextDelta):
-            yield event.text
 
 
 def _synthesis(
