@@ -274,6 +274,12 @@ def test_a_call_written_as_a_function_tag_is_read_back() -> None:
     llama = '<function=search_facts>{"query": "runbook"}</function>'
     assert written_calls(llama, {"search_facts"})[0].arguments == {"query": "runbook"}
     assert written_calls(FUNCTION_TAG, {"search_facts"}) == ()  # not a tool it was offered
+    doubled = '{{"name": "get_person", "arguments": {"person": "SRE"}}}'  # said live, too
+    assert written_calls(doubled, {"get_person"})[0].arguments == {"person": "SRE"}
+    listed = f"[{doubled[1:-1]}, " + '{"name": "search_facts", "arguments": {"query": "x"}}]'
+    offered = {"get_person", "search_facts"}
+    assert [c.name for c in written_calls(listed, offered)] == ["get_person", "search_facts"]
+    assert written_calls('{"name": "get_person", "arguments": {"person": "SRE"', offered) == ()
 
 
 def test_a_chat_run_whose_model_writes_an_unreadable_call_fails_cleanly(

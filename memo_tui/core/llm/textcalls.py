@@ -67,7 +67,7 @@ _FUNCTION_TAG = re.compile(
 )
 # What a call written out starts with: tags, a fenced or bare JSON object naming a function.
 _CALL_SHAPED = re.compile(
-    r"^\s*(?:<(?:tool_call|tools|function)\b|(?:```[\w-]*\s*)?\{\s*\"(?:name|function)\"\s*:)"
+    r"^\s*(?:<(?:tool_call|tools|function)\b|(?:```[\w-]*\s*)?[\[{]*\{\s*\"(?:name|function)\"\s*:)"
 )
 
 
@@ -129,8 +129,10 @@ def _only_calls(text: str) -> bool:
         try:
             _, at = decoder.raw_decode(rest, start)
         except json.JSONDecodeError:
-            return False
-    return not "".join(left).strip(" \n\t,;")
+            left.append("{")  # a stray brace; an object that never closes leaves text after it
+            at = start + 1
+    # stray brackets around the calls: a list of them, or doubled braces ("{{...}}")
+    return not "".join(left).strip(" \n\t,;{}[]")
 
 
 def written_input(text: str) -> dict[str, Any] | None:
