@@ -15,7 +15,15 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from memo_tui import __version__, cli_agents, cli_email, cli_history, render
+from memo_tui import (
+    __version__,
+    cli_agents,
+    cli_email,
+    cli_history,
+    cli_notes,
+    cli_projects,
+    render,
+)
 from memo_tui.core.safety import sanitize, sanitize_line
 from memo_tui.render import warn
 
@@ -38,6 +46,7 @@ def _store_options(parser: argparse.ArgumentParser, default: object) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from memo_tui.core.recall.facts_filter import STATUSES
     from store import FACT_TYPES
 
     parser = argparse.ArgumentParser(
@@ -63,7 +72,18 @@ def build_parser() -> argparse.ArgumentParser:
 
     facts = commands.add_parser("facts", parents=[common], help="list stored facts")
     facts.add_argument("--type", choices=FACT_TYPES, dest="fact_type")
-    facts.add_argument("--since", type=_iso_date, help="only meetings on or after YYYY-MM-DD")
+    facts.add_argument(
+        "--since", default="", metavar="YYYY-MM-DD", help="only meetings on or after this day"
+    )
+    facts.add_argument(
+        "--until", default="", metavar="YYYY-MM-DD", help="only meetings on or before this day"
+    )
+    facts.add_argument("--person", default="", metavar="NAME", help="only about this person")
+    facts.add_argument("--project", default="", metavar="NAME", help="only about this project")
+    facts.add_argument("--client", default="", metavar="NAME", help="only about this client")
+    facts.add_argument(
+        "--status", choices=STATUSES, help="only decisions or action items with this status"
+    )
     facts.add_argument("--limit", type=int, default=None)
     facts.add_argument(
         "--current", action="store_true", help="leave out decisions later ones replaced"
@@ -136,9 +156,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     costs.add_argument("--since", type=_iso_date, help="only calls on or after YYYY-MM-DD")
 
+    cli_projects.add_parsers(commands, common)
     cli_agents.add_parsers(commands, common)
     cli_email.add_parsers(commands, common)
     cli_history.add_parsers(commands, common)
+    cli_notes.add_parsers(commands, common)
 
     bench = commands.add_parser("bench", help="benchmarks that print figures")
     benches = bench.add_subparsers(dest="bench", metavar="BENCH", required=True)
@@ -296,14 +318,29 @@ def _capture(args: argparse.Namespace, services: Services) -> int:
 
 
 def _facts(args: argparse.Namespace, services: Services) -> int:
-    facts = services.store.facts(
-        fact_type=args.fact_type, since=args.since, limit=args.limit, current=args.current
+    from memo_tui.core.recall.facts_filter import FactOptions, read_filter
+
+    options = FactOptions(
+        fact_types=(args.fact_type,) if args.fact_type else (),
+        since=args.since,
+        until=args.until,
+        person=args.person,
+        project=args.project,
+        client=args.client,
+        status=args.status or "",
+        current=args.current,
     )
+    read = read_filter(options, services.store)
+    for problem in read.problems:
+        warn(f"memo facts: {problem}")
+    if read.problems:
+        return EXIT_USAGE
+    facts = services.store.filtered_facts(read.flt, limit=args.limit)
     if args.json:
         people = services.store.fact_people(facts)
         render.emit_json({"facts": [render.fact_json(f, people.get(f.fact_key)) for f in facts]})
     else:
-        render.print_facts(facts)
+        render.print_facts(facts, filtered=not read.flt.empty)
     return EXIT_OK
 
 
@@ -898,7 +935,9 @@ _HANDLERS: dict[str, Handler] = {
     "confirm": _confirm,
     "pending": _pending,
     "relink": _relink,
+    **cli_projects.HANDLERS,
     **cli_agents.HANDLERS,
     **cli_email.HANDLERS,
     **cli_history.HANDLERS,
+    **cli_notes.HANDLERS,
 }

@@ -1,5 +1,5 @@
-"""The CLI's project and agent commands: `memo projects`, `memo project add|show`,
-`memo run AGENT ENTITY`, `memo runs`."""
+"""The CLI's agent and concept commands: `memo run AGENT ENTITY`, `memo runs`, `memo concepts`,
+`memo concept add|show` (projects: cli_projects)."""
 
 from __future__ import annotations
 
@@ -10,26 +10,19 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from memo_tui import render
+from memo_tui.cli_projects import print_sections, section_json
 from memo_tui.core.safety import sanitize, sanitize_line
+from memo_tui.core.words import plural
 from memo_tui.render import warn
 
 if TYPE_CHECKING:
     from memo_tui.core.agents.runtime import Approver, Proposal
     from memo_tui.core.services import Services
-    from store import SectionRecord
 
 EXIT_OK, EXIT_REFUSED, EXIT_USAGE = 0, 1, 2
 
 
 def add_parsers(commands: Any, common: argparse.ArgumentParser) -> None:
-    commands.add_parser("projects", parents=[common], help="projects, their clients and counts")
-    project = commands.add_parser("project", help="add a project, or show its living document")
-    actions = project.add_subparsers(dest="project_command", metavar="ACTION", required=True)
-    add = actions.add_parser("add", parents=[common], help="add a project")
-    add.add_argument("name", metavar="NAME")
-    add.add_argument("--client", metavar="NAME", help="the client it is for")
-    show = actions.add_parser("show", parents=[common], help="a project's living document")
-    show.add_argument("name", metavar="NAME")
     run = commands.add_parser(
         "run",
         parents=[common],
@@ -55,76 +48,6 @@ def add_parsers(commands: Any, common: argparse.ArgumentParser) -> None:
     steps.add_parser("show", parents=[common], help="a concept's living document").add_argument(
         "name", metavar="NAME"
     )
-
-
-def _projects(args: argparse.Namespace, services: Services) -> int:
-    projects = services.store.projects()
-    if args.json:
-        render.emit_json({"projects": [vars(p) for p in projects]})
-        return EXIT_OK
-    if not projects:
-        print("No projects yet. Add one: memo project add NAME [--client NAME]")
-    for p in projects:
-        client = f" ({p.client})" if p.client else ""
-        print(
-            sanitize_line(
-                f"{p.name}{client}: {p.meetings} meetings, {p.facts} facts, "
-                f"{p.notes} notes, last {p.last_meeting or 'never'}"
-            )
-        )
-    return EXIT_OK
-
-
-def _project(args: argparse.Namespace, services: Services) -> int:
-    from store import NameTakenError
-
-    store = services.store
-    if args.project_command == "add":
-        try:
-            project_id = store.add_project(args.name, args.client)
-        except NameTakenError as error:
-            warn(f"memo: {error}")
-            return EXIT_REFUSED
-        payload = {"id": project_id, "name": args.name, "client": args.client}
-        if args.json:
-            render.emit_json(payload)
-        else:
-            print(sanitize_line(f"added project {args.name} (id {project_id})"))
-        return EXIT_OK
-    found = next((p for p in store.projects() if p.name.lower() == args.name.lower()), None)
-    if found is None:
-        warn(f"memo: no project called {args.name!r}; memo projects lists them")
-        return EXIT_REFUSED
-    sections = store.sections("project", found.id)
-    payload = {
-        "name": found.name,
-        "sections": [_section_json(s) for s in sections],
-        "evidence_count": found.facts,
-    }
-    if args.json:
-        render.emit_json(payload)
-        return EXIT_OK
-    print(sanitize_line(f"{found.name}: {found.facts} facts of evidence"))
-    if not sections:
-        print(f"No living document yet: memo run project_compile {found.name!r}")
-    _print_sections(sections)
-    return EXIT_OK
-
-
-def _section_json(section: SectionRecord) -> dict[str, Any]:
-    return {
-        "key": section.key,
-        "body": section.body,
-        "cited_fact_ids": section.cited_fact_keys,
-        "edited_by": section.edited_by,
-    }
-
-
-def _print_sections(sections: list[SectionRecord]) -> None:
-    for s in sections:
-        by = " (edited by you)" if s.edited_by == "user" else ""
-        print(f"\n## {sanitize_line(s.key)}{by}")
-        print(sanitize(s.body))
 
 
 def _run(args: argparse.Namespace, services: Services) -> int:
@@ -170,7 +93,7 @@ def _run(args: argparse.Namespace, services: Services) -> int:
         print(
             sanitize_line(
                 f"run {outcome.run_id}: {outcome.status}, {outcome.steps} steps, "
-                f"{outcome.tool_calls} tool calls, {len(outcome.writes)} writes"
+                f"{plural(outcome.tool_calls, 'tool call')}, {plural(len(outcome.writes), 'write')}"
                 + (f"; {outcome.error}" if outcome.error else "")
             )
         )
@@ -334,20 +257,18 @@ def _concept(args: argparse.Namespace, services: Services) -> int:
         return EXIT_REFUSED
     sections = store.sections("concept", found.id)
     if args.json:
-        render.emit_json({"name": found.name, "sections": [_section_json(s) for s in sections]})
+        render.emit_json({"name": found.name, "sections": [section_json(s) for s in sections]})
         return EXIT_OK
     print(sanitize_line(found.name))
     if not sections:
         print(f"No living document yet: memo run concept_compile {found.name!r}")
-    _print_sections(sections)
+    print_sections(sections)
     return EXIT_OK
 
 
 HANDLERS: dict[str, Callable[[argparse.Namespace, Services], int]] = {
     "concepts": _concepts,
     "concept": _concept,
-    "projects": _projects,
-    "project": _project,
     "run": _run,
     "runs": _runs,
 }

@@ -235,9 +235,12 @@ def print_meeting(
         print("  (no decisions or action items found)")
 
 
-def print_facts(facts: list[FactRecord]) -> None:
+def print_facts(facts: list[FactRecord], filtered: bool = False) -> None:
     if not facts:
-        print("No facts yet. Capture a transcript: memo capture PATH")
+        if filtered:
+            print("No facts match these filters.")
+        else:
+            print("No facts yet. Capture a transcript: memo capture PATH")
         return
     for fact in facts:
         where = f"{sanitize_line(fact.capture_title or '')} {_span(fact.line_start, fact.line_end)}"

@@ -1,5 +1,12 @@
 """Errors the store raises, each with a message a user can act on."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from store.records import Attached
+
 
 class StoreError(Exception):
     """Base class for store failures."""
@@ -39,3 +46,12 @@ class MergeError(StoreError):
 
 class ChangeStateError(StoreError):
     """A change that cannot move that way (accepting one already applied, undoing a proposal)."""
+
+
+class InUseError(StoreError):
+    """A project or client that still has meetings, notes, a document or projects: deleting
+    it needs `force`. `attached` says what it has; nothing was deleted."""
+
+    def __init__(self, message: str, attached: Attached) -> None:
+        super().__init__(message)
+        self.attached = attached

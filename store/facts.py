@@ -9,7 +9,7 @@ from sqlalchemy import Connection, text
 
 from store.records import FactCursor, FactPeople, FactRecord
 from store.schema_v1 import FACT_CODES
-from store.search import CURRENT_ONLY, FACT_DAY, FactFilter, filter_clauses
+from store.search import FACT_DAY, FactFilter, filter_clauses
 
 FACT_TYPES = tuple(FACT_CODES)
 
@@ -30,19 +30,21 @@ def list_facts(
 ) -> list[FactRecord]:
     """Facts newest meeting first; `since` compares with the meeting date (else capture time).
     `limit` and `offset` page through them; `current` leaves out replaced decisions."""
-    clauses: list[str] = []
-    params: dict[str, object] = {}
-    if fact_type is not None:
-        clauses.append("fact_type = :fact_type")
-        params["fact_type"] = fact_type
-    if since is not None:
-        clauses.append("coalesce(occurred_at, substr(captured_at, 1, 10)) >= :since")
-        params["since"] = since
-    if capture_id is not None:
-        clauses.append("capture_id = :capture_id")
-        params["capture_id"] = capture_id
-    if current:
-        clauses.append(CURRENT_ONLY)
+    flt = FactFilter(
+        fact_types=() if fact_type is None else (fact_type,),
+        since=since,
+        capture_ids=() if capture_id is None else (capture_id,),
+        current=current,
+    )
+    return filtered_facts(conn, flt, limit, offset)
+
+
+def filtered_facts(
+    conn: Connection, flt: FactFilter, limit: int | None = None, offset: int = 0
+) -> list[FactRecord]:
+    """The facts a filter allows (as search and the feed filter), newest meeting first and
+    each meeting's in the order they were stored; `limit` and `offset` page through them."""
+    clauses, params = filter_clauses(flt)
     where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
     limit_sql = f"LIMIT {int(limit)} OFFSET {int(offset)}" if limit is not None else ""
     rows = conn.execute(

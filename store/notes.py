@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from sqlalchemy import Connection, delete, insert, select, text, update
 from sqlmodel import col
 
@@ -80,17 +83,43 @@ def delete_note(conn: Connection, note_id: int) -> bool:
     return bool(deleted.rowcount)
 
 
+_NOTE_SELECT = (
+    "SELECT n.id, n.kind, coalesce(p.name, cl.name), n.body, n.updated_at, n.source_type, "
+    "n.source_id, n.captured_at, n.triggered_by_user, n.triggered_by_agent "
+    "FROM context_notes n LEFT JOIN projects p ON p.id = n.project_id "
+    "LEFT JOIN clients cl ON cl.id = n.client_id "
+)
+
+
+def _note(row: Sequence[Any]) -> NoteRecord:
+    note_id, kind, owner, body, updated_at, *provenance = row
+    return NoteRecord(
+        int(note_id), str(kind), str(owner), str(body), str(updated_at), Provenance(*provenance)
+    )
+
+
 def notes_about(conn: Connection, project_id: int) -> list[NoteRecord]:
     """A project's notes, then its client's, each newest first (an edit moves nothing)."""
     rows = conn.execute(
         text(
-            "SELECT n.id, n.kind, coalesce(p.name, cl.name), n.body, n.updated_at "
-            "FROM context_notes n LEFT JOIN projects p ON p.id = n.project_id "
-            "LEFT JOIN clients cl ON cl.id = n.client_id "
-            "WHERE n.project_id = :p "
+            f"{_NOTE_SELECT}WHERE n.project_id = :p "
             "OR n.client_id = (SELECT client_id FROM projects WHERE id = :p) "
             "ORDER BY n.kind = 'client', n.id DESC"
         ),
         {"p": project_id},
     ).all()
-    return [NoteRecord(int(i), str(k), str(o), str(b), str(u)) for i, k, o, b, u in rows]
+    return [_note(row) for row in rows]
+
+
+def note(conn: Connection, note_id: int) -> NoteRecord | None:
+    row = conn.execute(text(f"{_NOTE_SELECT}WHERE n.id = :n"), {"n": note_id}).first()
+    return _note(row) if row is not None else None
+
+
+def list_notes(conn: Connection, client_id: int | None = None) -> list[NoteRecord]:
+    """Every note (or only client `client_id`'s) by its owner's name, each owner's newest
+    first."""
+    where = "WHERE n.client_id = :c " if client_id is not None else ""
+    order = "ORDER BY coalesce(p.name, cl.name) COLLATE NOCASE, n.kind, n.id DESC"
+    rows = conn.execute(text(f"{_NOTE_SELECT}{where}{order}"), {"c": client_id}).all()
+    return [_note(row) for row in rows]

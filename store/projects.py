@@ -1,15 +1,23 @@
-"""Projects and clients as the Projects pane lists them, and adding a project by hand."""
+"""Projects and clients as the Projects pane lists them; adding a project by hand; renaming
+and deleting a project or a client."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 from sqlalchemy import Connection, text
 
 from store import notes
-from store.errors import NameTakenError, StoreError
-from store.records import CaptureLink, ClientSummary, ProjectDetail, ProjectSummary
+from store.errors import InUseError, NameTakenError, NotFoundError, StoreError
+from store.records import (
+    Attached,
+    CaptureLink,
+    ClientSummary,
+    ProjectDetail,
+    ProjectSummary,
+    Renamed,
+)
 from store.search import project_keys_sql
 
 _DAY = "coalesce(c.occurred_at, substr(c.captured_at, 1, 10))"
@@ -123,3 +131,109 @@ def unlinked_mentions(conn: Connection, project_id: int, name: str) -> list[tupl
         {"name": name.lower(), "p": project_id},
     ).all()
     return [(int(r[0]), str(r[1]), int(r[2])) for r in rows]
+
+
+# A project or a client: its table, and the column its notes point at it with. Sections,
+# aliases and agent runs name it by (kind, id).
+NamedKind = Literal["project", "client"]
+_TABLES: dict[str, tuple[str, str]] = {
+    "project": ("projects", "project_id"),
+    "client": ("clients", "client_id"),
+}
+
+
+def _name(conn: Connection, kind: NamedKind, entity_id: int) -> str:
+    table, _ = _TABLES[kind]
+    found = conn.execute(text(f"SELECT name FROM {table} WHERE id = :i"), {"i": entity_id})
+    name = found.scalar()
+    if name is None:
+        raise NotFoundError(f"{kind} {entity_id} no longer exists")
+    return str(name)
+
+
+def rename(conn: Connection, kind: NamedKind, entity_id: int, new_name: str) -> Renamed:
+    """Give a project or client a new name. Everything points at it by id, so meetings,
+    notes, its document and runs stay with it; the old name is not kept as an alias. Its
+    notes are re-indexed (their fact text starts with the name), and an alias spelled like
+    the new name is dropped: it would shadow the name (aliases are looked up first)."""
+    name = new_name.strip()
+    if not name:
+        raise StoreError(f"a {kind} needs a name")
+    table, column = _TABLES[kind]
+    old = _name(conn, kind, entity_id)
+    taken = conn.execute(
+        text(f"SELECT id, name FROM {table} WHERE name = :n AND id != :i"),
+        {"n": name, "i": entity_id},
+    ).first()
+    if taken is not None:
+        raise NameTakenError(
+            f"there is already a {kind} called {taken[1]!r}", existing_id=int(taken[0])
+        )
+    if name == old:
+        return Renamed(kind, entity_id, old, name, False, notes_reindexed=0, aliases_dropped=0)
+    where = {"i": entity_id, "n": name, "k": kind}
+    conn.execute(text(f"UPDATE {table} SET name = :n WHERE id = :i"), where)
+    # The update trigger re-indexes each note from the facts view and drops its vector.
+    notes = conn.execute(
+        text(f"UPDATE context_notes SET body = body WHERE {column} = :i"), where
+    ).rowcount
+    dropped = conn.execute(
+        text("DELETE FROM entity_aliases WHERE entity_type = :k AND alias = :n"), where
+    ).rowcount
+    return Renamed(kind, entity_id, old, name, True, int(notes), int(dropped))
+
+
+def attached(conn: Connection, kind: NamedKind, entity_id: int) -> Attached:
+    """What hangs off a project or client: what deleting it would remove or change."""
+    name = _name(conn, kind, entity_id)
+    _, column = _TABLES[kind]
+    where = {"i": entity_id, "k": kind}
+
+    def count(sql: str) -> int:
+        return int(conn.execute(text(f"SELECT count(*) FROM {sql}"), where).scalar_one())
+
+    projects = (
+        conn.execute(
+            text("SELECT name FROM projects WHERE client_id = :i ORDER BY name COLLATE NOCASE"),
+            where,
+        ).all()
+        if kind == "client"
+        else []
+    )
+    return Attached(
+        kind=kind,
+        id=entity_id,
+        name=name,
+        meetings=count("capture_projects WHERE project_id = :i") if kind == "project" else 0,
+        notes=count(f"context_notes WHERE {column} = :i"),
+        sections=count("sections WHERE entity_type = :k AND entity_id = :i"),
+        projects=tuple(str(r[0]) for r in projects),
+        aliases=count("entity_aliases WHERE entity_type = :k AND entity_id = :i"),
+        runs=count("agent_sessions WHERE entity_type = :k AND entity_id = :i"),
+    )
+
+
+def delete(conn: Connection, kind: NamedKind, entity_id: int, force: bool) -> Attached:
+    """Delete a project or client; what it had. Unless `force`, InUseError (nothing deleted)
+    when it has meetings linked, notes, a living document or (a client) projects. Its meeting
+    links, notes, sections and aliases go; meetings never do; a client's projects stay
+    without a client; agent runs stay as history, no longer pointing at it (a new row may
+    reuse its id)."""
+    had = attached(conn, kind, entity_id)
+    if had.in_use and not force:
+        raise InUseError(f"{kind} {had.name!r} is in use", had)
+    table, _ = _TABLES[kind]
+    where = {"i": entity_id, "k": kind}
+    conn.execute(text("DELETE FROM sections WHERE entity_type = :k AND entity_id = :i"), where)
+    conn.execute(
+        text("DELETE FROM entity_aliases WHERE entity_type = :k AND entity_id = :i"), where
+    )
+    conn.execute(
+        text(
+            "UPDATE agent_sessions SET entity_id = NULL WHERE entity_type = :k AND entity_id = :i"
+        ),
+        where,
+    )
+    # Meeting links, notes (and their index entries) and the rollup row go by ON DELETE.
+    conn.execute(text(f"DELETE FROM {table} WHERE id = :i"), where)
+    return had

@@ -293,13 +293,15 @@ class CaptureLink:
 
 @dataclass(frozen=True)
 class NoteRecord:
-    """A note about a client or a project; `owner` is that client's or project's name."""
+    """A note about a client or a project; `owner` is that client's or project's name, and
+    `provenance` who wrote it first, when and from where (an edit changes `updated_at` only)."""
 
     id: int
     kind: str  # 'client' | 'project'
     owner: str
     body: str
     updated_at: str
+    provenance: Provenance | None = None
 
     @property
     def fact_key(self) -> int:
@@ -336,6 +338,43 @@ class ClientSummary:
     name: str
     projects: int
     notes: int
+
+
+@dataclass(frozen=True)
+class Renamed:
+    """A project or client renamed; `changed` is False when the name was already it.
+    `notes_reindexed`: its notes, whose fact text starts with the name (their vectors are
+    dropped until the next embedding backfill); `aliases_dropped`: aliases spelled like the
+    new name, removed so they cannot shadow it."""
+
+    kind: str  # 'project' | 'client'
+    id: int
+    old_name: str
+    name: str
+    changed: bool
+    notes_reindexed: int
+    aliases_dropped: int
+
+
+@dataclass(frozen=True)
+class Attached:
+    """What hangs off a project or client, counted: what deleting it removes (meeting links,
+    notes, sections, aliases) or changes (a client's projects lose it; runs are kept)."""
+
+    kind: str  # 'project' | 'client'
+    id: int
+    name: str
+    meetings: int  # meetings linked to the project (the links go; the meetings stay)
+    notes: int
+    sections: int  # its living document
+    projects: tuple[str, ...]  # a client's projects, by name
+    aliases: int
+    runs: int  # agent runs about it
+
+    @property
+    def in_use(self) -> bool:
+        """Whether deleting it would lose something the user may want: it needs `force`."""
+        return bool(self.meetings or self.notes or self.sections or self.projects)
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,8 @@ _TOKEN = re.compile(r"\w+", re.UNICODE)
 
 @dataclass(frozen=True)
 class FactFilter:
-    """What a search may return: fact types, a meeting-date range, given captures."""
+    """What a search may return: fact types, a meeting-date range, given captures, facts
+    about people, projects or clients, decisions and action items in a given status."""
 
     fact_types: tuple[str, ...] = ()
     since: str | None = None
@@ -33,6 +34,9 @@ class FactFilter:
     # The people as where it happened, not who did it: any fact of a meeting they attended
     # ("Who ran the soak while Marta was away?" asks about someone else).
     people_present: bool = False
+    # Decisions' ("current", "superseded", "retracted") and action items' ("open", "done",
+    # "dropped"): any status given keeps only the decisions and action items in one of them.
+    statuses: tuple[str, ...] = ()
 
     @property
     def empty(self) -> bool:
@@ -45,6 +49,7 @@ class FactFilter:
             or self.person_ids
             or self.project_ids
             or self.client_ids
+            or self.statuses
         )
 
 
@@ -131,8 +136,19 @@ def filter_clauses(flt: FactFilter) -> tuple[list[str], dict[str, Any]]:
         params.update({f"c{i}": c for i, c in enumerate(flt.capture_ids)})
     if flt.current:
         clauses.append(CURRENT_ONLY)
+    if flt.statuses:
+        names = ", ".join(f":s{i}" for i in range(len(flt.statuses)))
+        clauses.append(f"fact_key IN ({_STATUS_KEYS.format(statuses=names)})")
+        params.update({f"s{i}": s for i, s in enumerate(flt.statuses)})
     _entity_keys(flt, clauses, params)
     return clauses, params
+
+
+# The decisions and action items in one of some statuses (the two tables share no status).
+_STATUS_KEYS = """
+SELECT (1 << 32) | id FROM decisions WHERE status IN ({statuses})
+UNION ALL SELECT (2 << 32) | id FROM action_items WHERE status IN ({statuses})
+"""
 
 
 # A decision that another replaced (in its meeting or a later one) is history, not what holds.

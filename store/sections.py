@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from sqlalchemy import Connection, text
 
+from store.errors import NotFoundError
 from store.records import SectionAuthor, SectionRecord, SectionWrite
 
 
@@ -64,3 +65,27 @@ def sections(conn: Connection, entity_type: str, entity_id: int) -> list[Section
     return [
         SectionRecord(str(k), str(b), json.loads(c), str(by), str(u)) for k, b, c, by, u in rows
     ]
+
+
+def reset_section(conn: Connection, entity_type: str, entity_id: int, key: str, now: str) -> bool:
+    """Give a section the user edited back to the agents: its text stays until an agent
+    rewrites it. False when it was the agents' already; NotFoundError when there is none."""
+    where = {"t": entity_type, "e": entity_id, "k": key}
+    edited_by = conn.execute(
+        text(
+            "SELECT edited_by FROM sections WHERE entity_type = :t AND entity_id = :e AND key = :k"
+        ),
+        where,
+    ).scalar()
+    if edited_by is None:
+        raise NotFoundError(f"no section {key!r}")
+    if edited_by != "user":
+        return False
+    conn.execute(
+        text(
+            "UPDATE sections SET edited_by = 'agent', updated_at = :now "
+            "WHERE entity_type = :t AND entity_id = :e AND key = :k"
+        ),
+        where | {"now": now},
+    )
+    return True

@@ -37,10 +37,12 @@ from store.engine import reader_engine, writer_engine
 from store.errors import DuplicateCaptureError, StoreError
 from store.migrations import current_version, migrate
 from store.person_detail import owed_counts, person_detail
+from store.projects import NamedKind
 from store.records import (
     ActionItemRecord,
     AddressRecord,
     Approval,
+    Attached,
     Backfill,
     CaptureCandidate,
     CaptureRef,
@@ -61,6 +63,7 @@ from store.records import (
     NewChange,
     NewEmailMessage,
     NewsletterSummary,
+    NoteRecord,
     OpenItem,
     PendingMention,
     PersonDetail,
@@ -71,6 +74,7 @@ from store.records import (
     ProjectReport,
     ProjectSummary,
     Provenance,
+    Renamed,
     RunDecisionRecord,
     RunRecord,
     RunStatus,
@@ -141,6 +145,17 @@ class Store:
                     raw.close()
             self._writer.dispose()
         self._writer = self._reader = None
+
+    def data_version(self) -> int:
+        """A number that changes when another process commits to the store: SQLite's
+        `PRAGMA data_version`, read on the writer's own connection, so this process's writes
+        leave it as it was (they are shown already). Cheap: no transaction, no table read."""
+        raw = self.writer.raw_connection()
+        try:
+            row = raw.driver_connection.execute("PRAGMA data_version").fetchone()  # type: ignore[union-attr]
+        finally:
+            raw.close()
+        return int(row[0])
 
     def __enter__(self) -> Store:
         return self  # opened on first use
@@ -518,6 +533,33 @@ class Store:
         with self.reader.connect() as conn:
             return projects.clients(conn)
 
+    def rename_project(self, project_id: int, name: str) -> Renamed:
+        """A project's new name; NameTakenError when another project has it (any case)."""
+        with self._reporting() as conn:
+            return projects.rename(conn, "project", project_id, name)
+
+    def rename_client(self, client_id: int, name: str) -> Renamed:
+        """A client's new name; NameTakenError when another client has it (any case)."""
+        with self._reporting() as conn:
+            return projects.rename(conn, "client", client_id, name)
+
+    def attached(self, kind: NamedKind, entity_id: int) -> Attached:
+        """What hangs off a project or client (what deleting it would remove or change)."""
+        with self.reader.connect() as conn:
+            return projects.attached(conn, kind, entity_id)
+
+    def delete_project(self, project_id: int, force: bool = False) -> Attached:
+        """Delete a project, in one transaction; what it had. InUseError, nothing deleted,
+        when it has meetings, notes or a document and not `force` (see projects.delete)."""
+        with self._reporting() as conn:
+            return projects.delete(conn, "project", project_id, force)
+
+    def delete_client(self, client_id: int, force: bool = False) -> Attached:
+        """Delete a client, in one transaction; what it had. InUseError, nothing deleted,
+        when it has projects or notes and not `force`; its projects stay, without a client."""
+        with self._reporting() as conn:
+            return projects.delete(conn, "client", client_id, force)
+
     def update_note(self, note_id: int, body: str) -> None:
         """A note's new text; search finds the new words at once, and its vector is dropped
         until the next embedding backfill. NotFoundError when the note is gone."""
@@ -527,6 +569,15 @@ class Store:
     def delete_note(self, note_id: int) -> bool:
         with self._write() as conn:
             return notes.delete_note(conn, note_id)
+
+    def note(self, note_id: int) -> NoteRecord | None:
+        with self.reader.connect() as conn:
+            return notes.note(conn, note_id)
+
+    def notes(self, client_id: int | None = None) -> list[NoteRecord]:
+        """Every note (or one client's) by its owner's name, each owner's newest first."""
+        with self.reader.connect() as conn:
+            return notes.list_notes(conn, client_id)
 
     def add_digest(
         self, period_start: str, period_end: str, body: str, provenance: Provenance
@@ -547,6 +598,13 @@ class Store:
     ) -> list[FactRecord]:
         with self.reader.connect() as conn:
             return facts.list_facts(conn, fact_type, since, capture_id, limit, offset, current)
+
+    def filtered_facts(
+        self, flt: FactFilter, limit: int | None = None, offset: int = 0
+    ) -> list[FactRecord]:
+        """The facts a filter allows, in `facts`'s order (`memo facts`)."""
+        with self.reader.connect() as conn:
+            return facts.filtered_facts(conn, flt, limit, offset)
 
     def fact_people(self, found: Sequence[FactRecord]) -> dict[int, FactPeople]:
         """Who each decision and action item among `found` is about, by fact key."""
@@ -814,6 +872,12 @@ class Store:
     def sections(self, entity_type: str, entity_id: int) -> list[SectionRecord]:
         with self.reader.connect() as conn:
             return sections.sections(conn, entity_type, entity_id)
+
+    def reset_section(self, entity_type: str, entity_id: int, key: str) -> bool:
+        """A section the user edited goes back to the agents (its text kept until one
+        rewrites it); False when it was theirs already, NotFoundError when there is none."""
+        with self._write() as conn:
+            return sections.reset_section(conn, entity_type, entity_id, key, utc_now())
 
     def rebuild_reports(self) -> None:
         """people_report and projects_report from the current tables, in one transaction."""

@@ -81,24 +81,16 @@ def service(store: Store) -> CaptureService:
 
 @contextmanager
 def old_schema(path: Path, version: int) -> Iterator[Connection]:
-    """A store file migrated only up to `version`, as an older memo left it: write to it
-    through the connection (one transaction), then open it with Store to migrate it."""
+    """A store file migrated only up to `version` by the frozen steps, as an older memo left
+    it (test_migrations checks they make the schema each version had): write to it through
+    the connection (one transaction), then open it with Store to migrate it."""
     from store.engine import writer_engine
-    from store.migrations import MIGRATIONS
+    from store.migrations import upgrade
 
     engine = writer_engine(path, 5_000)
     try:
         with engine.begin() as conn:
-            conn.exec_driver_sql(
-                "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, "
-                "name TEXT NOT NULL, applied_at TEXT NOT NULL)"
-            )
-            for number, (name, step) in enumerate(MIGRATIONS[:version], 1):
-                step(conn)
-                conn.exec_driver_sql(
-                    "INSERT INTO schema_migrations VALUES (?, ?, datetime('now'))", (number, name)
-                )
-            conn.exec_driver_sql(f"PRAGMA user_version = {version}")
+            upgrade(conn, version)
             yield conn
     finally:
         engine.dispose()
@@ -165,7 +157,12 @@ def memo(tmp_path: Path):  # type: ignore[no-untyped-def]
     env = {k: v for k, v in os.environ.items() if not k.startswith("MEMO_")}
     env["MEMO_HOME"] = str(home)
 
-    def run(*args: str, timeout: float = 120, extra_env: dict[str, str] | None = None) -> Run:
+    def run(
+        *args: str,
+        timeout: float = 120,
+        extra_env: dict[str, str] | None = None,
+        stdin: str | None = None,  # text on stdin (a pipe, never a terminal)
+    ) -> Run:
         done = subprocess.run(
             [sys.executable, "-m", "memo_tui", *args],
             capture_output=True,
@@ -173,6 +170,7 @@ def memo(tmp_path: Path):  # type: ignore[no-untyped-def]
             env={**env, **(extra_env or {})},
             timeout=timeout,
             cwd=tmp_path,
+            input=stdin,
         )
         return Run(done.returncode, done.stdout, done.stderr)
 

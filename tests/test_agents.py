@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -55,6 +56,9 @@ def test_project_compile_offline_writes_every_section_citing_real_facts(
     cited = [k for s in sections.values() for k in s.cited_fact_keys]
     assert cited and set(store.facts_by_keys(cited)) == set(cited)  # every citation exists
     assert "offline agent" in sections["summary"].body
+    said = "\n".join(sections[key].body for key in PROJECT_SECTIONS)
+    assert said.count("offline agent") == 1  # said once per document, not per section
+    assert not re.search(r"[.!?]; [A-Z]", said)  # no "expected.; No decision" joins
     events = store.events(outcome.run_id)
     assert [e.seq for e in events] == list(range(1, len(events) + 1))
     assert events[0].kind == "started" and events[-1].kind == "finished"
@@ -298,6 +302,9 @@ def test_person_enrich_writes_facets_and_a_profile(services: Services) -> None:
     assert set(sections) == {"facet:role", "facet:topics", "facet:commitments", "profile"}
     assert "owes 9 open action items" in sections["facet:role"].body
     assert sections["facet:commitments"].cited_fact_keys  # what she owes, by fact id
+    months = "January February March April May June July August September October November"
+    topics = sections["facet:topics"].body
+    assert not any(f"{month} (" in topics for month in months.split()), topics  # no dates
     with pytest.raises(UnknownEntity, match="several people"):
         run_agent(services, "person_enrich", "Sam")
 

@@ -5,13 +5,14 @@ from __future__ import annotations
 import socket
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import DATA, DEMO
 from fakes.recordings import recorded_reply
 from fakes.server import FakeServer, Reply, json_reply
 
-from store import SCHEMA_VERSION
+from store import SCHEMA_VERSION, FactFilter, Store
 
 MEETING = (
     "Atlas kickoff\nDate: 2026-09-08\n\n"
@@ -29,6 +30,11 @@ def table_rows(db: Path) -> dict[str, int]:
             t: conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
             for t in ("captures", "decisions", "action_items", "excerpts")
         }
+
+
+def aliases(db: Path) -> int:
+    with sqlite3.connect(db) as conn:
+        return int(conn.execute("SELECT count(*) FROM entity_aliases").fetchone()[0])
 
 
 def test_capture_prints_the_json_contract(memo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -148,6 +154,98 @@ def test_facts_json_filters_by_type_and_since(memo, tmp_path: Path) -> None:  # 
     recent = memo("--db", db, "facts", "--since", "2026-11-01", "--json").json()["facts"]
     assert recent and all(f["occurred_at"] >= "2026-11-01" for f in recent)
     assert len(recent) < len(facts)
+
+
+def demo_facts(memo, *options: str) -> list[dict[str, Any]]:  # type: ignore[no-untyped-def]
+    run = memo("--demo", "facts", *options, "--json")
+    assert run.code == 0, run.stderr
+    return list(run.json()["facts"])
+
+
+def allowed(home: Path, **flt: Any) -> set[tuple[str, int]]:
+    """The demo facts a store filter allows, as (type, id): what the feed and search show."""
+    with Store(home / "demo.db") as store:
+        return {(f.fact_type, f.fact_id) for f in store.facts_page(FactFilter(**flt), 10_000)}
+
+
+def pairs(facts: list[dict[str, Any]]) -> set[tuple[str, int]]:
+    return {(f["fact_type"], f["fact_id"]) for f in facts}
+
+
+def test_facts_filters_by_person_project_and_client_names(memo) -> None:  # type: ignore[no-untyped-def]
+    everything = demo_facts(memo)  # (seeds the demo store)
+    with Store(memo.home / "demo.db") as store:
+        directory = store.directory()
+    ids = {e.name: e.id for e in [*directory.people, *directory.projects, *directory.clients]}
+    # A name resolves as everywhere in memo: "Cheng" is Sam Cheng (not Sam Chen).
+    cheng = demo_facts(memo, "--person", "Cheng", "--type", "decision")
+    theirs = allowed(memo.home, person_ids=(ids["Sam Cheng"],), fact_types=("decision",))
+    assert theirs and pairs(cheng) == theirs
+    decided = {f["fact_id"] for f in everything if f.get("decided_by") == "Sam Cheng"}
+    assert decided and decided <= {f["fact_id"] for f in cheng}
+    assert len(cheng) < sum(f["fact_type"] == "decision" for f in everything)
+    atlas = demo_facts(memo, "--project", "atlas")
+    assert pairs(atlas) == allowed(memo.home, project_ids=(ids["Atlas"],))
+    assert {f["title"] for f in atlas} & {"Atlas kickoff"} and len(atlas) < len(everything)
+    client = demo_facts(memo, "--client", "Halvorsen")
+    assert pairs(client) == allowed(memo.home, client_ids=(ids["Halvorsen Freight"],))
+    assert "client_note" in {f["fact_type"] for f in client}
+    assert all("Atlas" not in (f["title"] or "") for f in client)
+    shown = memo("--demo", "facts", "--project", "Atlas", "--type", "decision").stdout
+    decisions = [line for line in shown.splitlines() if line.startswith("decision ")]
+    assert len(decisions) == sum(f["fact_type"] == "decision" for f in atlas)
+
+
+def test_facts_filters_by_until_and_status(memo) -> None:  # type: ignore[no-untyped-def]
+    everything = demo_facts(memo)
+    early = demo_facts(memo, "--until", "2026-09-10")
+    assert early and len(early) < len(everything)
+    assert all((f["occurred_at"] or f["captured_at"][:10]) <= "2026-09-10" for f in early)
+    week = demo_facts(memo, "--since", "2026-09-08", "--until", "2026-09-15", "--type", "summary")
+    assert week and all("2026-09-08" <= f["occurred_at"] <= "2026-09-15" for f in week)
+    for status, kind in [
+        ("current", "decision"),
+        ("superseded", "decision"),
+        ("open", "action_item"),
+        ("done", "action_item"),
+    ]:
+        found = demo_facts(memo, "--status", status)
+        expected = {
+            (f["fact_type"], f["fact_id"])
+            for f in everything
+            if f["fact_type"] == kind and f["status"] == status
+        }
+        assert found and pairs(found) == expected, status
+    assert demo_facts(memo, "--status", "dropped") == []  # the demo drops nothing
+    text = memo("--demo", "facts", "--status", "superseded")
+    assert text.code == 0 and text.stdout.count("(superseded)") == 2
+    assert (
+        memo("--demo", "facts", "--status", "dropped").stdout == "No facts match these filters.\n"
+    )
+
+
+def test_facts_filters_refuse_what_they_cannot_read(memo) -> None:  # type: ignore[no-untyped-def]
+    assert memo("--demo", "facts", "--limit", "1").code == 0  # seeded
+    db = memo.home / "demo.db"
+    before = table_rows(db), aliases(db)
+    for options, said in [
+        (["--person", "Sam"], "person 'Sam' could be Sam Chen or Sam Cheng"),
+        (["--person", "Zed"], "no person called 'Zed'"),
+        (["--project", "Atlantis"], "no project called 'Atlantis' (did you mean Atlas?)"),
+        (["--client", "Northwind"], "no client called 'Northwind'"),
+        (["--until", "2026-02-30"], "until wants a date like 2026-03-01, not '2026-02-30'"),
+        (["--since", "last tuesday"], "since wants a date like 2026-03-01"),
+        (["--since", "2026-10-01", "--until", "2026-09-01"], "since is after until"),
+    ]:
+        run = memo("--demo", "facts", *options, "--json")  # (text mode reads the same options)
+        assert run.code == 2, (options, run.stderr)
+        assert f"memo facts: {said}" in run.stderr and run.stdout == ""
+    text = memo("--demo", "facts", "--person", "Sam")
+    assert text.code == 2 and "could be Sam Chen or Sam Cheng" in text.stderr and not text.stdout
+    bad = memo("--demo", "facts", "--status", "finished")
+    assert bad.code == 2 and "invalid choice: 'finished'" in bad.stderr
+    assert memo("--demo", "facts", "--person", "Cheng").code == 0  # a fuzzy match caches nothing
+    assert (table_rows(db), aliases(db)) == before
 
 
 def test_doctor_reports_versions_counts_and_state(memo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

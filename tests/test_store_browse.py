@@ -134,6 +134,47 @@ def test_the_person_filter_keeps_their_facts_and_meetings(store: Store) -> None:
     assert set(every_page(store, flt, 1)) == set(store.allowed_keys(flt))
 
 
+def test_the_status_filter_keeps_decisions_and_items_in_it(store: Store) -> None:
+    decisions = [
+        NewDecision(f"Decide {status}", None, None, 1, 1, "a", status=status)
+        for status in ("current", "superseded", "retracted")
+    ]
+    items = [
+        NewActionItem(f"Do {status}", None, None, 2, 2, "b", status=status)
+        for status in ("open", "done", "dropped")
+    ]
+    store.write_capture(
+        new_capture("a", **meeting("alpha", "2026-09-08", decisions=decisions, action_items=items))
+    )
+    store.write_capture(new_capture("b", **meeting("bravo", "2026-10-01")))  # current and open
+
+    def described(flt: FactFilter) -> set[str]:
+        """What the feed shows: each fact's text up to its notes, and its meeting."""
+        return {f"{f.text.split(' (')[0]} @ {f.capture_title}" for f in store.facts_page(flt, 99)}
+
+    assert described(FactFilter(statuses=("superseded",))) == {"Decide superseded @ alpha meeting"}
+    assert described(FactFilter(statuses=("retracted",))) == {"Decide retracted @ alpha meeting"}
+    assert described(FactFilter(statuses=("done",))) == {"Do done @ alpha meeting"}
+    assert described(FactFilter(statuses=("dropped",))) == {"Do dropped @ alpha meeting"}
+    assert described(FactFilter(statuses=("current", "open"), since="2026-10-01")) == {
+        "Decide bravo @ bravo meeting",
+        "Do bravo @ bravo meeting",
+    }
+    assert described(FactFilter(statuses=("open",), fact_types=("decision",))) == set()
+    for status in ("current", "superseded", "retracted", "open", "done", "dropped"):
+        flt = FactFilter(statuses=(status,))
+        shown = [f.fact_key for f in store.filtered_facts(flt)]  # `memo facts`
+        assert (
+            set(shown)
+            == set(store.allowed_keys(flt))
+            == {f.fact_key for f in store.facts_page(flt, 100)}
+        )
+    # Search shares the filter: "Do" is in every item, only the dropped one is left.
+    [(key, _)] = store.keyword_search("Do", FactFilter(statuses=("dropped",)), 10)
+    found = store.fact(key)
+    assert found is not None and found.text.startswith("Do dropped")
+
+
 def test_one_fact_by_key(feed: Store) -> None:
     decision = feed.facts_page(FactFilter(fact_types=("decision",)), 1)[0]
     assert feed.fact(decision.fact_key) == decision

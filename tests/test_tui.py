@@ -523,6 +523,31 @@ def test_facts_filter_by_type_person_and_date_and_search(services: Services) -> 
     drive(app, script)
 
 
+def test_facts_filter_says_who_a_name_could_be_and_leaves_it_out(services: Services) -> None:
+    """The pane reads its boxes as `memo facts` reads its options (core's read_filter)."""
+    app = MemoApp(services)
+    atlas = next(p.id for p in services.store.projects() if p.name == "Atlas")
+
+    async def script(pilot: Any) -> None:
+        pane = app.query_one(FactsPane)
+        await pilot.press("2")
+        await settle(pilot)
+        pane.query_one("#facts-person").focus()
+        await pilot.press(*"Sam", "enter")
+        await settle(pilot)
+        info = str(pane.query_one("#facts-info").render())
+        assert "person 'Sam' could be Sam Chen or Sam Cheng" in info
+        assert pane.flt == FactFilter()  # not guessed: the feed stays whole
+        pane.query_one("#facts-project").focus()
+        await pilot.press(*"atlas", "enter")
+        await settle(pilot)
+        assert pane.flt == FactFilter(project_ids=(atlas,))
+        assert {f.fact_key for f in pane.facts} == set(services.store.allowed_keys(pane.flt))
+        assert "could be Sam Chen" in str(pane.query_one("#facts-info").render())
+
+    drive(app, script)
+
+
 # People and projects
 
 
@@ -623,6 +648,12 @@ def test_projects_notes_add_edit_and_delete(services: Services) -> None:
 
         [note] = own_notes()
         assert note.body == "Kickoff moved to March"
+        user = services.settings.user_name  # who wrote it, from where (core's rule)
+        assert note.provenance is not None
+        assert (note.provenance.source_id, note.provenance.triggered_by_user) == (
+            f"project:{zephyr.id}",
+            user,
+        )
         assert "Kickoff moved to March" in shown(app)
         page = app.screen
         select(page, NoteRecord)
@@ -1191,6 +1222,9 @@ def test_a_note_about_the_projects_client(services: Services) -> None:
     after = [n for n in store.project(beacon.id).notes if n.kind == "client"]
     [new] = [n for n in after if n.id not in before]
     assert new.owner == "Halvorsen Freight" and new.body == "Invoices need PO numbers"
+    assert new.provenance is not None and new.provenance.source_type == "note"
+    assert new.provenance.source_id == "client:Halvorsen Freight"
+    assert new.provenance.triggered_by_user == services.settings.user_name
 
 
 def test_r_runs_the_agent_and_e_edits_a_section_for_good(services: Services) -> None:

@@ -146,6 +146,7 @@ class MemoApp(Workflows):
         self.stamped: set[str] = set()  # what the probe has been told
         self.animation_level = "none"  # until the settings say otherwise
         self._relayout: Timer | None = None  # lays the lists out again after a resize
+        self._data_version: int | None = None  # the store as the lists last showed it
 
     # Layout and start
 
@@ -228,6 +229,23 @@ class MemoApp(Workflows):
             self.seed()
         else:
             self.refresh_lists()
+        self.set_interval(self.WATCH_EVERY_S, self._watch_store)
+
+    # How often the app looks for writes by another process (`memo capture` in another
+    # shell): one PRAGMA on the writer's connection, in a worker.
+    WATCH_EVERY_S = 2.0
+
+    def _watch_store(self) -> None:
+        if not self.running("lists") and not self.running("watch"):
+            self._outside_writes()
+
+    @work(thread=True, exclusive=True, group="watch", exit_on_error=False)
+    def _outside_writes(self) -> None:
+        """Show another process's writes: the lists, the status line and any open page."""
+        version = self.services.store.data_version()
+        if self._data_version is not None and version != self._data_version:
+            self.call_from_thread(self.refresh_lists)
+            self.call_from_thread(self.refresh_pages)
 
     def _apply_keymap(self, keymap: dict[str, str]) -> None:
         from memo_tui.ui.capture_view import CaptureScreen
@@ -268,6 +286,7 @@ class MemoApp(Workflows):
         from memo_tui.core.agents.service import interrupt_orphans
 
         store = self.services.store
+        self._data_version = store.data_version()  # what these lists will show
         interrupt_orphans(self.services)
         rows = self._fill_lists()
         directory = store.directory()

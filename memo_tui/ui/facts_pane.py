@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
@@ -130,36 +129,17 @@ class FactsPane(Pane):
     def _filter(
         self, typed: dict[str, str], types: tuple[str, ...]
     ) -> tuple[FactFilter, list[str]]:
-        from memo_tui.core.entities.resolve import Resolved, resolve
-        from store import FactFilter
+        from memo_tui.core.recall.facts_filter import FactOptions, read_filter
 
-        problems: list[str] = []
-        directory = self.services.store.directory() if typed["person"] or typed["project"] else None
-        ids: dict[str, tuple[int, ...]] = {"person": (), "project": ()}
-        for kind in ("person", "project"):
-            if typed[kind] and directory is not None:
-                found = resolve(typed[kind], directory, kind)
-                if isinstance(found, Resolved):
-                    ids[kind] = (found.entity.id,)
-                else:
-                    problems.append(f"no single {kind} called {typed[kind]!r}")
-        dates: dict[str, str | None] = {"since": None, "until": None}
-        for bound in dates:
-            if typed[bound]:
-                try:
-                    dates[bound] = dt.date.fromisoformat(typed[bound]).isoformat()
-                except ValueError:
-                    problems.append(f"{bound} wants a date like 2026-03-01")
-        if dates["since"] and dates["until"] and dates["since"] > dates["until"]:
-            problems.append("since is after until: nothing can fall between")
-        flt = FactFilter(
+        options = FactOptions(
             fact_types=types,
-            since=dates["since"],
-            until=dates["until"],
-            person_ids=ids["person"],
-            project_ids=ids["project"],
+            since=typed["since"],
+            until=typed["until"],
+            person=typed["person"],
+            project=typed["project"],
         )
-        return flt, problems
+        read = read_filter(options, self.services.store)
+        return read.flt, list(read.problems)
 
     def _search(self, query: str, flt: FactFilter) -> list[Hit]:
         from memo_tui.core.recall.search import hybrid_search

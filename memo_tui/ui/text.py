@@ -15,6 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from memo_tui.core.safety import sanitize, sanitize_line
+from memo_tui.core.words import plural as plural  # the UI's spelling of counts too
 
 if TYPE_CHECKING:
     from store import FactRecord
@@ -61,10 +62,6 @@ def day(occurred_at: str | None, captured_at: str) -> str | Text:
     """A meeting's day for a list; one that gave no date shows the day it was captured,
     dimmed (lists sort by it, so it must show, but not pass for the meeting's)."""
     return occurred_at or Text(captured_at[:10], style="dim italic")
-
-
-def plural(count: int, noun: str) -> str:
-    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def items(rows: list[tuple[str, Text]]) -> Table:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import datetime as dt
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
@@ -30,6 +29,7 @@ if TYPE_CHECKING:
     from memo_tui.core.agents.runtime import Proposal
     from memo_tui.core.capture import CaptureResult, Replacement
     from memo_tui.core.entities.service import EntityService, Pending
+    from memo_tui.core.notes import NotesService
     from memo_tui.core.services import Services
     from memo_tui.ui.detail import Page
     from store import (
@@ -394,16 +394,20 @@ class Workflows(App[None]):
 
     @work(exclusive=True, group="edit", exit_on_error=False)
     async def delete_capture(self, capture_id: int) -> None:
+        from memo_tui.core.capture import delete
+
         store = self.services.store
-        found = await asyncio.to_thread(store.capture, capture_id)
-        if found is None:
+        try:
+            found = await asyncio.to_thread(delete.capture_to_delete, store, capture_id)
+        except delete.UnknownCapture:
             return
         dialog = modals.delete_dialog(
             found.title, found.occurred_at, found.decisions, found.action_items
         )
         if not await self.push_screen_wait(dialog):
             return
-        await asyncio.to_thread(store.delete_capture, capture_id)
+        with contextlib.suppress(delete.UnknownCapture):  # gone meanwhile: gone all the same
+            await asyncio.to_thread(delete.delete_capture, store, capture_id)
         if getattr(self.screen, "capture_id", None) == capture_id:  # its page: leave it
             self.pop_screen()
         self.notify(line(f"Deleted {found.title}").plain, markup=False)
@@ -500,47 +504,53 @@ class Workflows(App[None]):
         self.notify(line(f"Added concept {name}: r writes its document").plain, markup=False)
         self.refresh_lists()
 
+    def _notes(self) -> NotesService:
+        from memo_tui.core.notes import NotesService
+
+        # (no `refreshed`: _noted embeds in the background, in the job bar)
+        return NotesService(self.services.store, self.services.settings.user_name)
+
     @work(exclusive=True, group="edit", exit_on_error=False)
     async def write_note(self, project_id: int, page: Page | None = None) -> None:
         """A note about a project, or about its client."""
-        from store import Provenance
+        from memo_tui.core.notes import UnknownOwner
 
-        store = self.services.store
-        project = await asyncio.to_thread(store.project, project_id)
-        if project is None:
+        notes = self._notes()
+        try:
+            owners = await asyncio.to_thread(notes.owners_of, project_id)
+        except UnknownOwner:
             return
-        name, client = project.summary.name, project.summary.client
-        owners = (f"{name} (the project)", *([f"{client} (its client)"] if client else []))
+        said = {"project": "the project", "client": "its client"}
         written = await self.push_screen_wait(
-            modals.NoteEditor(f"A note about {name}", owners=owners)
+            modals.NoteEditor(
+                f"A note about {owners[0].name}",
+                owners=tuple(f"{o.name} ({said[o.kind]})" for o in owners),
+            )
         )
         if written is None:
             return
-        user = self.services.settings.user_name
-        if written.about == 1 and client:
-            provenance = Provenance("note", f"client:{client}", _now(), user)
-            await asyncio.to_thread(store.add_client_note, client, written.body, provenance)
-        else:
-            provenance = Provenance("note", f"project:{project_id}", _now(), user)
-            await asyncio.to_thread(store.add_project_note, name, written.body, provenance)
+        await asyncio.to_thread(notes.add, owners[written.about], written.body)
         await self._noted(page)
 
     @work(exclusive=True, group="edit", exit_on_error=False)
     async def edit_note(self, note: NoteRecord, page: Page | None = None) -> None:
         about = f"Your note about {note.owner}" + (" (the client)" if note.kind == "client" else "")
         written = await self.push_screen_wait(modals.NoteEditor(about, note.body))
-        body = written.body if written else None
-        if body is None or body == note.body:
+        if written is None:
             return
-        await asyncio.to_thread(self.services.store.update_note, note.id, body)
-        await self._noted(page)
+        edited = await asyncio.to_thread(self._notes().edit, note.id, written.body)
+        if edited.changed:
+            await self._noted(page)
 
     @work(exclusive=True, group="edit", exit_on_error=False)
     async def delete_note(self, note: NoteRecord, page: Page | None = None) -> None:
+        from memo_tui.core.notes import UnknownNote
+
         dialog = modals.Confirm("Delete this note?", line(note.body, 200), "Delete", danger=True)
         if not await self.push_screen_wait(dialog):
             return
-        await asyncio.to_thread(self.services.store.delete_note, note.id)
+        with contextlib.suppress(UnknownNote):  # gone meanwhile: gone all the same
+            await asyncio.to_thread(self._notes().delete, note.id)
         await self._noted(page)
 
     async def _noted(self, page: Page | None) -> None:
@@ -627,20 +637,21 @@ class Workflows(App[None]):
         self, entity_type: str, entity_id: int, section: SectionRecord, page: Page | None
     ) -> None:
         """The user's edit of a living document's section: final (agents leave it)."""
+        from memo_tui.core.sections import SectionService
         from memo_tui.ui.detail import section_title
 
         title = f"{section_title(section.key)} (agents will leave your edit)"
         written = await self.push_screen_wait(modals.NoteEditor(title, section.body))
         if written is None or written.body == section.body:
             return
+        sections = SectionService(self.services.store)
         await asyncio.to_thread(
-            self.services.store.write_section,
+            sections.edit,
             entity_type,
             entity_id,
             section.key,
             written.body,
             section.cited_fact_keys,
-            "user",
         )
         if page is not None:
             page.reload()
@@ -751,7 +762,3 @@ class Workflows(App[None]):
 
 class _Stopped(Exception):
     """The user pressed ctrl+x during a backfill."""
-
-
-def _now() -> str:
-    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")

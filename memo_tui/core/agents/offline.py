@@ -13,6 +13,7 @@ from typing import Any
 
 from memo_tui.core.llm.types import Completion, Request, ToolCall, Usage
 from memo_tui.core.recall.answer import quoted
+from memo_tui.core.words import plural
 
 Policy = Callable[[Request], Completion]
 _FRICTION = re.compile(
@@ -61,8 +62,14 @@ def project_compile(request: Request) -> Completion:
     return _turn("Done: every section is written from the stored evidence.", step=step)
 
 
-def _section(key: str, body: str, cited: list[int]) -> tuple[str, dict[str, Any]]:
-    note = "\n\n(Written by the offline agent from the stored evidence; no model read it.)"
+OFFLINE_NOTE = "\n\n(Written by the offline agent from the stored evidence; no model read it.)"
+
+
+def _section(
+    key: str, body: str, cited: list[int], noted: bool = False
+) -> tuple[str, dict[str, Any]]:
+    """A section to write; the document's first (`noted`) says once how it was written."""
+    note = OFFLINE_NOTE if noted else ""
     return "write_section", {"key": key, "body": body + note, "cited_fact_ids": cited}
 
 
@@ -75,12 +82,13 @@ def _project_sections(
     actions = [f for f in facts if f["type"] == "action_item"]
     client = f" for {project['client']}" if project.get("client") else ""
     if meetings:
-        span = f"{len(meetings)} meetings from {meetings[0]['date']} to {meetings[-1]['date']}"
+        first, last = meetings[0]["date"], meetings[-1]["date"]
+        span = f"{plural(len(meetings), 'meeting')} from {first} to {last}"
     else:
         span = "no linked meetings yet"
     summary = (
-        f"{name}{client}: {span}, with {len(decisions)} decisions and "
-        f"{len(actions)} action items on record."
+        f"{name}{client}: {span}, with {plural(len(decisions), 'decision')} and "
+        f"{plural(len(actions), 'action item')} on record."
     )
     if decisions:
         summary += f" Most recent decision ({decisions[0]['date']}): {decisions[0]['text']}"
@@ -89,7 +97,7 @@ def _project_sections(
         by_month[fact["date"][:7]].append(fact)
     phases = (
         "\n".join(
-            f"- {month}: " + "; ".join(f["text"] for f in reversed(items[:3]))
+            f"- {month}:\n" + "\n".join(f"  - {f['text']}" for f in reversed(items[:3]))
             for month, items in sorted(by_month.items())
         )
         or "No decisions are recorded yet, so there are no phases to tell apart."
@@ -108,7 +116,7 @@ def _project_sections(
         or "Nothing is decided or assigned yet."
     )
     return [
-        _section("summary", summary, [f["fact_id"] for f in decisions[:1]]),
+        _section("summary", summary, [f["fact_id"] for f in decisions[:1]], noted=True),
         _section(
             "phases", phases, [f["fact_id"] for items in by_month.values() for f in items[:3]]
         ),
@@ -141,7 +149,8 @@ def digest(request: Request) -> Completion:
         decisions = loaded.get("list_decisions", {}).get("facts", [])
         actions = loaded.get("list_action_items", {}).get("facts", [])
         lines = [
-            f"Week of {since} to {until}: {len(decisions)} decisions, {len(actions)} action items."
+            f"Week of {since} to {until}: {plural(len(decisions), 'decision')}, "
+            f"{plural(len(actions), 'action item')}."
         ]
         if decisions:
             lines.append("\nDecided:")
@@ -186,6 +195,9 @@ _COMMON = frozenset(
     "that this with from will have they their about before after into what when which "
     "there been were also just then than them more need needs next week today tomorrow "
     "owner reasoning decided going make sure send write call back done each".split()
+) | frozenset(  # a date is no topic: "January (2)"
+    "january february march april may june july august september october november december "
+    "monday tuesday wednesday thursday friday saturday sunday".split()
 )
 
 
@@ -209,7 +221,7 @@ def _person_writes(person: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     usual = ", ".join(t for t, _ in sorted(titles.items(), key=lambda kv: -kv[1])[:3])
     role = (
         f"{name} attends {len(meetings)} recorded meetings (most often: {usual or 'none'}), "
-        f"made {len(decided)} decisions and owes {len(owes)} open action items."
+        f"made {plural(len(decided), 'decision')} and owes {plural(len(owes), 'open action item')}."
     )
     own = {w.lower() for w in name.split()}
     counts: dict[str, int] = defaultdict(int)
@@ -226,7 +238,7 @@ def _person_writes(person: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     profile = f"{role} Recurring topics: {topics}. " + (
         f"Latest decision: {decided[0]['text']}" if decided else "No decisions recorded."
     )
-    note = "\n\n(Written by the offline agent from the stored evidence; no model read it.)"
+    note = OFFLINE_NOTE
     decided_ids = [d["fact_id"] for d in decided[:5]]
     owed_ids = [a["fact_id"] for a in owes]
     return [
@@ -265,10 +277,9 @@ def _concept_sections(name: str, facts: list[dict[str, Any]]) -> list[tuple[str,
     meetings = sorted({f["meeting"] for f in facts if f.get("meeting")})
     if dated:
         scope = (
-            f"'{name}' comes up in {len(facts)} stored facts across {len(meetings)} meetings "
-            f"and threads, from {dated[0]['date']} to {dated[-1]['date']}: "
-            + ", ".join(meetings[:5])
-            + "."
+            f"'{name}' comes up in {plural(len(facts), 'stored fact')} across "
+            f"{plural(len(meetings), 'meeting')} and threads, "
+            f"from {dated[0]['date']} to {dated[-1]['date']}: " + ", ".join(meetings[:5]) + "."
         )
     else:
         scope = f"Nothing stored mentions '{name}' yet."
@@ -284,7 +295,7 @@ def _concept_sections(name: str, facts: list[dict[str, Any]]) -> list[tuple[str,
         or "Too little is stored to see it change."
     )
     return [
-        _section("scope_summary", scope, [f["fact_id"] for f in dated[:3]]),
+        _section("scope_summary", scope, [f["fact_id"] for f in dated[:3]], noted=True),
         _section("distilled_insights", insights, [f["fact_id"] for f in decided[-6:]]),
         _section("evolving_understanding", evolving, [f["fact_id"] for f in steps]),
     ]

@@ -75,7 +75,10 @@ def resume_run(
     if found.agent_type == "chat":
         raise UnknownEntity(f"run {run_id} answered a question: ask it again instead")
     asked = json.loads(found.spec_json or "{}")
-    spec = _spec(services, found.agent_type, str(asked.get("entity", "")))
+    entity = str(asked.get("entity", ""))
+    if found.entity_type == "project" and found.entity_name:
+        entity = found.entity_name  # its name now: it may have been renamed since
+    spec = _spec(services, found.agent_type, entity)
     run = _agent_run(services, spec, listener, approver, stop)
     outcome = asyncio.run(run.resume(run_id, brief(spec)))
     services.store.rebuild_reports()

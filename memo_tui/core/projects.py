@@ -1,0 +1,146 @@
+"""Projects and clients by name: listed, renamed and deleted, for `memo project|client ...`
+(and the app, when it offers them).
+
+Rename keeps everything: meetings, notes, the living document, aliases and runs point at a
+project or client by id. The old name is not kept as an alias: the usual rename fixes a typo,
+which should stop resolving; spellings close to the new name still resolve by spelling; and an
+alias is looked up before names, so a kept one would take the old name from any project later
+given it.
+
+Delete never deletes a meeting. A project with meetings linked, notes or a living document (a
+client with projects or notes) is refused unless forced, with what it has, so nothing is lost
+unasked; forced, those links, notes and sections go, a client's projects stay without a
+client, and agent runs stay as history.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Literal
+
+from store import (
+    Attached,
+    InUseError,
+    NameTakenError,
+    NotFoundError,
+    Renamed,
+    Store,
+)
+
+Kind = Literal["project", "client"]
+_NAMES_SHOWN = 10  # known names an error lists before "..."
+
+
+class ProjectRefused(Exception):
+    """A rename or delete memo will not do: the message says why; nothing was changed."""
+
+
+class UnknownName(ProjectRefused, LookupError):
+    """No project or client of that name."""
+
+
+class NameClash(ProjectRefused):
+    """Another project (or client) already has the new name."""
+
+
+class EmptyName(ProjectRefused, ValueError):
+    """A new name with no letters in it."""
+
+
+class StillInUse(ProjectRefused):
+    """A delete that would lose meetings' links, notes, a document or a client's projects,
+    not forced; `attached` says what."""
+
+    def __init__(self, message: str, attached: Attached) -> None:
+        super().__init__(message)
+        self.attached = attached
+
+
+class ProjectService:
+    """Rename and delete projects and clients, found by their exact name (any case)."""
+
+    def __init__(self, store: Store, refreshed: Callable[[], object] | None = None) -> None:
+        self.store = store
+        self.refreshed = refreshed  # after a rename: its notes' vectors were dropped
+
+    def find(self, kind: Kind, name: str) -> tuple[int, str]:
+        """The id and name of the project or client called `name`; UnknownName if none."""
+        if kind == "project":
+            known = [(p.id, p.name) for p in self.store.projects()]
+        else:
+            known = [(c.id, c.name) for c in self.store.clients()]
+        return _named(kind, name, known)
+
+    def attached(self, kind: Kind, name: str) -> Attached:
+        """What deleting it would remove or change (for a question before a delete)."""
+        entity_id, _ = self.find(kind, name)
+        return self.store.attached(kind, entity_id)
+
+    def rename(self, kind: Kind, old: str, new: str) -> Renamed:
+        """`old` is called `new` from now on (spacing tidied); everything stays linked."""
+        entity_id, _ = self.find(kind, old)
+        name = " ".join(new.split())
+        if not name:
+            raise EmptyName(f"a {kind} needs a name")
+        rename = self.store.rename_project if kind == "project" else self.store.rename_client
+        try:
+            renamed = rename(entity_id, name)
+        except NameTakenError as error:
+            raise NameClash(f"{error}: pick another name, or delete that {kind} first") from error
+        except NotFoundError as error:  # deleted since it was found
+            raise UnknownName(f"no {kind} called {old!r} any more") from error
+        if renamed.notes_reindexed and self.refreshed is not None:
+            self.refreshed()
+        return renamed
+
+    def delete(self, kind: Kind, name: str, force: bool = False) -> Attached:
+        """Delete it; what it had. StillInUse, nothing deleted, when it has something that
+        would be lost and not `force`."""
+        entity_id, found = self.find(kind, name)
+        delete = self.store.delete_project if kind == "project" else self.store.delete_client
+        try:
+            return delete(entity_id, force)
+        except InUseError as error:
+            raise StillInUse(
+                f"{kind} {found!r} has {describe(error.attached)}", error.attached
+            ) from error
+        except NotFoundError as error:
+            raise UnknownName(f"no {kind} called {name!r} any more") from error
+
+
+def describe(had: Attached) -> str:
+    """What a project or client has: "3 meetings linked, 2 notes and a living document
+    (4 sections)"; "" for nothing."""
+    parts = []
+    if had.meetings:
+        parts.append(_plural(had.meetings, "meeting") + " linked")
+    if had.notes:
+        parts.append(_plural(had.notes, "note"))
+    if had.sections:
+        parts.append(f"a living document ({_plural(had.sections, 'section')})")
+    if had.projects:
+        parts.append(_plural(len(had.projects), "project") + f" ({', '.join(had.projects)})")
+    return ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else "".join(parts)
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" + ("" if count == 1 else "s")
+
+
+def _named(kind: Kind, name: str, known: Sequence[tuple[int, str]]) -> tuple[int, str]:
+    """The one `kind` called `name`: exactly, else in any case and spacing."""
+    wanted = " ".join(name.split())
+    found = [k for k in known if k[1] == wanted] or [
+        k for k in known if k[1].casefold() == wanted.casefold()
+    ]
+    if len(found) == 1:
+        return found[0]
+    if found:
+        said = ", ".join(repr(n) for _, n in found)
+        raise UnknownName(f"{name!r} could be any of {said}: give the name exactly")
+    names = sorted((n for _, n in known), key=str.casefold)
+    listed = ", ".join(names[:_NAMES_SHOWN]) + (", ..." if len(names) > _NAMES_SHOWN else "")
+    hint = "memo projects" if kind == "project" else "memo clients"
+    raise UnknownName(
+        f"no {kind} called {name!r} ({kind}s: {listed or 'none yet'}); {hint} lists them"
+    )
