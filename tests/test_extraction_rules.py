@@ -489,3 +489,18 @@ def test_a_number_does_not_replace_a_name_as_the_same_call() -> None:
     )
     kinds = [(d.description[:20], d.status) for d in result.decisions]
     assert kinds == [("Brightline it is.", "current"), ("A two-week soak on t", "current")]
+
+
+def test_the_header_lines_are_not_what_a_meeting_discussed() -> None:
+    result = extract(
+        parse(
+            "Cobalt standup\nDate: 2026-11-24\nAttendees: Tom Adeyemi, Priya Natarajan\n\n"
+            "Tom Adeyemi: I set up the Stripe account on Friday, with two-factor.\n"
+            "Priya Natarajan: Great, thanks.\n",
+            "standup.txt",
+            "txt",
+        )
+    )
+    discussed = result.summary.split("Discussed: ", 1)[1].split(".")[0]
+    assert "Stripe" in discussed
+    assert not {"Date", "Attendees"} & set(discussed.split(", ")), discussed

@@ -6,6 +6,7 @@ import calendar
 import re
 from collections import Counter
 
+from memo_tui.core.capture.evidence import is_spoken
 from memo_tui.core.capture.offline.text import STOPWORDS, clean_spoken, stem
 from memo_tui.core.capture.sources import Transcript
 from memo_tui.core.capture.untrusted import addresses_a_model
@@ -30,8 +31,8 @@ def topics(transcript: Transcript, limit: int = 6) -> list[str]:
     counts: Counter[str] = Counter()
     forms: dict[str, Counter[str]] = {}
     for turn in transcript.turns:
-        if addresses_a_model(turn.text, turn.speaker):
-            continue
+        if addresses_a_model(turn.text, turn.speaker) or not is_spoken(turn, transcript.title):
+            continue  # nor is "Date: …" or "Attendees: …" what the meeting was about
         for word in _WORD.findall(clean_spoken(turn.text)):
             lower = word.lower()
             if lower in STOPWORDS or lower in ignored:
