@@ -504,3 +504,14 @@ def test_the_header_lines_are_not_what_a_meeting_discussed() -> None:
     discussed = result.summary.split("Discussed: ", 1)[1].split(".")[0]
     assert "Stripe" in discussed
     assert not {"Date", "Attendees"} & set(discussed.split(", ")), discussed
+
+
+def test_that_after_ones_own_task_is_that_task_not_the_one_turned_down() -> None:
+    result = meeting(
+        "Nadia Roy: Hannah, can you redo the customs paperwork by Friday?",
+        "Hannah Osei: I can't, I'm away.",
+        "Omar Haddad: I need to chase the courier invoice. I'll do that by Friday.",
+    )
+    owners = {t.description[:20]: (t.assignee, t.status) for t in result.action_items}
+    assert owners.get("Redo the customs pap") == ("Hannah", "dropped"), owners
+    assert any(owner == "Omar Haddad" for owner, _ in owners.values()), owners

@@ -332,3 +332,32 @@ def test_structured_calls_are_deterministic_and_placeholder_items_are_no_tasks(
         "Draft the v2 migration guide for partners."
     ]
     assert server.seen[0].body["temperature"] == 0
+
+
+def test_a_server_refusing_tools_on_an_agent_turn_fails_once_and_changes_nothing(
+    server: FakeServer,
+) -> None:
+    """A refusal of tools when none is forced is the server's answer, not a way to step
+    down: one request, a clear error, and structured output still asked for as a schema."""
+    from memo_tui.core.llm.errors import LLMError
+
+    server.default = api.error(400, "registry.ollama.ai/tiny does not support tools")
+    spec = ToolSpec("search_facts", "Search.", {"type": "object", "properties": {}})
+    request = Request("tiny", (Message("user", "Hi?"),), tools=(spec,), deadline_s=5.0)
+    llm = provider(server)
+    with pytest.raises(LLMError, match="does not support tools"):
+        asyncio.run(llm.complete(request))
+    assert len(server.seen) == 1 and llm.forcing == "response_format"
+
+
+def test_an_empty_structured_answer_is_nothing_to_say_when_nothing_is_required(
+    server: FakeServer,
+) -> None:
+    server.push(api.completion("{}"))
+    routed = asyncio.run(provider(server).structured(_structured_request(), RouterFilters, "r"))
+    assert routed == RouterFilters() and len(server.seen) == 1
+
+
+def test_prose_that_shows_a_call_as_an_example_stays_prose() -> None:
+    said = 'The docs show <function=get_person>{"person": "x"}</function> as an example.'
+    assert written_calls(said, {"get_person"}) == ()

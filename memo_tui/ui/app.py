@@ -242,7 +242,10 @@ class MemoApp(Workflows):
     @work(thread=True, exclusive=True, group="watch", exit_on_error=False)
     def _outside_writes(self) -> None:
         """Show another process's writes: the lists, the status line and any open page."""
-        version = self.services.store.data_version()
+        try:
+            version = self.services.store.data_version()
+        except Exception:  # noqa: BLE001 - a busy or vanished file: look again next tick
+            return
         if self._data_version is not None and version != self._data_version:
             self.call_from_thread(self.refresh_lists)
             self.call_from_thread(self.refresh_pages)

@@ -269,8 +269,9 @@ def _remaining(deadline: float) -> float:
 
 
 def _validate(completion: Completion, schema: type[Model], tool: str) -> Model:
-    """The call's input as `schema`. An input holding none of the schema's fields is invalid
-    even when every field is optional: a wrapper object or a misread reply is no answer."""
+    """The call's input as `schema`. An input holding only keys that are none of the
+    schema's fields is invalid even when every field is optional: a wrapper object or a
+    misread reply is no answer ({} is: nothing to say, when nothing is required)."""
     call = next((c for c in completion.tool_calls if c.name == tool), None)
     if call is None:
         said = " ".join(completion.text.split())[:120]
@@ -282,7 +283,7 @@ def _validate(completion: Completion, schema: type[Model], tool: str) -> Model:
     if set(call.arguments) == {"_unparsed"}:
         raw = " ".join(str(call.arguments["_unparsed"]).split())[:120]
         raise LLMInvalidOutput(f"the {tool} input is not valid JSON: {raw!r}")
-    if not fields & call.arguments.keys():
+    if call.arguments and not fields & call.arguments.keys():
         had = ", ".join(sorted(call.arguments)) or "nothing"
         raise LLMInvalidOutput(
             f"the {tool} input holds none of its fields ({', '.join(sorted(fields))}); "

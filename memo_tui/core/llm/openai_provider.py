@@ -86,7 +86,7 @@ class OpenAIProvider(Provider):
                 forcing = self.forcing if request.tool_choice else "tools"
                 body = _body(request, stream=False, forcing=forcing)
                 response = await client.post("/chat/completions", json=body)
-                if _refused(response, forcing):
+                if request.tool_choice and _refused(response, forcing):
                     # The server cannot force output this way: the next way, from now on.
                     self.forcing = FORCING[FORCING.index(forcing) + 1]
                     continue

@@ -99,8 +99,8 @@ def written_calls(text: str, offered: set[str]) -> tuple[ToolCall, ...]:
         return ()
     tagged = _tagged_functions(text)
     if tagged:
-        if not all(name in offered for name, _ in tagged):
-            return ()
+        if not all(name in offered for name, _ in tagged) or not _only_calls(text):
+            return ()  # prose that shows a call as an example stays prose
         return tuple(
             ToolCall(f"text_call_{n}", name, args) for n, (name, args) in enumerate(tagged)
         )
@@ -117,7 +117,9 @@ def written_calls(text: str, offered: set[str]) -> tuple[ToolCall, ...]:
 def _only_calls(text: str) -> bool:
     """Whether the text holds nothing but JSON objects and their wrappers."""
     rest = _FENCE.sub(lambda m: m.group(1), text)
-    rest = re.sub(r"</?(?:tool_call|tools|function_call)>", " ", rest)
+    rest = re.sub(r"</?(?:tool_call|tools|function_call)>|</function>", " ", rest)
+    rest = _FUNCTION_TAG.sub(" ", rest)  # `<function name="x" arguments=` before its JSON
+    rest = re.sub(r"\}\s*/?>", "}", rest)  # and the `/>` after it
     decoder = json.JSONDecoder()
     at, left = 0, []
     while at < len(rest):

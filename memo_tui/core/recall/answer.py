@@ -462,7 +462,7 @@ def retrieve(
     if filters.asks_who and mentions:  # the people named are where it happened: the filter
         named = re.compile(rf"\b(?:{'|'.join(mentions)})(?:'s)?\b", re.IGNORECASE)
         words = " ".join(named.sub(" ", words).split()) or words
-        asked = " ".join(named.sub(" ", question).split())
+        asked = " ".join(named.sub(" ", question).split()) or question
     hard = tuple(t for t in filters.fact_types if t == "action_item")
     soft = tuple(t for t in filters.fact_types if t not in hard)
     flt = replace(filters.fact_filter(with_types=False), fact_types=hard)

@@ -1022,6 +1022,8 @@ def _handed_over(item: _Item, kept: list[_Item]) -> _Item | None:
             continue
         if item.turn_index - earlier.turn_index > HANDOVER_REACH:
             return None
+        if pointing and earlier.assignee == item.assignee:
+            return None  # "I'll do that" after one's own task: that task, not a handover
         if not earlier.assignee or earlier.assignee == item.assignee:
             continue
         if pointing:
@@ -1040,6 +1042,8 @@ def _merge(items: list[_Item], turns: list[Turn]) -> list[_Item]:
     for item in sorted(items, key=lambda i: i.position):
         if item.position in taken_in:
             continue  # said as part of a call beside it
+        if item.kind == "action" and _objectless(item):
+            _pointed_task(item, turns)  # "I'll do that" after its task: it names the task
         earlier = _handed_over(item, kept)
         if earlier is not None:
             earlier.assignee, earlier.due = item.assignee, item.due or earlier.due
