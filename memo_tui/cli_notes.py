@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from memo_tui import render
 from memo_tui.core.safety import sanitize, sanitize_line
+from memo_tui.core.words import plural
 from memo_tui.render import warn
 
 if TYPE_CHECKING:
@@ -196,12 +197,8 @@ def _described(capture: CaptureSummary) -> str:
     when = capture.occurred_at or capture.captured_at[:10]
     return sanitize_line(
         f"capture {capture.id}, {capture.title!r} ({when}), with its "
-        f"{_count(capture.decisions, 'decision')} and {_count(capture.action_items, 'action item')}"
+        f"{plural(capture.decisions, 'decision')} and {plural(capture.action_items, 'action item')}"
     )
-
-
-def _count(n: int, thing: str) -> str:
-    return f"{n} {thing}" + ("" if n == 1 else "s")
 
 
 def capture_json(capture: CaptureSummary) -> dict[str, Any]:

@@ -7,12 +7,11 @@ drops its vector, so after a write the caller's `refreshed` embeds it again.
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from store import NoteRecord, NotFoundError, Provenance, Store
+from store import NoteRecord, NotFoundError, Provenance, Store, utc_now
 
 OwnerKind = Literal["project", "client"]
 _NAMES_SHOWN = 10  # known names an error lists before "..."
@@ -55,10 +54,6 @@ class Edited:
     changed: bool  # False: the text was already this, nothing was written
 
 
-def _now() -> str:
-    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
-
-
 class NotesService:
     """Notes written by `user`; `refreshed` runs after a note's text is written (e.g. embed
     the facts without a vector)."""
@@ -68,7 +63,7 @@ class NotesService:
         store: Store,
         user: str,
         refreshed: Callable[[], object] | None = None,
-        clock: Callable[[], str] = _now,
+        clock: Callable[[], str] = utc_now,
     ) -> None:
         self.store = store
         self.user = user

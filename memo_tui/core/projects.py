@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Literal
 
+from memo_tui.core.words import plural
 from store import (
     Attached,
     InUseError,
@@ -113,18 +114,14 @@ def describe(had: Attached) -> str:
     (4 sections)"; "" for nothing."""
     parts = []
     if had.meetings:
-        parts.append(_plural(had.meetings, "meeting") + " linked")
+        parts.append(plural(had.meetings, "meeting") + " linked")
     if had.notes:
-        parts.append(_plural(had.notes, "note"))
+        parts.append(plural(had.notes, "note"))
     if had.sections:
-        parts.append(f"a living document ({_plural(had.sections, 'section')})")
+        parts.append(f"a living document ({plural(had.sections, 'section')})")
     if had.projects:
-        parts.append(_plural(len(had.projects), "project") + f" ({', '.join(had.projects)})")
+        parts.append(plural(len(had.projects), "project") + f" ({', '.join(had.projects)})")
     return ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else "".join(parts)
-
-
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" + ("" if count == 1 else "s")
 
 
 def _named(kind: Kind, name: str, known: Sequence[tuple[int, str]]) -> tuple[int, str]:
