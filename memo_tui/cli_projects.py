@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from memo_tui import render
 from memo_tui.core.safety import sanitize, sanitize_line
+from memo_tui.core.words import plural
 from memo_tui.render import warn
 
 if TYPE_CHECKING:
@@ -103,8 +104,8 @@ def _projects(args: argparse.Namespace, services: Services) -> int:
         client = f" ({p.client})" if p.client else ""
         print(
             sanitize_line(
-                f"{p.name}{client}: {p.meetings} meetings, {p.facts} facts, "
-                f"{p.notes} notes, last {p.last_meeting or 'never'}"
+                f"{p.name}{client}: {plural(p.meetings, 'meeting')}, {plural(p.facts, 'fact')}, "
+                f"{plural(p.notes, 'note')}, last {p.last_meeting or 'never'}"
             )
         )
     return EXIT_OK
@@ -118,7 +119,9 @@ def _clients(args: argparse.Namespace, services: Services) -> int:
     if not clients:
         print("No clients yet. Add one with a project: memo project add NAME --client NAME")
     for c in clients:
-        print(sanitize_line(f"{c.name}: {c.projects} projects, {c.notes} notes"))
+        print(
+            sanitize_line(f"{c.name}: {plural(c.projects, 'project')}, {plural(c.notes, 'note')}")
+        )
     return EXIT_OK
 
 
@@ -221,7 +224,7 @@ def _rename_or_delete(args: argparse.Namespace, services: Services, kind: Kind, 
         if had.projects:
             print(sanitize_line(f"its projects stay, without a client: {', '.join(had.projects)}"))
         if had.runs:
-            print(f"{had.runs} agent runs about it stay in memo runs")
+            print(f"{plural(had.runs, 'agent run')} about it stay in memo runs")
     return EXIT_OK
 
 

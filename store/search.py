@@ -13,7 +13,7 @@ from typing import Any
 
 from sqlalchemy import Connection, text
 
-from store.vectors import _pack, embedding_space
+from store.vectors import embedding_space, pack_vector
 
 _TOKEN = re.compile(r"\w+", re.UNICODE)
 
@@ -211,7 +211,7 @@ def semantic(
             "SELECT e.fact_key, knn.distance FROM knn JOIN fact_embeddings e ON e.id = knn.rowid "
             "ORDER BY knn.distance"
         ),
-        {"v": _pack(vector, dim), "k": limit, **params},
+        {"v": pack_vector(vector, dim), "k": limit, **params},
     ).all()
     return [(int(k), 1.0 - float(d)) for k, d in rows if 1.0 - float(d) >= min_similarity]
 

@@ -18,7 +18,7 @@ def embedding_space(conn: Connection) -> tuple[str | None, int]:
     return model, int(dim)
 
 
-def _pack(vector: Sequence[float], dim: int) -> bytes:
+def pack_vector(vector: Sequence[float], dim: int) -> bytes:
     if len(vector) != dim:
         raise VectorError(f"embedding has {len(vector)} dimensions, the store expects {dim}")
     if not all(math.isfinite(value) for value in vector):
@@ -35,7 +35,7 @@ def put_embedding(
         raise VectorError(
             f"the store holds vectors from {stored_model}; refusing to mix in {model}"
         )
-    blob = _pack(vector, dim)
+    blob = pack_vector(vector, dim)
     if stored_model is None:
         conn.execute(
             text("UPDATE embedding_space SET model = :m, updated_at = datetime('now')"),
@@ -152,7 +152,7 @@ def nearest(conn: Connection, vector: Sequence[float], k: int) -> list[tuple[int
             "SELECT e.fact_key, knn.distance FROM knn JOIN fact_embeddings e ON e.id = knn.rowid "
             "ORDER BY knn.distance"
         ),
-        {"v": _pack(vector, dim), "k": int(k)},
+        {"v": pack_vector(vector, dim), "k": int(k)},
     ).all()
     return [(int(key), 1.0 - float(distance)) for key, distance in rows]
 

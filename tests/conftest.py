@@ -1,32 +1,28 @@
-"""Shared fixtures: a real SQLite store in tmp_path and a `memo` subprocess runner."""
+"""Shared fixtures: a real SQLite store in tmp_path, offline services on a copy of the demo
+store, the demo embedded with the real model, and a `memo` subprocess runner. Helpers that
+tests import live in `support/`."""
 
 from __future__ import annotations
 
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from support.embedding import MODEL, model_path
+from support.paths import DEMO
 
 from memo_tui.core.capture import CaptureOptions, CaptureService
 from store import Store
 
 if TYPE_CHECKING:
-    from sqlalchemy import Connection
-
     from memo_tui.core.services import Services
-
-REPO = Path(__file__).resolve().parent.parent
-DEMO = REPO / "memo_tui" / "demo" / "meetings"
-DATA = Path(__file__).resolve().parent / "data"
 
 
 @pytest.fixture
@@ -79,67 +75,6 @@ def service(store: Store) -> CaptureService:
     return CaptureService(store, CaptureOptions(max_chars=100_000, user="tester"))
 
 
-@contextmanager
-def old_schema(path: Path, version: int) -> Iterator[Connection]:
-    """A store file migrated only up to `version` by the frozen steps, as an older memo left
-    it (test_migrations checks they make the schema each version had): write to it through
-    the connection (one transaction), then open it with Store to migrate it."""
-    from store.engine import writer_engine
-    from store.migrations import upgrade
-
-    engine = writer_engine(path, 5_000)
-    try:
-        with engine.begin() as conn:
-            upgrade(conn, version)
-            yield conn
-    finally:
-        engine.dispose()
-
-
-@contextmanager
-def deadline(seconds: int) -> Iterator[None]:
-    """Fail the block if it runs past `seconds` (hostile input must stay bounded)."""
-
-    def expire(*_: object) -> None:
-        raise TimeoutError(f"took over {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
-
-
-def dump(store: Store) -> dict[str, list[tuple[Any, ...]]]:
-    """Every row of every table and index: for "the store is exactly as it was"."""
-    from sqlalchemy import text
-
-    tables = [
-        "captures",
-        "decisions",
-        "action_items",
-        "excerpts",
-        "context_notes",
-        "digests",
-        "clients",
-        "projects",
-        "people",
-        "entity_aliases",
-        "capture_people",
-        "fact_embeddings",
-        "embedding_space",
-    ]
-    with store.reader.connect() as conn:
-        content = {t: conn.execute(text(f"SELECT * FROM {t} ORDER BY 1")).all() for t in tables}
-        content["facts_fts"] = conn.execute(text("SELECT rowid FROM facts_fts ORDER BY 1")).all()
-        content["fact_vectors"] = conn.execute(
-            text("SELECT rowid FROM fact_vectors ORDER BY 1")
-        ).all()
-    return content
-
-
 @dataclass
 class Run:
     code: int
@@ -178,24 +113,9 @@ def memo(tmp_path: Path):  # type: ignore[no-untyped-def]
     return run
 
 
-class ListLedger:
-    """A ledger that keeps call records in a list (provider tests without a store)."""
-
-    def __init__(self) -> None:
-        from memo_tui.core.llm.types import CallRecord
-
-        self.calls: list[CallRecord] = []
-
-    def record(self, call: object) -> int:
-        self.calls.append(call)  # type: ignore[arg-type]
-        return len(self.calls)
-
-
 @pytest.fixture(scope="module")
 def demo_search_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Store, object]]:
     """The demo meetings captured and embedded once per module, with the real model."""
-    from test_embed import MODEL, model_path
-
     from memo_tui.core.embed import EmbedService, FastEmbedder
 
     embedder = FastEmbedder(MODEL, model_path())

@@ -1,0 +1,98 @@
+"""The code's contracts that import-linter cannot state; prints what breaks them, exit 1 if any.
+
+- Size: no module over 400 lines, no function over 60 (tables of data excepted). The modules
+  and functions written before the limits are listed in `contracts-baseline.txt` with their
+  size then: each may shrink but never grow (`--update` rewrites the list; one that fits
+  drops off it). Anything new must fit.
+- Privates: no module imports another module's private name (`from store.vectors import
+  _pack`): what a module shares, it names without the underscore.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BASELINE = Path(__file__).with_name("contracts-baseline.txt")
+PACKAGES = ("memo_tui", "store")
+MODULE_LINES = 400
+FUNCTION_LINES = 60
+# Tables of data, not logic: regular expressions one to a line, a migration's literal DDL.
+TABLES = frozenset({"memo_tui/core/capture/offline/cues.py", "store/migrations/v01_initial.py"})
+
+
+def measure() -> dict[str, int]:
+    """Every module and function over its limit, by name ("path" or "path:function")."""
+    over: dict[str, int] = {}
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            name = path.relative_to(ROOT).as_posix()
+            if name in TABLES:
+                continue
+            source = path.read_text(encoding="utf-8")
+            lines = source.count("\n")
+            if lines > MODULE_LINES:
+                over[name] = lines
+            for node in ast.walk(ast.parse(source)):
+                if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                    length = (node.end_lineno or node.lineno) - node.lineno + 1
+                    key = f"{name}:{node.name}"
+                    if length > FUNCTION_LINES:
+                        over[key] = max(length, over.get(key, 0))
+    return over
+
+
+def private_imports() -> list[str]:
+    """Every `from <our module> import _name` of a name private to that module."""
+    found = []
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            name = path.relative_to(ROOT).as_posix()
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if not isinstance(node, ast.ImportFrom) or not node.module or node.level:
+                    continue
+                if node.module.split(".")[0] not in PACKAGES:
+                    continue
+                for alias in node.names:
+                    if alias.name.startswith("_") and not alias.name.startswith("__"):
+                        found.append(f"{name}:{node.lineno}: imports {node.module}.{alias.name}")
+    return found
+
+
+def read_baseline() -> dict[str, int]:
+    if not BASELINE.exists():
+        return {}
+    lines = BASELINE.read_text().splitlines()
+    rows = (line.split(maxsplit=1) for line in lines if line.strip() and not line.startswith("#"))
+    return {name: int(size) for size, name in rows}
+
+
+def main(argv: list[str]) -> int:
+    over = measure()
+    if "--update" in argv:
+        BASELINE.write_text(
+            "# size name: over the limits before they were set; may shrink, never grow\n"
+            + "".join(f"{size} {name}\n" for name, size in sorted(over.items()))
+        )
+        print(f"{len(over)} modules and functions over the limits listed in {BASELINE.name}")
+        return 0
+    allowed = read_baseline()
+    broken = [
+        f"{name}: {size} lines (limit {FUNCTION_LINES if ':' in name else MODULE_LINES}"
+        + (f", {allowed[name]} when listed)" if name in allowed else ")")
+        for name, size in sorted(over.items())
+        if size > allowed.get(name, 0)
+    ]
+    privates = private_imports()
+    for line in broken + privates:
+        print(line)
+    listed = sum(1 for name in over if name in allowed)
+    print(f"size limits: {len(broken)} broken; {listed} listed from before the limits")
+    print(f"private imports: {len(privates)}")
+    return 1 if broken or privates else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

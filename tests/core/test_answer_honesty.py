@@ -1,0 +1,317 @@
+"""Answers that say what holds now, say when there is no record, and ask which person."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from memo_tui.core.capture import CaptureOptions, CaptureService
+from memo_tui.core.embed import EmbedService, FastEmbedder
+from memo_tui.core.recall.answer import ask
+from store import Store
+
+TODAY = dt.date(2026, 11, 29)
+
+KICKOFF = """Attendees: Sam Okafor, Sam Lindqvist, Libby Harcourt
+Date: 2026-03-02
+
+Libby Harcourt: Code freeze. When can firmware stop taking changes?
+Sam Lindqvist: I was thinking Friday the 20th of March.
+Libby Harcourt: OK. Code freeze is Friday the 20th of March, that's agreed.
+Sam Okafor: The field team needs the chargers on the back wall, by the docks.
+Libby Harcourt: Agreed, chargers go on the back wall.
+Sam Lindqvist: Wait, no. The soak test needs another week on ten robots.
+Libby Harcourt: Then scrap the 20th. Code freeze is Friday the 27th of March.
+Libby Harcourt: Sam Lindqvist, send the drift logs by Thursday.
+Sam Lindqvist: Will do.
+Libby Harcourt: Sam Okafor, write the shadow week plan by the 10th.
+Sam Okafor: Sure.
+"""
+
+
+OPS = """Ops review
+Attendees: Libby Harcourt, Omar Haddad, Sam Okafor
+Date: 2026-03-16
+
+Libby Harcourt: Kiosks. Reception asked about self-check-in kiosks again.
+Omar Haddad: Nice idea, but it stays parked, no owner and no budget.
+Libby Harcourt: Second van. We approved four thousand pounds for the second van in January.
+Sam Okafor: Quick update. The shadow week plan went out to the shift leads on Friday.
+Omar Haddad: Couriers. Brightline lost two more parcels.
+Libby Harcourt: Then Parcelwise it is, from April.
+Omar Haddad: Parcelwise charges nine pounds a parcel, and they collect twice a day.
+Libby Harcourt: Omar, can you join the on-call rota from May?
+Omar Haddad: Sorry, no. I can't take that on with the warehouse move.
+"""
+
+AUDIT = """Depot audit
+Attendees: Libby Harcourt, Omar Haddad, Paula Ines
+Date: 2026-03-23
+
+Libby Harcourt: Omar, can you renew the forklift lease before the audit?
+Omar Haddad: I can't, I'm at the warehouse move all week.
+Libby Harcourt: Paula, can your team take it?
+Paula Ines: Yes, we'll take it. Done by Friday.
+Libby Harcourt: Last thing. On-call moves to a weekly rotation from April: Paula, then Sam Okafor.
+Paula Ines: Fine by me.
+"""
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> object:
+    from support.embedding import MODEL, model_path
+
+    folder = tmp_path_factory.mktemp("honest")
+    (folder / "2026-03-02-freeze.txt").write_text(KICKOFF)
+    (folder / "2026-03-16-ops.txt").write_text(OPS)
+    embedder = FastEmbedder(MODEL, model_path())
+    with Store(folder / "memo.db") as store:
+        embed = EmbedService(store, embedder)
+        capture = CaptureService(store, CaptureOptions(user="t"), after_commit=embed.embed_capture)
+        (folder / "2026-03-23-audit.txt").write_text(AUDIT)
+        names = ("2026-03-02-freeze.txt", "2026-03-16-ops.txt", "2026-03-23-audit.txt")
+        capture.capture_paths([folder / name for name in names])
+        yield store, embedder
+
+
+def test_the_answer_leads_with_the_call_that_holds_and_tells_the_old_one_after(
+    store: tuple[Store, FastEmbedder],
+) -> None:
+    result = ask(*store, "When is the code freeze?", today=TODAY)
+    first = result.answer.splitlines()[1]
+    assert "27th of March" in first and "changed on 2026-03-02; before:" in first
+    assert first.index("27th") < first.index("20th")  # the current call first, then the old
+    old = next(h for h in result.citations if "20th" in h.fact.text)
+    assert old.fact.text.endswith("(superseded)")
+
+
+def test_a_name_that_fits_two_people_is_asked_about(store: tuple[Store, FastEmbedder]) -> None:
+    result = ask(*store, "What did Sam commit to?", today=TODAY)
+    assert result.answer.startswith("Which Sam do you mean: Sam ")
+    assert set(result.which) == {"Sam Okafor", "Sam Lindqvist"}
+    assert not result.no_record
+
+
+@pytest.mark.parametrize(
+    ("question", "why"),
+    [
+        ("When did we decide to move the code freeze onto Kubernetes?", "Kubernetes"),
+        ("How are the marmalade jars and jam invoices at the docks?", "key terms"),
+        ("Did we agree a budget for the soak test?", "no decision"),
+        # a decision holds "code freeze", none the rarest word, "kiosks"
+        ("What did we decide about reception kiosks in the code freeze?", "no decision"),
+    ],
+)
+def test_no_record_says_so_and_offers_the_closest_as_not_answering(
+    store: tuple[Store, FastEmbedder], question: str, why: str
+) -> None:
+    result = ask(*store, question, today=TODAY)
+    head = result.answer.splitlines()[0]
+    assert head.startswith("No record of") and why in head and result.no_record
+    assert head.endswith("Closest, not answering it:")
+
+
+def test_nothing_found_at_all_is_no_record_too(store: tuple[Store, FastEmbedder]) -> None:
+    result = ask(*store, "Which lidar vendor supplies heater kits?", today=TODAY)
+    assert result.answer.startswith("No record") and result.no_record and not result.citations
+
+
+def test_the_gate_lets_an_answerable_question_through(store: tuple[Store, FastEmbedder]) -> None:
+    result = ask(*store, "Where do the chargers go?", today=TODAY)
+    assert not result.no_record and result.answer.startswith("From your meetings:")
+    assert "back wall" in result.answer.splitlines()[1]
+
+
+def test_a_value_asked_for_and_never_given_is_no_record(
+    store: tuple[Store, FastEmbedder],
+) -> None:
+    """The kiosks were talked about, but no budget was set: the lines about them give no
+    number. The van's budget was, and the answer quotes the line that gives it."""
+    kiosks = ask(*store, "What is the budget for the self-check-in kiosks?", today=TODAY)
+    head = kiosks.answer.splitlines()[0]
+    assert kiosks.no_record and "gives no number" in head, kiosks.answer
+    van = ask(*store, "What is the budget for the second van?", today=TODAY)
+    assert not van.no_record and "four thousand pounds" in van.answer, van.answer
+
+
+def test_an_excerpt_is_quoted_by_the_turn_that_answers(
+    store: tuple[Store, FastEmbedder],
+) -> None:
+    result = ask(*store, "How much does Parcelwise charge per parcel?", today=TODAY)
+    assert "Omar Haddad: Parcelwise charges nine pounds a parcel" in result.answer
+    assert "Kiosks. Reception asked" not in result.answer  # the excerpt's first turn
+
+
+def test_whether_it_happened_leads_with_the_line_that_says_it_did(
+    store: tuple[Store, FastEmbedder],
+) -> None:
+    result = ask(*store, "Did Sam Okafor write the shadow week plan?", today=TODAY)
+    assert result.answer.startswith("Yes, reported done [1].")
+    assert "went out to the shift leads on Friday" in result.answer.splitlines()[1]
+    assert "write the shadow week plan by the 10th" in result.answer  # the ask follows
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Did Omar join the on-call rota?",  # asked, and turned down
+        "Did the shift leads approve the second van?",  # a line reports "went out", of a plan
+    ],
+)
+def test_whether_it_happened_is_never_yes_without_a_line_saying_so(
+    store: tuple[Store, FastEmbedder], question: str
+) -> None:
+    result = ask(*store, question, today=TODAY)
+    assert not result.answer.startswith("Yes"), result.answer
+
+
+def test_who_did_it_while_someone_was_away_is_not_about_the_one_away(
+    store: tuple[Store, FastEmbedder],
+) -> None:
+    """The person named in a question asking who is where it happened, not the answer: the
+    task they turned down, handed to another, is found, under its new owner."""
+    result = ask(*store, "Who renewed the forklift lease while Omar was away?", today=TODAY)
+    assert "(owner: Paula Ines)" in result.answer.splitlines()[1], result.answer
+
+
+def test_a_request_turned_down_says_so(store: tuple[Store, FastEmbedder]) -> None:
+    result = ask(*store, "Is Omar part of the on-call rota?", today=TODAY)
+    assert "(owner: Omar Haddad) (dropped: turned down)" in result.answer, result.answer
+
+
+def test_what_holds_now_leads_with_the_decision(store: tuple[Store, FastEmbedder]) -> None:
+    result = ask(*store, "Which courier are we using now?", today=TODAY)
+    assert result.answer.splitlines()[1].startswith("- Parcelwise it is"), result.answer
+
+
+def test_what_holds_now_meets_its_decision_across_a_hyphen(
+    store: tuple[Store, FastEmbedder],
+) -> None:
+    from memo_tui.core.recall.current import decisions_first
+
+    result = ask(*store, "Who is on call at the moment?", today=TODAY)
+    assert result.answer.splitlines()[1].startswith("- On-call moves to a weekly rotation")
+    said = _hit(1000, "Omar Haddad: Who covers nights over Easter?")
+    decided = _hit(1001, "On-call moves to a weekly rotation from April.", "decision")
+    ordered = decisions_first(store[0], [said, decided], "Who is on call at the moment?")
+    assert ordered[0] is decided
+
+
+def test_the_answer_says_how_many_more_facts_matched(store: tuple[Store, FastEmbedder]) -> None:
+    result = ask(*store, "code freeze soak chargers drift", today=TODAY)
+    shown = len(set(re.findall(r"\[(\d+)\]", result.answer)))
+    assert len(result.citations) > shown >= 3
+    assert f"({len(result.citations) - shown} more matching fact" in result.answer
+
+
+QUESTIONS = [
+    {"id": "c1", "q": "When is the code freeze now?", "kind": "current", "expect": [["27"]]},
+    {"id": "n1", "q": "When did we agree to move to Kubernetes?", "kind": "none",
+     "expect": [["no record"]], "meeting": None},
+    {"id": "a1", "q": "What did Sam promise to send?", "kind": "ambiguous",
+     "expect": [["okafor"], ["lindqvist"]], "meeting": None},
+    {"id": "w1", "q": "Where are the chargers going?", "kind": "what",
+     "expect": [["back wall"]], "meeting": "2026-03-02-freeze.txt"},
+]  # fmt: skip
+
+
+def test_bench_ask_judges_each_kind(memo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    data = tmp_path / "set"
+    data.mkdir()
+    (data / "2026-03-02-freeze.txt").write_text(KICKOFF)
+    truth = {"file": "2026-03-02-freeze.txt", "date": "2026-03-02", "decisions": [], "actions": []}
+    (data / "truth.jsonl").write_text(json.dumps(truth) + "\n")
+    (data / "questions.jsonl").write_text("".join(json.dumps(q) + "\n" for q in QUESTIONS))
+    from support.embedding import model_path
+
+    env = {"MEMO_EMBED_MODEL_PATH": str(model_path())}
+    run = memo("bench", "ask", "--data", str(data), "--json", extra_env=env)
+    assert run.code == 0, run.stderr
+    figures = run.json()
+    assert {k: v["passed"] for k, v in figures["scores"].items()} == {
+        "answerable": 1,
+        "current": 1,
+        "none": 1,
+        "ambiguous": 1,
+    }
+    plain = memo("bench", "ask", "--data", str(data), "--detail", extra_env=env)
+    assert "none         1/1" in plain.stdout and "PASS" in plain.stdout
+    missing = memo("bench", "ask", "--data", str(tmp_path), extra_env=env)
+    assert missing.code == 2 and "questions.jsonl" in missing.stderr
+
+
+def _hit(n: int, text: str, fact_type: str = "excerpt") -> object:
+    from memo_tui.core.recall.search import Hit
+    from store import FactRecord
+
+    fact = FactRecord(n, fact_type, n, text, 1, "t", None, "", "meeting", "x", n, n + 5)
+    return Hit(fact, 1.0 / n, n, None, None)
+
+
+def test_a_hit_whose_quoted_turn_answers_moves_up_but_not_past_everything() -> None:
+    from memo_tui.core.recall.answer import by_best_line, focused
+
+    hits = [
+        _hit(1, "Ana: Morning all.\nBo: The van is blue."),
+        _hit(2, "Ana: Lunch?\nBo: Pizza."),
+        _hit(3, "Cy: Coffee.\nBo: The courier collects twice a day from the back door."),
+        _hit(4, "Cy: The courier collects twice a day."),
+        _hit(5, "Di: Thanks."),
+        _hit(6, "Ed: Bye."),
+    ]
+    question = "How often does the courier collect from the back door?"
+    assert focused(hits, question)[2] == "Bo: The courier collects twice a day from the back door."
+    order = [h.fact.fact_id for h in by_best_line(hits, question)]  # type: ignore[arg-type]
+    assert order == [3, 1, 2, 4, 5, 6]  # the turn holding every word first; 4 holds fewer
+    unmoved = by_best_line(hits, "the weather")  # type: ignore[arg-type]
+    assert [h.fact.fact_id for h in unmoved] == [1, 2, 3, 4, 5, 6]
+
+
+def test_an_answer_under_no_record_does_not_pass_the_bench() -> None:
+    """The facts listed under "No record of …" are the closest, not an answer: an answerable
+    question answered that way fails, however many of its words they hold."""
+    from memo_tui.core.benchmarks.ask import judge
+    from memo_tui.core.recall.answer import AskResult
+    from memo_tui.core.recall.filters import QuestionFilters
+
+    text = 'No record of "van" (x). Closest, not answering it:\n- The van is blue. [1]'
+    question = {"id": "w", "kind": "what", "expect": [["blue"]], "meeting": None}
+    gated = AskResult(text, [], QuestionFilters(), "hybrid", 1, no_record=True)
+    assert judge(question, gated, {}) == (False, "said there is no record")
+    answered = AskResult(
+        "From your meetings:\n- The van is blue. [1]", [], QuestionFilters(), "hybrid", 1
+    )
+    assert judge(question, answered, {})[0]
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("The code freeze is Friday the 27th of March [1].", True),
+        ("Parcelwise charges 12 pounds a parcel [1].", False),  # the fact says nine
+        ("The code freeze moved to the 30th of March [1].", False),
+    ],
+)
+def test_a_model_answer_that_states_what_its_sources_do_not_is_set_aside(
+    store: tuple[Store, FastEmbedder], said: str, kept: bool
+) -> None:
+    from support.fakes import anthropic_api as api
+    from support.fakes.server import FakeServer
+
+    from memo_tui.core.llm.anthropic_provider import AnthropicProvider
+
+    question = "When is the code freeze?" if "freeze" in said else "What does Parcelwise charge?"
+    with FakeServer() as server:
+        server.push(api.message(tool=("search_filters", {"fact_types": []})), api.stream([said]))
+        provider = AnthropicProvider("k", server.url)
+        result = ask(*store, question, provider=provider, model="m", today=TODAY, limit=3)
+    if kept:
+        assert result.answer == said and result.note is None
+    else:
+        assert result.answer.startswith("From your meetings:"), result.answer
+        assert "the model's answer was set aside" in (result.note or "")
+        assert "is in none of [1]" in (result.note or "")

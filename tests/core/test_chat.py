@@ -1,0 +1,172 @@
+"""The chat agent behind the Ask pane: a conversation answered from read-only tools, facts
+labelled once per conversation, and every citation checked like the ask pipeline's; offline
+(a scripted search) and against a streaming model on the fake Messages API."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+from support.fakes import anthropic_api
+from support.fakes.server import FakeServer
+
+from memo_tui.core.agents.agents import CHAT_TOOLS
+from memo_tui.core.agents.chat import Chat, ChatEvent, Labels, Looking, Replied, Source
+from memo_tui.core.agents.service import UnknownEntity, resume_run, run_agent
+from memo_tui.core.agents.tools import TOOLS
+from memo_tui.core.llm.anthropic_provider import AnthropicProvider
+from memo_tui.core.llm.base import RetryPolicy
+from memo_tui.core.recall.answer import AnswerDelta
+from memo_tui.core.services import Services
+from memo_tui.settings import Settings
+
+
+def converse(chat: Chat, question: str) -> list[ChatEvent]:
+    async def collect() -> list[ChatEvent]:
+        return [event async for event in chat.ask(question)]
+
+    return asyncio.run(collect())
+
+
+def reply_of(events: list[ChatEvent]) -> Replied:
+    [reply] = [e for e in events if isinstance(e, Replied)]
+    return reply
+
+
+def test_the_chat_tools_only_read() -> None:
+    assert not any(TOOLS[name].mutating for name in CHAT_TOOLS)
+
+
+def test_labels_number_each_fact_once_per_conversation() -> None:
+    labels = Labels()
+    first = labels.label({"facts": [{"fact_id": 70, "text": "a"}, {"fact_id": 9, "text": "b"}]})
+    again = labels.label({"decided": [{"fact_id": 9}, {"fact_id": 12}], "fact_id": True})
+    assert [f["cite"] for f in first["facts"]] == ["[1]", "[2]"]
+    assert [d["cite"] for d in again["decided"]] == ["[2]", "[3]"]
+    assert "cite" not in again  # a flag is not a fact id
+    assert labels.keys == [70, 9, 12]
+
+
+def test_offline_chat_answers_a_follow_up_with_the_conversation(services: Services) -> None:
+    chat = Chat(services)
+    first = converse(chat, "who owns the rollback runbook?")
+    reply = reply_of(first)
+    assert reply.status == "completed" and reply.answer.startswith("From your meetings:")
+    assert "rollback runbook" in reply.answer and reply.cited
+    shown = "".join(e.text for e in first if isinstance(e, AnswerDelta))
+    assert reply.answer in shown  # the answer streamed in
+    assert [e.name for e in first if isinstance(e, Looking)] == ["search_facts"]
+    assert {e.n for e in first if isinstance(e, Source)} == set(reply.cited)
+    assert all(reply.sources[n].fact_key == chat.labels.keys[n - 1] for n in reply.cited)
+    follow = converse(chat, "and when is it due?")
+    [looked] = [e for e in follow if isinstance(e, Looking)]
+    assert "rollback runbook" in looked.arguments["query"]  # read with the question before
+    answer = reply_of(follow).answer
+    assert "(due 2026-10-14)" in answer
+    assert [m.role for m in chat.history] == ["user", "assistant"] * 2
+    runs = services.store.runs()
+    assert [(r.agent_type, r.status) for r in runs] == [("chat", "completed")] * 2
+    chat.reset()
+    assert chat.history == [] and len(chat.labels) == 0
+
+
+def test_nothing_found_says_so(services: Services) -> None:
+    reply = reply_of(converse(Chat(services), "zygomorphic quasar budgets"))
+    assert reply.status == "completed" and reply.answer.startswith("No record found")
+    assert reply.cited == []
+
+
+def model_chat(services: Services, server: FakeServer) -> Chat:
+    services.provider = AnthropicProvider(
+        "test-key", server.url, services.ledger, RetryPolicy(2, 0.01, 0.05)
+    )
+    services.settings = Settings(provider="anthropic", anthropic_api_key="k")
+    return Chat(services)
+
+
+def test_a_streaming_model_cites_what_its_tools_returned(services: Services) -> None:
+    with FakeServer() as server:
+        chat = model_chat(services, server)
+        server.push(
+            anthropic_api.stream(
+                ["Let me look."], tool=("search_facts", {"query": "Postgres"}), tool_id="toolu_a"
+            ),
+            anthropic_api.stream(
+                ["We chose managed ", "Postgres [1", "] for its backups [", "40]."]
+            ),
+        )
+        events = converse(chat, "why Postgres?")
+        second = server.seen[1].body
+        server.push(anthropic_api.stream(["As I said, backups [1]."]))
+        follow = reply_of(converse(chat, "remind me why?"))
+        third = server.seen[2].body
+    reply = reply_of(events)
+    assert reply.status == "completed"
+    assert reply.answer == "We chose managed Postgres [1] for its backups."
+    assert reply.removed_citations == 1 and reply.cited == [1]  # [40] named no fact
+    streamed = "".join(e.text for e in events if isinstance(e, AnswerDelta))
+    assert "[40]" not in streamed and "Postgres [1]" in streamed
+    assert reply.sources[1].fact_key == chat.labels.keys[0]
+    assert "Postgres" in reply.sources[1].text
+    assert second["stream"] is True
+    assert {t["name"] for t in second["tools"]} == set(CHAT_TOOLS)  # read-only tools only
+    results = [
+        block
+        for message in second["messages"]
+        if isinstance(message["content"], list)
+        for block in message["content"]
+        if block.get("type") == "tool_result"
+    ]
+    [result] = results
+    content = result["content"]
+    text = content if isinstance(content, str) else content[0]["text"]
+    assert json.loads(text)["facts"][0]["cite"] == "[1]"  # the model saw the label
+    assert follow.answer == "As I said, backups [1]." and follow.cited == [1]
+    said: list[Any] = [m["content"] for m in third["messages"]]
+    assert said[:2] == ["why Postgres?", "We chose managed Postgres [1] for its backups."]
+    assert said[-1] == "remind me why?"
+    [run, _] = services.store.runs()
+    assert run.agent_type == "chat" and run.cost_microdollars > 0
+
+
+def test_a_chat_answer_stating_a_number_its_sources_lack_is_marked(services: Services) -> None:
+    with FakeServer() as server:
+        chat = model_chat(services, server)
+        server.push(
+            anthropic_api.stream(
+                ["Let me look."], tool=("search_facts", {"query": "Postgres"}), tool_id="toolu_a"
+            ),
+            anthropic_api.stream(["We moved 75 services to Postgres [1]."]),
+        )
+        events = converse(chat, "why Postgres?")
+    reply = reply_of(events)
+    assert reply.answer.startswith("We moved 75 services to Postgres [1].")
+    assert "[memo: 75 is in none of [1]; check the sources" in reply.answer
+    streamed = "".join(e.text for e in events if isinstance(e, AnswerDelta))
+    assert "75 is in none of [1]" in streamed
+
+
+def test_chat_is_asked_not_run_on_an_entity_and_not_resumed(services: Services) -> None:
+    with pytest.raises(UnknownEntity, match="memo run chat QUESTION"):
+        run_agent(services, "chat", "Beacon")
+    reply = reply_of(converse(Chat(services), "Postgres"))
+    services.store.set_run_status(reply.run_id, "interrupted", "killed")
+    with pytest.raises(UnknownEntity, match="ask it again"):
+        resume_run(services, reply.run_id)
+
+
+def test_the_cli_chats_once(memo) -> None:  # type: ignore[no-untyped-def]
+    extra = {"MEMO_PROVIDER": "offline"}
+    done = memo(
+        "--demo", "run", "chat", "who owns the rollback runbook?", "--json", extra_env=extra
+    )
+    assert done.code == 0, done.stderr
+    answer = done.json()
+    assert answer["agent"] == "chat" and answer["status"] == "completed"
+    assert answer["tool_calls"] == 1 and answer["writes"] == []
+    assert answer["sources"][0]["n"] == 1 and "rollback runbook" in answer["sources"][0]["text"]
+    assert "[1]" in answer["answer"]
+    text = memo("--demo", "run", "chat", "who owns the rollback runbook?", extra_env=extra)
+    assert text.code == 0 and "[1] action_item · Weekly engineering sync lines" in text.stdout

@@ -1,0 +1,149 @@
+"""Embeddings with the real fastembed model: after capture, backfill, reuse, model changes."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+from support.embedding import MODEL, model_path
+from support.paths import DEMO
+
+from memo_tui.core.capture import CaptureOptions, CaptureService
+from memo_tui.core.embed import EmbedService, FastEmbedder
+from store import Store
+
+
+@pytest.fixture(scope="module")
+def embedder() -> FastEmbedder:
+    return FastEmbedder(MODEL, model_path())
+
+
+def services(
+    store: Store, embedder: object, timeout: float = 30.0
+) -> tuple[CaptureService, EmbedService]:
+    embed = EmbedService(store, embedder, batch_size=8, timeout_s=timeout)  # type: ignore[arg-type]
+    capture = CaptureService(store, CaptureOptions(user="t"), after_commit=embed.embed_capture)
+    return capture, embed
+
+
+def test_facts_are_embedded_right_after_capture(store: Store, embedder: FastEmbedder) -> None:
+    capture, _ = services(store, embedder)
+    capture.capture_paths([DEMO])
+    stats = store.stats()
+    assert stats.vectors == sum(stats.facts_by_type.values()) > 100
+    assert (stats.embedding_model, stats.embedding_dim) == (MODEL, 384)
+    assert store.count_without_vectors() == 0
+
+
+def test_semantic_neighbours_make_sense(store: Store, embedder: FastEmbedder) -> None:
+    capture, _ = services(store, embedder)
+    capture.capture_paths([DEMO])
+    [query] = embedder.embed(["which database did we pick for the analytics platform?"])
+    keys = [key for key, _ in store.nearest(query, 5)]
+    texts = {f.fact_key: f.text for f in store.facts()}
+    assert any("Postgres" in texts[key] for key in keys)
+
+
+def test_backfill_is_idempotent_and_reuses_unchanged_text(
+    tmp_path: Path, store: Store, embedder: FastEmbedder
+) -> None:
+    capture, embed = services(store, embedder)
+    path = tmp_path / "kickoff.txt"
+    path.write_text((DEMO / "2026-09-08-atlas-kickoff.txt").read_text())
+    capture.capture_file(path)
+    again = embed.backfill()
+    assert (again.embedded, again.reused, again.remaining) == (0, 0, 0)
+    path.write_text(path.read_text() + "Marcus Webb: One more thing, thanks all.\n")
+    replaced = capture.capture_file(path, replace=True)
+    assert replaced.status == "replaced"
+    assert store.count_without_vectors() == 0
+    # the replace re-created every fact; only the changed excerpt and summary were embedded
+    with store.reader.connect() as conn:
+        from sqlalchemy import text
+
+        cached = conn.execute(text("SELECT count(*) FROM embedding_cache")).scalar_one()
+    assert cached < 2 * sum(store.stats().facts_by_type.values())
+
+
+class SlowEmbedder:
+    """The real model behind a delay: a batch that runs past its timeout."""
+
+    def __init__(self, real: FastEmbedder, delay: float) -> None:
+        self.real, self.delay, self.name = real, delay, real.name
+
+    @property
+    def dim(self) -> int:
+        return self.real.dim
+
+    def embed(self, texts: list[str]) -> list[list[float]]:
+        time.sleep(self.delay)
+        return self.real.embed(texts)
+
+
+def test_a_timed_out_batch_leaves_null_and_backfill_catches_up(
+    store: Store, embedder: FastEmbedder
+) -> None:
+    capture, _ = services(store, SlowEmbedder(embedder, 1.0), timeout=0.2)
+    result = capture.capture_file(DEMO / "2026-09-08-atlas-kickoff.txt")
+    assert result.status == "captured"
+    assert store.count_without_vectors() > 0  # the capture stands without vectors
+    _, embed = services(store, embedder)
+    filled = embed.backfill()
+    assert filled.error is None and filled.remaining == 0 and filled.embedded > 0
+
+
+class OtherModel:
+    """A second embedding model (8 dimensions) to show the store never mixes two."""
+
+    name = "test/other-model"
+    dim = 8
+
+    def embed(self, texts: list[str]) -> list[list[float]]:
+        return [[float(len(t) % (i + 2)) + 1.0 for i in range(8)] for t in texts]
+
+
+def test_changing_the_model_re_embeds_everything(store: Store, embedder: FastEmbedder) -> None:
+    capture, _ = services(store, embedder)
+    capture.capture_file(DEMO / "2026-09-08-atlas-kickoff.txt")
+    _, other = services(store, OtherModel())
+    result = other.backfill()
+    stats = store.stats()
+    assert result.reset and (stats.embedding_model, stats.embedding_dim) == ("test/other-model", 8)
+    assert stats.vectors == sum(stats.facts_by_type.values())
+    back = EmbedService(store, embedder).backfill()
+    assert back.reset and store.stats().embedding_dim == 384
+
+
+def test_without_a_model_capture_still_works_and_says_why(tmp_path: Path, store: Store) -> None:
+    capture, embed = services(store, FastEmbedder(MODEL, tmp_path / "nowhere"))
+    result = capture.capture_file(DEMO / "2026-09-08-atlas-kickoff.txt")
+    assert result.status == "captured" and store.stats().vectors == 0
+    report = embed.backfill()
+    assert report.error and "MEMO_EMBED_MODEL_PATH" in report.error
+
+
+def test_with_no_model_anywhere_fastembed_is_not_even_imported(tmp_path: Path) -> None:
+    """No MEMO_EMBED_MODEL_PATH, no download, and fastembed's cache empty: no model can
+    load, and memo says so without the second it takes to import fastembed (every
+    `memo capture` paid it)."""
+    import subprocess
+    import sys
+
+    code = """
+import sys
+from memo_tui.core.embed import FastEmbedder
+from memo_tui.core.embed.embedder import EmbeddingUnavailable
+try:
+    FastEmbedder("sentence-transformers/all-MiniLM-L6-v2").dim
+except EmbeddingUnavailable as error:
+    print("unavailable:", error)
+print("fastembed imported:", "fastembed" in sys.modules)
+"""
+    (tmp_path / "cache").mkdir()
+    env = {**os.environ, "FASTEMBED_CACHE_PATH": str(tmp_path / "cache")}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    assert "unavailable: no embedding model" in done.stdout and "is empty" in done.stdout
+    assert "fastembed imported: False" in done.stdout

@@ -1,0 +1,426 @@
+"""Decision threads across meetings: a later meeting's change is applied (and can be undone)
+or proposed (and waits for the user); answers then lead with what holds."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from support.db import old_schema
+
+from memo_tui.core.capture import CaptureOptions, CaptureService
+from memo_tui.core.capture.subject import changed, values
+from memo_tui.core.history.service import ChangesService
+from store import SCHEMA_VERSION, ChangeStateError, NotFoundError, Store
+
+KICKOFF = """Launch kickoff
+Date: 2026-02-02
+Attendees: Nadia Roy, Omar Haddad
+
+Nadia Roy: Launch date. Marketing wants it before the trade show.
+Omar Haddad: The build is ready by the end of February.
+Nadia Roy: OK. Let's go with Monday the 2nd of March for the launch.
+Omar Haddad: Courier next. Brightline and Parcelwise both quoted.
+Nadia Roy: Brightline is cheaper and ships sooner. OK, Brightline it is.
+Omar Haddad: And the warehouse opens at eight every day.
+"""
+
+REVIEW = """Launch review
+Date: 2026-02-16
+Attendees: Nadia Roy, Omar Haddad
+
+Omar Haddad: The payment provider needs two more weeks to certify us.
+Nadia Roy: Then we're moving the launch from the 2nd to Monday the 16th of March.
+Omar Haddad: And Brightline lost two parcels last week.
+Nadia Roy: Then we go with Parcelwise instead of Brightline. Agreed.
+"""
+
+
+def capture(store: Store, folder: Path, name: str, text: str) -> object:
+    (folder / name).write_text(text)
+    return CaptureService(store, CaptureOptions(user="t")).capture_file(folder / name)
+
+
+@pytest.fixture
+def threaded(tmp_path: Path) -> Store:
+    with Store(tmp_path / "memo.db") as store:
+        capture(store, tmp_path, "2026-02-02-kickoff.txt", KICKOFF)
+        yield store
+
+
+def decisions(store: Store) -> dict[str, tuple[str, int | None]]:
+    ids = store.capture_ids_by_date()
+    return {d.description: (d.status, d.superseded_by) for d in store.decisions(ids)}
+
+
+def test_a_later_meeting_that_moves_a_decision_replaces_it_and_says_so(
+    threaded: Store, tmp_path: Path
+) -> None:
+    result = capture(threaded, tmp_path, "2026-02-16-review.txt", REVIEW)
+    applied = [c for c in result.changes if c.status == "applied"]  # type: ignore[attr-defined]
+    assert {(c.old_text[:30], c.strength) for c in applied} == {
+        ("Let's go with Monday the 2nd o", "strong"),
+        ("Brightline it is.", "strong"),
+    }
+    held = decisions(threaded)
+    launch = next(k for k in held if k.startswith("Let's go with Monday"))
+    assert held[launch][0] == "superseded" and held[launch][1] is not None
+    assert held["Brightline it is."][0] == "superseded"
+    moved = next(c for c in applied if c.old_text.startswith("Let's go"))
+    assert "moved" in moved.reason and moved.old_day == "2026-02-02"
+    assert moved.new_day == "2026-02-16"
+    # the warehouse's hours are about nothing the review changed
+    assert not any("warehouse" in c.old_text for c in threaded.changes())
+
+
+def test_undo_puts_the_old_decision_back_and_deleting_the_evidence_does_too(
+    threaded: Store, tmp_path: Path
+) -> None:
+    capture(threaded, tmp_path, "2026-02-16-review.txt", REVIEW)
+    service = ChangesService(threaded, "t")
+    courier = next(c for c in threaded.changes() if c.old_text == "Brightline it is.")
+    undone = service.decide(courier.id, "undo")
+    assert undone.status == "undone" and undone.decided_by == "t"
+    assert decisions(threaded)["Brightline it is."] == ("current", None)
+    with pytest.raises(ChangeStateError):
+        service.decide(courier.id, "undo")  # only an applied change can be undone
+    with pytest.raises(NotFoundError):
+        service.decide(999, "accept")
+    review = threaded.capture_ids_by_date()[-1]
+    assert threaded.delete_capture(review)
+    assert all(status == "current" for status, _ in decisions(threaded).values())
+    assert threaded.changes() == []
+
+
+def test_a_weak_candidate_waits_for_the_user(tmp_path: Path) -> None:
+    """Same subject and another value, but nothing says it is a change: proposed, not
+    applied; accepting applies it, and a scan finds nothing new."""
+    others = "\n".join(
+        f"Omar Haddad: What about the {thing}?\nNadia Roy: OK, {choice} it is."
+        for thing, choice in [
+            ("canteen coffee supplier", "Beanworks"),
+            ("office cleaning contract", "Sparkle"),
+            ("laptop refresh vendor", "Lenovo"),
+            ("parking permits scheme", "Permitly"),
+            ("staff newsletter tool", "Mailbird"),
+            ("visitor badge printer", "Zebra"),
+            ("plant watering service", "Greenleaf"),
+            ("water cooler supplier", "Aquafine"),
+        ]
+    )
+    first = f"""Storage
+Date: 2026-02-02
+Attendees: Nadia Roy, Omar Haddad
+
+Omar Haddad: How many pallet racks for the mezzanine storage area?
+Nadia Roy: OK, twelve pallet racks it is.
+{others}
+"""
+    later = """Storage again
+Date: 2026-03-02
+Attendees: Nadia Roy, Omar Haddad
+
+Omar Haddad: The mezzanine storage area floor survey came back on the pallet racks.
+Nadia Roy: OK, eight pallet racks it is.
+"""
+    with Store(tmp_path / "memo.db") as store:
+        capture(store, tmp_path, "2026-02-02-a.txt", first)
+        capture(store, tmp_path, "2026-03-02-b.txt", later)
+        service = ChangesService(store, "t")
+        [waiting] = service.review()
+        assert (waiting.strength, waiting.status) == ("weak", "proposed")
+        assert "12 → 8" in waiting.reason
+        assert all(status == "current" for status, _ in decisions(store).values())
+        service.decide(waiting.id, "accept")
+        twelve = next(k for k in decisions(store) if "twelve" in k.lower())
+        assert decisions(store)[twelve][0] == "superseded"
+        assert service.scan().found == []
+
+
+@pytest.mark.parametrize(
+    ("new", "old", "how"),
+    [
+        ("Chilled go-live moves to Monday the 11th of January.", "Eight robots, forty.", None),
+        ("Code freeze is the 27th of March.", "Code freeze is the 20th of March.", "20 → 27"),
+        ("The cap is 0.8 metres per second.", "The cap is 1.2 metres per second.", "1.2 → 0.8"),
+        ("Alerts go to PagerDuty.", "Alerts go to Slack.", "slack → pagerduty"),
+        ("Forty robots for the pilot.", "Bring it back to 40.", None),
+    ],
+)  # fmt: skip
+def test_a_value_changes_only_into_one_of_its_kind(new: str, old: str, how: str | None) -> None:
+    assert changed(values(new), values(old)) == how
+
+
+def test_migration_15_keeps_decisions_and_adds_changes(tmp_path: Path) -> None:
+    from support.db import new_capture
+
+    from store import NewDecision, captures
+
+    path = tmp_path / "old.db"
+    with old_schema(path, 14) as conn:
+        new = new_capture(decisions=[NewDecision("Use Postgres", None, None, 1, 2, "a")])
+        captures.insert_capture(conn, new, None)
+    with Store(path) as store:
+        assert store.stats().schema_version == SCHEMA_VERSION
+        [kept] = store.decisions(store.capture_ids_by_date())
+        assert (kept.description, kept.status, kept.subject) == ("Use Postgres", "current", "")
+        assert store.changes() == []
+
+
+def test_memo_changes_lists_decides_and_refuses_bad_ids(memo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "2026-02-02-kickoff.txt").write_text(KICKOFF)
+    (tmp_path / "2026-02-16-review.txt").write_text(REVIEW)
+    db = ("--db", str(tmp_path / "memo.db"))
+    assert memo(*db, "capture", str(tmp_path / "2026-02-02-kickoff.txt")).code == 0
+    run = memo(*db, "capture", str(tmp_path / "2026-02-16-review.txt"))
+    assert run.code == 0, run.stderr
+    assert "replaces  Brightline it is. (2026-02-02): memo changes undo" in run.stdout
+    listed = memo(*db, "changes", "--json").json()["changes"]
+    assert {c["status"] for c in listed} == {"applied"} and len(listed) == 2
+    courier = next(c for c in listed if c["old"]["text"] == "Brightline it is.")
+    assert courier["old"]["valid_to"] == "2026-02-16" and courier["new"]["date"] == "2026-02-16"
+    before = memo(*db, "changes", "--all", "--json").stdout
+    refused = memo(*db, "changes", "accept", "999")
+    assert refused.code == 2 and "no change 999" in refused.stderr
+    again = memo(*db, "changes", "accept", str(courier["id"]))
+    assert again.code == 2 and "is applied" in again.stderr
+    assert memo(*db, "changes", "--all", "--json").stdout == before
+    undone = memo(*db, "changes", "undo", str(courier["id"]), "--json").json()
+    assert undone["status"] == "undone"
+    facts = memo(*db, "facts", "--type", "decision", "--json").json()["facts"]
+    assert any(
+        f["text"].startswith("Brightline it is.") and f["status"] == "current" for f in facts
+    )
+    held = memo(*db, "facts", "--type", "decision", "--current", "--json").json()["facts"]
+    assert len(held) == len(facts) - 1 and all(f["status"] == "current" for f in held)
+    plain = memo(*db, "changes", "--all")
+    assert f"[{courier['id']}] undone" in plain.stdout and "replaced" in plain.stdout
+    scanned = memo(*db, "changes", "scan", "--json").json()
+    assert scanned["captures"] == 2 and scanned["found"] == []
+
+
+TASKS = """Ops weekly
+Date: 2026-02-02
+Attendees: Nadia Roy, Omar Haddad, Lena Park
+
+Nadia Roy: Omar, can you send the courier contract to legal by Friday?
+Omar Haddad: Will do.
+Nadia Roy: Lena, can you book the forklift inspection for next week?
+Lena Park: Sure.
+Nadia Roy: Omar, can you order the spare scanner batteries by Thursday?
+Omar Haddad: Yes.
+Nadia Roy: Lena, can you update the fire drill rota by Friday?
+Lena Park: Fine.
+"""
+DONE = """Ops weekly
+Date: 2026-02-09
+Attendees: Nadia Roy, Omar Haddad, Lena Park
+
+Omar Haddad: Quick update. I sent the courier contract to legal on Tuesday.
+Lena Park: The forklift inspection isn't booked yet, the firm hasn't called back.
+"""
+DONE_BY_OWNER = DONE + "Lena Park: The fire drill rota was finished on Friday, it's on the board.\n"
+
+
+def test_a_later_meeting_that_reports_a_task_done_proposes_closing_it(
+    memo,
+    tmp_path: Path,  # type: ignore[no-untyped-def]
+) -> None:
+    (tmp_path / "2026-02-02-ops.txt").write_text(TASKS)
+    (tmp_path / "2026-02-09-ops.txt").write_text(DONE_BY_OWNER)
+    db = ("--db", str(tmp_path / "memo.db"))
+    assert memo(*db, "capture", str(tmp_path / "2026-02-02-ops.txt")).code == 0
+    run = memo(*db, "capture", str(tmp_path / "2026-02-09-ops.txt"))
+    assert run.code == 0 and "done?     Send the courier contract" in run.stdout, run.stdout
+    closes = memo(*db, "changes", "--json").json()["changes"]
+    assert {c["new"]["evidence"] for c in closes} == {
+        "I sent the courier contract to legal on Tuesday.",
+        "The fire drill rota was finished on Friday, it's on the board.",  # said by its owner
+    }
+    close = next(c for c in closes if "courier" in c["new"]["evidence"])
+    assert close["kind"] == "closes" and close["status"] == "proposed"
+    owed = memo(*db, "items", "--open", "--owner", "Omar", "--json").json()["items"]
+    assert {i["description"][:25] for i in owed} == {
+        "Send the courier contract",
+        "Order the spare scanner b",
+    }
+    assert next(i for i in owed if i["close_proposed"])["close_proposed"] == close["id"]
+    assert memo(*db, "changes", "accept", str(close["id"])).code == 0
+    still = memo(*db, "items", "--open", "--owner", "Omar", "--json").json()["items"]
+    assert [i["description"][:25] for i in still] == ["Order the spare scanner b"]
+    assert memo(*db, "changes", "undo", str(close["id"])).code == 0
+    assert len(memo(*db, "items", "--open", "--owner", "Omar", "--json").json()["items"]) == 2
+    nobody = memo(*db, "items", "--owner", "Zed Nobody")
+    assert nobody.code == 2 and "no one memo knows" in nobody.stderr
+    plain = memo(*db, "items", "--open")
+    assert "forklift inspection" in plain.stdout  # "isn't booked yet" closes nothing
+
+
+def test_a_person_is_owed_what_they_asked_others_for(memo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "2026-02-02-ops.txt").write_text(TASKS)
+    (tmp_path / "2026-02-09-ops.txt").write_text(DONE)
+    db = ("--db", str(tmp_path / "memo.db"))
+    for name in ("2026-02-02-ops.txt", "2026-02-09-ops.txt"):
+        assert memo(*db, "capture", str(tmp_path / name)).code == 0
+    people = {p["name"]: p for p in memo(*db, "people", "--json").json()["people"]}
+    assert people["Nadia Roy"]["owed_action_items"] == 4  # she asked for all four
+    assert people["Omar Haddad"]["owed_action_items"] == 0  # "Will do." asks nothing
+    assert people["Omar Haddad"]["open_action_items"] == 2
+    owed = memo(*db, "items", "--open", "--owed-to", "Nadia", "--json").json()["items"]
+    assert {i["asked_by"] for i in owed} == {"Nadia Roy"} and len(owed) == 4
+    closes = memo(*db, "changes", "--json").json()["changes"]
+    close = next(c for c in closes if "courier" in c["new"]["evidence"])
+    assert memo(*db, "changes", "accept", str(close["id"])).code == 0
+    owed = memo(*db, "items", "--open", "--owed-to", "Nadia", "--json").json()["items"]
+    assert len(owed) == 3  # the contract was sent
+    with Store(tmp_path / "memo.db") as store:
+        nadia = store.person(people["Nadia Roy"]["id"])
+        assert nadia is not None and len(nadia.owed) == 3 and nadia.open_action_items == []
+    plain = memo(*db, "people")
+    assert "Nadia Roy (also: Nadia): owes 0, is owed 3," in plain.stdout
+
+
+def test_migration_16_reads_who_asked_from_the_stored_lines(tmp_path: Path) -> None:
+    from support.db import new_capture
+
+    from store import NewActionItem, captures
+
+    lines = TASKS.splitlines()[4:]
+    path = tmp_path / "old.db"
+    with old_schema(path, 15) as conn:
+        items = [NewActionItem("x", owner, None, n, n, "q") for owner, n in TASKS_ASKED]
+        new = new_capture(text="\n".join(lines), line_count=len(lines), action_items=items)
+        captures.insert_capture(conn, new, None)
+    with Store(path) as store:
+        stored = store.action_items(store.capture_ids_by_date())
+        # Nadia asked on lines 1 and 3; line 2 is Omar's own "Will do.", line 4 Lena's "Sure."
+        assert [i.asked_by for i in stored] == ["Nadia Roy", None, "Nadia Roy", None]
+
+
+TASKS_ASKED = (("Omar", 1), ("Omar", 2), ("Lena", 3), ("Lena", 4))
+
+
+def test_the_app_reviews_a_proposal_one_dialog_at_a_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import asyncio
+
+    from textual.widgets import Static
+
+    from memo_tui.core.services import build_services
+    from memo_tui.settings import Settings
+    from memo_tui.ui.app import MemoApp
+    from memo_tui.ui.changes import ChangeReview
+
+    for var in ("MEMO_PROVIDER", "ANTHROPIC_API_KEY", "MEMO_EMBED_MODEL_PATH"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("MEMO_HOME", str(tmp_path / "home"))
+    services = build_services(Settings(provider="offline"), tmp_path / "memo.db")
+    for name, text in (("2026-02-02-ops.txt", TASKS), ("2026-02-09-ops.txt", DONE)):
+        (tmp_path / name).write_text(text)
+        services.capture.capture_file(tmp_path / name)
+    [waiting] = services.store.changes(("proposed",))
+    app = MemoApp(services)
+
+    def status() -> str:
+        return str(app.query_one("#status", Static).render())
+
+    async def run() -> None:
+        async with app.run_test(size=(120, 36)) as pilot:
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert "1 change to review (v)" in status()
+            await pilot.press("v")
+            for _ in range(50):
+                if isinstance(app.screen, ChangeReview):
+                    break
+                await pilot.pause(0.05)
+            assert isinstance(app.screen, ChangeReview)
+            shown = " ".join(str(s.render()) for s in app.screen.query(Static))
+            assert "Is this action item done?" in shown and "(1 of 1)" in shown
+            assert "I sent the courier contract to legal" in shown
+            await pilot.press("a")
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert services.store.change(waiting.id).status == "applied"  # type: ignore[union-attr]
+            assert "to review" not in status()
+
+    try:
+        asyncio.run(run())
+    finally:
+        services.close()
+
+
+def test_what_holds_leaves_replaced_decisions_out_of_listings(
+    threaded: Store, tmp_path: Path
+) -> None:
+    """Digests and project documents list decisions through this filter."""
+    from store import FactFilter
+
+    capture(threaded, tmp_path, "2026-02-16-review.txt", REVIEW)
+    every = threaded.facts_page(FactFilter(fact_types=("decision",)), 50)
+    held = threaded.facts_page(FactFilter(fact_types=("decision",), current=True), 50)
+    assert len(every) - len(held) == 2
+    assert not any(f.text.endswith("(superseded)") for f in held)
+    assert len(threaded.facts(fact_type="decision", current=True)) == len(held)
+
+
+@pytest.mark.parametrize(
+    ("line", "done"),
+    [
+        ("Omar Haddad: Sent it to Marta on Friday.", True),
+        ("- [x] @SamO — site survey (done 29/1)", True),
+        ("- Sam Cheng to swap the cracked Zebra this week.", False),
+        ("Lena Park: The inspection isn't booked yet.", False),
+        ("Nadia Roy: Will you have it finished by Friday?", False),
+        ("Jon Park: Fiona, thanks for sending the API docs, by the way.", True),
+        ("Jon Park: I'll have the docs sent by the 3rd.", False),
+    ],
+)
+def test_a_line_reports_something_done_only_when_it_is(line: str, done: bool) -> None:
+    from memo_tui.core.history.closing import done_sentences
+
+    assert bool(done_sentences(line)) is done
+
+
+def test_a_scan_gives_older_decisions_the_subject_capture_would_have(
+    memo,
+    tmp_path: Path,  # type: ignore[no-untyped-def]
+) -> None:
+    """A store from before schema 15 holds decisions without a subject, so nothing could link
+    them: a scan reads them from the stored text, as capture does."""
+    (tmp_path / "2026-02-02-kickoff.txt").write_text(KICKOFF)
+    db = ("--db", str(tmp_path / "memo.db"))
+    assert memo(*db, "capture", str(tmp_path / "2026-02-02-kickoff.txt")).code == 0
+    with Store(tmp_path / "memo.db") as store:
+        ids = store.capture_ids_by_date()
+        captured = {d.id: d.subject for d in store.decisions(ids)}
+        with store.writer.begin() as conn:
+            conn.exec_driver_sql("UPDATE decisions SET subject = ''")
+    assert all(captured.values())
+    scanned = memo(*db, "changes", "scan", "--json").json()
+    assert scanned["subjects_filled"] == len(captured)
+    with Store(tmp_path / "memo.db") as store:
+        assert {d.id: d.subject for d in store.decisions(ids)} == captured
+    again = memo(*db, "changes", "scan")
+    assert "older decisions" not in again.stdout  # nothing left to fill
+
+
+def test_who_asked_is_shown_by_the_name_memo_knows_them_by(memo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """The label said "Libby Harcourt"; she is Elizabeth Harcourt everywhere else. A meeting
+    whose first line is its roster is titled from its file name, not "Attendees: …"."""
+    (tmp_path / "2026-02-02-ops.txt").write_text(
+        "Attendees: Elizabeth Harcourt, Omar Haddad\nDate: 2026-02-02\n\n"
+        "Elizabeth Harcourt: The courier contract needs renewing.\n"
+        "Omar Haddad: I can look at it.\n"
+    )
+    (tmp_path / "2026-02-09-ops.txt").write_text(
+        "Attendees: Libby Harcourt, Omar Haddad\nDate: 2026-02-09\n\n"
+        "Libby Harcourt: Omar, can you send the courier contract to legal by Friday?\n"
+        "Omar Haddad: Will do.\n"
+    )
+    db = ("--db", str(tmp_path / "memo.db"))
+    for name in ("2026-02-02-ops.txt", "2026-02-09-ops.txt"):
+        assert memo(*db, "capture", str(tmp_path / name)).code == 0
+    listed = memo(*db, "items").stdout
+    assert "asked by Elizabeth Harcourt  (Ops, 2026-02-09)" in listed, listed

@@ -1,0 +1,428 @@
+"""Projects and clients renamed and deleted, and a living document's sections edited and
+given back to the agent: in the store, through the core services, and as `memo` runs them.
+
+The demo store (a copy per test) has Atlas, Beacon (client Halvorsen Freight, one note) and
+Cobalt; Halvorsen Freight has one note of its own."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from support.db import dump
+
+from memo_tui.core.agents.agents import PROJECT_SECTIONS
+from memo_tui.core.agents.service import resume_run, run_agent
+from memo_tui.core.entities.resolve import Resolved, resolve
+from memo_tui.core.projects import NameClash, ProjectService, StillInUse, UnknownName
+from memo_tui.core.sections import EmptySection, SectionService, UnknownSection
+from memo_tui.core.services import Services
+from store import FactFilter, InUseError, NameTakenError, NotFoundError, Store
+
+OFFLINE = {"MEMO_PROVIDER": "offline"}
+CLIENT = "Halvorsen Freight"
+
+
+def everything(store: Store) -> dict[str, Any]:
+    """conftest's dump, and the tables a project or client has rows in besides."""
+    from sqlalchemy import text
+
+    content: dict[str, Any] = dump(store)
+    with store.reader.connect() as conn:
+        for table in ("sections", "capture_projects", "agent_sessions", "projects_report"):
+            content[table] = conn.execute(text(f"SELECT * FROM {table} ORDER BY 1")).all()
+    return content
+
+
+def project_id(store: Store, name: str) -> int:
+    return next(p.id for p in store.projects() if p.name == name)
+
+
+def client_id(store: Store, name: str) -> int:
+    return next(c.id for c in store.clients() if c.name == name)
+
+
+def keyword_keys(store: Store, query: str) -> set[int]:
+    return {key for key, _ in store.keyword_search(query, FactFilter(), 200)}
+
+
+# The store
+
+
+def test_a_renamed_project_keeps_everything_and_its_notes_are_found_by_the_new_name(
+    services: Services,
+) -> None:
+    store = services.store
+    beacon = project_id(store, "Beacon")
+    run_agent(services, "project_compile", "Beacon")
+    before = store.project(beacon)
+    sections = store.sections("project", beacon)
+    assert before is not None and before.notes and sections
+    note = next(n for n in before.notes if n.kind == "project")
+    assert note.fact_key not in keyword_keys(store, "Lighthouse")
+
+    renamed = store.rename_project(beacon, "Lighthouse")
+
+    assert (renamed.old_name, renamed.name, renamed.changed) == ("Beacon", "Lighthouse", True)
+    assert renamed.notes_reindexed == 1 and renamed.aliases_dropped == 0
+    after = store.project(beacon)
+    assert after is not None and after.summary.name == "Lighthouse"
+    assert after.summary.client == CLIENT
+    assert after.captures == before.captures and [n.id for n in after.notes] == [
+        n.id for n in before.notes
+    ]
+    assert after.summary.facts == before.summary.facts
+    assert store.sections("project", beacon) == sections
+    assert store.runs()[0].entity_name == "Lighthouse"
+    assert [r.name for r in store.projects_report() if r.project_id == beacon] == ["Lighthouse"]
+    # The note's fact text starts with the project's name: it is indexed under the new one.
+    assert note.fact_key in keyword_keys(store, "Lighthouse")
+    assert store.fact(note.fact_key).text.startswith("Lighthouse: ")  # type: ignore[union-attr]
+    # The old name is not kept as an alias.
+    assert not [a for a in store.directory().aliases if a.alias.lower() == "beacon"]
+
+
+def test_a_rename_drops_an_alias_that_would_shadow_the_new_name(services: Services) -> None:
+    store = services.store
+    atlas, beacon = project_id(store, "Atlas"), project_id(store, "Beacon")
+    store.cache_alias("project", "Lighthouse", atlas, 0.9)
+    found = resolve("Lighthouse", store.directory(), "project")
+    assert isinstance(found, Resolved) and found.entity.id == atlas
+
+    assert store.rename_project(beacon, "Lighthouse").aliases_dropped == 1
+
+    found = resolve("Lighthouse", store.directory(), "project")
+    assert isinstance(found, Resolved) and found.entity.id == beacon
+
+
+def test_a_rename_in_case_only_is_allowed_and_to_the_same_name_changes_nothing(
+    services: Services,
+) -> None:
+    store = services.store
+    beacon = project_id(store, "Beacon")
+    before = dump(store)  # (the rollups are rebuilt: their refreshed_at moves)
+    assert not store.rename_project(beacon, "Beacon").changed
+    assert dump(store) == before
+    assert store.rename_project(beacon, "BEACON").name == "BEACON"
+
+
+def test_rename_clash_unknown_and_empty_names_change_nothing(services: Services) -> None:
+    store = services.store
+    beacon, halvorsen = project_id(store, "Beacon"), client_id(store, CLIENT)
+    store.add_project("Zephyr", "Other Client")
+    before = everything(store)
+    with pytest.raises(NameTakenError, match="already a project called 'Atlas'"):
+        store.rename_project(beacon, "atlas")
+    with pytest.raises(NameTakenError, match="already a client called 'Other Client'"):
+        store.rename_client(halvorsen, "other client")
+    with pytest.raises(NotFoundError):
+        store.rename_project(9999, "Anything")
+    with pytest.raises(NotFoundError):
+        store.delete_client(9999, force=True)
+    assert everything(store) == before
+
+
+def test_a_project_in_use_is_deleted_only_when_forced(services: Services) -> None:
+    store = services.store
+    beacon = project_id(store, "Beacon")
+    run_agent(services, "project_compile", "Beacon")
+    store.cache_alias("project", "Beakon", beacon, 0.9)
+    project = store.project(beacon)
+    assert project is not None
+    note = next(n for n in project.notes if n.kind == "project")
+    meetings = [c.id for c in project.captures]
+    before = everything(store)
+
+    with pytest.raises(InUseError) as refused:
+        store.delete_project(beacon)
+    assert everything(store) == before
+    had = refused.value.attached
+    assert (had.name, had.meetings, had.notes, had.sections) == ("Beacon", 5, 1, 4)
+    assert (had.aliases, had.runs, had.projects) == (1, 1, ())
+
+    assert store.delete_project(beacon, force=True) == had
+
+    assert store.project(beacon) is None
+    assert all(store.capture(c) is not None for c in meetings)  # meetings are never deleted
+    assert store.facts_by_keys([note.fact_key]) == {}
+    assert note.fact_key not in keyword_keys(store, "Beacon")
+    assert store.sections("project", beacon) == []
+    assert not [a for a in store.directory().aliases if a.alias == "Beakon"]
+    run = store.runs()[0]  # kept as history, pointing at nothing
+    assert (run.entity_type, run.entity_id, run.entity_name) == ("project", None, None)
+    assert json.loads(run.spec_json)["entity"] == "Beacon"
+    assert CLIENT in {c.name for c in store.clients()}  # its client stays
+
+
+def test_a_new_project_given_a_deleted_ones_id_inherits_nothing(services: Services) -> None:
+    store = services.store
+    cobalt = project_id(store, "Cobalt")
+    assert cobalt == max(p.id for p in store.projects())  # SQLite hands its id out again
+    run_agent(services, "project_compile", "Cobalt")
+    store.delete_project(cobalt, force=True)
+    assert store.add_project("Dune") == cobalt
+    assert store.sections("project", cobalt) == []
+    assert store.runs()[0].entity_name is None
+
+
+def test_a_project_with_nothing_attached_is_deleted_without_force(store: Store) -> None:
+    bare = store.add_project("Typo Project", "Some Client")
+    had = store.delete_project(bare)
+    assert not had.in_use and had.name == "Typo Project"
+    assert [c.name for c in store.clients()] == ["Some Client"]  # the client stays
+    assert store.projects() == []
+
+
+def test_a_client_in_use_is_deleted_only_when_forced_and_its_projects_stay(
+    services: Services,
+) -> None:
+    store = services.store
+    halvorsen, beacon = client_id(store, CLIENT), project_id(store, "Beacon")
+    client_note = next(n for n in store.project(beacon).notes if n.kind == "client")  # type: ignore[union-attr]
+    before = everything(store)
+    with pytest.raises(InUseError) as refused:
+        store.delete_client(halvorsen)
+    assert everything(store) == before
+    assert (refused.value.attached.projects, refused.value.attached.notes) == (("Beacon",), 1)
+
+    store.delete_client(halvorsen, force=True)
+
+    assert store.clients() == []
+    project = store.project(beacon)
+    assert project is not None and project.summary.client is None
+    assert [n.kind for n in project.notes] == ["project"]  # its own note stays
+    assert store.facts_by_keys([client_note.fact_key]) == {}
+
+
+def test_a_renamed_client_keeps_its_projects_and_its_notes_say_the_new_name(
+    services: Services,
+) -> None:
+    store = services.store
+    halvorsen, beacon = client_id(store, CLIENT), project_id(store, "Beacon")
+    renamed = store.rename_client(halvorsen, "Halvorsen Logistics")
+    assert renamed.notes_reindexed == 1
+    project = store.project(beacon)
+    assert project is not None and project.summary.client == "Halvorsen Logistics"
+    note = next(n for n in project.notes if n.kind == "client")
+    assert note.fact_key in keyword_keys(store, "Logistics")
+
+
+def test_reset_gives_a_user_section_back_to_the_agents_keeping_its_text(store: Store) -> None:
+    project = store.add_project("Atlas")
+    store.write_section("project", project, "summary", "Mine.", [], "user")
+    assert store.reset_section("project", project, "summary") is True
+    [section] = store.sections("project", project)
+    assert (section.body, section.edited_by) == ("Mine.", "agent")
+    assert store.reset_section("project", project, "summary") is False
+    with pytest.raises(NotFoundError):
+        store.reset_section("project", project, "phases")
+    assert store.write_section("project", project, "summary", "Agent's.", [], "agent") == (
+        "written"
+    )
+
+
+# The core services
+
+
+def test_the_services_find_names_in_any_case_and_say_what_is_wrong(services: Services) -> None:
+    projects = ProjectService(services.store)
+    before = everything(services.store)
+    with pytest.raises(UnknownName, match=r"no project called 'Nope' \(projects: Atlas, Beacon"):
+        projects.rename("project", "Nope", "Other")
+    with pytest.raises(NameClash, match="already a project called 'Cobalt'"):
+        projects.rename("project", "beacon", "COBALT")
+    with pytest.raises(StillInUse, match="has 5 meetings linked and 1 note") as refused:
+        projects.delete("project", "  beacon ")
+    assert refused.value.attached == projects.attached("project", "BEACON")
+    with pytest.raises(StillInUse, match=r"has 1 note and 1 project \(Beacon\)"):
+        projects.delete("client", CLIENT.lower())
+    assert everything(services.store) == before
+    assert projects.rename("project", "beacon", "  Beacon   Two ").name == "Beacon Two"
+
+
+def test_a_section_edited_is_left_by_the_agent_and_one_reset_is_rewritten(
+    services: Services,
+) -> None:
+    store = services.store
+    beacon = project_id(store, "Beacon")
+    sections = SectionService(store)
+    run_agent(services, "project_compile", "Beacon")
+    written = {s.key: s for s in store.sections("project", beacon)}
+
+    edited = sections.edit("project", beacon, "summary", "  My summary.\n")
+    assert edited.outcome == "written" and edited.section.body == "My summary."
+    assert edited.section.cited_fact_keys == written["summary"].cited_fact_keys
+    assert sections.edit("project", beacon, "summary", "My summary.").outcome == "unchanged"
+    run_agent(services, "project_compile", "Beacon")
+    assert sections.section("project", beacon, "summary").body == "My summary."  # type: ignore[union-attr]
+
+    assert sections.reset("project", beacon, "summary").outcome == "written"
+    assert sections.reset("project", beacon, "summary").outcome == "unchanged"
+    run_agent(services, "project_compile", "Beacon")
+    rewritten = sections.section("project", beacon, "summary")
+    assert rewritten is not None and rewritten.edited_by == "agent"
+    assert rewritten.body == written["summary"].body
+
+
+def test_a_section_the_agent_writes_may_be_written_first_but_no_other(store: Store) -> None:
+    project = store.add_project("Atlas")
+    sections = SectionService(store)
+    assert sections.keys("project", project) == list(PROJECT_SECTIONS)
+    assert sections.edit("project", project, "phases", "Kickoff, then build.").outcome == (
+        "written"
+    )
+    with pytest.raises(UnknownSection, match="no section 'phase' .sections: phases, summary"):
+        sections.edit("project", project, "phase", "x")
+    with pytest.raises(UnknownSection, match="no section 'summary' yet"):
+        sections.reset("project", project, "summary")
+    with pytest.raises(EmptySection):
+        sections.edit("project", project, "phases", " \n ")
+    assert [s.body for s in store.sections("project", project)] == ["Kickoff, then build."]
+
+
+def test_a_run_cut_off_before_a_rename_resumes_under_the_new_name(services: Services) -> None:
+    store = services.store
+    beacon = project_id(store, "Beacon")
+    spec = json.dumps({"entity": "Beacon", "pid": 0})
+    cut = store.start_run("project_compile", "project", beacon, "offline", spec)
+    store.set_run_status(cut, "interrupted", "the process running it ended")
+    store.rename_project(beacon, "Lighthouse")
+    outcome = resume_run(services, cut)
+    assert outcome.status == "completed" and outcome.run_id == cut
+    assert {s.key for s in store.sections("project", beacon)} == set(PROJECT_SECTIONS)
+
+
+# The command
+
+
+def fingerprint(db: Path) -> str:
+    return hashlib.sha256(db.read_bytes()).hexdigest()
+
+
+def test_the_cli_refuses_with_exit_2_and_leaves_the_store_as_it_was(
+    memo, services: Services
+) -> None:  # type: ignore[no-untyped-def]
+    db = services.store.path
+    run_agent(services, "project_compile", "Beacon")
+    before = everything(services.store)
+    services.close()
+    bytes_before = fingerprint(db)
+    refused = {
+        ("project", "rename", "Nope", "Other"): "no project called 'Nope'",
+        ("project", "rename", "Beacon", "atlas"): "already a project called 'Atlas'",
+        ("project", "rename", "Beacon", "  "): "a project needs a name",
+        ("project", "delete", "Nope"): "no project called 'Nope'",
+        ("project", "delete", "Beacon"): "has 5 meetings linked, 1 note and a living document",
+        ("client", "rename", "Nope", "Other"): "no client called 'Nope'",
+        ("client", "delete", CLIENT): "--force deletes it with the notes; its projects stay",
+        ("project", "section", "Nope", "summary", "--edit", "x"): "no project called 'Nope'",
+        ("project", "section", "Beacon", "sumary", "--edit", "x"): "no section 'sumary'",
+        ("project", "section", "Beacon", "summary", "--edit", " "): "needs some text",
+        ("project", "section", "Atlas", "summary", "--reset"): "no section 'summary' yet",
+    }
+    for args, says in refused.items():
+        run = memo("--db", str(db), *args, "--json", extra_env=OFFLINE)
+        assert run.code == 2, (args, run.stderr)
+        assert says in run.stderr, (args, run.stderr)
+        assert run.stdout == "", args
+        assert fingerprint(db) == bytes_before, args
+    with Store(db) as store:
+        assert everything(store) == before
+
+
+def test_the_cli_renames_and_deletes_projects_and_clients(memo, services: Services) -> None:  # type: ignore[no-untyped-def]
+    db = services.store.path
+    services.close()
+
+    def run(*args: str) -> Any:
+        done = memo("--db", str(db), *args, extra_env=OFFLINE)
+        assert done.code == 0, (args, done.stderr)
+        return done
+
+    renamed = run("project", "rename", "beacon", "Lighthouse", "--json").json()
+    assert renamed == {
+        "kind": "project",
+        "id": renamed["id"],
+        "old_name": "Beacon",
+        "name": "Lighthouse",
+        "changed": True,
+        "notes_reindexed": 1,
+        "aliases_dropped": 0,
+    }
+    listed = run("projects", "--json").json()["projects"]
+    assert {(p["name"], p["client"], p["meetings"]) for p in listed} >= {("Lighthouse", CLIENT, 5)}
+    assert "renamed client 'Halvorsen Freight' to 'Halvorsen Logistics'" in (
+        run("client", "rename", CLIENT, "Halvorsen Logistics").stdout
+    )
+    clients = run("clients", "--json").json()["clients"]
+    assert [(c["name"], c["projects"], c["notes"]) for c in clients] == [
+        ("Halvorsen Logistics", 1, 1)
+    ]
+    assert run("clients").stdout == "Halvorsen Logistics: 1 project, 1 note\n"
+    [line] = [n for n in run("projects").stdout.splitlines() if n.startswith("Lighthouse")]
+    assert line.startswith("Lighthouse (Halvorsen Logistics): 5 meetings, ")
+    assert ", 1 note, last " in line
+    deleted = run("project", "delete", "Lighthouse", "--force", "--json").json()
+    assert deleted["deleted"] and (deleted["meetings"], deleted["notes"]) == (5, 1)
+    said = run("client", "delete", "Halvorsen Logistics", "--force").stdout
+    assert "deleted client 'Halvorsen Logistics'; it had 1 note" in said
+    assert run("clients", "--json").json() == {"clients": []}
+    assert run("project", "add", "Typo").code == 0
+    assert "Typo: 0 meetings, 0 facts, 0 notes, last never" in run("projects").stdout
+    assert run("project", "delete", "Typo").stdout == "deleted project 'Typo'\n"
+    assert "No clients yet" in run("clients").stdout
+
+
+def test_the_cli_edits_a_section_and_gives_it_back_to_the_agent(memo, services: Services) -> None:  # type: ignore[no-untyped-def]
+    db = services.store.path
+    services.close()
+
+    def run(*args: str) -> Any:
+        done = memo("--db", str(db), *args, extra_env=OFFLINE)
+        assert done.code == 0, (args, done.stderr)
+        return done
+
+    def summary() -> dict[str, Any]:
+        shown = run("project", "section", "Beacon", "summary", "--json").json()
+        assert shown["key"] == "summary"
+        return dict(shown)
+
+    run("run", "project_compile", "Beacon")
+    compiled = summary()
+    assert compiled["edited_by"] == "agent"
+    edited = run("project", "section", "Beacon", "summary", "--edit", "Mine.", "--json").json()
+    assert (edited["body"], edited["edited_by"], edited["outcome"]) == ("Mine.", "user", "written")
+    run("run", "project_compile", "Beacon")
+    assert (summary()["body"], summary()["edited_by"]) == ("Mine.", "user")
+    shown = run("project", "show", "Beacon").stdout
+    assert "## summary (edited by you)\nMine." in shown
+
+    reset = run("project", "section", "Beacon", "summary", "--reset").stdout
+    assert "the agent's again; memo run project_compile Beacon may rewrite it" in reset
+    assert (summary()["body"], summary()["edited_by"]) == ("Mine.", "agent")  # until then
+    run("run", "project_compile", "Beacon")
+    assert summary() == compiled
+
+
+def test_a_section_edit_reads_its_text_from_stdin(memo, services: Services) -> None:  # type: ignore[no-untyped-def]
+    import os
+    import subprocess
+    import sys
+
+    db = services.store.path
+    services.close()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMO_")}
+    done = subprocess.run(
+        [sys.executable, "-m", "memo_tui", "--db", str(db), "project", "section", "Beacon"]
+        + ["phases", "--edit", "-", "--json"],
+        input="First the pilot,\nthen the rollout.\n",
+        capture_output=True,
+        text=True,
+        env=env | {"MEMO_HOME": str(memo.home), **OFFLINE},
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["body"] == "First the pilot,\nthen the rollout."

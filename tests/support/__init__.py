@@ -1,0 +1,1 @@
+"""What the tests share: paths, store helpers, the app driver, fakes on loopback."""
