@@ -36,9 +36,9 @@ async def shoot() -> None:
     from memo_tui.core.demo import seed_demo
     from memo_tui.core.services import build_services
     from memo_tui.settings import Settings
-    from memo_tui.ui import modals
+    from memo_tui.ui import dialogs
     from memo_tui.ui.app import MemoApp
-    from memo_tui.ui.changes import ChangeReview
+    from memo_tui.ui.dialogs.change_review import ChangeReview
 
     with tempfile.TemporaryDirectory() as scratch:
         os.environ.pop("MEMO_EMBED_MODEL_PATH", None)
@@ -93,10 +93,10 @@ async def shoot() -> None:
             await settle()
             save("capture-replaced")
             await pilot.press("escape", "up", "up", "up", "up", "d")
-            await until(on(modals.Confirm))
+            await until(on(dialogs.Confirm))
             save("delete")
             await pilot.press("escape", "f1")
-            await until(on(modals.Help))
+            await until(on(dialogs.Help))
             save("help")
             await pilot.press("escape", "2")
             await settle()
@@ -113,44 +113,44 @@ async def shoot() -> None:
             await settle()
             save("project")
             await pilot.press("n")
-            await until(on(modals.NoteEditor))
+            await until(on(dialogs.NoteEditor))
             await pilot.press(*"Tromsø go/no-go at the January steering meeting.")
             save("note-editor")
             await pilot.press("escape", "escape", "4", "a")
-            await until(on(modals.NewProject))
+            await until(on(dialogs.NewProject))
             save("new-project")
             await pilot.press("escape", "5", *"why did we pick Postgres?", "enter")
             await settle()
             save("ask")
             await pilot.press("escape", "w")
-            await until(on(modals.WhoIsIt))
+            await until(on(dialogs.WhoIsIt))
             save("who-is-it")
             await pilot.press("escape", "v")
             await until(on(ChangeReview))
             save("review-changes")
             await pilot.press("escape", "c")
-            await until(on(modals.CaptureFile))
+            await until(on(dialogs.CaptureFile))
             save("capture-file")
             await pilot.press(*str(edited), "enter")
-            await until(on(modals.Confirm))
+            await until(on(dialogs.Confirm))
             save("replace")
             await pilot.press("escape")
             await settle()
             app.push_screen(
-                modals.ErrorDialog(
+                dialogs.ErrorDialog(
                     "1 file not captured",
                     "notes.pdf: .pdf files are not captured; memo reads .txt, .md, .vtt, .srt "
                     "transcripts",
                 )
             )
-            await until(on(modals.ErrorDialog))
+            await until(on(dialogs.ErrorDialog))
             save("error")
             await pilot.press("escape")
             atlas = next(p.id for p in services.store.projects() if p.name == "Atlas")
             app.go_to("project", atlas)
             await settle()
             await pilot.press("b")  # the collector asks before it links a meeting
-            await until(on(modals.Approve))
+            await until(on(dialogs.Approve))
             save("approve")
             await pilot.click("#no")
             job = app.query_one("#job")

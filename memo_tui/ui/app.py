@@ -23,23 +23,19 @@ from textual.css.query import NoMatches
 from textual.widgets import ContentSwitcher, DataTable, Label, ProgressBar, Static
 
 from memo_tui.core.safety import sanitize
-from memo_tui.ui import modals
-from memo_tui.ui.ask_pane import AskPane
-from memo_tui.ui.facts_pane import FactsPane
-from memo_tui.ui.footer import KeyFooter
-from memo_tui.ui.panes import (
-    CapturesPane,
-    ConceptsPane,
-    ListPane,
-    NewslettersPane,
-    Pane,
-    PeoplePane,
-    ProjectsPane,
-    Row,
-    Table,
-)
-from memo_tui.ui.runs import RunsPane
+from memo_tui.ui import dialogs
 from memo_tui.ui.text import line, plural
+from memo_tui.ui.widgets.ask import AskPane
+from memo_tui.ui.widgets.captures import CapturesPane
+from memo_tui.ui.widgets.concepts import ConceptsPane
+from memo_tui.ui.widgets.facts import FactsPane
+from memo_tui.ui.widgets.footer import KeyFooter
+from memo_tui.ui.widgets.newsletters import NewslettersPane
+from memo_tui.ui.widgets.pane import ListPane, Pane
+from memo_tui.ui.widgets.people import PeoplePane
+from memo_tui.ui.widgets.projects import ProjectsPane
+from memo_tui.ui.widgets.runs import RunsPane
+from memo_tui.ui.widgets.table import Row, Table
 from memo_tui.ui.workflows import CANCELLABLE, Workflows
 
 if TYPE_CHECKING:
@@ -251,9 +247,9 @@ class MemoApp(Workflows):
             self.call_from_thread(self.refresh_pages)
 
     def _apply_keymap(self, keymap: dict[str, str]) -> None:
-        from memo_tui.ui.capture_view import CaptureScreen
-        from memo_tui.ui.detail import Page
-        from memo_tui.ui.runs import RunScreen
+        from memo_tui.ui.screens.capture import CaptureScreen
+        from memo_tui.ui.screens.page import Page
+        from memo_tui.ui.screens.run import RunScreen
 
         known = {b.id for _, b in self._bindings} | {
             b.id
@@ -265,8 +261,8 @@ class MemoApp(Workflows):
                 CaptureScreen,
                 RunScreen,
                 Table,
-                modals.Dialog,
-                *modals.Dialog.__subclasses__(),
+                dialogs.Dialog,
+                *dialogs.Dialog.__subclasses__(),
             )
             for b in getattr(cls, "BINDINGS", [])
             if isinstance(b, Binding)
@@ -381,7 +377,7 @@ class MemoApp(Workflows):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """A dialog on top owns the keyboard: the app's keys wait (ctrl+q still quits)."""
-        if isinstance(self.screen, modals.Dialog) and action in _MAIN_SCREEN_ACTIONS:
+        if isinstance(self.screen, dialogs.Dialog) and action in _MAIN_SCREEN_ACTIONS:
             return False
         if action in _NEEDS_THE_STORE and not self.ready:
             return False
@@ -422,7 +418,7 @@ class MemoApp(Workflows):
                 if display not in shown:
                     shown.append(display)
         rows = [(" ".join(k), does, binding_id) for binding_id, (k, does) in keys.items()]
-        self.push_screen(modals.Help(f"{title}: keys", about, rows))
+        self.push_screen(dialogs.Help(f"{title}: keys", about, rows))
 
     @on(DataTable.RowSelected)
     def open_row(self, event: DataTable.RowSelected) -> None:
@@ -439,12 +435,12 @@ class MemoApp(Workflows):
         elif isinstance(pane, ConceptsPane):
             self.go_to("concept", int(key))
         elif isinstance(pane, RunsPane):
-            from memo_tui.ui.runs import RunScreen
+            from memo_tui.ui.screens.run import RunScreen
 
             self.push_screen(RunScreen(self.services, int(key)))
 
     def open_capture(self, capture_id: int, lines: tuple[int, int] | None = None) -> None:
-        from memo_tui.ui.capture_view import CaptureScreen
+        from memo_tui.ui.screens.capture import CaptureScreen
 
         self.push_screen(CaptureScreen(self.services, capture_id, lines))
 
@@ -461,7 +457,9 @@ class MemoApp(Workflows):
 
     def go_to(self, kind: str, entity_id: int) -> None:
         """A person's or project's page, or a meeting."""
-        from memo_tui.ui.detail import ConceptPage, PersonPage, ProjectPage
+        from memo_tui.ui.screens.concept import ConceptPage
+        from memo_tui.ui.screens.person import PersonPage
+        from memo_tui.ui.screens.project import ProjectPage
 
         if kind == "concept":
             self.push_screen(ConceptPage(self.services, entity_id))

@@ -20,7 +20,8 @@ from textual.css.query import NoMatches
 from textual.widgets import Label, ProgressBar
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from memo_tui.ui import modals
+from memo_tui.core.capture import versions
+from memo_tui.ui import dialogs
 from memo_tui.ui.text import line, plural
 
 if TYPE_CHECKING:
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
     from memo_tui.core.entities.service import EntityService, Pending
     from memo_tui.core.notes import NotesService
     from memo_tui.core.services import Services
-    from memo_tui.ui.detail import Page
+    from memo_tui.ui.screens.page import Page
     from store import (
         ActionItemRecord,
         AddressRecord,
@@ -105,7 +106,7 @@ class Workflows(App[None]):
     async def action_review_changes(self) -> None:
         """The proposals, one dialog each: accept, reject, or leave for later; escape stops."""
         from memo_tui.core.history.service import ChangesService
-        from memo_tui.ui.changes import ChangeReview
+        from memo_tui.ui.dialogs.change_review import ChangeReview
 
         service = ChangesService(self.services.store, self.services.settings.user_name)
         waiting = await asyncio.to_thread(service.review)
@@ -135,7 +136,7 @@ class Workflows(App[None]):
         facts = await asyncio.to_thread(entities.waiting_on, item.mention)
         said = await asyncio.to_thread(self._described, facts)
         note = f'memo will read "{mention}" as the one you choose from now on.'
-        choice = await self.push_screen_wait(modals.WhoIsIt(mention, said, candidates, note))
+        choice = await self.push_screen_wait(dialogs.WhoIsIt(mention, said, candidates, note))
         if choice is None:
             return False
         person = self._person(choice)
@@ -161,7 +162,7 @@ class Workflows(App[None]):
             said = await asyncio.to_thread(self._described, [fact])
             context = await asyncio.to_thread(self._lines_of, fact)
             note = f"{both}: this answer is for this item only ({n} of {len(facts)})."
-            dialog = modals.WhoIsIt(mention, said, candidates, note, context)
+            dialog = dialogs.WhoIsIt(mention, said, candidates, note, context)
             choice = await self.push_screen_wait(dialog)
             if choice is None:
                 return False
@@ -190,7 +191,7 @@ class Workflows(App[None]):
                 "another domain is not enough for memo to merge them.",
             ]
             mention = f"{proposal.display_name} <{proposal.address}>"
-            dialog = modals.WhoIsIt(
+            dialog = dialogs.WhoIsIt(
                 mention, said, [(proposal.proposed_person_id, proposal.proposed_name)]
             )
             choice = await self.push_screen_wait(dialog)
@@ -229,8 +230,8 @@ class Workflows(App[None]):
         return [(f"L{n}  {body[n - 1]}", start <= n <= end) for n in range(first, last + 1)]
 
     def refresh_pages(self) -> None:
-        from memo_tui.ui.capture_view import CaptureScreen
-        from memo_tui.ui.detail import Page
+        from memo_tui.ui.screens.capture import CaptureScreen
+        from memo_tui.ui.screens.page import Page
 
         for screen in self.screen_stack:
             if isinstance(screen, Page):
@@ -252,7 +253,7 @@ class Workflows(App[None]):
             if path is not None:
                 self.capture_job(path)
 
-        self.push_screen(modals.CaptureFile(), chosen)
+        self.push_screen(dialogs.CaptureFile(), chosen)
 
     @work(thread=True, group="capture", exit_on_error=False)
     def capture_job(self, path: Path) -> None:
@@ -322,23 +323,23 @@ class Workflows(App[None]):
         stored = store.capture(replacement.stored_id)
         title, body, _, _ = store.capture_source(replacement.stored_id)
         new = replacement.new
-        dialog = modals.replace_dialog(
+        dialog = dialogs.replace_dialog(
             replacement.name,
-            modals.Version(
+            versions.Version(
                 title,
                 stored.occurred_at if stored else None,
                 stored.decisions if stored else 0,
                 stored.action_items if stored else 0,
                 body.count("\n") + 1,
             ),
-            modals.Version(
+            versions.Version(
                 new.title,
                 new.occurred_at,
                 len(new.decisions),
                 len(new.action_items),
                 new.line_count,
             ),
-            modals.what_changed(body, new.text),
+            versions.what_changed(body, new.text),
         )
         answer = self._ask_from_thread(dialog)
         worker = self._current_worker()
@@ -352,7 +353,7 @@ class Workflows(App[None]):
                 self.call_from_thread(dialog.dismiss, False)
         return False
 
-    def _ask_from_thread(self, dialog: modals.Dialog[bool]) -> Future[bool | None]:
+    def _ask_from_thread(self, dialog: dialogs.Dialog[bool]) -> Future[bool | None]:
         """From a worker's thread: show `dialog` on the app's thread; its answer arrives in
         the future (once: a dialog taken away after its question lapsed answers no one)."""
         answer: Future[bool | None] = Future()
@@ -377,7 +378,7 @@ class Workflows(App[None]):
         self.notify(line(said or "nothing captured").plain, markup=False)
         if problems:
             self.push_screen(
-                modals.ErrorDialog(
+                dialogs.ErrorDialog(
                     f"{plural(len(problems), 'file')} not captured",
                     "\n".join(problems[:20]) + ("\n..." if len(problems) > 20 else ""),
                 )
@@ -401,7 +402,7 @@ class Workflows(App[None]):
             found = await asyncio.to_thread(delete.capture_to_delete, store, capture_id)
         except delete.UnknownCapture:
             return
-        dialog = modals.delete_dialog(
+        dialog = dialogs.delete_dialog(
             found.title, found.occurred_at, found.decisions, found.action_items
         )
         if not await self.push_screen_wait(dialog):
@@ -430,14 +431,14 @@ class Workflows(App[None]):
         )
         note = "Their items, meetings, aliases and addresses move over; u undoes it."
         picked = await self.push_screen_wait(
-            modals.PickPerson(merged.name, [(p.id, p.name) for p in others], note)
+            dialogs.PickPerson(merged.name, [(p.id, p.name) for p in others], note)
         )
         kept = next((p for p in others if p.id == picked), None)
         if kept is None:
             return
         body = line(f"{merged.name} and {kept.name} are one person: keep {kept.name}.")
         if not await self.push_screen_wait(
-            modals.Confirm(f"Merge {merged.name} into {kept.name}?", body, "Merge")
+            dialogs.Confirm(f"Merge {merged.name} into {kept.name}?", body, "Merge")
         ):
             return
         done = await asyncio.to_thread(
@@ -468,7 +469,7 @@ class Workflows(App[None]):
             "the merge moved."
         )
         title = f"Split {latest.merged_name} back out of {person.name}?"
-        if not await self.push_screen_wait(modals.Confirm(title, body, "Split")):
+        if not await self.push_screen_wait(dialogs.Confirm(title, body, "Split")):
             return
         await asyncio.to_thread(store.split_person, latest.id)
         self.notify(line(f"Split {latest.merged_name} back out").plain, markup=False)
@@ -479,27 +480,27 @@ class Workflows(App[None]):
     async def add_project(self) -> None:
         directory = await asyncio.to_thread(self.services.store.directory)
         clients = [client.name for client in directory.clients]
-        answer = await self.push_screen_wait(modals.NewProject(clients))
+        answer = await self.push_screen_wait(dialogs.NewProject(clients))
         if answer is None:
             return
         name, client = answer
         try:
             await asyncio.to_thread(self.services.store.add_project, name, client)
         except Exception as error:  # noqa: BLE001 - e.g. the name is taken: say so
-            self.push_screen(modals.ErrorDialog("Project not added", str(error)))
+            self.push_screen(dialogs.ErrorDialog("Project not added", str(error)))
             return
         self.notify(line(f"Added project {name}").plain, markup=False)
         self.refresh_lists()
 
     @work(exclusive=True, group="edit", exit_on_error=False)
     async def add_concept(self) -> None:
-        name = await self.push_screen_wait(modals.NewConcept())
+        name = await self.push_screen_wait(dialogs.NewConcept())
         if name is None:
             return
         try:
             await asyncio.to_thread(self.services.store.add_concept, name)
         except Exception as error:  # noqa: BLE001 - e.g. the name is taken: say so
-            self.push_screen(modals.ErrorDialog("Concept not added", str(error)))
+            self.push_screen(dialogs.ErrorDialog("Concept not added", str(error)))
             return
         self.notify(line(f"Added concept {name}: r writes its document").plain, markup=False)
         self.refresh_lists()
@@ -522,7 +523,7 @@ class Workflows(App[None]):
             return
         said = {"project": "the project", "client": "its client"}
         written = await self.push_screen_wait(
-            modals.NoteEditor(
+            dialogs.NoteEditor(
                 f"A note about {owners[0].name}",
                 owners=tuple(f"{o.name} ({said[o.kind]})" for o in owners),
             )
@@ -535,7 +536,7 @@ class Workflows(App[None]):
     @work(exclusive=True, group="edit", exit_on_error=False)
     async def edit_note(self, note: NoteRecord, page: Page | None = None) -> None:
         about = f"Your note about {note.owner}" + (" (the client)" if note.kind == "client" else "")
-        written = await self.push_screen_wait(modals.NoteEditor(about, note.body))
+        written = await self.push_screen_wait(dialogs.NoteEditor(about, note.body))
         if written is None:
             return
         edited = await asyncio.to_thread(self._notes().edit, note.id, written.body)
@@ -546,7 +547,7 @@ class Workflows(App[None]):
     async def delete_note(self, note: NoteRecord, page: Page | None = None) -> None:
         from memo_tui.core.notes import UnknownNote
 
-        dialog = modals.Confirm("Delete this note?", line(note.body, 200), "Delete", danger=True)
+        dialog = dialogs.Confirm("Delete this note?", line(note.body, 200), "Delete", danger=True)
         if not await self.push_screen_wait(dialog):
             return
         with contextlib.suppress(UnknownNote):  # gone meanwhile: gone all the same
@@ -620,7 +621,7 @@ class Workflows(App[None]):
             + [f"- {m.title if m else f'meeting {i}'}" for i, m in meetings.items()]
             + [f"Why: {proposal.arguments.get('reason', '')}"]
         )
-        dialog = modals.Approve(proposal.agent, said, proposal.timeout_s)
+        dialog = dialogs.Approve(proposal.agent, said, proposal.timeout_s)
         answer = self._ask_from_thread(dialog)
         try:
             choice = await asyncio.wrap_future(answer)
@@ -638,10 +639,10 @@ class Workflows(App[None]):
     ) -> None:
         """The user's edit of a living document's section: final (agents leave it)."""
         from memo_tui.core.sections import SectionService
-        from memo_tui.ui.detail import section_title
+        from memo_tui.ui.screens.page import section_title
 
         title = f"{section_title(section.key)} (agents will leave your edit)"
-        written = await self.push_screen_wait(modals.NoteEditor(title, section.body))
+        written = await self.push_screen_wait(dialogs.NoteEditor(title, section.body))
         if written is None or written.body == section.body:
             return
         sections = SectionService(self.services.store)
@@ -756,7 +757,7 @@ class Workflows(App[None]):
             self._job_done()
             what = event.worker.group or event.worker.name or "work"
             self.push_screen(
-                modals.ErrorDialog(f"Something went wrong ({what})", str(event.worker.error))
+                dialogs.ErrorDialog(f"Something went wrong ({what})", str(event.worker.error))
             )
 
 

@@ -103,7 +103,7 @@ def test_a_person_page_shows_their_mail(services: Services, tmp_path: Path) -> N
     import asyncio
 
     from memo_tui.ui.app import MemoApp
-    from memo_tui.ui.detail import PersonPage
+    from memo_tui.ui.screens.person import PersonPage
 
     store = services.store
     import_mail(
@@ -130,7 +130,7 @@ def test_a_person_page_shows_their_mail(services: Services, tmp_path: Path) -> N
 def test_w_asks_about_a_proposed_address_and_links_it(services: Services, tmp_path: Path) -> None:
     import asyncio
 
-    from memo_tui.ui import modals
+    from memo_tui.ui import dialogs
     from memo_tui.ui.app import MemoApp
 
     store = services.store
@@ -152,10 +152,10 @@ def test_w_asks_about_a_proposed_address_and_links_it(services: Services, tmp_pa
             await pilot.press("w")
             for _ in range(20):  # names first (if any wait), then the address
                 for _ in range(100):
-                    if isinstance(app.screen, modals.WhoIsIt):
+                    if isinstance(app.screen, dialogs.WhoIsIt):
                         break
                     await pilot.pause(0.05)
-                assert isinstance(app.screen, modals.WhoIsIt)
+                assert isinstance(app.screen, dialogs.WhoIsIt)
                 if "elena@elsewhere.example" in app.screen.mention:
                     await pilot.click(f"#person-{elena}")
                     break

@@ -310,7 +310,7 @@ def test_the_app_reviews_a_proposal_one_dialog_at_a_time(
     from memo_tui.core.services import build_services
     from memo_tui.settings import Settings
     from memo_tui.ui.app import MemoApp
-    from memo_tui.ui.changes import ChangeReview
+    from memo_tui.ui.dialogs.change_review import ChangeReview
 
     for var in ("MEMO_PROVIDER", "ANTHROPIC_API_KEY", "MEMO_EMBED_MODEL_PATH"):
         monkeypatch.delenv(var, raising=False)

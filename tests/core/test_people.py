@@ -397,7 +397,7 @@ def test_the_people_pane_merges_and_unmerges_after_asking(
 ) -> None:
     from support.tui import drive, offline, settle, until
 
-    from memo_tui.ui import modals
+    from memo_tui.ui import dialogs
     from memo_tui.ui.app import MemoApp
 
     services = offline(tmp_path, monkeypatch)
@@ -412,11 +412,11 @@ def test_the_people_pane_merges_and_unmerges_after_asking(
         table = app.query_one("#people-table")
         table.move_cursor(row=table.get_row_index(str(ids["Raj Iyer"])))
         await pilot.press("m")
-        await until(pilot, lambda: isinstance(app.screen, modals.PickPerson), "who is it")
+        await until(pilot, lambda: isinstance(app.screen, dialogs.PickPerson), "who is it")
         picker = app.screen.query_one("OptionList")
         assert picker.get_option_at_index(0).id == str(ids["Rajesh Kumar"])  # likeliest first
         await pilot.press("enter")
-        await until(pilot, lambda: isinstance(app.screen, modals.Confirm), "confirm")
+        await until(pilot, lambda: isinstance(app.screen, dialogs.Confirm), "confirm")
         await pilot.click("#yes")
         await until(
             pilot, lambda: "Raj Iyer" not in {p.name for p in services.store.people()}, "merged"
@@ -424,7 +424,7 @@ def test_the_people_pane_merges_and_unmerges_after_asking(
         await settle(pilot)
         table.move_cursor(row=table.get_row_index(str(ids["Rajesh Kumar"])))
         await pilot.press("u")
-        await until(pilot, lambda: isinstance(app.screen, modals.Confirm), "confirm split")
+        await until(pilot, lambda: isinstance(app.screen, dialogs.Confirm), "confirm split")
         await pilot.click("#yes")
         await until(pilot, lambda: "Raj Iyer" in {p.name for p in services.store.people()}, "split")
 

@@ -25,7 +25,7 @@ from textual.widgets import Input, TextArea
 
 from memo_tui.core.demo import seed_demo
 from memo_tui.core.services import Services
-from memo_tui.ui import modals
+from memo_tui.ui import dialogs
 from memo_tui.ui.app import MemoApp
 from store import Store
 
@@ -186,24 +186,24 @@ def test_project_page(snap_compare: Snap, services: Services, size: tuple[int, i
 @SIZES
 def test_help_dialog(snap_compare: Snap, services: Services, size: tuple[int, int]) -> None:
     """F1 on the Captures pane: what the pane is for and its keys with their ids."""
-    assert shot(snap_compare, services, size, keys("f1", until_screen=modals.Help))
+    assert shot(snap_compare, services, size, keys("f1", until_screen=dialogs.Help))
 
 
 @SIZES
 def test_who_is_it_dialog(snap_compare: Snap, services: Services, size: tuple[int, int]) -> None:
     """The demo's "Sam": Sam Chen or Sam Cheng?"""
-    assert shot(snap_compare, services, size, keys("w", until_screen=modals.WhoIsIt))
+    assert shot(snap_compare, services, size, keys("w", until_screen=dialogs.WhoIsIt))
 
 
 @SIZES
 def test_capture_file_dialog(snap_compare: Snap, services: Services, size: tuple[int, int]) -> None:
     """Empty, so no path of the test machine is in the shot."""
-    assert shot(snap_compare, services, size, keys("c", until_screen=modals.CaptureFile))
+    assert shot(snap_compare, services, size, keys("c", until_screen=dialogs.CaptureFile))
 
 
 @SIZES
 def test_delete_dialog(snap_compare: Snap, services: Services, size: tuple[int, int]) -> None:
-    assert shot(snap_compare, services, size, keys("d", until_screen=modals.Confirm))
+    assert shot(snap_compare, services, size, keys("d", until_screen=dialogs.Confirm))
 
 
 @SIZES
@@ -222,10 +222,10 @@ def test_replace_dialog(
 
     async def script(pilot: Any) -> None:
         app = pilot.app
-        await keys("c", until_screen=modals.CaptureFile)(pilot)
+        await keys("c", until_screen=dialogs.CaptureFile)(pilot)
         app.screen.query_one("#capture-path", Input).value = str(edited)
         await pilot.press("enter")
-        await until(pilot, lambda: isinstance(app.screen, modals.Confirm), "the replace dialog")
+        await until(pilot, lambda: isinstance(app.screen, dialogs.Confirm), "the replace dialog")
         await steady(pilot)
         dialog, leave = app.screen, app.exit
 
@@ -245,13 +245,13 @@ def test_error_dialog(snap_compare: Snap, services: Services, size: tuple[int, i
     async def script(pilot: Any) -> None:
         await settle(pilot)
         pilot.app.push_screen(
-            modals.ErrorDialog(
+            dialogs.ErrorDialog(
                 "Could not capture",
                 "standup.txt is not UTF-8 text (byte 0xff at position 12). Save it as UTF-8 "
                 "and capture it again; nothing was stored.",
             )
         )
-        await until(pilot, lambda: isinstance(pilot.app.screen, modals.ErrorDialog), "the error")
+        await until(pilot, lambda: isinstance(pilot.app.screen, dialogs.ErrorDialog), "the error")
         await steady(pilot)
 
     assert shot(snap_compare, services, size, script)
@@ -260,12 +260,12 @@ def test_error_dialog(snap_compare: Snap, services: Services, size: tuple[int, i
 @SIZES
 def test_note_editor(snap_compare: Snap, services: Services, size: tuple[int, int]) -> None:
     """n on the Projects pane: a note about the selected project."""
-    assert shot(snap_compare, services, size, keys("4", "n", until_screen=modals.NoteEditor))
+    assert shot(snap_compare, services, size, keys("4", "n", until_screen=dialogs.NoteEditor))
 
 
 @SIZES
 def test_new_project_dialog(snap_compare: Snap, services: Services, size: tuple[int, int]) -> None:
-    assert shot(snap_compare, services, size, keys("4", "a", until_screen=modals.NewProject))
+    assert shot(snap_compare, services, size, keys("4", "a", until_screen=dialogs.NewProject))
 
 
 @SIZES
@@ -326,14 +326,14 @@ def test_approve_dialog(snap_compare: Snap, services: Services, size: tuple[int,
     async def script(pilot: Any) -> None:
         await settle(pilot)
         pilot.app.push_screen(
-            modals.Approve(
+            dialogs.Approve(
                 "collector",
                 "Link 1 meeting(s) to the project:\n- Cobalt billing design\n"
                 "Why: Cobalt billing design names it 3x",
                 90,
             )
         )
-        await until(pilot, lambda: isinstance(pilot.app.screen, modals.Approve), "the question")
+        await until(pilot, lambda: isinstance(pilot.app.screen, dialogs.Approve), "the question")
         dialog = pilot.app.screen
         dialog.countdown.pause()  # a busy machine must not show a second gone by
         dialog.left = 90
@@ -347,7 +347,7 @@ def test_approve_dialog(snap_compare: Snap, services: Services, size: tuple[int,
 def test_run_view(snap_compare: Snap, services: Services, size: tuple[int, int]) -> None:
     """enter on a finished project_compile run in Runs: its numbered steps, replayed."""
     from memo_tui.core.agents.service import run_agent
-    from memo_tui.ui.runs import RunScreen
+    from memo_tui.ui.screens.run import RunScreen
 
     run_agent(services, "project_compile", "Beacon")
     pin_timestamps(services.store)
@@ -367,4 +367,4 @@ def test_concept_page(snap_compare: Snap, services: Services, size: tuple[int, i
 
 @SIZES
 def test_new_concept_dialog(snap_compare: Snap, services: Services, size: tuple[int, int]) -> None:
-    assert shot(snap_compare, services, size, keys("8", "a", until_screen=modals.NewConcept))
+    assert shot(snap_compare, services, size, keys("8", "a", until_screen=dialogs.NewConcept))

@@ -12,7 +12,7 @@ import pytest
 
 from memo_tui.core.services import Services, build_services
 from memo_tui.settings import Settings
-from memo_tui.ui import modals
+from memo_tui.ui import dialogs
 from memo_tui.ui.app import MemoApp
 
 
@@ -67,7 +67,7 @@ def select(page: Any, kind: type) -> None:
 async def path_dialog(pilot: Any) -> None:
     """`c`, and wait for the path dialog."""
     await pilot.press("c")
-    await until(pilot, lambda: isinstance(pilot.app.screen, modals.CaptureFile), "path dialog")
+    await until(pilot, lambda: isinstance(pilot.app.screen, dialogs.CaptureFile), "path dialog")
 
 
 async def enter_path(pilot: Any, path: Path | str) -> None:

@@ -10,7 +10,7 @@ from support.tui import drive, until
 
 from memo_tui.core.services import Services
 from memo_tui.ui.app import MemoApp
-from memo_tui.ui.panes import CapturesPane
+from memo_tui.ui.widgets.captures import CapturesPane
 
 MEETING = """Depot audit
 Date: 2026-03-23

@@ -27,16 +27,19 @@ from support.tui import (
     until,
 )
 
+from memo_tui.core.capture import versions
 from memo_tui.core.demo import seed_demo
 from memo_tui.core.entities.service import EntityService
 from memo_tui.core.services import Services
 from memo_tui.settings import Settings
-from memo_tui.ui import modals
+from memo_tui.ui import dialogs
 from memo_tui.ui.app import MemoApp
-from memo_tui.ui.ask_pane import AskPane
-from memo_tui.ui.capture_view import CaptureScreen
-from memo_tui.ui.detail import PersonPage, ProjectPage
-from memo_tui.ui.facts_pane import FactsPane
+from memo_tui.ui.dialogs.capture_file import CapturablePath, PathSuggester
+from memo_tui.ui.screens.capture import CaptureScreen
+from memo_tui.ui.screens.person import PersonPage
+from memo_tui.ui.screens.project import ProjectPage
+from memo_tui.ui.widgets.ask import AskPane
+from memo_tui.ui.widgets.facts import FactsPane
 from store import FactFilter, NoteRecord, SectionRecord
 
 # Captures
@@ -104,7 +107,7 @@ def test_delete_asks_first_and_escape_keeps_the_capture(services: Services) -> N
 
     async def script(pilot: Any) -> None:
         await pilot.press("d")
-        await until(pilot, lambda: isinstance(app.screen, modals.Confirm), "the confirm dialog")
+        await until(pilot, lambda: isinstance(app.screen, dialogs.Confirm), "the confirm dialog")
         assert "Delete this capture?" in shown(app)
         await pilot.press("escape")
         await settle(pilot)
@@ -118,7 +121,7 @@ def test_the_arrows_move_between_a_dialogs_buttons(services: Services) -> None:
 
     async def script(pilot: Any) -> None:
         await pilot.press("d")
-        await until(pilot, lambda: isinstance(app.screen, modals.Confirm), "the confirm dialog")
+        await until(pilot, lambda: isinstance(app.screen, dialogs.Confirm), "the confirm dialog")
         assert app.screen.focused.id == "no"  # a delete starts on Cancel
         await pilot.press("left")
         assert app.screen.focused.id == "yes"
@@ -137,13 +140,13 @@ def test_escape_in_the_note_editor_asks_before_dropping_typed_text(services: Ser
 
     async def script(pilot: Any) -> None:
         await pilot.press("4", "n")
-        await until(pilot, lambda: isinstance(app.screen, modals.NoteEditor), "the editor")
+        await until(pilot, lambda: isinstance(app.screen, dialogs.NoteEditor), "the editor")
         await pilot.press(*"a draft", "escape")
-        assert isinstance(app.screen, modals.NoteEditor)  # it said so, and kept the text
+        assert isinstance(app.screen, dialogs.NoteEditor)  # it said so, and kept the text
         assert app.screen.query_one("#note-body").text == "a draft"
         await pilot.press("escape")
         await settle(pilot)
-        assert not isinstance(app.screen, modals.NoteEditor)
+        assert not isinstance(app.screen, dialogs.NoteEditor)
 
     drive(app, script)
     assert dump(services.store) == before
@@ -155,7 +158,7 @@ def test_delete_removes_the_capture_and_its_facts(services: Services) -> None:
 
     async def script(pilot: Any) -> None:
         await pilot.press("d")
-        await until(pilot, lambda: isinstance(app.screen, modals.Confirm), "the confirm dialog")
+        await until(pilot, lambda: isinstance(app.screen, dialogs.Confirm), "the confirm dialog")
         await pilot.click("#yes")
         await settle(pilot)
         assert app.query_one("#captures-table").row_count == 7
@@ -189,7 +192,7 @@ def test_capture_a_file_from_the_app_then_settle_its_names(
         assert box.value == str(folder / "2026-11-03-beacon-planning.txt")
         await pilot.press("enter")
         # Sam (two Sams were there) waits for the user: the dialog comes right after capture.
-        await until(pilot, lambda: isinstance(app.screen, modals.WhoIsIt), "who is Sam?")
+        await until(pilot, lambda: isinstance(app.screen, dialogs.WhoIsIt), "who is Sam?")
         assert app.screen.mention == "Sam"
         await pilot.press("escape")
         await settle(pilot)
@@ -211,7 +214,7 @@ def test_the_path_dialog_refuses_what_it_cannot_capture(
         await path_dialog(pilot)
         await enter_path(pilot, tmp_path / "photo.png")
         await pilot.pause()
-        assert isinstance(app.screen, modals.CaptureFile)  # still asking
+        assert isinstance(app.screen, dialogs.CaptureFile)  # still asking
         problem = str(app.screen.query_one("#capture-problem").render())
         assert "photo.png: .png files are not captured" in problem
         assert ".mbox, .eml files and Maildir folders" in problem
@@ -219,7 +222,7 @@ def test_the_path_dialog_refuses_what_it_cannot_capture(
         await pilot.press(*"x" * 3, "enter")
         assert "No such file" in str(app.screen.query_one("#capture-problem").render())
         await pilot.press("escape")
-        assert not isinstance(app.screen, modals.CaptureFile)
+        assert not isinstance(app.screen, dialogs.CaptureFile)
 
     drive(app, script, size=(80, 24))
     assert built.store.captures() == []
@@ -251,7 +254,7 @@ def test_replace_shows_what_differs_and_does_what_the_user_says(
     async def script(pilot: Any) -> None:
         await path_dialog(pilot)
         await enter_path(pilot, edited)
-        await until(pilot, lambda: isinstance(app.screen, modals.Confirm), "the replace dialog")
+        await until(pilot, lambda: isinstance(app.screen, dialogs.Confirm), "the replace dialog")
         text = shown(app)
         assert "Replace the stored meeting?" in text
         assert f"{retro.decisions}" in text and f"{retro.decisions + 1}" in text  # the counts
@@ -281,7 +284,7 @@ def test_replace_shows_a_changed_line_when_the_counts_are_the_same(
     async def script(pilot: Any) -> None:
         await path_dialog(pilot)
         await enter_path(pilot, edited)
-        await until(pilot, lambda: isinstance(app.screen, modals.Confirm), "the replace dialog")
+        await until(pilot, lambda: isinstance(app.screen, dialogs.Confirm), "the replace dialog")
         body = as_text(app.screen.body)
         assert f"1 line, from L{changed}" in body and "CockroachDB" in body
         await pilot.click("#no")
@@ -291,11 +294,11 @@ def test_replace_shows_a_changed_line_when_the_counts_are_the_same(
 
 
 def test_what_changed_counts_lines_and_finds_the_first() -> None:
-    assert modals.what_changed("a\nb\nc", "a\nb\nc") is None
-    change = modals.what_changed("a\nb\nc\nd", "a\nB\nc\nd\ne")
-    assert change == modals.Change(lines=2, first=2, was="b", now="B")
-    dropped = modals.what_changed("a\nb", "a")
-    assert dropped == modals.Change(lines=1, first=2, was="b", now="(nothing)")
+    assert versions.what_changed("a\nb\nc", "a\nb\nc") is None
+    change = versions.what_changed("a\nb\nc\nd", "a\nB\nc\nd\ne")
+    assert change == versions.Change(lines=2, first=2, was="b", now="B")
+    dropped = versions.what_changed("a\nb", "a")
+    assert dropped == versions.Change(lines=1, first=2, was="b", now="(nothing)")
 
 
 def test_a_failed_capture_shows_an_error_and_the_app_carries_on(
@@ -313,7 +316,7 @@ def test_a_failed_capture_shows_an_error_and_the_app_carries_on(
     async def script(pilot: Any) -> None:
         await path_dialog(pilot)
         await enter_path(pilot, tmp_path / "m.txt")
-        await until(pilot, lambda: isinstance(app.screen, modals.ErrorDialog), "the error")
+        await until(pilot, lambda: isinstance(app.screen, dialogs.ErrorDialog), "the error")
         assert "fell over" in shown(app) and "nothing was stored" in shown(app)
         await pilot.press("enter")  # OK
         await pilot.press("2")  # still usable
@@ -366,7 +369,7 @@ def test_an_unexpected_failure_shows_an_error_dialog(
 
         monkeypatch.setattr(services.store, "projects_report", fails)
         app.refresh_lists()
-        await until(pilot, lambda: isinstance(app.screen, modals.ErrorDialog), "the error")
+        await until(pilot, lambda: isinstance(app.screen, dialogs.ErrorDialog), "the error")
         assert "disk on fire" in shown(app)
         await pilot.press("enter")
         await pilot.press("1")
@@ -529,7 +532,7 @@ def test_people_show_their_pending_assignments(services: Services) -> None:
             await until(
                 pilot,
                 lambda n=n: (
-                    isinstance(app.screen, modals.WhoIsIt) and f"({n} of" in app.screen.note
+                    isinstance(app.screen, dialogs.WhoIsIt) and f"({n} of" in app.screen.note
                 ),
                 f"question {n}",
             )
@@ -549,7 +552,7 @@ def test_projects_notes_add_edit_and_delete(services: Services) -> None:
         table = app.query_one("#projects-table")
         assert table.row_count >= 3
         await pilot.press("a")
-        await until(pilot, lambda: isinstance(app.screen, modals.NewProject), "new project")
+        await until(pilot, lambda: isinstance(app.screen, dialogs.NewProject), "new project")
         await pilot.press(*"Zephyr", "tab", *"halv")
         client = app.screen.query_one("#project-client")
         await until(pilot, lambda: bool(client._suggestion), "a known client suggested")
@@ -561,7 +564,7 @@ def test_projects_notes_add_edit_and_delete(services: Services) -> None:
         await settle(pilot)
         assert isinstance(app.screen, ProjectPage)
         await pilot.press("n")
-        await until(pilot, lambda: isinstance(app.screen, modals.NoteEditor), "the note editor")
+        await until(pilot, lambda: isinstance(app.screen, dialogs.NoteEditor), "the note editor")
         await pilot.press(*"Kickoff moved to March", "ctrl+s")
         await settle(pilot)
 
@@ -580,7 +583,7 @@ def test_projects_notes_add_edit_and_delete(services: Services) -> None:
         page = app.screen
         select(page, NoteRecord)
         await pilot.press("e")
-        await until(pilot, lambda: isinstance(app.screen, modals.NoteEditor), "the note editor")
+        await until(pilot, lambda: isinstance(app.screen, dialogs.NoteEditor), "the note editor")
         await pilot.press("end", *" (confirmed)", "ctrl+s")
         await settle(pilot)
         assert own_notes()[0].body == "Kickoff moved to March (confirmed)"
@@ -588,7 +591,7 @@ def test_projects_notes_add_edit_and_delete(services: Services) -> None:
         assert note.fact_key in {key for key, _ in hits}
         select(page, NoteRecord)
         await pilot.press("x")
-        await until(pilot, lambda: isinstance(app.screen, modals.Confirm), "confirm delete")
+        await until(pilot, lambda: isinstance(app.screen, dialogs.Confirm), "confirm delete")
         await pilot.click("#yes")
         await settle(pilot)
         assert own_notes() == []
@@ -700,7 +703,7 @@ def test_two_sams_in_the_room_are_settled_item_by_item(services: Services) -> No
             await until(
                 pilot,
                 lambda n=n: (
-                    isinstance(app.screen, modals.WhoIsIt) and f"({n} of 1)" in app.screen.note
+                    isinstance(app.screen, dialogs.WhoIsIt) and f"({n} of 1)" in app.screen.note
                 ),
                 f"question {n}",
             )
@@ -710,7 +713,7 @@ def test_two_sams_in_the_room_are_settled_item_by_item(services: Services) -> No
             [owner] = [who for start, who in answers.items() if start in said]
             await pilot.click(f"#person-{owner}")
         await settle(pilot)
-        assert not isinstance(app.screen, modals.WhoIsIt)
+        assert not isinstance(app.screen, dialogs.WhoIsIt)
         assert "to settle" not in str(app.query_one("#status").render())
 
     drive(app, script, size=(100, 30))
@@ -750,7 +753,7 @@ def test_a_name_nobody_in_the_room_fits_is_answered_once_and_remembered(
 
     async def script(pilot: Any) -> None:
         await pilot.press("w")
-        await until(pilot, lambda: isinstance(app.screen, modals.WhoIsIt), "who is Sam?")
+        await until(pilot, lambda: isinstance(app.screen, dialogs.WhoIsIt), "who is Sam?")
         assert "from now on" in app.screen.note and not app.screen.context
         await pilot.click(f"#person-{chen}")
         await settle(pilot)
@@ -766,7 +769,7 @@ def test_escape_leaves_the_names_waiting(services: Services) -> None:
 
     async def script(pilot: Any) -> None:
         await pilot.press("w")
-        await until(pilot, lambda: isinstance(app.screen, modals.WhoIsIt), "who is Sam?")
+        await until(pilot, lambda: isinstance(app.screen, dialogs.WhoIsIt), "who is Sam?")
         await pilot.press("escape")
         await settle(pilot)
 
@@ -782,13 +785,13 @@ def test_help_lists_the_pane_keys_with_their_ids(services: Services) -> None:
 
     async def script(pilot: Any) -> None:
         await pilot.press("4", "f1")
-        await until(pilot, lambda: isinstance(app.screen, modals.Help), "help")
+        await until(pilot, lambda: isinstance(app.screen, dialogs.Help), "help")
         text = shown(app)
         assert "Projects" in text and "projects.add" in text and "app.quit" in text
         ids = [binding_id for _, _, binding_id in app.screen.keys]
         assert "app.cancel" in ids  # ctrl+x, though nothing runs to stop
         await pilot.press("escape")
-        assert not isinstance(app.screen, modals.Help)
+        assert not isinstance(app.screen, dialogs.Help)
 
     drive(app, script)
 
@@ -935,13 +938,13 @@ def test_an_agents_section_opens_in_the_editor_with_its_controls_visible(
         await settle(pilot)
         select(app.screen, SectionRecord)
         await pilot.press("e")
-        await until(pilot, lambda: isinstance(app.screen, modals.NoteEditor), "the editor")
+        await until(pilot, lambda: isinstance(app.screen, dialogs.NoteEditor), "the editor")
         text = app.screen.query_one("#note-body").text
         assert "\u241b]0;pwned" in text and "<U+202E>" in text
         assert not any(c in text for c in "\x1b\u202e\u200b")
         await pilot.press("ctrl+s")
         await settle(pilot)
-        assert not isinstance(app.screen, modals.NoteEditor)
+        assert not isinstance(app.screen, dialogs.NoteEditor)
 
     drive(app, script)
     [summary] = [s for s in store.sections("project", beacon) if s.key == "summary"]
@@ -1037,7 +1040,7 @@ def test_quitting_while_the_replace_dialog_is_up_ends_and_keeps_the_store(
     async def script(pilot: Any) -> None:
         await path_dialog(pilot)
         await enter_path(pilot, edited)
-        await until(pilot, lambda: isinstance(app.screen, modals.Confirm), "the replace dialog")
+        await until(pilot, lambda: isinstance(app.screen, dialogs.Confirm), "the replace dialog")
         await pilot.press("ctrl+q")
 
     runner = threading.Thread(target=drive, args=(app, script), daemon=True)
@@ -1052,9 +1055,9 @@ def test_a_stray_enter_does_not_answer_who_is_it(services: Services) -> None:
 
     async def script(pilot: Any) -> None:
         await pilot.press("w")
-        await until(pilot, lambda: isinstance(app.screen, modals.WhoIsIt), "who is Sam?")
+        await until(pilot, lambda: isinstance(app.screen, dialogs.WhoIsIt), "who is Sam?")
         await pilot.press("enter", "space")  # typed for something else: nothing is chosen
-        assert isinstance(app.screen, modals.WhoIsIt)
+        assert isinstance(app.screen, dialogs.WhoIsIt)
         await pilot.press("escape")
 
     drive(app, script)
@@ -1076,7 +1079,7 @@ def test_a_deleted_meeting_leaves_the_open_person_page(services: Services) -> No
         await settle(pilot)
         assert any("Atlas migration retrospective" in text for text in meetings_listed())
         app.delete_capture(retro.id)
-        await until(pilot, lambda: isinstance(app.screen, modals.Confirm), "confirm delete")
+        await until(pilot, lambda: isinstance(app.screen, dialogs.Confirm), "confirm delete")
         await pilot.click("#yes")
         await settle(pilot)
         assert isinstance(app.screen, PersonPage)
@@ -1088,9 +1091,9 @@ def test_a_deleted_meeting_leaves_the_open_person_page(services: Services) -> No
 def test_path_completion_never_echoes_a_control_character(tmp_path: Path) -> None:
     (tmp_path / "a\x1b]2;PWNED\x07b.txt").write_text("x", encoding="utf-8")
     (tmp_path / "agenda.txt").write_text("x", encoding="utf-8")
-    suggestion = asyncio.run(modals.PathSuggester().get_suggestion(f"{tmp_path}/a"))
+    suggestion = asyncio.run(PathSuggester().get_suggestion(f"{tmp_path}/a"))
     assert suggestion == f"{tmp_path}/agenda.txt"
-    hostile = modals.CapturablePath().validate(f"{tmp_path}/a\x1b]2;PWNED\x07b.txt")
+    hostile = CapturablePath().validate(f"{tmp_path}/a\x1b]2;PWNED\x07b.txt")
     assert not hostile.is_valid
 
 
@@ -1134,7 +1137,7 @@ def test_a_note_about_the_projects_client(services: Services) -> None:
         app.go_to("project", beacon.id)
         await settle(pilot)
         await pilot.press("n")
-        await until(pilot, lambda: isinstance(app.screen, modals.NoteEditor), "the note editor")
+        await until(pilot, lambda: isinstance(app.screen, dialogs.NoteEditor), "the note editor")
         app.screen.query_one("#note-about").value = 1  # about Halvorsen Freight
         app.screen.query_one("#note-body").focus()
         await pilot.press(*"Invoices need PO numbers", "ctrl+s")
@@ -1165,7 +1168,7 @@ def test_r_runs_the_agent_and_e_edits_a_section_for_good(services: Services) -> 
         assert isinstance(next(iter(page.targets.values())), SectionRecord)  # listed first
         select(page, SectionRecord)
         await pilot.press("e")
-        await until(pilot, lambda: isinstance(app.screen, modals.NoteEditor), "the editor")
+        await until(pilot, lambda: isinstance(app.screen, dialogs.NoteEditor), "the editor")
         app.screen.query_one("#note-body").text = "Our own summary."
         await pilot.press("ctrl+s")
         await settle(pilot)
@@ -1227,7 +1230,7 @@ def test_ctrl_x_stops_a_run_on_a_model_and_r_in_runs_resumes_it(services: Servic
 
 
 def test_a_run_took_is_shown_in_the_unit_that_reads() -> None:
-    from memo_tui.ui.runs import took
+    from memo_tui.ui.widgets.runs import took
 
     start = "2026-11-01T00:00:00+00:00"
     assert took(start, "2026-11-01T00:01:30+00:00") == "90 s"
@@ -1239,7 +1242,7 @@ def test_a_run_took_is_shown_in_the_unit_that_reads() -> None:
 
 def test_the_runs_pane_and_a_run_replayed_in_its_view(services: Services) -> None:
     from memo_tui.core.agents.service import run_agent
-    from memo_tui.ui.runs import RunScreen
+    from memo_tui.ui.screens.run import RunScreen
 
     done = run_agent(services, "project_compile", "Beacon")
     app = MemoApp(services)
@@ -1274,7 +1277,7 @@ def test_the_collector_asks_before_it_links(
         app.go_to("project", atlas.id)
         await settle(pilot)
         await pilot.press("b")
-        await until(pilot, lambda: isinstance(app.screen, modals.Approve), "the question")
+        await until(pilot, lambda: isinstance(app.screen, dialogs.Approve), "the question")
         assert "Link 1 meeting(s) to the project" in shown(app)
         if button is not None:
             await pilot.click(f"#{button}")
@@ -1323,7 +1326,7 @@ def test_every_agent_runs_from_the_tui(services: Services, on: str) -> None:
             app.go_to("project", atlas.id)
             await settle(pilot)
             await pilot.press("b")
-            await until(pilot, lambda: isinstance(app.screen, modals.Approve), "the question")
+            await until(pilot, lambda: isinstance(app.screen, dialogs.Approve), "the question")
             await pilot.click("#yes")
             await until(pilot, lambda: not app.running("agent"), "the collector")
             await pilot.press("escape", "ctrl+p", *"this week's digest")
@@ -1424,13 +1427,13 @@ def test_ctrl_x_stops_a_mail_import_and_the_next_one_goes_on(
 
 
 def test_concepts_pane_adds_one_and_r_writes_its_document(services: Services) -> None:
-    from memo_tui.ui.detail import ConceptPage
+    from memo_tui.ui.screens.concept import ConceptPage
 
     app = MemoApp(services)
 
     async def script(pilot: Any) -> None:
         await pilot.press("8", "a")
-        await until(pilot, lambda: isinstance(app.screen, modals.NewConcept), "the dialog")
+        await until(pilot, lambda: isinstance(app.screen, dialogs.NewConcept), "the dialog")
         await pilot.press(*"Postgres", "enter")
         await settle(pilot)
         assert app.query_one("#concepts-table").row_count == 1

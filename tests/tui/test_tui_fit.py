@@ -13,10 +13,10 @@ from textual.widgets import Button, Label
 from textual.widgets._footer import FooterKey, FooterLabel
 
 from memo_tui.core.services import Services
-from memo_tui.ui import modals
+from memo_tui.ui import dialogs
 from memo_tui.ui.app import MemoApp
-from memo_tui.ui.detail import ProjectPage
-from memo_tui.ui.footer import FOLDED, FULL, HIDDEN, KeyFooter
+from memo_tui.ui.screens.project import ProjectPage
+from memo_tui.ui.widgets.footer import FOLDED, FULL, HIDDEN, KeyFooter
 
 SMALL = (80, 24)
 
@@ -79,8 +79,8 @@ def test_who_is_it_shows_every_choice_at_80x24(services: Services) -> None:
     app = MemoApp(services)
 
     async def script(pilot: Any) -> None:
-        app.push_screen(modals.WhoIsIt("Sam", waiting, candidates))
-        await until(pilot, lambda: isinstance(app.screen, modals.WhoIsIt), "who is Sam?")
+        app.push_screen(dialogs.WhoIsIt("Sam", waiting, candidates))
+        await until(pilot, lambda: isinstance(app.screen, dialogs.WhoIsIt), "who is Sam?")
         buttons = list(app.screen.query(Button))
         assert len(buttons) == 5
         assert all(in_view(app, button) for button in buttons)
@@ -93,7 +93,7 @@ def test_help_keeps_its_closing_hint_in_view_at_80x24(services: Services) -> Non
 
     async def script(pilot: Any) -> None:
         await pilot.press("f1")
-        await until(pilot, lambda: isinstance(app.screen, modals.Help), "help")
+        await until(pilot, lambda: isinstance(app.screen, dialogs.Help), "help")
         hint = list(app.screen.query(Label))[-1]
         assert "Escape closes" in str(hint.render()) and in_view(app, hint)
 

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from memo_tui.core.entities.resolve import Candidate, EntityType, Resolved, resolve
-from store import FACT_TYPES, FactFilter
+from store import FACT_TYPES, FactCursor, FactFilter
 
 if TYPE_CHECKING:
-    from store import Directory, Store
+    from store import Directory, FactRecord, Store
 
 # Decisions hold, were replaced or were taken back; action items are open, done or dropped.
 STATUSES = ("current", "superseded", "retracted", "open", "done", "dropped")
@@ -117,3 +117,8 @@ def _unresolved(kind: EntityType, name: str, candidates: tuple[Candidate, ...]) 
     if candidates:
         return f"no {kind} called {name!r} (did you mean {candidates[0].name}?)"
     return f"no {kind} called {name!r}"
+
+
+def page_after(store: Store, flt: FactFilter, size: int, last: FactRecord) -> list[FactRecord]:
+    """The feed's next page under `flt`: the `size` facts after `last`, newest first."""
+    return store.facts_page(flt, size, FactCursor.after(last))

@@ -13,12 +13,14 @@ from textual.suggester import SuggestFromList
 from textual.widgets import DataTable, Input, Label, Select
 
 from memo_tui.core.safety import sanitize_line
-from memo_tui.ui.panes import Pane, Table, superseded
 from memo_tui.ui.text import day, fact_span, line, plural
+from memo_tui.ui.widgets.pane import Pane
+from memo_tui.ui.widgets.table import Table
+from memo_tui.ui.workers import superseded
 
 if TYPE_CHECKING:
     from memo_tui.core.recall.search import Hit
-    from store import FactCursor, FactFilter, FactRecord
+    from store import FactFilter, FactRecord
 
 
 FACT_TYPES = (
@@ -200,24 +202,22 @@ class FactsPane(Pane):
         if self.flt is None or self.exhausted or self.searching or self.loading_more:
             return
         if event.cursor_row >= len(self.facts) - 10:
-            from store import FactCursor
-
             self.loading_more = True  # one page at a time, however fast the cursor moves
-            self.more(FactCursor.after(self.facts[-1]), self.flt)
+            self.more(self.facts[-1], self.flt)
 
     @work(thread=True, exclusive=True, group="facts-more", exit_on_error=False)
-    def more(self, after: FactCursor, flt: FactFilter) -> None:
+    def more(self, last: FactRecord, flt: FactFilter) -> None:
+        from memo_tui.core.recall.facts_filter import page_after
+
         try:
-            page = self.services.store.facts_page(flt, self.PAGE, after)
+            page = page_after(self.services.store, flt, self.PAGE, last)
         finally:
             self.app.call_from_thread(setattr, self, "loading_more", False)
-        self.app.call_from_thread(self._more_shown, page, flt, after)
+        self.app.call_from_thread(self._more_shown, page, flt, last)
 
-    def _more_shown(self, page: list[FactRecord], flt: FactFilter, after: FactCursor) -> None:
-        from store import FactCursor
-
+    def _more_shown(self, page: list[FactRecord], flt: FactFilter, last: FactRecord) -> None:
         still = flt == self.flt and not self.searching and self.facts
-        if still and after == FactCursor.after(self.facts[-1]):  # the feed did not move on
+        if still and self.facts[-1] == last:  # the feed did not move on
             self.add_page(page)
 
     @on(DataTable.RowSelected)

@@ -19,9 +19,9 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from memo_tui.core.capture.formats.base import describe_skipped
-from memo_tui.ui.footer import KeyFooter
-from memo_tui.ui.panes import superseded
 from memo_tui.ui.text import items, line, plain, span, styled
+from memo_tui.ui.widgets.footer import KeyFooter
+from memo_tui.ui.workers import superseded
 
 if TYPE_CHECKING:
     from memo_tui.core.services import Services

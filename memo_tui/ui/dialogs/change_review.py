@@ -6,6 +6,8 @@ an action item is done. The dialog only asks; the caller applies the answer in a
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -13,9 +15,11 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Label, Static
 
-from memo_tui.ui.modals import DIALOG_CSS, Dialog
+from memo_tui.ui.dialogs.base import DIALOG_CSS, Dialog
 from memo_tui.ui.text import line
-from store import ChangeRecord
+
+if TYPE_CHECKING:
+    from store import ChangeRecord
 
 ANSWERS = ("accept", "reject", "later")
 

@@ -15,8 +15,8 @@ from textual.containers import VerticalScroll
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from memo_tui.ui.panes import Pane
 from memo_tui.ui.text import fact_span, line, plain, plural
+from memo_tui.ui.widgets.pane import Pane
 
 if TYPE_CHECKING:
     from memo_tui.core.agents.chat import Chat, Replied

@@ -1,0 +1,37 @@
+"""What every dialog is: a centred box with a typed result; escape cancels, and the arrows move
+between its buttons. A dialog returns what the caller needs and never touches the store."""
+
+from __future__ import annotations
+
+from typing import Generic, TypeVar
+
+from textual.binding import Binding
+from textual.screen import ModalScreen
+
+DIALOG_CSS = """
+{name} {{ align: center middle; }}
+{name} > Vertical {{
+    width: 72; max-width: 100%; height: auto; max-height: 100%;
+    border: round $accent; padding: 0 1; background: $surface;
+}}
+{name} .title {{ text-style: bold; margin: 0 0 1 0; }}
+{name} .buttons {{ height: auto; margin: 1 0 0 0; }}
+{name} .buttons Button {{ margin: 0 1 0 0; }}
+"""
+
+
+T = TypeVar("T")
+
+
+class Dialog(ModalScreen[T | None], Generic[T]):
+    """A centred box; escape dismisses with None. The arrow keys move between buttons (a
+    box or a list that has the keyboard keeps its own arrows)."""
+
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel", id="dialog.cancel"),
+        Binding("left,up", "app.focus_previous", "Previous", id="dialog.previous", show=False),
+        Binding("right,down", "app.focus_next", "Next", id="dialog.next", show=False),
+    ]
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

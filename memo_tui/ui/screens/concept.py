@@ -1,0 +1,39 @@
+"""A concept's page: its living document."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual.binding import Binding
+
+from memo_tui.ui.screens.page import Entry, Page
+from memo_tui.ui.text import line, plural, styled
+
+if TYPE_CHECKING:
+    from memo_tui.core.services import Services
+
+
+class ConceptPage(Page):
+    HELP = (
+        "A concept's living document: its scope, what was learned or decided about it, and "
+        "how the understanding changed, each section citing the facts it rests on (r: the "
+        "concept_compile agent writes it; e edits a section, and agents then leave it)."
+    )
+    BINDINGS = [Binding("e", "edit", "Edit", id="concept.edit")]
+    agent = "concept_compile"
+    entity_type = "concept"
+
+    def __init__(self, services: Services, concept_id: int) -> None:
+        super().__init__(services)
+        self.entity_id = concept_id
+
+    def build(self) -> tuple[Text, list[Entry]]:
+        found = [c for c in self.services.store.concepts() if c.id == self.entity_id]
+        if not found:
+            return styled("This concept is no longer in the store.", "bold"), []
+        concept = found[0]
+        self.entity_name = concept.name
+        head = line(concept.name, style="bold")
+        head.append(f"\nconcept · {plural(concept.sections, 'section')}")
+        return head, self.document()

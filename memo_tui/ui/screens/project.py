@@ -1,0 +1,96 @@
+"""A project's page: its living document, notes and meetings."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual.binding import Binding
+
+from memo_tui.ui.screens.page import Entry, Page, heading, lines_of
+from memo_tui.ui.text import items, line, plural, styled
+from store import (
+    FactFilter,
+    NoteRecord,
+)
+
+if TYPE_CHECKING:
+    from memo_tui.core.services import Services
+
+
+class ProjectPage(Page):
+    HELP = (
+        "A project: your notes about it (and its client), the meetings linked to it, and the "
+        "facts about it, and its living document (r: the project_compile agent writes it; e "
+        "or enter edits a section, and agents then leave it). n writes a note; e edits the "
+        "selected note; x deletes it. Enter on a meeting or fact opens it at its lines."
+    )
+    BINDINGS = [
+        Binding("n", "new_note", "Note", id="project.note"),
+        Binding("e", "edit", "Edit", id="project.edit"),
+        Binding("x", "delete_note", "Delete", id="project.delete_note"),
+        Binding("b", "collect", "Collect", id="project.collect"),
+    ]
+
+    def action_collect(self) -> None:
+        """b: the collector agent looks for meetings about the project that are not linked,
+        and asks before it links any."""
+        if self.entity_name:
+            self.memo.run_agent_job("collector", self.entity_name, self)
+
+    agent = "project_compile"
+    entity_type = "project"
+
+    def __init__(self, services: Services, project_id: int) -> None:
+        super().__init__(services)
+        self.project_id = self.entity_id = project_id
+
+    def build(self) -> tuple[Text, list[Entry]]:
+        store = self.services.store
+        project = store.project(self.project_id)
+        if project is None:
+            return styled("This project is no longer in the store.", "bold"), []
+        s = project.summary
+        head = line(s.name, style="bold")
+        if s.client:
+            head.append("  ")
+            head.append(line(f"client: {s.client}"))
+        head.append(
+            f"\n{plural(s.meetings, 'meeting')}, {plural(s.facts, 'fact')}, "
+            f"{plural(len(project.notes), 'note')}"  # (its own and its client's, as listed)
+        )
+        self.entity_name = s.name
+        entries: list[Entry] = [*self.document(), heading("Notes (n writes one)")]
+        for note in project.notes:
+            said = (
+                line(f"about {note.owner}: ", style="italic") if note.kind == "client" else Text()
+            )
+            said.append(line(note.body))
+            entries.append((items([(note.updated_at[:10], said)]), note))
+        if project.captures:
+            entries.append(heading("Meetings"))
+            entries += [(items([(c.day, line(c.title))]), (c.id, None)) for c in project.captures]
+        kinds = FactFilter(project_ids=(self.project_id,), fact_types=("decision", "action_item"))
+        facts = store.facts_page(kinds, 100)
+        if facts:
+            entries.append(heading("Decisions and action items"))
+        for fact in facts:
+            if fact.capture_id is None:
+                continue
+            said = styled(f"{fact.fact_type.replace('_', ' ')}: ", "italic") + line(fact.text)
+            where = (fact.capture_id, lines_of(fact.line_start, fact.line_end))
+            entries.append((items([(fact.occurred_at or "", said)]), where))
+        return head, entries
+
+    def edit_note(self, note: NoteRecord) -> None:
+        self.memo.edit_note(note, self)
+
+    def action_new_note(self) -> None:
+        self.memo.write_note(self.project_id, self)
+
+    def action_delete_note(self) -> None:
+        target = self.selected()
+        if isinstance(target, NoteRecord):
+            self.memo.delete_note(target, self)
+        else:
+            self.notify("Select a note to delete.")

@@ -1,0 +1,51 @@
+"""The Concepts pane: the subjects an agent keeps a document about."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual.binding import Binding
+
+from memo_tui.ui.text import line
+from memo_tui.ui.widgets.pane import ListPane
+from memo_tui.ui.widgets.table import Row, row
+
+if TYPE_CHECKING:
+    from memo_tui.core.services import Services
+
+
+class ConceptsPane(ListPane):
+    HELP = (
+        "Concepts you follow across meetings and mail (an idea, a technology, a theme), each "
+        "with a living document the concept_compile agent writes from the facts about it: "
+        "scope, distilled insights, and how the understanding evolved. Enter opens one; a "
+        "adds a concept; r runs the agent on the selected one."
+    )
+    EMPTY = "No concepts yet: a adds one, an idea to follow across meetings and mail."
+    COLUMNS = ("Concept", "Sections", "Updated")
+    BINDINGS = [
+        Binding("a", "add", "Add", id="concepts.add"),
+        Binding("r", "run", "Compile", id="concepts.run"),
+    ]
+
+    def fill(self, services: Services) -> list[Row]:
+        return [
+            row(
+                c.id,
+                line(c.name, 48),
+                str(c.sections) if c.sections else "none yet (r)",
+                (c.updated_at or "")[:16].replace("T", " "),
+            )
+            for c in services.store.concepts()
+        ]
+
+    def action_add(self) -> None:
+        self.memo.add_concept()
+
+    def action_run(self) -> None:
+        """r: the concept_compile agent on the selected concept."""
+        self._run_on_selected("concept_compile")
+
+    def entity_name(self, key: int) -> str | None:
+        found = [c.name for c in self.services.store.concepts() if c.id == key]
+        return found[0] if found else None
