@@ -24,7 +24,7 @@ async def import_mail_archive(services: Any, scratch: Path) -> None:
     import sys
 
     sys.path.insert(0, str(HERE.parent / "tests"))
-    from fakes import mail
+    from support.fakes import mail
 
     from memo_tui.core.email.importer import import_mail
 

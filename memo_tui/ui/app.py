@@ -1,16 +1,15 @@
-"""The memo app: panes a key away, pages for a meeting, a person and a project, dialogs,
-and long work (capture, embedding, answers) in workers with progress and cancel.
+"""The memo app: panes a key away, pages for a meeting, a person and a project, dialogs.
 
-Every string that came from a transcript, a name or a model goes through `ui.text`, which
+It lays the screen out, moves around it and routes: a key or a widget's message goes to the
+controller that does the work (ui.controllers), in workers with progress and cancel. Every
+string that came from a transcript, a name or a model goes through `ui.text`, which
 sanitizes it and shows it as plain `rich.text.Text`, never as markup.
 """
 
 from __future__ import annotations
 
-import datetime as dt
 import os
 import time
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -20,23 +19,23 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.css.query import NoMatches
-from textual.widgets import ContentSwitcher, DataTable, Label, ProgressBar, Static
+from textual.widgets import ContentSwitcher, Label, ProgressBar, Static
+from textual.worker import Worker
 
 from memo_tui.core.safety import sanitize
-from memo_tui.ui import dialogs
-from memo_tui.ui.text import line, plural
+from memo_tui.ui import dialogs, keys, messages
+from memo_tui.ui.controllers import Controllers
+from memo_tui.ui.text import line
 from memo_tui.ui.widgets.ask import AskPane
 from memo_tui.ui.widgets.captures import CapturesPane
 from memo_tui.ui.widgets.concepts import ConceptsPane
 from memo_tui.ui.widgets.facts import FactsPane
 from memo_tui.ui.widgets.footer import KeyFooter
 from memo_tui.ui.widgets.newsletters import NewslettersPane
-from memo_tui.ui.widgets.pane import ListPane, Pane
+from memo_tui.ui.widgets.pane import Pane
 from memo_tui.ui.widgets.people import PeoplePane
 from memo_tui.ui.widgets.projects import ProjectsPane
 from memo_tui.ui.widgets.runs import RunsPane
-from memo_tui.ui.widgets.table import Row, Table
-from memo_tui.ui.workflows import CANCELLABLE, Workflows
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -60,46 +59,19 @@ def _memo_commands() -> type[Provider]:
 _NEEDS_THE_STORE = frozenset(
     {"capture", "who", "review_changes", "help", "command_palette", "filter"}
 )
-# Keys that show only while they can do something; F1 lists them all the same.
-_SOMETIMES = {
-    "app.who": "Who? (settle a name several people fit, while one waits)",
-    "app.review": "Review changes across meetings (while a proposal waits)",
-    "app.cancel": "Stop the running job (while one runs)",
-}
 # The app's own keys, which wait while a dialog is up (tab, ctrl+q and the rest still work).
 _MAIN_SCREEN_ACTIONS = frozenset(
     {"pane", "capture", "filter", "who", "review_changes", "help", "command_palette"}
 )
 
 
-class MemoApp(Workflows):
-    """memo in the terminal."""
+class MemoApp(App[None]):
+    """memo in the terminal: the panes and the status line; keys and the widgets' messages
+    routed to the controllers that do the work."""
 
     TITLE = "memo"
     COMMANDS = App.COMMANDS | {_memo_commands}
-    CSS = """
-    #panes { height: 1fr; }
-    #status { height: 1; background: $panel; padding: 0 1; }
-    #job { height: 1; padding: 0 1; background: $boost; display: none; }
-    #job.running { display: block; }
-    #job Label { width: auto; margin: 0 2 0 0; }
-    #job ProgressBar { width: 1fr; }
-    .bar { height: 1; }
-    .bar Input { width: 1fr; margin: 0 1 0 0; }
-    .bar Select { width: 20; }
-    #facts-info { height: 1; padding: 0 1; }
-    #ask-input { margin: 0 0 0 0; }
-    #ask-output { height: 1fr; padding: 0 1; }
-    #ask-output .exchange { margin: 0 0 1 0; color: $text-muted; }
-    #ask-sources, #ask-history {  /* (a scrollbar always: see detail.Page's note) */
-        height: auto; border: round $panel; border-title-color: $text-muted;
-        overflow-y: scroll;
-    }
-    #ask-sources { max-height: 9; }
-    #ask-history { max-height: 6; }
-    #capture-detail { padding: 0 1; }
-    .empty { height: auto; padding: 1 2; }
-    """
+    CSS_PATH = "styles/memo.tcss"
     BINDINGS = [
         Binding("1", "pane('captures')", "Captures", id="pane.captures"),
         Binding("2", "pane('facts')", "Facts", id="pane.facts"),
@@ -133,6 +105,7 @@ class MemoApp(Workflows):
         if services is None and opener is None:
             raise ValueError("MemoApp needs services or an opener")
         self._services = services
+        self.controllers = Controllers(self)
         self.opener = opener
         self.seed_demo = seed_demo
         self.catalog: dict[str, list[tuple[int, str]]] = {}  # for the command palette
@@ -142,7 +115,21 @@ class MemoApp(Workflows):
         self.stamped: set[str] = set()  # what the probe has been told
         self.animation_level = "none"  # until the settings say otherwise
         self._relayout: Timer | None = None  # lays the lists out again after a resize
-        self._data_version: int | None = None  # the store as the lists last showed it
+
+    @property
+    def services(self) -> Services:
+        if self._services is None:
+            raise RuntimeError("the store is still opening")
+        return self._services
+
+    @property
+    def ready(self) -> bool:
+        """The store is open (until then only moving around and quitting work)."""
+        return self._services is not None
+
+    def running(self, group: str) -> bool:
+        """A worker of `group` is running."""
+        return self.controllers.jobs.running(group)
 
     # Layout and start
 
@@ -166,7 +153,7 @@ class MemoApp(Workflows):
         probe = os.environ.get("MEMO_STARTUP_PROBE")
         if probe:  # `memo bench startup`: note when the first screen is drawn
             self.probe = Path(probe)
-            self.call_after_refresh(self._stamp, "painted")
+            self.call_after_refresh(self.stamp, "painted")
         self.query_one(CapturesPane).focus_first()
         if self._services is None:  # after the first paint: the imports would slow it
             self.call_after_refresh(self.open_store)
@@ -187,7 +174,7 @@ class MemoApp(Workflows):
             )
         self._apply_keymap(settings.keymap)
 
-    def _stamp(self, what: str) -> None:
+    def stamp(self, what: str) -> None:
         """`memo bench startup`: first paint, the lists filled and the facts feed's first
         page shown (then leave)."""
         if self.probe is None or what in self.stamped:
@@ -222,51 +209,17 @@ class MemoApp(Workflows):
     def _start(self) -> None:
         self._apply_settings(self.services.settings)
         if self.seed_demo:
-            self.seed()
+            self.controllers.jobs.seed()
         else:
             self.refresh_lists()
-        self.set_interval(self.WATCH_EVERY_S, self._watch_store)
+        self.set_interval(self.WATCH_EVERY_S, self.controllers.lists.watch)
 
     # How often the app looks for writes by another process (`memo capture` in another
     # shell): one PRAGMA on the writer's connection, in a worker.
     WATCH_EVERY_S = 2.0
 
-    def _watch_store(self) -> None:
-        if not self.running("lists") and not self.running("watch"):
-            self._outside_writes()
-
-    @work(thread=True, exclusive=True, group="watch", exit_on_error=False)
-    def _outside_writes(self) -> None:
-        """Show another process's writes: the lists, the status line and any open page."""
-        try:
-            version = self.services.store.data_version()
-        except Exception:  # noqa: BLE001 - a busy or vanished file: look again next tick
-            return
-        if self._data_version is not None and version != self._data_version:
-            self.call_from_thread(self.refresh_lists)
-            self.call_from_thread(self.refresh_pages)
-
     def _apply_keymap(self, keymap: dict[str, str]) -> None:
-        from memo_tui.ui.screens.capture import CaptureScreen
-        from memo_tui.ui.screens.page import Page
-        from memo_tui.ui.screens.run import RunScreen
-
-        known = {b.id for _, b in self._bindings} | {
-            b.id
-            for cls in (
-                *Pane.__subclasses__(),
-                *ListPane.__subclasses__(),
-                Page,
-                *Page.__subclasses__(),
-                CaptureScreen,
-                RunScreen,
-                Table,
-                dialogs.Dialog,
-                *dialogs.Dialog.__subclasses__(),
-            )
-            for b in getattr(cls, "BINDINGS", [])
-            if isinstance(b, Binding)
-        }
+        known = keys.known_ids(self)
         unknown = sorted(set(keymap) - known)
         if unknown:
             self.notify(
@@ -278,46 +231,9 @@ class MemoApp(Workflows):
 
     # Lists and the status line
 
-    @work(thread=True, exclusive=True, group="lists", exit_on_error=False)
     def refresh_lists(self) -> None:
-        """Lists and the status line from the store (a worker: the store may be large).
-        Runs whose process died (here or in another terminal) are marked interrupted first."""
-        from memo_tui.core.agents.service import interrupt_orphans
-
-        store = self.services.store
-        self._data_version = store.data_version()  # what these lists will show
-        interrupt_orphans(self.services)
-        rows = self._fill_lists()
-        directory = store.directory()
-        self.catalog = {
-            "person": [(p.id, p.name) for p in directory.people],
-            "project": [(p.id, p.name) for p in directory.projects],
-            "capture": [  # titles whole, and the day: recurring meetings share a title
-                (c.id, f"{c.title} ({c.occurred_at or c.captured_at[:10]})")
-                for c in reversed(store.captures())
-            ],
-        }
-        status = self._status_line()
-        for pane, pane_rows in rows.items():
-            self.call_from_thread(pane.show_rows, pane_rows)
-        facts = self.query_one(FactsPane)
-        self.call_from_thread(
-            facts.suggest_names,
-            [name for _, name in self.catalog["person"]],
-            [name for _, name in self.catalog["project"]],
-        )
-        self.call_from_thread(facts.reload)
-        ask = self.query_one(AskPane)
-        if not ask.asked:  # the first load: earlier sessions' questions, to ask again
-            self.call_from_thread(ask.remember, ask.past_questions(self.services))
-        self.call_from_thread(self.query_one("#status", Static).update, status)
-        self.call_from_thread(self._stamp, "ready")
-        self.call_from_thread(self.refresh_bindings)  # w shows while names wait
-
-    def _fill_lists(self) -> dict[ListPane, list[Row]]:
-        """Each list pane's rows, cut to the terminal's width (in a worker)."""
-        panes = (CapturesPane, PeoplePane, ProjectsPane, RunsPane, NewslettersPane, ConceptsPane)
-        return {(pane := self.query_one(kind)): pane.fill(self.services) for kind in panes}
+        """Lists, the facts feed and the status line again, from the store (in a worker)."""
+        self.controllers.lists.refresh()
 
     def on_resize(self) -> None:
         """Cells are cut to the width: lay the lists out again once the resizing stops."""
@@ -332,36 +248,8 @@ class MemoApp(Workflows):
             facts = self.query_one(FactsPane)
         except NoMatches:  # a resize timer that fires as the app closes: nothing to lay out
             return
-        self.relayout_lists()
+        self.controllers.lists.relayout()
         facts.relayout()
-
-    @work(thread=True, exclusive=True, group="relayout", exit_on_error=False)
-    def relayout_lists(self) -> None:
-        for pane, pane_rows in self._fill_lists().items():
-            self.call_from_thread(pane.show_rows, pane_rows)
-
-    def _status_line(self) -> Text:
-        from memo_tui.core.llm import select
-
-        services = self.services
-        provider = services.provider.name
-        model = "" if provider == "offline" else " " + select.model_for(services.settings, "answer")
-        vectors = services.store.embedding_model()
-        search = "keyword search only" if services.embed.unavailable or not vectors else vectors
-        waiting = self.waiting_names = len(services.store.pending_mentions()) + len(
-            services.store.address_proposals()
-        )
-        today = dt.datetime.now(dt.UTC).date().isoformat()  # the ledger keeps UTC
-        spend = sum(cost.cost_microdollars for cost in services.store.llm_costs("day", today))
-        parts = [f"{provider}{model}", search]
-        if waiting:
-            parts.append(f"{plural(waiting, 'name')} to settle (w)")
-        changes = self.waiting_changes = len(services.store.changes(("proposed",)))
-        if changes:
-            parts.append(f"{plural(changes, 'change')} to review (v)")
-        parts.append(f"today ${spend / 1e6:.2f}")
-        parts.append("F1 help")
-        return line("  |  ".join(parts))
 
     # Moving around
 
@@ -386,7 +274,7 @@ class MemoApp(Workflows):
         if action == "review_changes":
             return self.waiting_changes > 0
         if action == "cancel_job":  # shown only while there is something to stop
-            return any(w.group in CANCELLABLE and w.is_running for w in self.workers)
+            return self.controllers.jobs.cancellable()
         return True
 
     def action_pane(self, name: str) -> None:
@@ -407,37 +295,39 @@ class MemoApp(Workflows):
         if not about:
             pane = self.current_pane()
             about, title = pane.HELP, str(pane.id).title()
-        keys: dict[str, tuple[list[str], str]] = {}  # binding id: its keys, what it does
-        active = [(key, a.binding) for key, a in screen.active_bindings.items()]
-        later = [(key, b) for key, b in self._bindings if b.id in _SOMETIMES]  # (when hidden)
-        for key, binding in [*active, *later]:
-            if binding.description and binding.id:
-                does = _SOMETIMES.get(binding.id, binding.description)
-                shown = keys.setdefault(binding.id, ([], does))[0]
-                display = self.get_key_display(replace(binding, key=key)) or key
-                if display not in shown:
-                    shown.append(display)
-        rows = [(" ".join(k), does, binding_id) for binding_id, (k, does) in keys.items()]
-        self.push_screen(dialogs.Help(f"{title}: keys", about, rows))
+        self.push_screen(dialogs.Help(f"{title}: keys", about, keys.help_rows(self, screen)))
 
-    @on(DataTable.RowSelected)
-    def open_row(self, event: DataTable.RowSelected) -> None:
-        key = event.row_key.value
-        pane = event.data_table.parent
-        if key is None or not isinstance(pane, ListPane):
-            return
-        if isinstance(pane, CapturesPane):
-            self.open_capture(int(key))
-        elif isinstance(pane, PeoplePane):
-            self.go_to("person", int(key))
-        elif isinstance(pane, ProjectsPane):
-            self.go_to("project", int(key))
-        elif isinstance(pane, ConceptsPane):
-            self.go_to("concept", int(key))
-        elif isinstance(pane, RunsPane):
+    def refresh_pages(self) -> None:
+        """The open pages again, from the store (after a write that may show on them)."""
+        from memo_tui.ui.screens.capture import CaptureScreen
+        from memo_tui.ui.screens.page import Page
+
+        for screen in self.screen_stack:
+            if isinstance(screen, Page):
+                screen.reload()
+            elif isinstance(screen, CaptureScreen):
+                screen.load()
+
+    @on(messages.RowOpened)
+    def open_row(self, event: messages.RowOpened) -> None:
+        if event.kind == "run":
             from memo_tui.ui.screens.run import RunScreen
 
-            self.push_screen(RunScreen(self.services, int(key)))
+            self.push_screen(RunScreen(self.services, event.key))
+        else:
+            self.go_to(event.kind, event.key)
+
+    @on(messages.FactOpened)
+    def _fact_opened(self, event: messages.FactOpened) -> None:
+        self.open_fact(event.fact)
+
+    @on(messages.SourceOpened)
+    def _source_opened(self, event: messages.SourceOpened) -> None:
+        self.open_capture(event.capture_id, event.lines)
+
+    @on(messages.FeedShown)
+    def _feed_shown(self) -> None:
+        self.stamp("feed")  # `memo bench startup`: the feed's first page is shown
 
     def open_capture(self, capture_id: int, lines: tuple[int, int] | None = None) -> None:
         from memo_tui.ui.screens.capture import CaptureScreen
@@ -475,3 +365,67 @@ class MemoApp(Workflows):
         pane = self.query_one(AskPane)
         pane.query_one("#ask-input").value = question  # type: ignore[attr-defined]
         pane.ask(question)
+
+    # The work, each kind to its controller
+
+    def action_capture(self) -> None:
+        self.controllers.capture.choose()
+
+    def action_who(self) -> None:
+        self.controllers.names.who()
+
+    def action_review_changes(self) -> None:
+        self.controllers.changes.review()
+
+    def action_backfill(self) -> None:
+        self.controllers.jobs.start_backfill()
+
+    def action_cancel_job(self) -> None:
+        self.controllers.jobs.cancel()
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        self.controllers.jobs.changed(event)
+
+    @on(messages.CaptureDeleteRequested)
+    def _delete_capture(self, event: messages.CaptureDeleteRequested) -> None:
+        self.controllers.capture.delete(event.capture_id)
+
+    @on(messages.PersonMergeRequested)
+    def _merge_person(self, event: messages.PersonMergeRequested) -> None:
+        self.controllers.names.merge(event.person_id)
+
+    @on(messages.PersonSplitRequested)
+    def _split_person(self, event: messages.PersonSplitRequested) -> None:
+        self.controllers.names.split(event.person_id)
+
+    @on(messages.ProjectAddRequested)
+    def _add_project(self) -> None:
+        self.controllers.notes.add_project()
+
+    @on(messages.ConceptAddRequested)
+    def _add_concept(self) -> None:
+        self.controllers.notes.add_concept()
+
+    @on(messages.NoteWriteRequested)
+    def _write_note(self, event: messages.NoteWriteRequested) -> None:
+        self.controllers.notes.write(event.project_id, event.page)
+
+    @on(messages.NoteEditRequested)
+    def _edit_note(self, event: messages.NoteEditRequested) -> None:
+        self.controllers.notes.edit(event.note, event.page)
+
+    @on(messages.NoteDeleteRequested)
+    def _delete_note(self, event: messages.NoteDeleteRequested) -> None:
+        self.controllers.notes.delete(event.note, event.page)
+
+    @on(messages.SectionEditRequested)
+    def _edit_section(self, event: messages.SectionEditRequested) -> None:
+        self.controllers.notes.edit_section(
+            event.entity_type, event.entity_id, event.section, event.page
+        )
+
+    @on(messages.AgentRunRequested)
+    def _run_agent(self, event: messages.AgentRunRequested) -> None:
+        self.controllers.agents.run_agent(
+            event.agent, event.entity, event.page, event.resume, event.on
+        )

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 
+from memo_tui.ui import messages
 from memo_tui.ui.text import line
 
 if TYPE_CHECKING:
@@ -53,15 +54,19 @@ class MemoCommands(Provider):
                 if app.waiting_changes
                 else []
             ),
-            ("Add a project", app.add_project, "a project, optionally under a client"),
+            (
+                "Add a project",
+                lambda: app.post_message(messages.ProjectAddRequested()),
+                "a project, optionally under a client",
+            ),
             (
                 "Write this week's digest",
-                partial(app.run_agent_job, "digest", "this-week"),
+                lambda: app.post_message(messages.AgentRunRequested("digest", "this-week")),
                 "the digest agent: the week's decisions and open action items",
             ),
             (
                 "Write last week's digest",
-                partial(app.run_agent_job, "digest", "last-week"),
+                lambda: app.post_message(messages.AgentRunRequested("digest", "last-week")),
                 "it lands in the facts as a digest",
             ),
             *[

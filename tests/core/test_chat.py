@@ -170,3 +170,52 @@ def test_the_cli_chats_once(memo) -> None:  # type: ignore[no-untyped-def]
     assert "[1]" in answer["answer"]
     text = memo("--demo", "run", "chat", "who owns the rollback runbook?", extra_env=extra)
     assert text.code == 0 and "[1] action_item · Weekly engineering sync lines" in text.stdout
+
+
+def test_the_run_works_off_the_callers_loop(
+    services: Services, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The app's loop only reads the events: the run (its SQL and its writes) is in a thread
+    of its own, so a busy store never freezes the app."""
+    import threading
+
+    from memo_tui.core.agents import chat as chat_module
+
+    where: list[int] = []
+    run = chat_module.AgentRun.run
+
+    async def recorded(self: Any, *args: Any) -> Any:
+        where.append(threading.get_ident())
+        return await run(self, *args)
+
+    monkeypatch.setattr(chat_module.AgentRun, "run", recorded)
+    events = converse(Chat(services), "why did we pick Postgres?")
+    assert reply_of(events).status == "completed"
+    assert where and where[0] != threading.get_ident()
+
+
+def test_a_run_in_its_thread_is_cancelled_where_it_is() -> None:
+    """Stopping an answer (ctrl+x, a new chat) stops the run at once, not after its turn."""
+    import time
+
+    from memo_tui.core.llm.run import InThread
+
+    started = asyncio.Event()
+
+    async def main() -> float:
+        loop = asyncio.get_running_loop()
+
+        async def slow() -> None:
+            loop.call_soon_threadsafe(started.set)
+            await asyncio.sleep(30)
+
+        job = InThread(slow)
+        task = asyncio.ensure_future(job.result())
+        await started.wait()
+        began = time.monotonic()
+        job.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        return time.monotonic() - began
+
+    assert asyncio.run(main()) < 5

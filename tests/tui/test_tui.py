@@ -32,12 +32,13 @@ from memo_tui.core.demo import seed_demo
 from memo_tui.core.entities.service import EntityService
 from memo_tui.core.services import Services
 from memo_tui.settings import Settings
-from memo_tui.ui import dialogs
+from memo_tui.ui import dialogs, messages
 from memo_tui.ui.app import MemoApp
 from memo_tui.ui.dialogs.capture_file import CapturablePath, PathSuggester
 from memo_tui.ui.screens.capture import CaptureScreen
 from memo_tui.ui.screens.person import PersonPage
 from memo_tui.ui.screens.project import ProjectPage
+from memo_tui.ui.widgets.answer import AnswerView
 from memo_tui.ui.widgets.ask import AskPane
 from memo_tui.ui.widgets.facts import FactsPane
 from store import FactFilter, NoteRecord, SectionRecord
@@ -608,7 +609,7 @@ def test_ask_streams_a_cited_answer_and_a_source_opens_its_lines(services: Servi
     async def script(pilot: Any) -> None:
         await pilot.press("5", *"why did we pick Postgres?", "enter")
         await settle(pilot)
-        answer = str(app.query_one("#ask-answer").render())
+        answer = app.query_one(AnswerView).shown
         assert "Postgres" in answer and "[1]" in answer
         sources = app.query_one("#ask-sources")
         numbers = [int(sources.get_option_at_index(n).id) for n in range(sources.option_count)]
@@ -629,7 +630,7 @@ def test_past_questions_can_be_asked_again(services: Services) -> None:
         pane = app.query_one(AskPane)
         await pilot.press("5", *"why did we pick Postgres?", "enter")
         await settle(pilot)
-        first = str(app.query_one("#ask-answer").render())
+        first = app.query_one(AnswerView).shown
         assert first.startswith("> why did we pick Postgres?")  # the question over its answer
         assert app.query_one("#ask-input").value == ""  # ready for the next one
         await pilot.press(*"who owns the billing design?", "enter")
@@ -641,7 +642,7 @@ def test_past_questions_can_be_asked_again(services: Services) -> None:
         await pilot.press("enter")
         await settle(pilot)
         assert pane.asked[0] == "why did we pick Postgres?"
-        assert str(app.query_one("#ask-answer").render()) == first
+        assert app.query_one(AnswerView).shown == first
 
     drive(app, script)
     later = MemoApp(services)  # the next session lists them to ask again
@@ -668,7 +669,7 @@ def test_a_follow_up_is_read_with_the_conversation_and_ctrl_l_starts_afresh(
         await settle(pilot)
         [earlier] = app.query(".exchange")
         assert "> who owns the rollback runbook?" in str(earlier.render())
-        answer = str(app.query_one("#ask-answer").render())
+        answer = app.query_one(AnswerView).shown
         assert "(due 2026-10-14)" in answer  # the follow-up knew what "it" was
         note = str(app.query_one("#ask-note").render())
         assert "search facts: who owns the rollback runbook? and when is it due?" in note
@@ -1078,7 +1079,7 @@ def test_a_deleted_meeting_leaves_the_open_person_page(services: Services) -> No
         app.go_to("person", priya)
         await settle(pilot)
         assert any("Atlas migration retrospective" in text for text in meetings_listed())
-        app.delete_capture(retro.id)
+        app.post_message(messages.CaptureDeleteRequested(retro.id))
         await until(pilot, lambda: isinstance(app.screen, dialogs.Confirm), "confirm delete")
         await pilot.click("#yes")
         await settle(pilot)
@@ -1272,13 +1273,16 @@ def test_the_collector_asks_before_it_links(
     store = built.store
     atlas = next(p for p in store.projects() if p.name == "Atlas")
     app = MemoApp(built)
+    said: list[str] = []
+    notify = app.notify
+    app.notify = lambda message, **kw: (said.append(str(message)), notify(message, **kw))[1]  # type: ignore[method-assign]
 
     async def script(pilot: Any) -> None:
         app.go_to("project", atlas.id)
         await settle(pilot)
         await pilot.press("b")
         await until(pilot, lambda: isinstance(app.screen, dialogs.Approve), "the question")
-        assert "Link 1 meeting(s) to the project" in shown(app)
+        assert "Link 1 meeting to the project" in shown(app)
         if button is not None:
             await pilot.click(f"#{button}")
         job = app.query_one("#job")
@@ -1291,6 +1295,7 @@ def test_the_collector_asks_before_it_links(
     assert run.status == "completed" and decision.decision == expected
     meetings = next(p for p in store.projects() if p.name == "Atlas").meetings
     assert meetings == atlas.meetings + (1 if button == "yes" else 0)
+    assert f"collector completed: {'1 write' if button == 'yes' else '0 writes'}" in said
     built.close()
 
 
@@ -1336,7 +1341,7 @@ def test_every_agent_runs_from_the_tui(services: Services, on: str) -> None:
             await settle(pilot)
             await pilot.press("5", *"why did we pick Postgres?", "enter")
             await settle(pilot)
-            answer = str(app.query_one("#ask-answer").render())
+            answer = app.query_one(AnswerView).shown
             assert "Postgres" in answer and "[1]" in answer
             assert app.query_one("#ask-sources").option_count >= 1
 

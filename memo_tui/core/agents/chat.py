@@ -16,9 +16,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from memo_tui.core.agents.agents import brief, chat
-from memo_tui.core.agents.runtime import AgentRun
+from memo_tui.core.agents.runtime import AgentRun, Outcome
 from memo_tui.core.agents.tools import SearchContext
 from memo_tui.core.llm import select
+from memo_tui.core.llm.run import InThread
 from memo_tui.core.llm.types import Message
 from memo_tui.core.recall.answer import (
     AnswerDelta,
@@ -118,25 +119,31 @@ class Chat:
         offline = services.provider.name == "offline"
         model = "offline" if offline else select.model_for(settings, "chat")
         spec = chat(question, model, settings.agent_context_limit_tokens)
+        # The run works in a thread of its own (its SQL and writes never hold the caller's
+        # loop up, the app's); what it says comes back through this queue.
+        loop = asyncio.get_running_loop()
         events: asyncio.Queue[ChatEvent | None] = asyncio.Queue()
         checker = CitationStream(0)
         turn: list[str] = []  # raw text of the turn being written
+
+        def put(event: ChatEvent | None) -> None:
+            loop.call_soon_threadsafe(events.put_nowait, event)
 
         def on_text(delta: str) -> None:
             turn.append(delta)
             checker.count = len(self.labels)
             shown, fresh = checker.feed(delta)
             if shown:
-                events.put_nowait(AnswerDelta(shown))
+                put(AnswerDelta(shown))
             for n in fresh:
-                events.put_nowait(Source(n, self._fact(n)))
+                put(Source(n, self._fact(n)))
 
         def on_event(seq: int, kind: str, payload: dict[str, Any]) -> None:
             nonlocal checker
             if kind == "tool_call":
                 turn.clear()
                 checker = CitationStream(len(self.labels))
-                events.put_nowait(Looking(payload["name"], payload["arguments"]))
+                put(Looking(payload["name"], payload["arguments"]))
 
         embedder = None if services.embed.unavailable else services.embed.embedder
         run = AgentRun(
@@ -150,7 +157,9 @@ class Chat:
             on_text=on_text,
             label=self.labels.label,
         )
-        task = asyncio.ensure_future(run.run(brief(spec), tuple(self.history)))
+        history = tuple(self.history)
+        job = InThread(lambda: run.run(brief(spec), history))
+        task = asyncio.ensure_future(job.result())
         task.add_done_callback(lambda _: events.put_nowait(None))
         try:
             while (event := await events.get()) is not None:
@@ -158,30 +167,43 @@ class Chat:
             outcome = task.result()
         finally:
             if not task.done():  # the reader stopped (a cancelled answer): stop the run
-                task.cancel()
+                job.cancel()
+        said = "".join(turn)
+        for event in await asyncio.to_thread(
+            self._finish, question, checker, said, outcome, offline
+        ):
+            yield event
+
+    def _finish(
+        self, question: str, checker: CitationStream, said: str, outcome: Outcome, offline: bool
+    ) -> list[ChatEvent]:
+        """The end of an answer: what the checker held back, a warning when it states what
+        its sources do not, and Replied; a completed exchange joins the conversation."""
         shown, fresh = checker.finish()
-        if shown:
-            yield AnswerDelta(shown)
-        for n in fresh:
-            yield Source(n, self._fact(n))
-        answer, removed, cited = check_citations("".join(turn), len(self.labels))
+        events: list[ChatEvent] = [AnswerDelta(shown)] if shown else []
+        events += [Source(n, self._fact(n)) for n in fresh]
+        answer, removed, cited = check_citations(said, len(self.labels))
         facts = [self._fact(n) for n in range(1, len(self.labels) + 1)] if not offline else []
         unsupported = unsupported_claim(answer, facts) if facts else ""
         if unsupported:  # said, streamed already: marked, so no one takes it as the record
             warning = f"\n\n[memo: {unsupported}; check the sources before relying on this]"
             answer += warning
-            yield AnswerDelta(warning)
+            events.append(AnswerDelta(warning))
         if outcome.status == "completed":
             self.history += [Message("user", question), Message("assistant", answer)]
-        yield Replied(
-            answer,
-            {n: self._fact(n) for n in cited},
-            cited,
-            removed,
-            outcome.run_id,
-            outcome.status,
-            outcome.error,
+        cited_facts = {n: self._fact(n) for n in cited}
+        events.append(
+            Replied(
+                answer,
+                cited_facts,
+                cited,
+                removed,
+                outcome.run_id,
+                outcome.status,
+                outcome.error,
+            )
         )
+        return events
 
     def _fact(self, n: int) -> FactRecord:
         key = self.labels.keys[n - 1]

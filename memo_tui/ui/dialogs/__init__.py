@@ -1,7 +1,7 @@
 """Dialogs, one to a module: each returns a typed result and never touches the store."""
 
 from memo_tui.ui.dialogs.approve import Approve
-from memo_tui.ui.dialogs.base import DIALOG_CSS, Dialog
+from memo_tui.ui.dialogs.base import Dialog
 from memo_tui.ui.dialogs.capture_file import CapturablePath, CaptureFile, allowed_suffixes
 from memo_tui.ui.dialogs.change_review import ChangeReview
 from memo_tui.ui.dialogs.confirm import Confirm, delete_dialog
@@ -15,7 +15,6 @@ from memo_tui.ui.dialogs.replace import replace_dialog
 from memo_tui.ui.dialogs.who_is_it import WhoIsIt
 
 __all__ = [
-    "DIALOG_CSS",
     "Approve",
     "CapturablePath",
     "CaptureFile",

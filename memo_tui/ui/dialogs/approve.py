@@ -8,7 +8,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Label, Static
 
-from memo_tui.ui.dialogs.base import DIALOG_CSS, Dialog
+from memo_tui.ui.dialogs.base import Dialog
 from memo_tui.ui.text import line, plain
 
 
@@ -17,7 +17,6 @@ class Approve(Dialog[bool]):
     answer (then the proposal is skipped). Nothing is focused at first: it may pop up while
     the user types."""
 
-    DEFAULT_CSS = DIALOG_CSS.format(name="Approve")
     AUTO_FOCUS = ""
 
     def __init__(self, agent: str, proposal: str, timeout_s: float) -> None:

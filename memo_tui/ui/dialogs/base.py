@@ -8,18 +8,6 @@ from typing import Generic, TypeVar
 from textual.binding import Binding
 from textual.screen import ModalScreen
 
-DIALOG_CSS = """
-{name} {{ align: center middle; }}
-{name} > Vertical {{
-    width: 72; max-width: 100%; height: auto; max-height: 100%;
-    border: round $accent; padding: 0 1; background: $surface;
-}}
-{name} .title {{ text-style: bold; margin: 0 0 1 0; }}
-{name} .buttons {{ height: auto; margin: 1 0 0 0; }}
-{name} .buttons Button {{ margin: 0 1 0 0; }}
-"""
-
-
 T = TypeVar("T")
 
 

@@ -17,7 +17,7 @@ from textual.validation import ValidationResult, Validator
 from textual.widgets import Input, Label, Static
 
 from memo_tui.core.safety import sanitize_line
-from memo_tui.ui.dialogs.base import DIALOG_CSS, Dialog
+from memo_tui.ui.dialogs.base import Dialog
 from memo_tui.ui.text import line
 
 
@@ -98,7 +98,6 @@ class CaptureFile(Dialog[Path]):
     arrow accepts), checked before it is accepted."""
 
     BINDINGS = [Binding("tab", "complete", "Complete", id="capture.complete", priority=True)]
-    DEFAULT_CSS = DIALOG_CSS.format(name="CaptureFile") + "#capture-problem { color: $error; }"
 
     def __init__(self, start: str = "") -> None:
         super().__init__()

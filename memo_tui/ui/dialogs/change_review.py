@@ -15,7 +15,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Label, Static
 
-from memo_tui.ui.dialogs.base import DIALOG_CSS, Dialog
+from memo_tui.ui.dialogs.base import Dialog
 from memo_tui.ui.text import line
 
 if TYPE_CHECKING:
@@ -28,9 +28,6 @@ class ChangeReview(Dialog[str]):
     """Dismisses with "accept", "reject", "later" (look at the next one), or None (escape:
     stop reviewing)."""
 
-    DEFAULT_CSS = DIALOG_CSS.format(name="ChangeReview") + (
-        "ChangeReview .side { margin: 0 0 1 0; }"
-    )
     BINDINGS = [
         Binding("a", "answer('accept')", "Accept", id="changes.accept"),
         Binding("r", "answer('reject')", "Reject", id="changes.reject"),

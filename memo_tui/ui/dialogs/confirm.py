@@ -9,14 +9,12 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Label, Static
 
-from memo_tui.ui.dialogs.base import DIALOG_CSS, Dialog
+from memo_tui.ui.dialogs.base import Dialog
 from memo_tui.ui.text import line, plural
 
 
 class Confirm(Dialog[bool]):
     """A question with a yes button (named for what it does) and a no."""
-
-    DEFAULT_CSS = DIALOG_CSS.format(name="Confirm")
 
     def __init__(
         self, title: str, body: Text | Table, yes: str, no: str = "Cancel", danger: bool = False

@@ -7,16 +7,12 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Label, Static
 
-from memo_tui.ui.dialogs.base import DIALOG_CSS, Dialog
+from memo_tui.ui.dialogs.base import Dialog
 from memo_tui.ui.text import line, plain
 
 
 class ErrorDialog(Dialog[None]):
     """Something failed: what, and what to do. The app carries on."""
-
-    DEFAULT_CSS = DIALOG_CSS.format(name="ErrorDialog") + (
-        "ErrorDialog > Vertical { border: round $error; }"
-    )
 
     def __init__(self, title: str, message: str) -> None:
         super().__init__()

@@ -9,16 +9,13 @@ from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Label, Static
 
-from memo_tui.ui.dialogs.base import DIALOG_CSS, Dialog
+from memo_tui.ui.dialogs.base import Dialog
 
 
 class Help(Dialog[None]):
     """The keys of the focused pane, then the app's, with their binding ids for keymaps."""
 
     BINDINGS = [Binding("f1,question_mark,q", "cancel", "Close", id="help.close")]
-    DEFAULT_CSS = DIALOG_CSS.format(name="Help") + (
-        "Help > Vertical { width: 84; } Help VerticalScroll { height: auto; }"
-    )
 
     def __init__(self, title: str, about: str, keys: list[tuple[str, str, str]]) -> None:
         super().__init__()

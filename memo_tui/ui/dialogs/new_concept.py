@@ -7,13 +7,11 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Label
 
-from memo_tui.ui.dialogs.base import DIALOG_CSS, Dialog
+from memo_tui.ui.dialogs.base import Dialog
 
 
 class NewConcept(Dialog[str]):
     """A concept's name: an idea to follow across meetings and mail."""
-
-    DEFAULT_CSS = DIALOG_CSS.format(name="NewConcept")
 
     def compose(self) -> ComposeResult:
         with Vertical():

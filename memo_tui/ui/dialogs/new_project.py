@@ -12,7 +12,7 @@ from textual.suggester import SuggestFromList
 from textual.widgets import Button, Input, Label
 
 from memo_tui.core.safety import sanitize_line
-from memo_tui.ui.dialogs.base import DIALOG_CSS, Dialog
+from memo_tui.ui.dialogs.base import Dialog
 
 
 class NewProject(Dialog[tuple[str, str | None]]):
@@ -20,7 +20,6 @@ class NewProject(Dialog[tuple[str, str | None]]):
     you type: tab or the right arrow takes one)."""
 
     BINDINGS = [Binding("tab", "complete", "Complete", id="project.complete", priority=True)]
-    DEFAULT_CSS = DIALOG_CSS.format(name="NewProject")
 
     def __init__(self, clients: Sequence[str] = ()) -> None:
         super().__init__()

@@ -11,7 +11,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Label, Select, TextArea
 
 from memo_tui.core.safety import sanitize
-from memo_tui.ui.dialogs.base import DIALOG_CSS, Dialog
+from memo_tui.ui.dialogs.base import Dialog
 from memo_tui.ui.text import line
 
 
@@ -32,9 +32,6 @@ class NoteEditor(Dialog[Written]):
     the user's."""
 
     BINDINGS = [Binding("ctrl+s", "save", "Save", id="note.save")]
-    DEFAULT_CSS = DIALOG_CSS.format(name="NoteEditor") + (
-        "NoteEditor TextArea { height: 10; } NoteEditor Select { margin: 0 0 1 0; }"
-    )
 
     def __init__(self, title: str, body: str = "", owners: tuple[str, ...] = ()) -> None:
         super().__init__()

@@ -11,17 +11,13 @@ from textual.containers import Vertical
 from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from memo_tui.ui.dialogs.base import DIALOG_CSS, Dialog
+from memo_tui.ui.dialogs.base import Dialog
 from memo_tui.ui.text import line
 
 
 class PickPerson(Dialog[int]):
     """Who a person really is: the other people, likeliest first. Dismisses with the id
     picked, or None when escaped."""
-
-    DEFAULT_CSS = DIALOG_CSS.format(name="PickPerson") + (
-        "PickPerson OptionList { height: auto; max-height: 12; margin: 0 0 1 0; }"
-    )
 
     def __init__(self, name: str, people: Sequence[tuple[int, str]], note: str = "") -> None:
         super().__init__()

@@ -11,7 +11,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Button, Label, Static
 
-from memo_tui.ui.dialogs.base import DIALOG_CSS, Dialog
+from memo_tui.ui.dialogs.base import Dialog
 from memo_tui.ui.text import line, plural
 
 
@@ -20,10 +20,6 @@ class WhoIsIt(Dialog[int]):
 
     Dismisses with the person's id, 0 for "none of these", or None when escaped."""
 
-    DEFAULT_CSS = DIALOG_CSS.format(name="WhoIsIt") + (
-        "WhoIsIt Button { width: 1fr; } WhoIsIt Button.-textual-compact { margin: 0 0 1 0; }"
-        "WhoIsIt VerticalScroll { height: auto; margin: 0 0 1 0; }"
-    )
     # Nothing chosen on opening: it may pop up while the user types elsewhere, and a stray
     # enter must not answer for them (tab moves to the choices).
     AUTO_FOCUS = ""

@@ -19,6 +19,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from memo_tui.core.capture.formats.base import describe_skipped
+from memo_tui.ui import messages
 from memo_tui.ui.text import items, line, plain, span, styled
 from memo_tui.ui.widgets.footer import KeyFooter
 from memo_tui.ui.workers import superseded
@@ -58,10 +59,7 @@ class CaptureScreen(Screen[None]):
         self.load()
 
     def action_delete(self) -> None:
-        from memo_tui.ui.app import MemoApp
-
-        if isinstance(self.app, MemoApp):
-            self.app.delete_capture(self.capture_id)
+        self.post_message(messages.CaptureDeleteRequested(self.capture_id))
 
     @work(thread=True, exclusive=True, exit_on_error=False)
     def load(self) -> None:

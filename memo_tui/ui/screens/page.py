@@ -15,6 +15,7 @@ from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from memo_tui.ui import messages
 from memo_tui.ui.text import items, line, plain, span, styled
 from memo_tui.ui.widgets.footer import KeyFooter
 from memo_tui.ui.workers import superseded
@@ -45,14 +46,6 @@ class Page(Screen[None]):
         Binding("escape", "app.pop_screen", "Back", id="page.back"),
         Binding("r", "compile", "Run agent", id="page.run"),
     ]
-    # The scrollbar is always there: OptionList measures an entry's height once, and an
-    # entry measured before a scrollbar appeared would lose its last wrapped line.
-    DEFAULT_CSS = """
-    Page #page-head { padding: 0 1; height: auto; max-height: 40%; }
-    Page OptionList, Page OptionList:focus {
-        height: 1fr; border: none; padding: 0 1; overflow-y: scroll;
-    }
-    """
 
     def __init__(self, services: Services) -> None:
         super().__init__()
@@ -114,7 +107,7 @@ class Page(Screen[None]):
     def open(self, event: OptionList.OptionSelected) -> None:
         target = self.targets.get(event.option.id or "")
         if isinstance(target, tuple):
-            self.memo.open_capture(*target)
+            self.post_message(messages.SourceOpened(*target))
         elif isinstance(target, SectionRecord):
             self.edit_section(target)
         elif target is not None:
@@ -134,7 +127,7 @@ class Page(Screen[None]):
     def action_compile(self) -> None:
         """r: run the agent that (re)writes the living document."""
         if self.entity_name:
-            self.memo.run_agent_job(self.agent, self.entity_name, self)
+            self.post_message(messages.AgentRunRequested(self.agent, self.entity_name, self))
 
     def action_edit(self) -> None:
         """e: edit the selected section (the user's edit is final: agents leave it)."""
@@ -147,7 +140,9 @@ class Page(Screen[None]):
             self.notify("Select a section (or a note) to edit.")
 
     def edit_section(self, section: SectionRecord) -> None:
-        self.memo.edit_section(self.entity_type, self.entity_id, section, self)
+        self.post_message(
+            messages.SectionEditRequested(self.entity_type, self.entity_id, section, self)
+        )
 
     def document(self) -> list[Entry]:
         """The living document's sections (the user's edits marked), or how to write one."""

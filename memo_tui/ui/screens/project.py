@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual.binding import Binding
 
+from memo_tui.ui import messages
 from memo_tui.ui.screens.page import Entry, Page, heading, lines_of
 from memo_tui.ui.text import items, line, plural, styled
 from store import (
@@ -36,7 +37,7 @@ class ProjectPage(Page):
         """b: the collector agent looks for meetings about the project that are not linked,
         and asks before it links any."""
         if self.entity_name:
-            self.memo.run_agent_job("collector", self.entity_name, self)
+            self.post_message(messages.AgentRunRequested("collector", self.entity_name, self))
 
     agent = "project_compile"
     entity_type = "project"
@@ -83,14 +84,14 @@ class ProjectPage(Page):
         return head, entries
 
     def edit_note(self, note: NoteRecord) -> None:
-        self.memo.edit_note(note, self)
+        self.post_message(messages.NoteEditRequested(note, self))
 
     def action_new_note(self) -> None:
-        self.memo.write_note(self.project_id, self)
+        self.post_message(messages.NoteWriteRequested(self.project_id, self))
 
     def action_delete_note(self) -> None:
         target = self.selected()
         if isinstance(target, NoteRecord):
-            self.memo.delete_note(target, self)
+            self.post_message(messages.NoteDeleteRequested(target, self))
         else:
             self.notify("Select a note to delete.")

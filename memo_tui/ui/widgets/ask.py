@@ -15,7 +15,9 @@ from textual.containers import VerticalScroll
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from memo_tui.ui import messages
 from memo_tui.ui.text import fact_span, line, plain, plural
+from memo_tui.ui.widgets.answer import AnswerView
 from memo_tui.ui.widgets.pane import Pane
 
 if TYPE_CHECKING:
@@ -53,7 +55,7 @@ class AskPane(Pane):
     def compose(self) -> ComposeResult:
         yield Input(placeholder="Ask your meetings, e.g. why did we pick Postgres?", id="ask-input")
         with VerticalScroll(id="ask-output"):
-            yield Static(id="ask-answer")
+            yield AnswerView(id="ask-answer")
             yield Static(id="ask-note")
         yield OptionList(id="ask-sources")
         yield OptionList(id="ask-history")
@@ -89,7 +91,7 @@ class AskPane(Pane):
             self.chat.reset()
         self.query(".exchange").remove()
         self.answered = None
-        self.query_one("#ask-answer", Static).update("")
+        self.query_one("#ask-answer", AnswerView).show("")
         self.query_one("#ask-input", Input).value = ""
         self.query_one("#ask-note", Static).update(Text("A new conversation.", style="dim"))
         self.query_one("#ask-sources", OptionList).clear_options()
@@ -148,7 +150,7 @@ class AskPane(Pane):
         self.answered = None
         block = Text.assemble(line(f"> {question}", style="bold"), "\n", answer)
         self.query_one("#ask-output", VerticalScroll).mount(
-            Static(block, classes="exchange"), before=self.query_one("#ask-answer", Static)
+            Static(block, classes="exchange"), before=self.query_one("#ask-answer", AnswerView)
         )
 
     @work(exclusive=True, group="ask")
@@ -160,31 +162,33 @@ class AskPane(Pane):
         if self.chat is None:
             self.chat = Chat(self.services)
         self._keep_exchange()
-        answer = self.query_one("#ask-answer", Static)
+        answer = self.query_one("#ask-answer", AnswerView)
         note = self.query_one("#ask-note", Static)
         sources = self.query_one("#ask-sources", OptionList)
         asked = line(f"> {question}", style="bold")
 
         def show(body: Text) -> None:
-            """The answer so far, under its question."""
-            answer.update(Text.assemble(asked, "\n", body))
+            """A status, or the whole answer, under its question."""
+            answer.show(asked, body)
 
         show(Text("Searching…", style="dim"))
         note.update("")
         sources.clear_options()
         looked: list[str] = []
-        shown = ""
+        streaming = False
         self.app.refresh_bindings()  # ctrl+x can stop it
         try:
             async for event in self.chat.ask(question):
                 if isinstance(event, Looking):
-                    shown = ""  # what came before was the agent thinking aloud
+                    streaming = False  # what came before was the agent thinking aloud
                     looked.append(_looked(event.name, event.arguments))
                     show(Text("Looking things up…", style="dim"))
                     note.update(line("; ".join(looked), 300, style="dim"))
                 elif isinstance(event, AnswerDelta):
-                    shown += event.text
-                    show(plain(shown))
+                    if not streaming:
+                        answer.start(asked)
+                        streaming = True
+                    answer.append(event.text)
                 elif isinstance(event, Source):
                     self.sources[event.n] = event.fact
                     sources.add_option(Option(_source_label(event.n, event.fact), str(event.n)))
@@ -216,7 +220,7 @@ class AskPane(Pane):
     def open_source(self, event: OptionList.OptionSelected) -> None:
         fact = self.sources.get(int(event.option.id or 0))
         if fact is not None:
-            self.memo.open_fact(fact)
+            self.post_message(messages.FactOpened(fact))
 
 
 def _looked(name: str, arguments: dict[str, Any]) -> str:

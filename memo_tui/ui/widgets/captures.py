@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual.binding import Binding
 
+from memo_tui.ui import messages
 from memo_tui.ui.text import day, line
 from memo_tui.ui.widgets.pane import ListPane
 from memo_tui.ui.widgets.table import Row, row
@@ -28,10 +29,11 @@ class CapturesPane(ListPane):
         "(memo --demo opens a store of sample meetings)."
     )
     COLUMNS = ("Title", "Date", "Decisions", "Actions", "By", "Read")
+    OPENS = "capture"
     BINDINGS = [Binding("d", "delete", "Delete", id="captures.delete")]
 
-    def fill(self, services: Services) -> list[Row]:
-        room = max(24, self.app.size.width - 56)  # the title gets what the counts leave
+    def fill(self, services: Services, width: int) -> list[Row]:
+        room = max(24, width - 56)  # the title gets what the counts leave
         return [
             row(
                 c.id,
@@ -48,4 +50,4 @@ class CapturesPane(ListPane):
     def action_delete(self) -> None:
         key = self.selected_key()
         if key is not None:
-            self.memo.delete_capture(int(key))
+            self.post_message(messages.CaptureDeleteRequested(int(key)))

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from textual.binding import Binding
 
+from memo_tui.ui import messages
 from memo_tui.ui.text import line
 from memo_tui.ui.widgets.pane import ListPane
 from memo_tui.ui.widgets.table import Row, row
@@ -23,12 +24,13 @@ class ConceptsPane(ListPane):
     )
     EMPTY = "No concepts yet: a adds one, an idea to follow across meetings and mail."
     COLUMNS = ("Concept", "Sections", "Updated")
+    OPENS = "concept"
     BINDINGS = [
         Binding("a", "add", "Add", id="concepts.add"),
         Binding("r", "run", "Compile", id="concepts.run"),
     ]
 
-    def fill(self, services: Services) -> list[Row]:
+    def fill(self, services: Services, width: int) -> list[Row]:
         return [
             row(
                 c.id,
@@ -40,12 +42,8 @@ class ConceptsPane(ListPane):
         ]
 
     def action_add(self) -> None:
-        self.memo.add_concept()
+        self.post_message(messages.ConceptAddRequested())
 
     def action_run(self) -> None:
         """r: the concept_compile agent on the selected concept."""
         self._run_on_selected("concept_compile")
-
-    def entity_name(self, key: int) -> str | None:
-        found = [c.name for c in self.services.store.concepts() if c.id == key]
-        return found[0] if found else None

@@ -13,6 +13,7 @@ from textual.suggester import SuggestFromList
 from textual.widgets import DataTable, Input, Label, Select
 
 from memo_tui.core.safety import sanitize_line
+from memo_tui.ui import messages
 from memo_tui.ui.text import day, fact_span, line, plural
 from memo_tui.ui.widgets.pane import Pane
 from memo_tui.ui.widgets.table import Table
@@ -100,7 +101,8 @@ class FactsPane(Pane):
         doing = f"Searching for {typed['search']!r}…" if typed["search"] else "Loading…"
         self.query_one("#facts-info", Label).update(line(doing, style="dim"))
         self.app.refresh_bindings()  # ctrl+x can stop it
-        self.load(typed)
+        chosen = self.query_one(Select).value
+        self.load(typed, (str(chosen),) if isinstance(chosen, str) else ())
 
     def _typed(self) -> dict[str, str]:
         return {
@@ -109,10 +111,9 @@ class FactsPane(Pane):
         }
 
     @work(thread=True, exclusive=True, group="facts", exit_on_error=False)
-    def load(self, typed: dict[str, str]) -> None:
-        """The first page of the feed, or the search's hits, under the typed filters."""
-        chosen = self.query_one(Select).value
-        types = (str(chosen),) if isinstance(chosen, str) else ()
+    def load(self, typed: dict[str, str], types: tuple[str, ...]) -> None:
+        """The first page of the feed, or the search's hits, under the typed filters (read
+        on the UI thread: a worker reads nothing of the screen)."""
         flt, problems = self._filter(typed, types)
         if typed["search"]:
             hits = self._search(typed["search"], flt)
@@ -166,7 +167,7 @@ class FactsPane(Pane):
         self.add_page(facts)
         self.exhausted = searching or len(facts) < self.PAGE
         self.app.refresh_bindings()
-        self.memo._stamp("feed")  # `memo bench startup`: the feed's first page is shown
+        self.post_message(messages.FeedShown())
 
     def relayout(self) -> None:
         """The rows shown again, cut to the terminal's new width (the cursor stays)."""
@@ -197,6 +198,11 @@ class FactsPane(Pane):
             added += 1
         self.exhausted = added < self.PAGE
 
+    def on_worker_state_changed(self) -> None:
+        """ctrl+x shows while the feed loads, and goes when it is done (a worker's state
+        changes reach only the widget that runs it)."""
+        self.app.refresh_bindings()
+
     @on(DataTable.RowHighlighted)
     def near_the_end(self, event: DataTable.RowHighlighted) -> None:
         if self.flt is None or self.exhausted or self.searching or self.loading_more:
@@ -222,4 +228,4 @@ class FactsPane(Pane):
 
     @on(DataTable.RowSelected)
     def open_fact(self, event: DataTable.RowSelected) -> None:
-        self.memo.open_fact(self.facts[int(event.row_key.value or 0)])
+        self.post_message(messages.FactOpened(self.facts[int(event.row_key.value or 0)]))

@@ -29,8 +29,6 @@ def _is_pane(binding: Binding) -> bool:
 class KeyFooter(Footer):
     """Textual's compact footer, whose pane keys give way when the keys would not fit."""
 
-    DEFAULT_CSS = "KeyFooter FooterLabel.hint { margin: 0 1 0 0; }"
-
     def __init__(self, show_command_palette: bool = True) -> None:
         super().__init__(compact=True, show_command_palette=show_command_palette)
         self.wants_palette = show_command_palette

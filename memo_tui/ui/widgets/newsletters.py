@@ -23,8 +23,8 @@ class NewslettersPane(ListPane):
     EMPTY = "No newsletters: they come from imported mail (c takes .mbox, Maildir, .eml)."
     COLUMNS = ("Sender", "Name", "Messages", "Last issue", "Why", "Unsubscribe")
 
-    def fill(self, services: Services) -> list[Row]:
-        room = max(16, self.app.size.width - 100)  # the link gets what the rest leave
+    def fill(self, services: Services, width: int) -> list[Row]:
+        room = max(16, width - 100)  # the link gets what the rest leave
         return [
             row(
                 n.sender,

@@ -12,6 +12,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import DataTable, Input, Static
 
+from memo_tui.ui import messages
 from memo_tui.ui.widgets.table import Row, Table
 
 if TYPE_CHECKING:
@@ -49,6 +50,7 @@ class ListPane(Pane):
 
     COLUMNS: ClassVar[tuple[str, ...]] = ()
     EMPTY: ClassVar[str] = ""  # what to do when there is nothing to list yet
+    OPENS: ClassVar[str] = ""  # what a row is, when enter opens it (see messages.RowOpened)
     BINDINGS = [Binding("escape", "clear_filter", "Clear filter", show=False, id="list.clear")]
 
     def __init__(self, id: str) -> None:  # noqa: A002 - Textual's name
@@ -70,8 +72,16 @@ class ListPane(Pane):
         self.query_one(".filter", Input).display = False
         self.query_one(".empty", Static).display = False
 
-    def fill(self, services: Services) -> list[Row]:
-        """The rows to show, read from the store and cut to the width (in a worker)."""
+    @on(DataTable.RowSelected)
+    def _opened(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        key = event.row_key.value
+        if key is not None and self.OPENS:
+            self.post_message(messages.RowOpened(self.OPENS, int(key)))
+
+    def fill(self, services: Services, width: int) -> list[Row]:
+        """The rows to show, read from the store and cut to the terminal's `width` (in a
+        worker: it reads nothing of the screen)."""
         raise NotImplementedError
 
     def show_rows(self, rows: list[Row]) -> None:
@@ -100,15 +110,10 @@ class ListPane(Pane):
     def _run_on_selected(self, agent: str) -> None:
         """Run `agent` on the selected row's entity."""
         key = self.selected_key()
-        name = self.entity_name(int(key)) if key is not None else None
-        if name is None:
+        if key is None:
             self.notify("Nothing selected.")
             return
-        self.memo.run_agent_job(agent, name)
-
-    def entity_name(self, key: int) -> str | None:
-        """The full name of the entity a row lists (cells may be cut short)."""
-        return None
+        self.post_message(messages.AgentRunRequested(agent, on=(self.OPENS, int(key))))
 
     def start_filter(self) -> None:
         box = self.query_one(".filter", Input)

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual.binding import Binding
 
+from memo_tui.ui import messages
 from memo_tui.ui.text import line
 from memo_tui.ui.widgets.pane import ListPane
 from memo_tui.ui.widgets.table import Cell, Row, row
@@ -28,20 +29,21 @@ class PeoplePane(ListPane):
     )
     EMPTY = "Nobody yet: people come from the speakers and attendees of captured meetings."
     COLUMNS = ("Name", "Also", "Owes", "Owed", "Decided", "Meetings", "Last seen", "To settle")
+    OPENS = "person"
     BINDINGS = [
         Binding("r", "run", "Enrich", id="people.run"),
         Binding("m", "merge", "Merge", id="people.merge"),
         Binding("u", "split", "Unmerge", id="people.split"),
     ]
 
-    def fill(self, services: Services) -> list[Row]:
+    def fill(self, services: Services, width: int) -> list[Row]:
         from memo_tui.core.entities.service import EntityService
 
         entities = EntityService(services.store, services.settings.user_name)
         waiting = entities.waiting_by_person()
         people = services.store.people_report()
         owed = services.store.owed_counts()
-        room = max(24, self.app.size.width - 62)  # the names get what the counts leave
+        room = max(24, width - 62)  # the names get what the counts leave
         name = min(32, room - 6, max((len(p.name) for p in people), default=0))
         return [
             row(
@@ -64,23 +66,15 @@ class PeoplePane(ListPane):
 
     def action_merge(self) -> None:
         """m: the selected person is someone else memo lists (asks who, then asks first)."""
-        from memo_tui.ui.app import MemoApp
-
         key = self.selected_key()
-        if key is not None and isinstance(self.app, MemoApp):
-            self.app.merge_person(int(key))
+        if key is not None:
+            self.post_message(messages.PersonMergeRequested(int(key)))
 
     def action_split(self) -> None:
         """u: undo the latest merge into the selected person (asks first)."""
-        from memo_tui.ui.app import MemoApp
-
         key = self.selected_key()
-        if key is not None and isinstance(self.app, MemoApp):
-            self.app.split_person(int(key))
-
-    def entity_name(self, key: int) -> str | None:
-        person = self.services.store.person(key)
-        return person.name if person else None
+        if key is not None:
+            self.post_message(messages.PersonSplitRequested(int(key)))
 
 
 def _to_settle(mentions: list[PendingMention]) -> Cell:

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from textual.binding import Binding
 
+from memo_tui.ui import messages
 from memo_tui.ui.text import line
 from memo_tui.ui.widgets.pane import ListPane
 from memo_tui.ui.widgets.table import Row, row
@@ -24,13 +25,14 @@ class ProjectsPane(ListPane):
     )
     EMPTY = "No projects yet: a adds one (meetings that name it are linked as they come)."
     COLUMNS = ("Project", "Client", "Meetings", "Decisions", "Open actions", "Last meeting")
+    OPENS = "project"
     BINDINGS = [
         Binding("a", "add", "Add", id="projects.add"),
         Binding("n", "note", "Note", id="projects.note"),
         Binding("r", "run", "Compile", id="projects.run"),
     ]
 
-    def fill(self, services: Services) -> list[Row]:
+    def fill(self, services: Services, width: int) -> list[Row]:
         return [
             row(
                 p.project_id,
@@ -45,19 +47,15 @@ class ProjectsPane(ListPane):
         ]
 
     def action_add(self) -> None:
-        self.memo.add_project()
+        self.post_message(messages.ProjectAddRequested())
 
     def action_run(self) -> None:
         """r: the project_compile agent on the selected project."""
         self._run_on_selected("project_compile")
-
-    def entity_name(self, key: int) -> str | None:
-        found = [p.name for p in self.services.store.projects() if p.id == key]
-        return found[0] if found else None
 
     def action_note(self) -> None:
         key = self.selected_key()
         if key is None:
             self.notify("No project selected: a adds one.")
             return
-        self.memo.write_note(int(key))
+        self.post_message(messages.NoteWriteRequested(int(key)))

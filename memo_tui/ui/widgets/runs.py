@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from textual.binding import Binding
 
+from memo_tui.ui import messages
 from memo_tui.ui.text import line, styled
 from memo_tui.ui.widgets.pane import ListPane
 from memo_tui.ui.widgets.table import Cell, Row, row
@@ -28,10 +29,11 @@ class RunsPane(ListPane):
     )
     EMPTY = "No agent runs yet: r on a person's, project's or concept's page runs its agent."
     COLUMNS = ("Run", "Agent", "On", "Status", "Cost", "Started", "Took")
+    OPENS = "run"
     BINDINGS = [Binding("r", "resume", "Resume", id="runs.resume")]
 
-    def fill(self, services: Services) -> list[Row]:
-        room = max(10, self.app.size.width - 68)  # what it worked on gets what is left
+    def fill(self, services: Services, width: int) -> list[Row]:
+        room = max(10, width - 68)  # what it worked on gets what is left
         return [
             row(
                 r.id,
@@ -47,16 +49,10 @@ class RunsPane(ListPane):
         ]
 
     def action_resume(self) -> None:
+        """r: go on with an interrupted or failed run (the agent says if it cannot)."""
         key = self.selected_key()
-        run = self.services.store.run(int(key)) if key is not None else None
-        if run is None:
-            return
-        if run.status not in ("interrupted", "failed"):
-            self.notify(f"Run {run.id} is {run.status}: only interrupted or failed runs resume.")
-        elif run.agent_type == "chat":
-            self.notify("A chat run is not resumed: ask the question again (5).")
-        else:
-            self.memo.run_agent_job(run.agent_type, "", None, resume=run.id)
+        if key is not None:
+            self.post_message(messages.AgentRunRequested("", resume=int(key)))
 
 
 def _status(status: str) -> Cell:

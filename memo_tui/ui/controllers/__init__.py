@@ -1,0 +1,30 @@
+"""The app's work, one controller to a subject; the app holds one of each and routes the
+messages its widgets post to them."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from memo_tui.ui.controllers.agents import AgentsController
+from memo_tui.ui.controllers.capture import CaptureController
+from memo_tui.ui.controllers.changes import ChangesController
+from memo_tui.ui.controllers.jobs import CANCELLABLE, JobsController
+from memo_tui.ui.controllers.lists import ListsController
+from memo_tui.ui.controllers.names import NamesController
+from memo_tui.ui.controllers.notes import NotesController
+
+if TYPE_CHECKING:
+    from memo_tui.ui.app import MemoApp
+
+__all__ = ["CANCELLABLE", "Controllers"]
+
+
+class Controllers:
+    def __init__(self, app: MemoApp) -> None:
+        self.jobs = JobsController(app)
+        self.lists = ListsController(app)
+        self.capture = CaptureController(app)
+        self.names = NamesController(app)
+        self.changes = ChangesController(app)
+        self.notes = NotesController(app)
+        self.agents = AgentsController(app)

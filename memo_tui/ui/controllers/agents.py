@@ -1,0 +1,129 @@
+"""Agent runs from the app: one at a time, its steps in the job bar, its questions (approve
+a write) as dialogs; ctrl+x stops it after the step in hand, and r in Runs resumes it."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import TYPE_CHECKING, Any
+
+from textual.worker import get_current_worker
+
+from memo_tui.ui import dialogs
+from memo_tui.ui.controllers.base import Controller
+from memo_tui.ui.text import plural
+
+if TYPE_CHECKING:
+    from memo_tui.core.agents.runtime import Proposal
+    from memo_tui.ui.screens.page import Page
+
+
+class AgentsController(Controller):
+    def run_agent(
+        self,
+        agent: str,
+        entity: str = "",
+        page: Page | None = None,
+        resume: int | None = None,
+        on: tuple[str, int] | None = None,
+    ) -> None:
+        """Run an agent on an entity (named, or a list's row `on`), or go on with run
+        `resume`; one at a time."""
+        if self.app.controllers.jobs.running("agent"):
+            self.app.notify("An agent is running; this page updates when it is done.")
+            return
+        self.run_thread(self._start, agent, entity, page, resume, on, group="agent")
+
+    def _start(
+        self,
+        agent: str,
+        entity: str,
+        page: Page | None,
+        resume: int | None,
+        on: tuple[str, int] | None,
+    ) -> None:
+        """What to run, read from the store (here, off the UI loop), then the run."""
+        store = self.services.store
+        if resume is not None:
+            run = store.run(resume)
+            if run is None:
+                return
+            if run.status not in ("interrupted", "failed"):
+                said = f"Run {run.id} is {run.status}: only interrupted or failed runs resume."
+                self.from_thread(self.app.notify, said)
+                return
+            if run.agent_type == "chat":
+                said = "A chat run is not resumed: ask the question again (5)."
+                self.from_thread(self.app.notify, said)
+                return
+            agent = run.agent_type
+        elif on is not None:
+            kind, key = on
+            named = {
+                "person": lambda: [p.name for p in [store.person(key)] if p is not None],
+                "project": lambda: [p.name for p in store.projects() if p.id == key],
+                "concept": lambda: [c.name for c in store.concepts() if c.id == key],
+            }.get(kind, list)()
+            if not named:
+                self.from_thread(self.app.notify, "Nothing selected.")
+                return
+            entity = named[0]
+        self._run(agent, entity, page, resume)
+
+    def _run(self, agent: str, entity: str, page: Page | None, resume: int | None) -> None:
+        """Its document appears on the page when it is done."""
+        from memo_tui.core.agents.service import UnknownEntity, resume_run, run_agent
+
+        jobs = self.app.controllers.jobs
+        worker = get_current_worker()
+        steps = 0
+
+        def follow(seq: int, kind: str, payload: dict[str, Any]) -> None:
+            nonlocal steps
+            if kind == "tool_call":
+                steps += 1
+                self.from_thread(jobs.show, f"{agent}: {payload.get('name')}", steps, max(steps, 8))
+
+        def stopped() -> bool:
+            return worker.is_cancelled
+
+        self.from_thread(jobs.show, f"{agent}: starting", 0, 8)
+        self.from_thread(self.app.refresh_lists)  # the run shows in the Runs pane
+        try:
+            if resume is None:
+                outcome = run_agent(self.services, agent, entity, follow, self._ask_user, stopped)
+            else:
+                outcome = resume_run(self.services, resume, follow, self._ask_user, stopped)
+        except UnknownEntity as error:
+            self.from_thread(jobs.done, str(error))
+            return
+        said = f"{agent} {outcome.status}: {plural(len(outcome.writes), 'write')}" + (
+            f"; {outcome.error}" if outcome.error else ""
+        )
+        self.from_thread(jobs.done, said)
+        self.from_thread(self.app.refresh_lists)
+        if page is not None:
+            self.from_thread(page.reload)
+
+    async def _ask_user(self, proposal: Proposal) -> str:
+        """An agent's proposal (from the run's own event loop, on the worker's thread): the
+        Approve dialog on the app's thread; its answer, or 'skipped' when time runs out."""
+        store = self.services.store
+        ids = [int(c) for c in proposal.arguments.get("capture_ids", [])]
+        meetings = {i: store.capture(i) for i in ids}
+        said = "\n".join(
+            [f"Link {plural(len(ids), 'meeting')} to the project:"]
+            + [f"- {m.title if m else f'meeting {i}'}" for i, m in meetings.items()]
+            + [f"Why: {proposal.arguments.get('reason', '')}"]
+        )
+        dialog = dialogs.Approve(proposal.agent, said, proposal.timeout_s)
+        answer = self.ask_from_thread(dialog)
+        try:
+            choice = await asyncio.wrap_future(answer)
+        except asyncio.CancelledError:  # the run's own timeout: take the question away
+            with contextlib.suppress(RuntimeError):
+                self.from_thread(dialog.dismiss, None)
+            raise
+        if choice is None:
+            return "skipped"
+        return "accepted" if choice else "rejected"

@@ -1,0 +1,134 @@
+"""Long work in the job bar: embedding, seeding the demo; ctrl+x that stops a job, and the
+dialog that reports a worker's failure (the app carries on)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.css.query import NoMatches
+from textual.widgets import Label, ProgressBar
+from textual.worker import Worker, WorkerState, get_current_worker
+
+from memo_tui.ui import dialogs
+from memo_tui.ui.controllers.base import Controller
+from memo_tui.ui.text import line
+
+JOBS = ("capture", "backfill", "seed", "agent")  # worker groups the job bar reports
+# Worker groups ctrl+x stops (an agent run stops after the step in hand, interrupted and
+# resumable: each of its writes is whole).
+CANCELLABLE = ("capture", "backfill", "seed", "agent", "ask", "facts")
+
+
+class _Stopped(Exception):
+    """The user pressed ctrl+x during a backfill."""
+
+
+class JobsController(Controller):
+    def running(self, group: str) -> bool:
+        return any(w.group == group and w.is_running for w in self.app.workers)
+
+    def cancellable(self) -> bool:
+        """Something ctrl+x can stop is running."""
+        return any(w.group in CANCELLABLE and w.is_running for w in self.app.workers)
+
+    def show(self, label: str, done: int, total: int, counted: bool = True) -> None:
+        """The job bar: what runs, how far (`counted`: say done/total in words too)."""
+        bar = self.app.query_one("#job")
+        if not bar.has_class("running"):
+            bar.add_class("running")
+            self.app.refresh_bindings()  # ctrl+x appears
+        said = f"{label} ({done}/{total})" if counted else label
+        self.app.query_one("#job-label", Label).update(line(f"{said} · ctrl+x stops"))
+        self.app.query_one(ProgressBar).update(total=max(total, 1), progress=done)
+
+    def done(self, message: str | None = None) -> None:
+        try:
+            self.app.query_one("#job").remove_class("running")
+        except NoMatches:  # the app is closing: a worker finished after its screen went
+            return
+        self.app.refresh_bindings()
+        if message:
+            self.say(message)
+
+    def cancel(self) -> None:
+        groups = (*JOBS, "ask", "facts")
+        running = [w for w in self.app.workers if w.group in groups and w.is_running]
+        if not running:
+            self.app.notify("Nothing is running.")
+            return
+        for worker in running:
+            worker.cancel()
+        self.app.notify("Stopping…")
+
+    def changed(self, event: Worker.StateChanged) -> None:
+        """A worker failed: say what happened. (And ctrl+x shows only while something it can
+        stop is running.)"""
+        if event.worker.group in CANCELLABLE:
+            self.app.refresh_bindings()
+        if event.state is WorkerState.ERROR:
+            self.done()
+            what = event.worker.group or event.worker.name or "work"
+            self.app.push_screen(
+                dialogs.ErrorDialog(f"Something went wrong ({what})", str(event.worker.error))
+            )
+
+    # Embeddings and the demo
+
+    def start_backfill(self, quiet: bool = False) -> None:
+        """Embed every fact without a vector, unless a backfill is already under way (it
+        picks new facts up itself); `quiet` leaves the job bar alone."""
+        if self.running("backfill"):
+            if not quiet:
+                self.app.notify("Embedding is under way: ctrl+x stops it.")
+            return
+        self.run_thread(self._backfill, quiet, group="backfill")
+
+    def _backfill(self, quiet: bool) -> None:
+        """A batch at a time (ctrl+x stops)."""
+        worker = get_current_worker()
+        embed = self.services.embed
+        total = self.services.store.count_without_vectors()
+        if not quiet:
+            self.from_thread(self.show, "Embedding facts", 0, total)
+
+        def progress(result: Any) -> None:
+            if worker.is_cancelled:
+                raise _Stopped
+            if not quiet:
+                done = result.embedded + result.reused
+                self.from_thread(self.show, "Embedding facts", done, total)
+
+        try:
+            result = embed.backfill(progress=progress)
+        except _Stopped:
+            self.from_thread(self.done, "Embedding stopped; memo backfill resumes it")
+            return
+        said = (
+            f"Embedded {result.embedded}, reused {result.reused}; "
+            f"{result.remaining} without a vector" + (f" ({result.error})" if result.error else "")
+        )
+        # Quiet (a note's embedding): a missing model is no news (the status line says
+        # "keyword search only"); a model that failed is.
+        failed = result.error and not embed.unavailable
+        self.from_thread(self.done, None if quiet and not failed else said)
+        self.from_thread(self.app.refresh_lists)
+
+    def seed(self) -> None:
+        """The demo store on first use: capture the sample meetings, showing progress."""
+        self.run_thread(self._seed, group="seed", exclusive=True)
+
+    def _seed(self) -> None:
+        from memo_tui.core.demo import demo_meetings, seed_demo
+
+        total = len(demo_meetings())
+        self.from_thread(self.show, "Seeding the demo meetings", 0, total)
+        done = 0
+
+        def one(_: object) -> None:
+            nonlocal done
+            done += 1
+            self.from_thread(self.show, "Seeding the demo meetings", done, total)
+
+        seed_demo(self.services.capture, progress=one)
+        self.from_thread(self.done)
+        self.from_thread(self.app.refresh_lists)

@@ -1,0 +1,150 @@
+"""The lists and the status line, from the store in a worker: after a write, after a resize
+(cut to the new width), and when another process wrote to the store (`memo capture` in
+another shell: one PRAGMA on the writer's connection every couple of seconds)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual.widgets import Static
+
+from memo_tui.ui.controllers.base import Controller
+from memo_tui.ui.text import line, plural
+from memo_tui.ui.widgets.ask import AskPane
+from memo_tui.ui.widgets.captures import CapturesPane
+from memo_tui.ui.widgets.concepts import ConceptsPane
+from memo_tui.ui.widgets.facts import FactsPane
+from memo_tui.ui.widgets.newsletters import NewslettersPane
+from memo_tui.ui.widgets.people import PeoplePane
+from memo_tui.ui.widgets.projects import ProjectsPane
+from memo_tui.ui.widgets.runs import RunsPane
+
+if TYPE_CHECKING:
+    from memo_tui.ui.widgets.pane import ListPane
+    from memo_tui.ui.widgets.table import Row
+
+LIST_PANES = (CapturesPane, PeoplePane, ProjectsPane, RunsPane, NewslettersPane, ConceptsPane)
+
+
+@dataclass(frozen=True)
+class Status:
+    """The status line, and what it counts that the keys depend on (w and v show while
+    something waits)."""
+
+    text: Text
+    waiting_names: int
+    waiting_changes: int
+
+
+class ListsController(Controller):
+    data_version: int | None = None  # the store as the lists last showed it
+
+    def _panes(self) -> list[ListPane]:
+        return [self.app.query_one(kind) for kind in LIST_PANES]
+
+    def refresh(self) -> None:
+        """Every list, the facts feed and the status line again (in a worker: the store may
+        be large). Runs whose process died (here or in another terminal) are marked
+        interrupted first."""
+        first = not self.app.query_one(AskPane).asked
+        panes, width = self._panes(), self.app.size.width
+        self.run_thread(self._refresh, panes, width, first, group="lists", exclusive=True)
+
+    def _refresh(self, panes: list[ListPane], width: int, first: bool) -> None:
+        from memo_tui.core.agents.service import interrupt_orphans
+
+        store = self.services.store
+        self.data_version = store.data_version()  # what these lists will show
+        interrupt_orphans(self.services)
+        rows = {pane: pane.fill(self.services, width) for pane in panes}
+        directory = store.directory()
+        catalog = {
+            "person": [(p.id, p.name) for p in directory.people],
+            "project": [(p.id, p.name) for p in directory.projects],
+            "capture": [  # titles whole, and the day: recurring meetings share a title
+                (c.id, f"{c.title} ({c.occurred_at or c.captured_at[:10]})")
+                for c in reversed(store.captures())
+            ],
+        }
+        # The first load: earlier sessions' questions, to ask again.
+        past = AskPane.past_questions(self.services) if first else None
+        self.from_thread(self._show, rows, catalog, self._status(), past)
+
+    def _show(
+        self,
+        rows: dict[ListPane, list[Row]],
+        catalog: dict[str, list[tuple[int, str]]],
+        status: Status,
+        past: list[str] | None,
+    ) -> None:
+        app = self.app
+        self._rows(rows)
+        app.catalog = catalog
+        facts = app.query_one(FactsPane)
+        facts.suggest_names(
+            [name for _, name in catalog["person"]], [name for _, name in catalog["project"]]
+        )
+        facts.reload()
+        if past is not None:
+            app.query_one(AskPane).remember(past)
+        app.waiting_names, app.waiting_changes = status.waiting_names, status.waiting_changes
+        app.query_one("#status", Static).update(status.text)
+        app.stamp("ready")
+        app.refresh_bindings()  # w shows while names wait
+
+    def relayout(self) -> None:
+        """The lists cut to the terminal's new width."""
+        panes, width = self._panes(), self.app.size.width
+        self.run_thread(self._relayout, panes, width, group="relayout", exclusive=True)
+
+    def _relayout(self, panes: list[ListPane], width: int) -> None:
+        rows = {pane: pane.fill(self.services, width) for pane in panes}
+        self.from_thread(self._rows, rows)
+
+    @staticmethod
+    def _rows(rows: dict[ListPane, list[Row]]) -> None:
+        for pane, pane_rows in rows.items():
+            pane.show_rows(pane_rows)
+
+    def _status(self) -> Status:
+        from memo_tui.core.llm import select
+
+        services, store = self.services, self.services.store
+        provider = services.provider.name
+        model = "" if provider == "offline" else " " + select.model_for(services.settings, "answer")
+        vectors = store.embedding_model()
+        search = "keyword search only" if services.embed.unavailable or not vectors else vectors
+        waiting = len(store.pending_mentions()) + len(store.address_proposals())
+        today = dt.datetime.now(dt.UTC).date().isoformat()  # the ledger keeps UTC
+        spend = sum(cost.cost_microdollars for cost in store.llm_costs("day", today))
+        parts = [f"{provider}{model}", search]
+        if waiting:
+            parts.append(f"{plural(waiting, 'name')} to settle (w)")
+        changes = len(store.changes(("proposed",)))
+        if changes:
+            parts.append(f"{plural(changes, 'change')} to review (v)")
+        parts.append(f"today ${spend / 1e6:.2f}")
+        parts.append("F1 help")
+        return Status(line("  |  ".join(parts)), waiting, changes)
+
+    # Other processes' writes
+
+    def watch(self) -> None:
+        """Look for another process's writes (every `MemoApp.WATCH_EVERY_S`), unless a load is
+        under way."""
+        jobs = self.app.controllers.jobs
+        if not jobs.running("lists") and not jobs.running("watch"):
+            self.run_thread(self._outside_writes, group="watch", exclusive=True)
+
+    def _outside_writes(self) -> None:
+        """Show them: the lists, the status line and any open page."""
+        try:
+            version = self.services.store.data_version()
+        except Exception:  # noqa: BLE001 - a busy or vanished file: look again next tick
+            return
+        if self.data_version is not None and version != self.data_version:
+            self.from_thread(self.app.refresh_lists)
+            self.from_thread(self.app.refresh_pages)

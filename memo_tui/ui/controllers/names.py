@@ -1,0 +1,210 @@
+"""Who is who: settling the names several people fit (one answer for a name, or one per item
+when they were all in the room), addresses that may be a known person, and merging two
+people into one (and splitting them back)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from memo_tui.ui import dialogs
+from memo_tui.ui.controllers.base import Controller
+from memo_tui.ui.text import line, plural
+
+if TYPE_CHECKING:
+    from memo_tui.core.entities.service import EntityService, Pending
+    from store import ActionItemRecord, AddressRecord, Backfill, DecisionRecord, PersonRow
+
+
+class NamesController(Controller):
+    def who(self, only: list[str] | None = None) -> None:
+        """Settle the names waiting for the user, one dialog each (`only` those names)."""
+        self.run(self._who(only), group="who")
+
+    async def _who(self, only: list[str] | None) -> None:
+        from memo_tui.core.entities.service import EntityService
+
+        store = self.services.store
+        entities = EntityService(store, self.services.settings.user_name)
+        waiting = await asyncio.to_thread(entities.pending)
+        if only is not None:
+            waiting = [w for w in waiting if w.mention.mention in only]
+        addresses = [] if only is not None else await asyncio.to_thread(store.address_proposals)
+        if not waiting and not addresses:
+            if only is None:
+                self.app.notify("No names are waiting: every owner and decider is settled.")
+            return
+        for item in waiting:
+            settle = self._settle_in_room if item.in_room else self._settle_name
+            if not await settle(entities, item):
+                break  # escape: the rest wait
+        else:
+            await self._settle_addresses(addresses)
+        self.app.refresh_lists()
+        self.app.refresh_pages()
+
+    async def _settle_name(self, entities: EntityService, item: Pending) -> bool:
+        """A name several people memo knows fit: one answer, remembered for the name (an
+        alias) and given to every item waiting on it. False when the user escaped."""
+        mention = item.mention.mention
+        candidates = [(c.id, c.name) for c in item.resolution.candidates]
+        facts = await asyncio.to_thread(entities.waiting_on, item.mention)
+        said = await asyncio.to_thread(self.described, facts)
+        note = f'memo will read "{mention}" as the one you choose from now on.'
+        choice = await self.app.push_screen_wait(dialogs.WhoIsIt(mention, said, candidates, note))
+        if choice is None:
+            return False
+        person = await asyncio.to_thread(self._person, choice)
+        meetings = item.mention.capture_ids  # (not those where both were in the room)
+        filled = await asyncio.to_thread(entities.confirm, mention, person, meetings, True)
+        self._said_who(mention, person, filled)
+        return True
+
+    async def _settle_in_room(self, entities: EntityService, item: Pending) -> bool:
+        """The people the name fits were in the room (two Sams): one question per item,
+        with the transcript lines it came from, and nothing remembered for the name (the
+        next meeting with both asks again). False when the user escaped."""
+        mention = item.mention.mention
+        candidates = [(c.id, c.name) for c in item.resolution.candidates]
+        names = [name for _, name in candidates]
+        both = (
+            f"{names[0]} and {names[1]} were both there"
+            if len(names) == 2
+            else f"{', '.join(names[:-1])} and {names[-1]} were all there"
+        )
+        facts = await asyncio.to_thread(entities.waiting_on, item.mention)
+        for n, fact in enumerate(facts, 1):
+            said = await asyncio.to_thread(self.described, [fact])
+            context = await asyncio.to_thread(self._lines_of, fact)
+            note = f"{both}: this answer is for this item only ({n} of {len(facts)})."
+            dialog = dialogs.WhoIsIt(mention, said, candidates, note, context)
+            choice = await self.app.push_screen_wait(dialog)
+            if choice is None:
+                return False
+            person = await asyncio.to_thread(self._person, choice)
+            filled = await asyncio.to_thread(entities.settle, [fact], person)
+            self._said_who(mention, person, filled)
+        return True
+
+    def _person(self, choice: int) -> PersonRow | None:
+        """The person a Who is it? button names (0: None of these)."""
+        people = self.services.store.directory().people
+        return next((p for p in people if p.id == choice), None) if choice else None
+
+    def _said_who(self, mention: str, person: PersonRow | None, filled: Backfill) -> None:
+        who = person.name if person else "none of the people memo knows"
+        count = plural(filled.action_items + filled.decisions, "item")
+        self.say(f"{mention} = {who}: {count} updated")
+
+    async def _settle_addresses(self, proposals: list[AddressRecord]) -> None:
+        """An address whose name matches a person known at another domain: the same person?
+        (The Who is it dialog: their name, or None of these to keep the address apart.)"""
+        for proposal in proposals:
+            said = [
+                f"Mail from {proposal.address} is signed {proposal.display_name!r}.",
+                f"{proposal.proposed_name} is known at another address; the same name at "
+                "another domain is not enough for memo to merge them.",
+            ]
+            mention = f"{proposal.display_name} <{proposal.address}>"
+            dialog = dialogs.WhoIsIt(
+                mention, said, [(proposal.proposed_person_id, proposal.proposed_name)]
+            )
+            choice = await self.app.push_screen_wait(dialog)
+            if choice is None:
+                return
+            await asyncio.to_thread(
+                self.services.store.merge_address, proposal.address, choice or None
+            )
+            who = proposal.proposed_name if choice else "someone memo does not know yet"
+            self.say(f"{proposal.address} = {who}")
+
+    def described(self, facts: Sequence[ActionItemRecord | DecisionRecord]) -> list[str]:
+        """Each waiting item as the dialog lists it, with its meeting (in a worker)."""
+        from store import ActionItemRecord
+
+        store = self.services.store
+        meetings = {c: found for c in {f.capture_id for f in facts} if (found := store.capture(c))}
+        said = []
+        for fact in facts:
+            kind = "owes" if isinstance(fact, ActionItemRecord) else "decided"
+            text = f"{kind}: {fact.description}"
+            meeting = meetings.get(fact.capture_id)
+            if meeting is not None:
+                text += f" ({meeting.title}, {meeting.occurred_at or 'no date'})"
+            said.append(text)
+        return said
+
+    def _lines_of(self, fact: ActionItemRecord | DecisionRecord) -> list[tuple[str, bool]]:
+        """The transcript lines a waiting item came from (True), and one on each side."""
+        if fact.line_start is None:
+            return []
+        body = self.services.store.capture_source(fact.capture_id)[1].split("\n")
+        start = fact.line_start
+        end = fact.line_end if fact.line_end is not None else start
+        first, last = max(1, start - 1), min(len(body), end + 1, start + 4)
+        return [(f"L{n}  {body[n - 1]}", start <= n <= end) for n in range(first, last + 1)]
+
+    # One person listed twice
+
+    def merge(self, person_id: int) -> None:
+        self.run(self._merge(person_id), group="edit")
+
+    async def _merge(self, person_id: int) -> None:
+        """Ask who a person really is, then ask first, then merge them in one transaction."""
+        from memo_tui.core.entities.names import similarity
+
+        store = self.services.store
+        directory = await asyncio.to_thread(store.directory)
+        merged = next((p for p in directory.people if p.id == person_id), None)
+        if merged is None:
+            return
+        others = sorted(
+            (p for p in directory.people if p.id != person_id),
+            key=lambda p: (-similarity(merged.name, p.name), p.name.casefold()),
+        )
+        note = "Their items, meetings, aliases and addresses move over; u undoes it."
+        picked = await self.app.push_screen_wait(
+            dialogs.PickPerson(merged.name, [(p.id, p.name) for p in others], note)
+        )
+        kept = next((p for p in others if p.id == picked), None)
+        if kept is None:
+            return
+        body = line(f"{merged.name} and {kept.name} are one person: keep {kept.name}.")
+        if not await self.app.push_screen_wait(
+            dialogs.Confirm(f"Merge {merged.name} into {kept.name}?", body, "Merge")
+        ):
+            return
+        done = await asyncio.to_thread(
+            store.merge_people, merged.id, kept.id, self.services.settings.user_name
+        )
+        self.say(f"Merged {merged.name} into {kept.name} ({done.action_items} items)")
+        self.app.refresh_lists()
+        self.app.refresh_pages()
+
+    def split(self, person_id: int) -> None:
+        self.run(self._split(person_id), group="edit")
+
+    async def _split(self, person_id: int) -> None:
+        """Undo the latest merge into a person, once asked."""
+        store = self.services.store
+        undoable = await asyncio.to_thread(store.merges_into, person_id)
+        person = await asyncio.to_thread(store.person, person_id)
+        if person is None:
+            return
+        if not undoable:
+            self.say(f"Nobody was merged into {person.name}.")
+            return
+        latest = undoable[0]
+        body = line(
+            f"{latest.merged_name} comes back as a person of their own, with the "
+            f"{plural(latest.action_items, 'item')} and {plural(latest.meetings, 'meeting')} "
+            "the merge moved."
+        )
+        title = f"Split {latest.merged_name} back out of {person.name}?"
+        if not await self.app.push_screen_wait(dialogs.Confirm(title, body, "Split")):
+            return
+        await asyncio.to_thread(store.split_person, latest.id)
+        self.say(f"Split {latest.merged_name} back out")
+        self.app.refresh_lists()
+        self.app.refresh_pages()

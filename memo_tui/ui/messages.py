@@ -1,0 +1,121 @@
+"""What widgets and screens tell the app. They post these and never call the app's work
+directly; the app routes each to its controller (or moves to the page asked for).
+
+Requests say what the user asked for (`AgentRunRequested`); events say what happened
+(`RowOpened`, `FeedShown`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual.message import Message
+
+if TYPE_CHECKING:
+    from memo_tui.ui.screens.page import Page
+    from store import FactRecord, NoteRecord, SectionRecord
+
+
+class RowOpened(Message):
+    """A list's row was opened: a capture, a person, a project, a concept or a run."""
+
+    def __init__(self, kind: str, key: int) -> None:
+        super().__init__()
+        self.kind, self.key = kind, key
+
+
+class FactOpened(Message):
+    """A fact was opened: its meeting at the lines it came from."""
+
+    def __init__(self, fact: FactRecord) -> None:
+        super().__init__()
+        self.fact = fact
+
+
+class SourceOpened(Message):
+    """A line of a page was opened: its meeting, at those lines."""
+
+    def __init__(self, capture_id: int, lines: tuple[int, int] | None) -> None:
+        super().__init__()
+        self.capture_id, self.lines = capture_id, lines
+
+
+class FeedShown(Message):
+    """The facts feed's first page is on screen (`memo bench startup` times it)."""
+
+
+class CaptureDeleteRequested(Message):
+    def __init__(self, capture_id: int) -> None:
+        super().__init__()
+        self.capture_id = capture_id
+
+
+class PersonMergeRequested(Message):
+    """This person is someone else listed twice: ask who, then merge."""
+
+    def __init__(self, person_id: int) -> None:
+        super().__init__()
+        self.person_id = person_id
+
+
+class PersonSplitRequested(Message):
+    """Undo the latest merge into this person."""
+
+    def __init__(self, person_id: int) -> None:
+        super().__init__()
+        self.person_id = person_id
+
+
+class ProjectAddRequested(Message):
+    pass
+
+
+class ConceptAddRequested(Message):
+    pass
+
+
+class NoteWriteRequested(Message):
+    """A new note about a project (or its client); `page` shows it once written."""
+
+    def __init__(self, project_id: int, page: Page | None = None) -> None:
+        super().__init__()
+        self.project_id, self.page = project_id, page
+
+
+class NoteEditRequested(Message):
+    def __init__(self, note: NoteRecord, page: Page | None = None) -> None:
+        super().__init__()
+        self.note, self.page = note, page
+
+
+class NoteDeleteRequested(Message):
+    def __init__(self, note: NoteRecord, page: Page | None = None) -> None:
+        super().__init__()
+        self.note, self.page = note, page
+
+
+class SectionEditRequested(Message):
+    """The user edits a section of a living document (agents leave it after)."""
+
+    def __init__(
+        self, entity_type: str, entity_id: int, section: SectionRecord, page: Page | None
+    ) -> None:
+        super().__init__()
+        self.entity_type, self.entity_id = entity_type, entity_id
+        self.section, self.page = section, page
+
+
+class AgentRunRequested(Message):
+    """Run `agent` on `entity` (named, or a list's row: `on`, as `RowOpened` gives it), or go
+    on with run `resume`; `page` reloads after."""
+
+    def __init__(
+        self,
+        agent: str,
+        entity: str = "",
+        page: Page | None = None,
+        resume: int | None = None,
+        on: tuple[str, int] | None = None,
+    ) -> None:
+        super().__init__()
+        self.agent, self.entity, self.page, self.resume, self.on = agent, entity, page, resume, on

@@ -1,0 +1,168 @@
+"""The UI is a shell: a key in a pane posts a message saying what the user asked for (the
+tests record them), the app routes it to a controller, and a pane's rows are built from the
+store without the screen, so a worker can build them."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from support.tui import settle, until
+from textual.message import Message
+
+from memo_tui.core.services import Services
+from memo_tui.ui import dialogs, messages
+from memo_tui.ui.app import MemoApp
+from memo_tui.ui.controllers.lists import LIST_PANES
+from memo_tui.ui.screens.capture import CaptureScreen
+from memo_tui.ui.screens.person import PersonPage
+from memo_tui.ui.widgets.captures import CapturesPane
+
+REQUESTS = (
+    messages.RowOpened,
+    messages.CaptureDeleteRequested,
+    messages.PersonMergeRequested,
+    messages.ProjectAddRequested,
+    messages.NoteWriteRequested,
+    messages.AgentRunRequested,
+)
+
+
+def recorded(app: MemoApp, script: Any) -> list[Message]:
+    """Run `script(pilot)` on the app; the requests its widgets posted, in order."""
+    seen: list[Message] = []
+
+    async def run() -> None:
+        async with app.run_test(size=(120, 36), message_hook=seen.append) as pilot:
+            await settle(pilot)
+            await script(pilot)
+
+    asyncio.run(run())
+    # (each is seen at every node it bubbles through: once is enough)
+    return list({id(m): m for m in seen if isinstance(m, REQUESTS)}.values())
+
+
+async def dismissed(pilot: Any, kind: type, what: str) -> None:
+    await until(pilot, lambda: isinstance(pilot.app.screen, kind), what)
+    await pilot.press("escape")
+    await settle(pilot)
+
+
+def test_keys_post_what_the_user_asked_for_and_the_app_routes_it(services: Services) -> None:
+    store = services.store
+    newest = store.captures()[-1]  # the Captures pane lists the newest first
+    priya = next(p.id for p in store.people() if p.name == "Priya Natarajan")
+    before = store.captures()
+    app = MemoApp(services)
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("enter")
+        await dismissed(pilot, CaptureScreen, "the meeting")
+        await pilot.press("d")
+        await dismissed(pilot, dialogs.Confirm, "the question before deleting")
+        app.go_to("person", priya)
+        await dismissed(pilot, PersonPage, "Priya's page")
+        await pilot.press("3", "m")
+        await dismissed(pilot, dialogs.PickPerson, "who they really are")
+        await pilot.press("4", "a")
+        await dismissed(pilot, dialogs.NewProject, "the new project")
+        await pilot.press("n")
+        await dismissed(pilot, dialogs.NoteEditor, "the note")
+        await pilot.press("r")
+        await until(pilot, lambda: not app.running("agent"), "the project_compile run")
+
+    seen = recorded(app, script)
+    said = [(type(m).__name__, *_fields(m)) for m in seen]
+    first_project = store.projects_report()[0]
+    assert said == [
+        ("RowOpened", "capture", newest.id),
+        ("CaptureDeleteRequested", newest.id),
+        ("PersonMergeRequested", said[2][1]),
+        ("ProjectAddRequested",),
+        ("NoteWriteRequested", first_project.project_id),
+        ("AgentRunRequested", "project_compile", ("project", first_project.project_id)),
+    ]
+    assert said[2][1] in {p.id for p in store.people()}
+    assert store.captures() == before  # each dialog was dismissed: nothing changed
+    [run] = store.runs()
+    assert (run.agent_type, run.status) == ("project_compile", "completed")
+
+
+def _fields(message: Message) -> tuple[Any, ...]:
+    if isinstance(message, messages.RowOpened):
+        return message.kind, message.key
+    if isinstance(message, messages.CaptureDeleteRequested):
+        return (message.capture_id,)
+    if isinstance(message, messages.PersonMergeRequested):
+        return (message.person_id,)
+    if isinstance(message, messages.NoteWriteRequested):
+        return (message.project_id,)
+    if isinstance(message, messages.AgentRunRequested):
+        return message.agent, message.on
+    return ()
+
+
+def test_a_panes_rows_are_built_from_the_store_alone(services: Services) -> None:
+    """No app is running here: a pane that read the screen (its width, its widgets) from
+    the worker that builds its rows would fail."""
+    for kind in LIST_PANES:
+        pane = kind(id=f"test-{kind.__name__}")
+        assert isinstance(pane.fill(services, 80), list)
+    captures = CapturesPane(id="captures")
+    narrow, wide = captures.fill(services, 80), captures.fill(services, 200)
+    assert [r.key for r in narrow] == [str(c.id) for c in reversed(services.store.captures())]
+    longest = max(len(c.title) for c in services.store.captures())
+    assert max(len(str(r.cells[0])) for r in narrow) < longest  # cut to 80 columns
+    assert max(len(str(r.cells[0])) for r in wide) == longest
+
+
+def test_a_streamed_answer_is_appended_line_by_line() -> None:
+    """A finished line is drawn once and kept; only the line being written changes."""
+    from textual.app import App, ComposeResult
+    from textual.widgets import Static
+
+    from memo_tui.ui.widgets.answer import AnswerView
+
+    class One(App[None]):
+        def compose(self) -> ComposeResult:
+            yield AnswerView(id="answer")
+
+    async def run() -> None:
+        app = One()
+        async with app.run_test() as pilot:
+            view = app.query_one(AnswerView)
+            view.start("> why?")
+            view.append("We picked ")
+            view.append("Postgres [1].\nIt has ")
+            await pilot.pause()
+            [first] = view.query(".answer-line")
+            view.append("JSONB [2].\nAnd PostGIS")
+            await pilot.pause()
+            lines = list(view.query(".answer-line"))
+            assert lines[0] is first  # kept, not drawn again
+            assert [str(line.render()) for line in lines] == [
+                "We picked Postgres [1].",
+                "It has JSONB [2].",
+            ]
+            assert str(view.query_one(".answer-tail", Static).render()) == "And PostGIS"
+            assert view.shown == "> why?\nWe picked Postgres [1].\nIt has JSONB [2].\nAnd PostGIS"
+            view.show("> why?", "Searching…")  # a status, or the final answer: drawn whole
+            await pilot.pause()
+            assert not view.query(".answer-line") and view.text == "Searching…"
+
+    asyncio.run(run())
+
+
+def test_ctrl_x_goes_from_the_footer_when_the_feed_has_loaded(services: Services) -> None:
+    """A pane's worker tells only its pane it is done: the pane has the keys shown again
+    (the footer kept "^x Stop" after the first load, with nothing left to stop)."""
+    from support.tui import drive, shown
+
+    app = MemoApp(services)
+
+    async def script(pilot: Any) -> None:
+        await pilot.pause(0.3)
+        assert not app.controllers.jobs.cancellable()
+        assert "Stop" not in shown(app)
+
+    drive(app, script, size=(100, 30))
