@@ -41,6 +41,7 @@ from memo_tui.ui.screens.project import ProjectPage
 from memo_tui.ui.widgets.answer import AnswerView
 from memo_tui.ui.widgets.ask import AskPane
 from memo_tui.ui.widgets.facts import FactsPane
+from memo_tui.ui.widgets.runs import RunsPane
 from store import FactFilter, NoteRecord, SectionRecord
 
 # Captures
@@ -1241,6 +1242,27 @@ def test_a_run_took_is_shown_in_the_unit_that_reads() -> None:
     assert took(start, None) == ""
 
 
+def test_a_runs_steps_read_as_text_without_memos_ids() -> None:
+    from memo_tui.ui.screens.run import describe
+
+    def said(kind: str, payload: dict[str, Any]) -> str:
+        return describe(7, kind, payload).plain.strip()
+
+    assert said("tool_call", {"name": "get_project", "arguments": {}}) == "7 → get_project"
+    assert said("tool_call", {"name": "list_project_evidence", "arguments": {"limit": 80}}) == (
+        "7 → list_project_evidence limit: 80"
+    )
+    meetings = [{"id": 8, "title": "Beacon steering"}, {"id": 7, "title": "Beacon kickoff"}]
+    result = {"name": "Beacon", "client": "Halvorsen", "meetings": meetings, "project_id": 3}
+    assert said("tool_result", {"name": "get_project", "result": result}) == (
+        "7 ← get_project name: Beacon, client: Halvorsen, meetings: 2"
+    )
+    evidence = {"facts": [{"fact_id": 25769803778, "text": "Pilot in Bergen"}]}
+    shown = said("tool_result", {"name": "list_project_evidence", "result": evidence})
+    assert shown == "7 ← list_project_evidence facts: 1"
+    assert said("tool_result", {"name": "write_section", "result": {}}) == "7 ← write_section done"
+
+
 def test_the_runs_pane_and_a_run_replayed_in_its_view(services: Services) -> None:
     from memo_tui.core.agents.service import run_agent
     from memo_tui.ui.screens.run import RunScreen
@@ -1353,6 +1375,28 @@ def test_every_agent_runs_from_the_tui(services: Services, on: str) -> None:
     assert {s.key for s in store.sections("person", priya)} >= {"facet:role", "profile"}
     assert next(p for p in store.projects() if p.name == "Atlas").meetings > atlas.meetings
     assert store.facts("digest")
+
+
+def test_a_new_run_is_selected_in_runs_when_it_starts(services: Services) -> None:
+    app = MemoApp(services)
+
+    def selected() -> str | None:
+        return app.query_one(RunsPane).selected_key()
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("4", "r")  # two runs, the newest first
+        await settle(pilot)
+        await pilot.press("3", "r")
+        await settle(pilot)
+        await pilot.press("6", "down")  # the older one selected
+        older = selected()
+        await pilot.press("4", "down", "r")  # a third run, from the Projects pane
+        await until(pilot, lambda: len(services.store.runs()) == 3, "the third run")
+        await settle(pilot)
+        newest = services.store.runs()[0]
+        assert older != str(newest.id) and selected() == str(newest.id)
+
+    drive(app, script)
 
 
 def test_r_in_the_people_and_projects_panes_runs_their_agent(services: Services) -> None:

@@ -12,6 +12,7 @@ from textual.worker import get_current_worker
 from memo_tui.ui import dialogs
 from memo_tui.ui.controllers.base import Controller
 from memo_tui.ui.text import plural
+from memo_tui.ui.widgets.runs import RunsPane
 
 if TYPE_CHECKING:
     from memo_tui.core.agents.runtime import Proposal
@@ -80,6 +81,8 @@ class AgentsController(Controller):
 
         def follow(seq: int, kind: str, payload: dict[str, Any]) -> None:
             nonlocal steps
+            if kind == "started":  # a new run: listed in Runs, and selected there
+                self.from_thread(self._started)
             if kind == "tool_call":
                 steps += 1
                 self.from_thread(jobs.show, f"{agent}: {payload.get('name')}", steps, max(steps, 8))
@@ -88,7 +91,7 @@ class AgentsController(Controller):
             return worker.is_cancelled
 
         self.from_thread(jobs.show, f"{agent}: starting", 0, 8)
-        self.from_thread(self.app.refresh_lists)  # the run shows in the Runs pane
+        self.from_thread(self.app.refresh_lists)  # a resumed run shows as running
         try:
             if resume is None:
                 outcome = run_agent(self.services, agent, entity, follow, self._ask_user, stopped)
@@ -104,6 +107,10 @@ class AgentsController(Controller):
         self.from_thread(self.app.refresh_lists)
         if page is not None:
             self.from_thread(page.reload)
+
+    def _started(self) -> None:
+        self.app.query_one(RunsPane).select_newest()
+        self.app.refresh_lists()
 
     async def _ask_user(self, proposal: Proposal) -> str:
         """An agent's proposal (from the run's own event loop, on the worker's thread): the

@@ -13,7 +13,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
-from memo_tui.ui.text import line, plain, styled
+from memo_tui.ui.text import line, plain, plural, styled
 from memo_tui.ui.widgets.footer import KeyFooter
 from memo_tui.ui.widgets.runs import LIVE
 from memo_tui.ui.workers import superseded
@@ -95,16 +95,16 @@ def describe(seq: int, kind: str, payload: dict[str, Any]) -> Text:
         out.append(plain(str(payload.get("text", ""))))
     elif kind == "tool_call":
         out.append(styled(f"→ {payload.get('name')} ", "bold"))
-        out.append(line(json.dumps(payload.get("arguments", {}), ensure_ascii=False), 200))
+        out.append(line(summary(payload.get("arguments", {})), 200))
     elif kind == "tool_result":
         out.append(styled(f"← {payload.get('name')} ", "dim"))
-        out.append(line(json.dumps(payload.get("result", {}), ensure_ascii=False), 200))
+        out.append(line(summary(payload.get("result", {})) or "done", 200, style="dim"))
     elif kind == "repair":
         out.append(styled("repair turn: missing ", "bold"))
         out.append(line(", ".join(payload.get("missing", []))))
     elif kind == "approval_needed":
         out.append(styled("waiting for your answer ", "bold"))
-        out.append(line(json.dumps(payload.get("arguments", {}), ensure_ascii=False), 200))
+        out.append(line(summary(payload.get("arguments", {})), 200))
     elif kind == "approval":
         out.append(line(f"you: {payload.get('decision')} ({payload.get('decided_by')})"))
     elif kind == "finished":
@@ -112,6 +112,29 @@ def describe(seq: int, kind: str, payload: dict[str, Any]) -> Text:
         if payload.get("error"):
             out.append(line(f" ({payload['error']})"))
     else:
-        out.append(line(f"{kind} {json.dumps(payload, ensure_ascii=False)}", 200))
+        out.append(line(f"{kind.replace('_', ' ')} {summary(payload)}", 200))
     out.append("\n")
     return out
+
+
+def _internal(key: str) -> bool:
+    """A key that holds memo's own ids (a fact's, a meeting's), not something to read."""
+    return key == "id" or key.endswith(("_id", "_ids", "_key", "_keys"))
+
+
+def summary(value: Any) -> str:
+    """Arguments or a result as text: `key: value` for each plain field, how many for a
+    list, no ids, no braces or quotes ("name: Beacon, client: Halvorsen, meetings: 3")."""
+    if isinstance(value, dict):
+        parts = []
+        for key, held in value.items():
+            if _internal(str(key)) or held in (None, "", [], {}):
+                continue
+            if isinstance(held, list | dict):
+                parts.append(f"{key}: {len(held)}")
+            else:
+                parts.append(f"{key}: {held}")
+        return ", ".join(parts)
+    if isinstance(value, list):
+        return plural(len(value), "item")
+    return "" if value is None else str(value)

@@ -6,6 +6,7 @@ import json
 from typing import TYPE_CHECKING
 
 from textual.binding import Binding
+from textual.widgets import DataTable
 
 from memo_tui.ui import messages
 from memo_tui.ui.text import line, styled
@@ -31,6 +32,17 @@ class RunsPane(ListPane):
     COLUMNS = ("Run", "Agent", "On", "Status", "Cost", "Started", "Took")
     OPENS = "run"
     BINDINGS = [Binding("r", "resume", "Resume", id="runs.resume")]
+    newest = False  # the next rows shown put the cursor on the newest run
+
+    def select_newest(self) -> None:
+        """A run just started: the next time the list is drawn, it is the one selected."""
+        self.newest = True
+
+    def show_rows(self, rows: list[Row]) -> None:
+        super().show_rows(rows)
+        if self.newest and rows:
+            self.newest = False
+            self.query_one(DataTable).move_cursor(row=0, animate=False)
 
     def fill(self, services: Services, width: int) -> list[Row]:
         room = max(10, width - 68)  # what it worked on gets what is left
