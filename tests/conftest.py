@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from support.embedding import MODEL, model_path
 from support.paths import DEMO
+from support.services import offline
 
 from memo_tui.core.capture import CaptureOptions, CaptureService
 from store import Store
@@ -31,17 +32,6 @@ def store(tmp_path: Path) -> Iterator[Store]:
         yield opened
 
 
-def offline_services(folder: Path, monkeypatch: pytest.MonkeyPatch) -> Services:
-    """Offline services (no key, no embedding model) on `folder`/memo.db."""
-    from memo_tui.core.services import build_services
-    from memo_tui.settings import Settings
-
-    for name in ("MEMO_PROVIDER", "ANTHROPIC_API_KEY", "MEMO_EMBED_MODEL_PATH"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("MEMO_HOME", str(folder / "home"))
-    return build_services(Settings(provider="offline"), folder / "memo.db")
-
-
 @pytest.fixture(scope="session")
 def demo_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The demo meetings captured once a session (offline); each test gets a copy."""
@@ -49,7 +39,7 @@ def demo_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
     folder = tmp_path_factory.mktemp("demo-template")
     with pytest.MonkeyPatch.context() as monkeypatch:
-        built = offline_services(folder, monkeypatch)
+        built = offline(folder, monkeypatch)
         try:
             seed_demo(built.capture)
         finally:
@@ -65,7 +55,7 @@ def services(
     for name in ("memo.db", "memo.db-wal"):
         if (demo_template / name).exists():
             shutil.copy(demo_template / name, tmp_path / name)
-    built = offline_services(tmp_path, monkeypatch)
+    built = offline(tmp_path, monkeypatch)
     yield built
     built.close()
 

@@ -1,1 +1,2 @@
-"""The Textual app (panes, chat, modals). Only this package may import textual."""
+"""The Textual app: widgets, screens, dialogs and the controllers that do its work. Only this
+package may import textual."""

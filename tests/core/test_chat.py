@@ -219,3 +219,46 @@ def test_a_run_in_its_thread_is_cancelled_where_it_is() -> None:
         return time.monotonic() - began
 
     assert asyncio.run(main()) < 5
+
+
+def test_a_finished_run_in_its_thread_ignores_a_late_cancel() -> None:
+    """The reader may stop just as the run ends: that is no error (its loop is closed)."""
+    from memo_tui.core.llm.run import InThread
+
+    async def quick() -> int:
+        return 7
+
+    async def main() -> int:
+        job = InThread(quick)
+        done = await job.result()
+        job.cancel()  # after the end: nothing to cancel, and no closed loop to call
+        return done
+
+    assert asyncio.run(main()) == 7
+
+
+def test_cancelling_the_wait_cancels_the_run_in_its_thread() -> None:
+    """The answer's worker is cancelled (ctrl+x): the run it waits on stops too."""
+    import threading
+
+    from memo_tui.core.llm.run import InThread
+
+    running, stopped = threading.Event(), threading.Event()
+
+    async def slow() -> None:
+        running.set()
+        try:
+            await asyncio.sleep(30)
+        except asyncio.CancelledError:
+            stopped.set()
+            raise
+
+    async def main() -> None:
+        waiting = asyncio.ensure_future(InThread(slow).result())
+        assert await asyncio.to_thread(running.wait, 5)
+        waiting.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await waiting
+
+    asyncio.run(main())
+    assert stopped.wait(5)

@@ -395,7 +395,8 @@ def test_bench_formats_prints_the_dev_set_figures(memo: Any) -> None:  # noqa: A
 def test_the_meetings_page_shows_its_chat_and_the_chat_names_its_meeting(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from support.tui import as_text, drive, offline, settle
+    from support.services import offline
+    from support.tui import as_text, drive, settle
 
     from memo_tui.ui.app import MemoApp
 

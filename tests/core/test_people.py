@@ -395,7 +395,8 @@ def test_the_people_pane_merges_and_unmerges_after_asking(
     tmp_path: Any,
     monkeypatch: pytest.MonkeyPatch,  # noqa: ANN401
 ) -> None:
-    from support.tui import drive, offline, settle, until
+    from support.services import offline
+    from support.tui import drive, settle, until
 
     from memo_tui.ui import dialogs
     from memo_tui.ui.app import MemoApp

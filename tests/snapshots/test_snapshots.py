@@ -18,7 +18,8 @@ from typing import Any
 import pytest
 from sqlalchemy import text
 from support.paths import DEMO
-from support.tui import offline, settle, until
+from support.services import offline
+from support.tui import settle, until
 from textual.command import CommandList, CommandPalette
 from textual.screen import Screen
 from textual.widgets import Input, TextArea

@@ -8,21 +8,8 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-from memo_tui.core.services import Services, build_services
-from memo_tui.settings import Settings
 from memo_tui.ui import dialogs
 from memo_tui.ui.app import MemoApp
-
-
-def offline(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str = "memo.db", **settings: Any
-) -> Services:
-    for var in ("MEMO_PROVIDER", "ANTHROPIC_API_KEY", "MEMO_EMBED_MODEL_PATH"):
-        monkeypatch.delenv(var, raising=False)
-    monkeypatch.setenv("MEMO_HOME", str(tmp_path / "home"))
-    return build_services(Settings(provider="offline", **settings), tmp_path / name)
 
 
 def drive(

@@ -16,6 +16,7 @@ from memo_tui.ui.app import MemoApp
 from memo_tui.ui.controllers.lists import LIST_PANES
 from memo_tui.ui.screens.capture import CaptureScreen
 from memo_tui.ui.screens.person import PersonPage
+from memo_tui.ui.screens.project import ProjectPage
 from memo_tui.ui.widgets.captures import CapturesPane
 
 REQUESTS = (
@@ -53,6 +54,7 @@ def test_keys_post_what_the_user_asked_for_and_the_app_routes_it(services: Servi
     newest = store.captures()[-1]  # the Captures pane lists the newest first
     priya = next(p.id for p in store.people() if p.name == "Priya Natarajan")
     before = store.captures()
+    first_project = store.projects_report()[0]  # the first row of the Projects pane
     app = MemoApp(services)
 
     async def script(pilot: Any) -> None:
@@ -68,17 +70,22 @@ def test_keys_post_what_the_user_asked_for_and_the_app_routes_it(services: Servi
         await dismissed(pilot, dialogs.NewProject, "the new project")
         await pilot.press("n")
         await dismissed(pilot, dialogs.NoteEditor, "the note")
+        app.go_to("project", first_project.project_id)  # a page over the main screen
+        await until(pilot, lambda: isinstance(app.screen, ProjectPage), "the project's page")
+        await pilot.press("n")
+        await dismissed(pilot, dialogs.NoteEditor, "the note, from the page")
+        await pilot.press("escape", "4")
         await pilot.press("r")
         await until(pilot, lambda: not app.running("agent"), "the project_compile run")
 
     seen = recorded(app, script)
     said = [(type(m).__name__, *_fields(m)) for m in seen]
-    first_project = store.projects_report()[0]
     assert said == [
         ("RowOpened", "capture", newest.id),
         ("CaptureDeleteRequested", newest.id),
         ("PersonMergeRequested", said[2][1]),
         ("ProjectAddRequested",),
+        ("NoteWriteRequested", first_project.project_id),
         ("NoteWriteRequested", first_project.project_id),
         ("AgentRunRequested", "project_compile", ("project", first_project.project_id)),
     ]
@@ -161,8 +168,6 @@ def test_ctrl_x_goes_from_the_footer_when_the_feed_has_loaded(services: Services
     app = MemoApp(services)
 
     async def script(pilot: Any) -> None:
-        await pilot.pause(0.3)
-        assert not app.controllers.jobs.cancellable()
-        assert "Stop" not in shown(app)
+        await until(pilot, lambda: "Stop" not in shown(app), "ctrl+x gone from the footer")
 
     drive(app, script, size=(100, 30))

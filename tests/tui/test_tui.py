@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 from support.db import dump
 from support.paths import DEMO
+from support.services import offline
 from support.tui import (
     as_text,
     drive,
     enter_path,
-    offline,
     palette_hits,
     path_dialog,
     select,

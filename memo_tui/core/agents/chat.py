@@ -169,16 +169,19 @@ class Chat:
             if not task.done():  # the reader stopped (a cancelled answer): stop the run
                 job.cancel()
         said = "".join(turn)
-        for event in await asyncio.to_thread(
-            self._finish, question, checker, said, outcome, offline
-        ):
+        events_left, reply = await asyncio.to_thread(self._finish, checker, said, outcome, offline)
+        if outcome.status == "completed":
+            # (here, not in the thread: a conversation reset meanwhile stays reset)
+            self.history += [Message("user", question), Message("assistant", reply.answer)]
+        for event in events_left:
             yield event
+        yield reply
 
     def _finish(
-        self, question: str, checker: CitationStream, said: str, outcome: Outcome, offline: bool
-    ) -> list[ChatEvent]:
-        """The end of an answer: what the checker held back, a warning when it states what
-        its sources do not, and Replied; a completed exchange joins the conversation."""
+        self, checker: CitationStream, said: str, outcome: Outcome, offline: bool
+    ) -> tuple[list[ChatEvent], Replied]:
+        """The end of an answer (in a thread: it reads the cited facts): what the checker
+        held back, a warning when it states what its sources do not, then the reply."""
         shown, fresh = checker.finish()
         events: list[ChatEvent] = [AnswerDelta(shown)] if shown else []
         events += [Source(n, self._fact(n)) for n in fresh]
@@ -189,21 +192,11 @@ class Chat:
             warning = f"\n\n[memo: {unsupported}; check the sources before relying on this]"
             answer += warning
             events.append(AnswerDelta(warning))
-        if outcome.status == "completed":
-            self.history += [Message("user", question), Message("assistant", answer)]
         cited_facts = {n: self._fact(n) for n in cited}
-        events.append(
-            Replied(
-                answer,
-                cited_facts,
-                cited,
-                removed,
-                outcome.run_id,
-                outcome.status,
-                outcome.error,
-            )
+        reply = Replied(
+            answer, cited_facts, cited, removed, outcome.run_id, outcome.status, outcome.error
         )
-        return events
+        return events, reply
 
     def _fact(self, n: int) -> FactRecord:
         key = self.labels.keys[n - 1]

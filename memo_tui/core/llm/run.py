@@ -36,11 +36,16 @@ class InThread(Generic[T]):
         self._lock = threading.Lock()
 
     async def result(self) -> T:
-        """Start it in a thread and wait for its result (or its exception)."""
+        """Start it in a thread and wait for its result (or its exception); cancelling the
+        wait cancels the run too."""
         context = contextvars.copy_context()
-        return await asyncio.get_running_loop().run_in_executor(
-            None, context.run, asyncio.run, self._main()
-        )
+        try:
+            return await asyncio.get_running_loop().run_in_executor(
+                None, context.run, asyncio.run, self._main()
+            )
+        except asyncio.CancelledError:
+            self.cancel()
+            raise
 
     async def _main(self) -> T:
         task = asyncio.ensure_future(self.work())
@@ -48,10 +53,15 @@ class InThread(Generic[T]):
             self._loop, self._task = asyncio.get_running_loop(), task
             if self._cancelled:
                 task.cancel()
-        return await task
+        try:
+            return await task
+        finally:
+            with self._lock:  # its loop closes next: nothing may be scheduled on it
+                self._loop = self._task = None
 
     def cancel(self) -> None:
-        """Cancel it where it is (from any thread); before it started, it never runs."""
+        """Cancel it where it is (from any thread); before it started, it never runs; once
+        it has finished, this does nothing."""
         with self._lock:
             self._cancelled = True
             if self._loop is not None and self._task is not None:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from memo_tui.ui.controllers.agents import AgentsController
 from memo_tui.ui.controllers.capture import CaptureController
 from memo_tui.ui.controllers.changes import ChangesController
-from memo_tui.ui.controllers.jobs import CANCELLABLE, JobsController
+from memo_tui.ui.controllers.jobs import JobsController
 from memo_tui.ui.controllers.lists import ListsController
 from memo_tui.ui.controllers.names import NamesController
 from memo_tui.ui.controllers.notes import NotesController
@@ -16,7 +16,7 @@ from memo_tui.ui.controllers.notes import NotesController
 if TYPE_CHECKING:
     from memo_tui.ui.app import MemoApp
 
-__all__ = ["CANCELLABLE", "Controllers"]
+__all__ = ["Controllers"]
 
 
 class Controllers:

@@ -29,22 +29,25 @@ class AgentsController(Controller):
         on: tuple[str, int] | None = None,
     ) -> None:
         """Run an agent on an entity (named, or a list's row `on`), or go on with run
-        `resume`; one at a time."""
+        `resume`; one at a time. What needs the store (a run's status, a row's name) is read
+        first, in a worker."""
+        if resume is None and on is None:
+            self._go(agent, entity, page, None)
+        else:
+            self.run_thread(self._what, agent, page, resume, on, group="agent-check")
+
+    def _go(self, agent: str, entity: str, page: Page | None, resume: int | None) -> None:
         if self.app.controllers.jobs.running("agent"):
             self.app.notify("An agent is running; this page updates when it is done.")
             return
-        self.run_thread(self._start, agent, entity, page, resume, on, group="agent")
+        self.run_thread(self._run, agent, entity, page, resume, group="agent")
 
-    def _start(
-        self,
-        agent: str,
-        entity: str,
-        page: Page | None,
-        resume: int | None,
-        on: tuple[str, int] | None,
+    def _what(
+        self, agent: str, page: Page | None, resume: int | None, on: tuple[str, int] | None
     ) -> None:
-        """What to run, read from the store (here, off the UI loop), then the run."""
+        """The run to resume (if it can be) or the row's entity, then the run."""
         store = self.services.store
+        entity = ""
         if resume is not None:
             run = store.run(resume)
             if run is None:
@@ -69,7 +72,7 @@ class AgentsController(Controller):
                 self.from_thread(self.app.notify, "Nothing selected.")
                 return
             entity = named[0]
-        self._run(agent, entity, page, resume)
+        self.from_thread(self._go, agent, entity, page, resume)
 
     def _run(self, agent: str, entity: str, page: Page | None, resume: int | None) -> None:
         """Its document appears on the page when it is done."""

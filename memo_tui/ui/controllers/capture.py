@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 
 from textual.worker import get_current_worker
 
-from memo_tui.core.capture import versions
 from memo_tui.ui import dialogs
 from memo_tui.ui.controllers.base import Controller
 from memo_tui.ui.text import plural
@@ -108,6 +107,8 @@ class CaptureController(Controller):
 
     def _ask_replace(self, replacement: Replacement) -> bool:
         """From the capture worker: show what would change and wait for the answer."""
+        from memo_tui.core.capture import versions
+
         store = self.services.store
         stored = store.capture(replacement.stored_id)
         title, body, _, _ = store.capture_source(replacement.stored_id)

@@ -13,7 +13,6 @@ from memo_tui.ui import dialogs
 from memo_tui.ui.controllers.base import Controller
 from memo_tui.ui.text import line
 
-JOBS = ("capture", "backfill", "seed", "agent")  # worker groups the job bar reports
 # Worker groups ctrl+x stops (an agent run stops after the step in hand, interrupted and
 # resumable: each of its writes is whole).
 CANCELLABLE = ("capture", "backfill", "seed", "agent", "ask", "facts")
@@ -51,8 +50,7 @@ class JobsController(Controller):
             self.say(message)
 
     def cancel(self) -> None:
-        groups = (*JOBS, "ask", "facts")
-        running = [w for w in self.app.workers if w.group in groups and w.is_running]
+        running = [w for w in self.app.workers if w.group in CANCELLABLE and w.is_running]
         if not running:
             self.app.notify("Nothing is running.")
             return

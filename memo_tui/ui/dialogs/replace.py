@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.table import Table
 from rich.text import Text
 
-from memo_tui.core.capture.versions import Change, Version
 from memo_tui.ui.dialogs.confirm import Confirm
 from memo_tui.ui.text import line, plural
+
+if TYPE_CHECKING:
+    from memo_tui.core.capture.versions import Change, Version
 
 
 def replace_dialog(

@@ -63,15 +63,15 @@ class CaptureScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, exit_on_error=False)
     def load(self) -> None:
-        record, transcript = self.render_capture()
+        record, transcript, above = self.render_capture()
         if not superseded():
-            self.app.call_from_thread(self._show, record, transcript)
+            self.app.call_from_thread(self._show, record, transcript, above)
 
-    def render_capture(self) -> tuple[RenderableType, RenderableType]:
+    def render_capture(self) -> tuple[RenderableType, RenderableType, Table | None]:
         store = self.services.store
         found = store.capture(self.capture_id)
         if found is None:
-            return styled("This capture is gone (deleted).", "bold"), Text()
+            return styled("This capture is gone (deleted).", "bold"), Text(), None
         title, body, source_format, source_path = store.capture_source(self.capture_id)
         decisions = store.decisions([self.capture_id])
         actions = store.action_items([self.capture_id])
@@ -105,14 +105,15 @@ class CaptureScreen(Screen[None]):
             parts.append(line("stored a turn a line; each keeps the file lines it came from"))
         if meta.get("skipped"):
             parts.append(line(f"left out of the file: {describe_skipped(meta['skipped'])}"))
-        transcript = self._transcript(body, [*decisions, *actions])
+        transcript, above = self._transcript(body, [*decisions, *actions])
         for chat in chats:
             _, chat_body, _, _ = store.capture_source(chat.id)
             transcript.renderables.append(_numbered_lines(chat_body, "Chat"))
-        return Group(*parts), transcript
+        return Group(*parts), transcript, above
 
-    def _transcript(self, body: str, items: list[object]) -> Group:
-        """The numbered transcript, a long line wrapping under its own text."""
+    def _transcript(self, body: str, items: list[object]) -> tuple[Group, Table]:
+        """The numbered transcript, a long line wrapping under its own text, and the lines
+        above the cited ones (to scroll past)."""
         evidence = {
             n
             for item in items
@@ -127,10 +128,12 @@ class CaptureScreen(Screen[None]):
             numbered.add_row(str(number), line(text, style=style))
             if self.lines and number < self.lines[0]:
                 above.add_row(str(number), line(text, style=style))
-        self._before_focus = above if self.lines else None
-        return Group(styled("\n\nTranscript", "bold underline"), numbered)
+        return Group(styled("\n\nTranscript", "bold underline"), numbered), above
 
-    def _show(self, record: RenderableType, transcript: RenderableType) -> None:
+    def _show(
+        self, record: RenderableType, transcript: RenderableType, above: Table | None
+    ) -> None:
+        self._before_focus = above if self.lines else None
         self.query_one("#capture-record", Static).update(record)
         self.query_one("#capture-transcript", Static).update(transcript)
         if self.lines:

@@ -33,7 +33,7 @@ class ConceptPage(Page):
         if not found:
             return styled("This concept is no longer in the store.", "bold"), []
         concept = found[0]
-        self.entity_name = concept.name
+        self.app.call_from_thread(setattr, self, "entity_name", concept.name)
         head = line(concept.name, style="bold")
         head.append(f"\nconcept · {plural(concept.sections, 'section')}")
         return head, self.document()

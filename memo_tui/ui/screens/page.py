@@ -29,7 +29,6 @@ from store import (
 
 if TYPE_CHECKING:
     from memo_tui.core.services import Services
-    from memo_tui.ui.app import MemoApp
 
 
 # What an entry of a page opens: a meeting at some lines, or a note or section to edit.
@@ -51,13 +50,6 @@ class Page(Screen[None]):
         super().__init__()
         self.services = services
         self.targets: dict[str, Target] = {}
-
-    @property
-    def memo(self) -> MemoApp:
-        from memo_tui.ui.app import MemoApp
-
-        assert isinstance(self.app, MemoApp)
-        return self.app
 
     def compose(self) -> ComposeResult:
         yield Static(id="page-head")

@@ -54,7 +54,7 @@ class PersonPage(Page):
             f"{plural(len(person.meetings), 'meeting')}"
         )
         head.append(self._mail())
-        self.entity_name = person.name
+        self.app.call_from_thread(setattr, self, "entity_name", person.name)
         entries: list[Entry] = self.document()
         if person.open_action_items:
             entries.append(heading("Owes"))

@@ -60,7 +60,7 @@ class ProjectPage(Page):
             f"\n{plural(s.meetings, 'meeting')}, {plural(s.facts, 'fact')}, "
             f"{plural(len(project.notes), 'note')}"  # (its own and its client's, as listed)
         )
-        self.entity_name = s.name
+        self.app.call_from_thread(setattr, self, "entity_name", s.name)
         entries: list[Entry] = [*self.document(), heading("Notes (n writes one)")]
         for note in project.notes:
             said = (

@@ -1,0 +1,24 @@
+"""Services as the app and the CLI build them, offline: no key, no embedding model."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+if TYPE_CHECKING:
+    from memo_tui.core.services import Services
+
+
+def offline(
+    folder: Path, monkeypatch: pytest.MonkeyPatch, name: str = "memo.db", **settings: Any
+) -> Services:
+    """Offline services on `folder`/`name`, with a MEMO_HOME of their own."""
+    from memo_tui.core.services import build_services
+    from memo_tui.settings import Settings
+
+    for var in ("MEMO_PROVIDER", "ANTHROPIC_API_KEY", "MEMO_EMBED_MODEL_PATH"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("MEMO_HOME", str(folder / "home"))
+    return build_services(Settings(provider="offline", **settings), folder / name)
