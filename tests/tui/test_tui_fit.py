@@ -172,3 +172,28 @@ def test_the_lists_follow_the_terminal_when_it_narrows_and_widens(services: Serv
         await until(pilot, lambda: titles() == whole, "the titles whole again")
 
     drive(app, script)
+
+
+def test_the_ask_pane_keeps_the_conversation_in_view_at_80x24(services: Services) -> None:
+    """Several questions in: the answer keeps most of the screen (the questions asked before
+    take two lines until their list has the keyboard), and the question box is last, over
+    the status line, as chat apps have it."""
+    app = MemoApp(services)
+    questions = ("why did we pick Postgres?", "who owns billing?", "when is the freeze?")
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("5")
+        for question in questions:
+            await pilot.press(*question, "enter")
+            await settle(pilot)
+        output = app.query_one("#ask-output")
+        box = app.query_one("#ask-input")
+        history = app.query_one("#ask-history")
+        assert history.display and history.option_count == 2
+        assert output.size.height >= 10, output.size
+        assert box.region.y > output.region.bottom and in_view(app, box)
+        history.focus()
+        await pilot.pause()
+        assert history.size.height >= 2  # the list has the keyboard: all of it shows
+
+    drive(app, script, size=SMALL)

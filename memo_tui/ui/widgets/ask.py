@@ -53,12 +53,14 @@ class AskPane(Pane):
         self.answered: tuple[str, Text] | None = None  # the last exchange, question and answer
 
     def compose(self) -> ComposeResult:
-        yield Input(placeholder="Ask your meetings, e.g. why did we pick Postgres?", id="ask-input")
+        # As chat apps have it: the conversation, its sources, the questions asked before
+        # (a line or two until the list has the keyboard), and the question box last.
         with VerticalScroll(id="ask-output"):
             yield AnswerView(id="ask-answer")
             yield Static(id="ask-note")
         yield OptionList(id="ask-sources")
         yield OptionList(id="ask-history")
+        yield Input(placeholder="Ask your meetings, e.g. why did we pick Postgres?", id="ask-input")
 
     def on_mount(self) -> None:
         self.query_one("#ask-sources", OptionList).border_title = "Sources"
