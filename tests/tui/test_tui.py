@@ -446,6 +446,9 @@ def test_facts_filter_by_type_person_and_date_and_search(services: Services) -> 
         assert pane.searching and pane.facts
         assert "postgres" in pane.facts[0].text.lower()
         assert "result" in str(pane.query_one("#facts-info").render())
+        await pilot.press("slash", "down")  # from the search box down into the results
+        table = pane.query_one("#facts-table")
+        assert table.has_focus and table.cursor_row == 0
 
     drive(app, script)
 

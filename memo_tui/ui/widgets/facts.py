@@ -45,7 +45,10 @@ class FactsPane(Pane):
         "a fact opens its meeting at its lines. The feed loads a page at a time."
     )
     PAGE = 200
-    BINDINGS = [Binding("escape", "clear", "Clear search", show=False, id="facts.clear")]
+    BINDINGS = [
+        Binding("escape", "clear", "Clear search", show=False, id="facts.clear"),
+        Binding("down", "into_results", "To the results", show=False, id="facts.results"),
+    ]
 
     def __init__(self, id: str) -> None:  # noqa: A002 - Textual's name
         super().__init__(id=id)
@@ -78,6 +81,10 @@ class FactsPane(Pane):
         for box, names in (("#facts-person", people), ("#facts-project", projects)):
             safe = [name for name in names if sanitize_line(name) == name]
             self.query_one(box, Input).suggester = SuggestFromList(safe)
+
+    def action_into_results(self) -> None:
+        """Down from a search or filter box: into the results, at the first."""
+        self.query_one(DataTable).focus()
 
     def action_clear(self) -> None:
         """Escape: out of a box first; then clear the search and filters."""
