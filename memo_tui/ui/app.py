@@ -8,13 +8,10 @@ sanitizes it and shows it as plain `rich.text.Text`, never as markup.
 
 from __future__ import annotations
 
-import os
-import time
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rich.text import Text
-from textual import events, on, work
+from textual import events, on
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
@@ -25,7 +22,6 @@ from textual.worker import Worker
 from memo_tui.core.safety import sanitize
 from memo_tui.ui import dialogs, keys, messages
 from memo_tui.ui.controllers import Controllers
-from memo_tui.ui.text import line
 from memo_tui.ui.widgets.ask import AskPane
 from memo_tui.ui.widgets.captures import CapturesPane
 from memo_tui.ui.widgets.concepts import ConceptsPane
@@ -44,7 +40,6 @@ if TYPE_CHECKING:
     from textual.timer import Timer
 
     from memo_tui.core.services import Services
-    from memo_tui.settings import Settings
     from store import FactRecord
 
 
@@ -111,8 +106,6 @@ class MemoApp(App[None]):
         self.catalog: dict[str, list[tuple[int, str]]] = {}  # for the command palette
         self.waiting_names = 0  # names several people fit, waiting for the user
         self.waiting_changes = 0  # changes across meetings proposed, waiting for the user
-        self.probe: Path | None = None  # `memo bench startup` times the start into it
-        self.stamped: set[str] = set()  # what the probe has been told
         self.animation_level = "none"  # until the settings say otherwise
         self._relayout: Timer | None = None  # lays the lists out again after a resize
 
@@ -150,84 +143,17 @@ class MemoApp(App[None]):
         yield KeyFooter(show_command_palette=False)
 
     def on_mount(self) -> None:
-        probe = os.environ.get("MEMO_STARTUP_PROBE")
-        if probe:  # `memo bench startup`: note when the first screen is drawn
-            self.probe = Path(probe)
-            self.call_after_refresh(self.stamp, "painted")
         self.query_one(CapturesPane).focus_first()
-        if self._services is None:  # after the first paint: the imports would slow it
-            self.call_after_refresh(self.open_store)
-        else:
-            self._start()
+        self.controllers.startup.mount()
 
-    def _apply_settings(self, settings: Settings) -> None:
-        """Theme, animation and the user's keymap."""
-        self.animation_level = "full" if settings.animations else "none"
-        if settings.theme in self.available_themes:
-            self.theme = settings.theme
-        else:
-            self.notify(
-                f"Unknown theme {settings.theme!r}; try one of: "
-                + ", ".join(sorted(self.available_themes)),
-                severity="warning",
-                markup=False,
-            )
-        self._apply_keymap(settings.keymap)
-
-    def stamp(self, what: str) -> None:
-        """`memo bench startup`: first paint, the lists filled and the facts feed's first
-        page shown (then leave)."""
-        if self.probe is None or what in self.stamped:
-            return
-        with self.probe.open("a", encoding="utf-8") as out:
-            out.write(f"{what} {time.time()}\n")
-        self.stamped.add(what)
-        if {"ready", "feed"} <= self.stamped:
-            self.exit()
-
-    @work(thread=True, exclusive=True, group="open", exit_on_error=False)
-    def open_store(self) -> None:
-        """Open the store (importing SQLAlchemy and the rest) after the first paint."""
-        assert self.opener is not None
-        try:
-            services = self.opener()
-            seed = self.seed_demo and not services.store.captures()
-        except Exception as error:  # noqa: BLE001 - the app cannot work without its store
-            bad_settings = isinstance(error, ValueError)  # (the opener says which setting)
-            message = f"memo: {error}" if bad_settings else f"memo: cannot open the store: {error}"
-            code = 2 if bad_settings else 1  # the CLI's usage and refused exit codes
-            self.call_from_thread(self.exit, return_code=code, message=line(message))
-            return
-        self.call_from_thread(self._opened, services, seed)
-
-    def _opened(self, services: Services, seed: bool) -> None:
+    def opened(self, services: Services, seed: bool) -> None:
+        """The store is open (the startup controller opened it in a worker)."""
         self._services = services
         self.seed_demo = seed
-        self.refresh_bindings()
-        self._start()
-
-    def _start(self) -> None:
-        self._apply_settings(self.services.settings)
-        if self.seed_demo:
-            self.controllers.jobs.seed()
-        else:
-            self.refresh_lists()
-        self.set_interval(self.WATCH_EVERY_S, self.controllers.lists.watch)
 
     # How often the app looks for writes by another process (`memo capture` in another
     # shell): one PRAGMA on the writer's connection, in a worker.
     WATCH_EVERY_S = 2.0
-
-    def _apply_keymap(self, keymap: dict[str, str]) -> None:
-        known = keys.known_ids(self)
-        unknown = sorted(set(keymap) - known)
-        if unknown:
-            self.notify(
-                f"keymap: no binding has the id {', '.join(unknown)} (F1 lists them)",
-                severity="warning",
-                markup=False,
-            )
-        self.set_keymap({k: v for k, v in keymap.items() if k in known})
 
     # Lists and the status line
 
@@ -327,7 +253,9 @@ class MemoApp(App[None]):
 
     @on(messages.FeedShown)
     def _feed_shown(self) -> None:
-        self.stamp("feed")  # `memo bench startup`: the feed's first page is shown
+        self.controllers.startup.stamp(
+            "feed"
+        )  # `memo bench startup`: the feed's first page is shown
 
     def open_capture(self, capture_id: int, lines: tuple[int, int] | None = None) -> None:
         from memo_tui.ui.screens.capture import CaptureScreen

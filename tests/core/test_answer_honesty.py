@@ -253,7 +253,7 @@ def _hit(n: int, text: str, fact_type: str = "excerpt") -> object:
 
 
 def test_a_hit_whose_quoted_turn_answers_moves_up_but_not_past_everything() -> None:
-    from memo_tui.core.recall.answer import by_best_line, focused
+    from memo_tui.core.recall.extractive import by_best_line, focused
 
     hits = [
         _hit(1, "Ana: Morning all.\nBo: The van is blue."),

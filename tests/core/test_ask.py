@@ -24,8 +24,8 @@ from memo_tui.core.recall.answer import (
     Cited,
     ask,
     ask_stream,
-    check_citations,
 )
+from memo_tui.core.recall.citations import check_citations
 from memo_tui.core.recall.filters import parse_question, with_entities
 from store import Store
 
@@ -258,7 +258,7 @@ def test_a_removed_citation_never_splices_a_new_one() -> None:
     answer, removed, cited = check_citations("A [[9]9], B [1[7]0], C [[4]2].", 3)
     assert "[9]" not in answer and "[10]" not in answer and cited == [2]
     assert removed >= 3
-    from memo_tui.core.recall.answer import CitationStream
+    from memo_tui.core.recall.citations import CitationStream
 
     stream = CitationStream(3)
     shown = [stream.feed(piece)[0] for piece in ("See [[9]", "9] and [1].")]
@@ -271,7 +271,7 @@ def test_an_empty_question_is_a_usage_error(memo) -> None:  # type: ignore[no-un
 
 
 def test_a_long_fact_is_quoted_to_a_word_and_marked_as_cut() -> None:
-    from memo_tui.core.recall.answer import quoted
+    from memo_tui.core.recall.extractive import quoted
 
     text = "Atlas kickoff with " + ", ".join(f"Person {n}" for n in range(60)) + ".\nSecond line"
     shown = quoted(text, 80)
@@ -281,7 +281,7 @@ def test_a_long_fact_is_quoted_to_a_word_and_marked_as_cut() -> None:
 
 
 def test_a_cut_fact_keeps_its_owner_due_date_and_done() -> None:
-    from memo_tui.core.recall.answer import quoted
+    from memo_tui.core.recall.extractive import quoted
 
     text = (
         "Migrate " + "the billing tables and " * 20 + "more. (owner: Tom) (due 2026-11-30) (done)"

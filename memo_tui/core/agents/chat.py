@@ -21,12 +21,9 @@ from memo_tui.core.agents.tools import SearchContext
 from memo_tui.core.llm import select
 from memo_tui.core.llm.run import InThread
 from memo_tui.core.llm.types import Message
-from memo_tui.core.recall.answer import (
-    AnswerDelta,
-    CitationStream,
-    check_citations,
-    unsupported_claim,
-)
+from memo_tui.core.recall.answer import AnswerDelta
+from memo_tui.core.recall.citations import CitationStream, check_citations
+from memo_tui.core.recall.claims import unsupported_claim
 
 if TYPE_CHECKING:
     from memo_tui.core.services import Services

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from memo_tui.core.llm.types import Completion, Request, ToolCall, Usage
-from memo_tui.core.recall.answer import quoted
+from memo_tui.core.recall.extractive import quoted
 from memo_tui.core.words import plural
 
 Policy = Callable[[Request], Completion]
@@ -349,7 +349,7 @@ _LEANING = re.compile(
 def _follow_up(question: str) -> bool:
     """Leans on the question before: a pronoun or "and ..." and at most three words of its
     own to search by (a heuristic)."""
-    from memo_tui.core.recall.answer import search_words
+    from memo_tui.core.recall.retrieve import search_words
 
     return bool(_LEANING.search(question)) and len(search_words(question).split()) <= 3
 

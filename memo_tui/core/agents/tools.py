@@ -77,8 +77,8 @@ def fact_json(fact: FactRecord) -> dict[str, Any]:
 def _search_facts(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     """The ask pipeline's retrieval: dates and names read from the query filter it, and it
     is hybrid when the run has an embedder."""
-    from memo_tui.core.recall.answer import retrieve
     from memo_tui.core.recall.filters import parse_question, with_entities
+    from memo_tui.core.recall.retrieve import retrieve
 
     query = str(args["query"])
     filters = with_entities(parse_question(query, dt.date.today()), query, ctx.store.directory())

@@ -12,6 +12,7 @@ from memo_tui.ui.controllers.jobs import JobsController
 from memo_tui.ui.controllers.lists import ListsController
 from memo_tui.ui.controllers.names import NamesController
 from memo_tui.ui.controllers.notes import NotesController
+from memo_tui.ui.controllers.startup import StartupController
 
 if TYPE_CHECKING:
     from memo_tui.ui.app import MemoApp
@@ -21,6 +22,7 @@ __all__ = ["Controllers"]
 
 class Controllers:
     def __init__(self, app: MemoApp) -> None:
+        self.startup = StartupController(app)
         self.jobs = JobsController(app)
         self.lists = ListsController(app)
         self.capture = CaptureController(app)

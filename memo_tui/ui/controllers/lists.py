@@ -92,7 +92,7 @@ class ListsController(Controller):
             app.query_one(AskPane).remember(past)
         app.waiting_names, app.waiting_changes = status.waiting_names, status.waiting_changes
         app.query_one("#status", Static).update(status.text)
-        app.stamp("ready")
+        app.controllers.startup.stamp("ready")
         app.refresh_bindings()  # w shows while names wait
 
     def relayout(self) -> None:
