@@ -85,7 +85,8 @@ class AgentsController(Controller):
         def follow(seq: int, kind: str, payload: dict[str, Any]) -> None:
             nonlocal steps
             if kind == "started":  # a new run: listed in Runs, and selected there
-                self.from_thread(self._started)
+                newest = self.services.store.runs(limit=1)[0].id  # newest first
+                self.from_thread(self._started, newest)
             if kind == "tool_call":
                 steps += 1
                 self.from_thread(jobs.show, f"{agent}: {payload.get('name')}", steps, max(steps, 8))
@@ -111,8 +112,8 @@ class AgentsController(Controller):
         if page is not None:
             self.from_thread(page.reload)
 
-    def _started(self) -> None:
-        self.app.query_one(RunsPane).select_newest()
+    def _started(self, run_id: int) -> None:
+        self.app.query_one(RunsPane).select_run(run_id)
         self.app.refresh_lists()
 
     async def _ask_user(self, proposal: Proposal) -> str:

@@ -32,17 +32,19 @@ class RunsPane(ListPane):
     COLUMNS = ("Run", "Agent", "On", "Status", "Cost", "Started", "Took")
     OPENS = "run"
     BINDINGS = [Binding("r", "resume", "Resume", id="runs.resume")]
-    newest = False  # the next rows shown put the cursor on the newest run
+    wanted: str | None = None  # a run to select as soon as the list shows it
 
-    def select_newest(self) -> None:
-        """A run just started: the next time the list is drawn, it is the one selected."""
-        self.newest = True
+    def select_run(self, run_id: int) -> None:
+        """A run just started: it is selected when the list first shows it (a redraw
+        already under way may not have it yet)."""
+        self.wanted = str(run_id)
 
     def show_rows(self, rows: list[Row]) -> None:
         super().show_rows(rows)
-        if self.newest and rows:
-            self.newest = False
-            self.query_one(DataTable).move_cursor(row=0, animate=False)
+        keys = [r.key for r in rows]
+        if self.wanted in keys:
+            self.query_one(DataTable).move_cursor(row=keys.index(self.wanted), animate=False)
+            self.wanted = None
 
     def fill(self, services: Services, width: int) -> list[Row]:
         room = max(10, width - 68)  # what it worked on gets what is left
