@@ -869,14 +869,16 @@ def _bench_startup(args: argparse.Namespace, progress: Callable[[str], None]) ->
 def _bench_recall(
     args: argparse.Namespace, settings: Settings, progress: Callable[[str], None]
 ) -> int:
-    from memo_tui.core.benchmarks import recall
+    from memo_tui.core.benchmarks import recall, recall_report
 
     return _embedding_bench(
         "recall",
         args,
         settings,
-        lambda embedder: recall.run(args.data, progress, embedder=embedder),
-        recall.format_report,
+        lambda embedder: recall.run(
+            args.data, progress, embedder=embedder, batch_size=settings.embed_batch_size
+        ),
+        recall_report.format_report,
     )
 
 
@@ -902,12 +904,9 @@ def _embedding_bench(
     report: Callable[[Any], str],
 ) -> int:
     """A bench that needs the embedding model: its figures, or why it could not run."""
-    from memo_tui.core.embed import FastEmbedder
-    from memo_tui.core.embed.embedder import EmbeddingUnavailable
+    from memo_tui.core.embed.embedder import EmbeddingUnavailable, embedder_for
 
-    embedder = FastEmbedder(
-        settings.embed_model, settings.embed_model_path, settings.embed_download
-    )
+    embedder = embedder_for(settings)
     try:
         bench = run(embedder)
     except EmbeddingUnavailable as error:

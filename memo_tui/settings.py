@@ -48,6 +48,13 @@ def data_dir() -> Path:
     return memo_home() or _xdg("XDG_DATA_HOME", ".local/share") / "memo"
 
 
+def cache_dir() -> Path:
+    """What memo can make again (the embedding model's int8 copy): `$MEMO_HOME/cache`, else
+    `$XDG_CACHE_HOME/memo`."""
+    home = memo_home()
+    return home / "cache" if home is not None else _xdg("XDG_CACHE_HOME", ".cache") / "memo"
+
+
 def config_file() -> Path:
     """The optional TOML file: `$MEMO_CONFIG`, else `config.toml` beside the data or XDG config."""
     explicit = os.environ.get("MEMO_CONFIG")
@@ -77,6 +84,14 @@ class Settings(BaseSettings):
     )
     embed_download: bool = Field(
         default=False, description="Let fastembed download the model on first use."
+    )
+    embed_int8: bool = Field(
+        default=True,
+        description="Run a local embedding model (MEMO_EMBED_MODEL_PATH) with int8 weights: "
+        "about 3x faster at the same recall (memo bench recall). Made once, kept in the cache.",
+    )
+    embed_int8_dir: Path | None = Field(
+        default=None, description="Where the int8 copy is kept; default cache_dir/models."
     )
     embed_batch_size: int = Field(default=8, ge=1, le=64, description="Texts per batch.")
     embed_timeout_s: float = Field(
@@ -228,6 +243,13 @@ class Settings(BaseSettings):
     def demo_db_path(self) -> Path:
         """The demo store, never the user's."""
         return (self.demo_db or data_dir() / "demo.db").expanduser()
+
+    @property
+    def embed_int8_folder(self) -> Path | None:
+        """Where the embedding model's int8 copy lives, or None to run the full model."""
+        if not self.embed_int8 or self.embed_model_path is None:
+            return None
+        return self.embed_int8_dir or cache_dir() / "models"
 
     @property
     def user_name(self) -> str:

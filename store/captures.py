@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Sequence
 from typing import Any
@@ -226,7 +227,7 @@ def _insert_decisions(
     provenance: dict[str, str | None],
     created: dict[str, int],
 ) -> None:
-    ids: list[int] = []
+    rows: list[dict[str, Any]] = []
     for item in new.decisions:
         values = _fields(item, created)
         values.pop("superseded_by")  # a number in this meeting: an id once all are written
@@ -235,8 +236,11 @@ def _insert_decisions(
         if not values["subject"]:
             values.pop("subject")  # likewise, before schema 15
         row = {**values, "verified": int(item.verified), "pending": int(values["pending"])}
-        written = conn.execute(insert(Decision).values(capture_id=capture_id, **row, **provenance))
-        ids.append(int(written.lastrowid))
+        rows.append({**row, "capture_id": capture_id, **provenance})
+    ids: list[int] = []
+    returning = insert(Decision).returning(text("id"), sort_by_parameter_order=True)
+    for _, run in itertools.groupby(rows, key=_columns):  # (as for action items, below)
+        ids += [int(i) for i in conn.execute(returning, list(run)).scalars()]
     for decision_id, item in zip(ids, new.decisions, strict=True):
         if item.superseded_by is not None and 0 < item.superseded_by <= len(ids):
             conn.execute(
@@ -253,12 +257,20 @@ def _insert_action_items(
     provenance: dict[str, str | None],
     created: dict[str, int],
 ) -> None:
+    rows: list[dict[str, Any]] = []
     for item in new.action_items:
         values = _fields(item, created)
         if values["asked_by"] is None:
             values.pop("asked_by")  # the column's default (and a store before schema 16 has none)
         row = {**values, "verified": int(item.verified), "pending": int(values["pending"])}
-        conn.execute(insert(ActionItem).values(capture_id=capture_id, **row, **provenance))
+        rows.append({**row, "capture_id": capture_id, **provenance})
+    # One statement for each run of rows with the same columns (ids keep the items' order).
+    for _, run in itertools.groupby(rows, key=_columns):
+        conn.execute(insert(ActionItem), list(run))
+
+
+def _columns(row: dict[str, Any]) -> tuple[str, ...]:
+    return tuple(row)
 
 
 _IN_CAPTURES = "capture_id IN (SELECT value FROM json_each(:ids)) ORDER BY id"

@@ -75,18 +75,19 @@ def apply_names(conn: Connection, capture_id: int, new: NewCapture) -> dict[str,
     for person, name in new.renames:
         conn.execute(text("UPDATE people SET name = :n WHERE id = :p"), {"n": name, "p": person})
     conn.execute(text("DELETE FROM capture_people WHERE capture_id = :c"), {"c": capture_id})
-    for ref in dict.fromkeys(new.attendees):
+    attended = [{"c": capture_id, "p": person_id(ref, created)} for ref in new.attendees]
+    if attended:
         conn.execute(
             text("INSERT OR IGNORE INTO capture_people (capture_id, person_id) VALUES (:c, :p)"),
-            {"c": capture_id, "p": person_id(ref, created)},
+            attended,
         )
-    for stale in new.stale_aliases:
+    if new.stale_aliases:
         conn.execute(
             text(
                 "DELETE FROM entity_aliases WHERE entity_type = 'person' AND auto_resolved = 1 "
                 "AND alias = :a"
             ),
-            {"a": stale},
+            [{"a": stale} for stale in new.stale_aliases],
         )
     for alias in new.aliases:
         entity = None if alias.person is None else person_id(alias.person, created)
@@ -104,13 +105,13 @@ def apply_names(conn: Connection, capture_id: int, new: NewCapture) -> dict[str,
         text("DELETE FROM capture_projects WHERE capture_id = :c AND linked_by = 'capture'"),
         {"c": capture_id},
     )
-    for project in new.project_ids:
+    if new.project_ids:
         conn.execute(
             text(
                 "INSERT OR IGNORE INTO capture_projects (capture_id, project_id, linked_by, "
                 "created_at) VALUES (:c, :p, 'capture', :now)"
             ),
-            {"c": capture_id, "p": project, "now": now},
+            [{"c": capture_id, "p": project, "now": now} for project in new.project_ids],
         )
     return created
 

@@ -684,11 +684,7 @@ class Store:
     ) -> None:
         """Several vectors (fact_key, vector or packed vector, content hash) in one transaction."""
         with self._write() as conn:
-            for fact_key, vector, content_hash in items:
-                if isinstance(vector, bytes):
-                    vectors.put_packed(conn, fact_key, vector, model, content_hash)
-                else:
-                    vectors.put_embedding(conn, fact_key, vector, model, content_hash)
+            vectors.put_many(conn, items, model)
 
     def nearest(self, vector: Sequence[float], k: int) -> list[tuple[int, float]]:
         with self.reader.connect() as conn:

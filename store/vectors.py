@@ -6,6 +6,7 @@ import json
 import math
 import struct
 from collections.abc import Sequence
+from typing import Any
 
 from sqlalchemy import Connection, text
 
@@ -29,45 +30,88 @@ def pack_vector(vector: Sequence[float], dim: int) -> bytes:
 def put_embedding(
     conn: Connection, fact_key: int, vector: Sequence[float], model: str, content_hash: str
 ) -> None:
-    """Store one fact's vector: delete then insert (vec0 0.1.9 rejects INSERT OR REPLACE)."""
+    """Store one fact's vector."""
+    put_many(conn, [(fact_key, vector, content_hash)], model)
+
+
+def put_many(
+    conn: Connection, items: Sequence[tuple[int, Sequence[float] | bytes, str]], model: str
+) -> None:
+    """Store vectors (fact_key, vector or packed vector, content hash), each statement run
+    once for all of them. A fact's old vector is deleted first (vec0 0.1.9 rejects INSERT OR
+    REPLACE)."""
+    if not items:
+        return
     stored_model, dim = embedding_space(conn)
     if stored_model is not None and stored_model != model:
         raise VectorError(
             f"the store holds vectors from {stored_model}; refusing to mix in {model}"
         )
-    blob = pack_vector(vector, dim)
+    rows: list[dict[str, Any]] = [
+        {
+            "k": key,
+            "h": content_hash,
+            "m": model,
+            "v": _packed(vector, dim),
+        }
+        for key, vector, content_hash in items
+    ]
     if stored_model is None:
         conn.execute(
             text("UPDATE embedding_space SET model = :m, updated_at = datetime('now')"),
             {"m": model},
         )
+    _drop(conn, rows)
     conn.execute(
-        text(
-            "DELETE FROM fact_vectors WHERE rowid = "
-            "(SELECT id FROM fact_embeddings WHERE fact_key = :k)"
-        ),
-        {"k": fact_key},
-    )
-    conn.execute(text("DELETE FROM fact_embeddings WHERE fact_key = :k"), {"k": fact_key})
-    vector_id = conn.execute(
         text(
             "INSERT INTO fact_embeddings (fact_key, content_hash, model, embedded_at) "
             "VALUES (:k, :h, :m, datetime('now'))"
         ),
-        {"k": fact_key, "h": content_hash, "m": model},
-    ).lastrowid
+        rows,
+    )
+    found = conn.execute(
+        text(
+            "SELECT fact_key, id FROM fact_embeddings "
+            "WHERE fact_key IN (SELECT value FROM json_each(:keys))"
+        ),
+        {"keys": json.dumps([row["k"] for row in rows])},
+    )
+    ids = {int(key): int(vector_id) for key, vector_id in found}
     # The vec0 rowid is the small id: vec0's KNN filter compares only 32 bits of a rowid.
     conn.execute(
         text("INSERT INTO fact_vectors (rowid, embedding) VALUES (:id, :v)"),
-        {"id": vector_id, "v": blob},
+        [{"id": ids[row["k"]], "v": row["v"]} for row in rows],
     )
     conn.execute(
         text(
             "INSERT INTO embedding_cache (content_hash, model, embedding) VALUES (:h, :m, :v) "
             "ON CONFLICT (content_hash, model) DO NOTHING"
         ),
-        {"h": content_hash, "m": model, "v": blob},
+        rows,
     )
+
+
+def _drop(conn: Connection, rows: list[dict[str, Any]]) -> None:
+    """The facts' old vectors, if any (key `k` of each row)."""
+    conn.execute(
+        text(
+            "DELETE FROM fact_vectors WHERE rowid = "
+            "(SELECT id FROM fact_embeddings WHERE fact_key = :k)"
+        ),
+        rows,
+    )
+    conn.execute(text("DELETE FROM fact_embeddings WHERE fact_key = :k"), rows)
+
+
+def _packed(vector: Sequence[float] | bytes, dim: int) -> bytes:
+    """A vector as vec0 stores it; one packed already (from the cache) is checked, not redone."""
+    if isinstance(vector, bytes):
+        if len(vector) != 4 * dim:
+            raise VectorError(
+                f"embedding has {len(vector) // 4} dimensions, the store expects {dim}"
+            )
+        return vector
+    return pack_vector(vector, dim)
 
 
 def set_embedding_space(conn: Connection, model: str, dim: int) -> bool:
@@ -131,11 +175,6 @@ def cached_vectors(conn: Connection, hashes: list[str], model: str) -> dict[str,
         {"m": model, "h": json.dumps(hashes)},
     ).all()
     return {str(h): bytes(blob) for h, blob in rows}
-
-
-def put_packed(conn: Connection, fact_key: int, blob: bytes, model: str, content_hash: str) -> None:
-    """Store a vector already packed (from the cache); the same checks as put_embedding."""
-    put_embedding(conn, fact_key, unpack(blob), model, content_hash)
 
 
 def unpack(blob: bytes) -> list[float]:

@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from support.embedding import MODEL, model_path
+from support.embedding import INT8_FOLDER
+from support.embedding import embedder as real_embedder
 from support.paths import DEMO
 from support.services import offline
 
@@ -81,6 +82,7 @@ def memo(tmp_path: Path):  # type: ignore[no-untyped-def]
     home = tmp_path / "home"
     env = {k: v for k, v in os.environ.items() if not k.startswith("MEMO_")}
     env["MEMO_HOME"] = str(home)
+    env["MEMO_EMBED_INT8_DIR"] = str(INT8_FOLDER)  # the model's int8 copy, made once
 
     def run(
         *args: str,
@@ -106,9 +108,9 @@ def memo(tmp_path: Path):  # type: ignore[no-untyped-def]
 @pytest.fixture(scope="module")
 def demo_search_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Store, object]]:
     """The demo meetings captured and embedded once per module, with the real model."""
-    from memo_tui.core.embed import EmbedService, FastEmbedder
+    from memo_tui.core.embed import EmbedService
 
-    embedder = FastEmbedder(MODEL, model_path())
+    embedder = real_embedder()
     with Store(tmp_path_factory.mktemp("demo") / "memo.db") as store:
         embed = EmbedService(store, embedder)
         capture = CaptureService(store, CaptureOptions(user="t"), after_commit=embed.embed_capture)

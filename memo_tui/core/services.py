@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memo_tui.core.capture import CaptureOptions, CaptureService
-from memo_tui.core.embed import EmbedService, FastEmbedder
+from memo_tui.core.embed import EmbedService
+from memo_tui.core.embed.embedder import embedder_for
 from memo_tui.core.llm import select
 from memo_tui.core.llm.base import Provider
 from memo_tui.core.llm.ledger import DEFAULT_PRICES, StoreLedger
@@ -76,7 +77,7 @@ def build_services(settings: Settings, db_path: Path) -> Services:
     )
     embed = EmbedService(
         store,
-        FastEmbedder(settings.embed_model, settings.embed_model_path, settings.embed_download),
+        embedder_for(settings),
         batch_size=settings.embed_batch_size,
         timeout_s=settings.embed_timeout_s,
     )

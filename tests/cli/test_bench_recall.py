@@ -6,10 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
-from support.embedding import MODEL, model_path
+from support.embedding import INT8, model_path
+from support.embedding import embedder as real_embedder
 
-from memo_tui.core.benchmarks import recall
-from memo_tui.core.embed import FastEmbedder
+from memo_tui.core.benchmarks import recall, recall_report
 from memo_tui.core.recall.search import Hit
 from store import FactRecord
 
@@ -92,7 +92,7 @@ def test_a_hit_is_an_evidence_line_of_the_right_meeting_and_never_the_summary() 
 
 def test_bench_recall_reports_recall_mrr_ceiling_and_the_cap(tmp_path: Path) -> None:
     said: list[str] = []
-    embedder = FastEmbedder(MODEL, model_path())
+    embedder = real_embedder()
     bench = recall.run(write_data(tmp_path / "data"), said.append, embedder=embedder, cap_chars=CAP)
     figures = json.loads(json.dumps(bench.as_dict()))
     scores = figures["scores"]
@@ -106,9 +106,38 @@ def test_bench_recall_reports_recall_mrr_ceiling_and_the_cap(tmp_path: Path) -> 
     assert figures["beyond_cap"] == {"cap_chars": CAP, "queries": 1, "hybrid_hits": 1}
     assert figures["hybrid_vs_single"]["store"]["keyword_hit_hybrid_missed"] == 0
     assert any("captured 2/2" in s for s in said) and any("embedded" in s for s in said)
-    report = recall.format_report(bench)
+    assert bench.hit_by("store/plain-rag") >= {"q1", "q2"}  # the baseline, in the same run
+    assert figures["embedding"]["model"] == INT8 and figures["embedding"]["passages_per_s"] > 0
+    assert figures["embedding"]["peak_rss_mb"] > 100  # the model alone takes more
+    report = recall_report.format_report(bench)
     assert "ceiling (some stored fact holds evidence): 75.0%" in report
     assert "keyword" in report and ">= 0.3" in report
+    assert "plain RAG" in report and "passages/s" in report and "specific (4)" in report
+
+
+def test_the_baseline_cuts_six_turn_chunks_and_fuses_bm25_with_vectors() -> None:
+    from memo_tui.core.benchmarks.baseline import Baseline, first_hit
+
+    def embed(texts: list[str]) -> list[list[float]]:  # two directions: 'garden' or not
+        return [[1.0, 0.0] if "garden" in t.lower() else [0.0, 1.0] for t in texts]
+
+    plain = Baseline(embed, batch=2)
+    plain.add("garden", "\n".join(GARDEN) + "\n")
+    plain.add("office", "\n".join(office()) + "\n")
+    assert [(c.meeting, c.first, c.last) for c in plain.chunks[:3]] == [
+        ("garden", 0, 5),
+        ("garden", 6, 11),  # (the trailing empty line makes no chunk)
+        ("office", 0, 5),
+    ]
+    plain.embed_all()
+    found = plain.search("espresso machine budget", [0.0, 1.0], None)
+    assert first_hit(found, "garden", (8,)) == 1  # BM25 puts its chunk first
+    assert first_hit(found, "garden", (2,)) is not None  # turn 2: the first chunk, further down
+    assert first_hit(found[:1], "office", (8,)) is None  # garden's turn 8 is not office's
+    assert plain.chunks[-1].last == 14  # the office meeting's last turn
+    within = plain.search("parking garage permits", [1.0, 0.0], "office")
+    assert {c.meeting for c in within} == {"office"}
+    assert first_hit(within, "office", (14,)) == 1
 
 
 def test_the_cli_runs_both_search_benchmarks(memo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -63,12 +63,12 @@ Paula Ines: Fine by me.
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> object:
-    from support.embedding import MODEL, model_path
+    from support.embedding import embedder as real_embedder
 
     folder = tmp_path_factory.mktemp("honest")
     (folder / "2026-03-02-freeze.txt").write_text(KICKOFF)
     (folder / "2026-03-16-ops.txt").write_text(OPS)
-    embedder = FastEmbedder(MODEL, model_path())
+    embedder = real_embedder()
     with Store(folder / "memo.db") as store:
         embed = EmbedService(store, embedder)
         capture = CaptureService(store, CaptureOptions(user="t"), after_commit=embed.embed_capture)

@@ -7,7 +7,8 @@ import time
 from pathlib import Path
 
 import pytest
-from support.embedding import MODEL, model_path
+from support.embedding import INT8, MODEL, model_path
+from support.embedding import embedder as real_embedder
 from support.paths import DEMO
 
 from memo_tui.core.capture import CaptureOptions, CaptureService
@@ -17,7 +18,7 @@ from store import Store
 
 @pytest.fixture(scope="module")
 def embedder() -> FastEmbedder:
-    return FastEmbedder(MODEL, model_path())
+    return real_embedder()
 
 
 def services(
@@ -33,7 +34,7 @@ def test_facts_are_embedded_right_after_capture(store: Store, embedder: FastEmbe
     capture.capture_paths([DEMO])
     stats = store.stats()
     assert stats.vectors == sum(stats.facts_by_type.values()) > 100
-    assert (stats.embedding_model, stats.embedding_dim) == (MODEL, 384)
+    assert (stats.embedding_model, stats.embedding_dim) == (INT8, 384)
     assert store.count_without_vectors() == 0
 
 
@@ -147,3 +148,52 @@ print("fastembed imported:", "fastembed" in sys.modules)
     assert done.returncode == 0, done.stderr
     assert "unavailable: no embedding model" in done.stdout and "is empty" in done.stdout
     assert "fastembed imported: False" in done.stdout
+
+
+def test_the_int8_copy_embeds_like_the_full_model(embedder: FastEmbedder) -> None:
+    """memo runs the model as an int8 copy: its vectors are a space of their own and stay
+    within a few percent of the full model's (memo bench recall measures the recall)."""
+    full = FastEmbedder(MODEL, model_path())
+    texts = [
+        "We go with Postgres for the analytics platform; Redshift costs too much.",
+        "Kate will finish the migration script by Friday.",
+        "Standup moves to 9:30 from next week.",
+    ]
+    assert (embedder.name, full.name) == (INT8, MODEL)
+    for a, b in zip(embedder.embed(texts), full.embed(texts), strict=True):
+        assert sum(x * y for x, y in zip(a, b, strict=True)) > 0.97
+    assert embedder.embed(texts) != full.embed(texts)  # not the full model under another name
+
+
+def test_the_int8_copy_is_off_with_the_setting_or_without_a_local_model(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from memo_tui.core.embed.embedder import embedder_for
+    from memo_tui.settings import Settings
+
+    monkeypatch.setenv("MEMO_HOME", str(tmp_path))
+    local = Settings(embed_model_path=model_path())
+    assert embedder_for(local).name == INT8
+    assert local.embed_int8_folder == tmp_path / "cache" / "models"
+    assert embedder_for(Settings(embed_model_path=model_path(), embed_int8=False)).name == MODEL
+    assert embedder_for(Settings(embed_model_path=None)).name == MODEL  # fastembed's own copy
+
+
+def test_a_round_is_embedded_in_batches_of_similar_length(store: Store) -> None:
+    """A batch is padded to its longest text: texts are batched shortest first."""
+    seen: list[list[str]] = []
+
+    class Recording(OtherModel):
+        name = "test/recording"
+
+        def embed(self, texts: list[str]) -> list[list[float]]:
+            seen.append(texts)
+            return super().embed(texts)
+
+    CaptureService(store, CaptureOptions(user="t")).capture_file(
+        DEMO / "2026-09-08-atlas-kickoff.txt"
+    )
+    result = EmbedService(store, Recording(), batch_size=4).backfill()
+    assert result.embedded == sum(store.stats().facts_by_type.values()) > 8
+    lengths = [len(text) for batch in seen for text in batch]
+    assert lengths == sorted(lengths)

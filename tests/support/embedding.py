@@ -3,13 +3,22 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from support.paths import REPO
 
+if TYPE_CHECKING:
+    from memo_tui.core.embed import FastEmbedder
+
 MODEL = "sentence-transformers/all-MiniLM-L6-v2"
+INT8 = MODEL + ":int8"  # the space of the vectors memo makes by default
+# Where the tests keep the model's int8 copy: made once on a machine, shared by every test,
+# worker and `memo` subprocess (memo makes it atomically; a race leaves one whole copy).
+INT8_FOLDER = Path(tempfile.gettempdir()) / "memo-tests-int8"
 
 
 def model_path() -> Path:
@@ -20,3 +29,10 @@ def model_path() -> Path:
             pytest.fail(f"CI needs the embedding model at {path} (MEMO_EMBED_MODEL_PATH)")
         pytest.skip("no local embedding model (set MEMO_EMBED_MODEL_PATH)")
     return path
+
+
+def embedder() -> FastEmbedder:
+    """The real model as memo runs it by default: the int8 copy of the local model."""
+    from memo_tui.core.embed import FastEmbedder
+
+    return FastEmbedder(MODEL, model_path(), int8_folder=INT8_FOLDER)

@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from support.embedding import INT8_FOLDER
+
 if TYPE_CHECKING:
     from memo_tui.core.services import Services
 
@@ -21,4 +23,5 @@ def offline(
     for var in ("MEMO_PROVIDER", "ANTHROPIC_API_KEY", "MEMO_EMBED_MODEL_PATH"):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("MEMO_HOME", str(folder / "home"))
+    settings.setdefault("embed_int8_dir", INT8_FOLDER)  # (used only with a model path)
     return build_services(Settings(provider="offline", **settings), folder / name)

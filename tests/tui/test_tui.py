@@ -1499,3 +1499,38 @@ def test_concepts_pane_adds_one_and_r_writes_its_document(services: Services) ->
     drive(app, script)
     [run] = services.store.runs()
     assert run.agent_type == "concept_compile" and run.status == "completed"
+
+
+def test_vectors_another_model_made_are_made_again_when_the_app_starts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Search is keyword-only while the store's vectors come from another model (memo now
+    runs the model as its int8 copy): the app embeds them again with the one configured."""
+    from support.embedding import INT8, model_path
+
+    from memo_tui.core.embed import EmbedService
+
+    class Older:  # the model that made the stored vectors
+        name, dim = "test/older-model", 4
+
+        def embed(self, texts: list[str]) -> list[list[float]]:
+            return [[1.0, float(len(t) % 7), 1.0, 1.0] for t in texts]
+
+    bare = offline(tmp_path, monkeypatch)
+    bare.capture.capture_file(DEMO / "2026-09-08-atlas-kickoff.txt")
+    EmbedService(bare.store, Older()).backfill()  # type: ignore[arg-type]
+    bare.close()
+    built = offline(tmp_path, monkeypatch, embed_model_path=model_path())
+    assert built.store.embedding_model() == "test/older-model"
+    app = MemoApp(built)
+
+    async def script(pilot: Any) -> None:
+        job = app.query_one("#job")
+        await until(pilot, lambda: built.store.embedding_model() == INT8, "the new space")
+        await until(pilot, lambda: not job.has_class("running"), "the job bar to go")
+
+    drive(app, script)
+    stats = built.store.stats()
+    assert stats.vectors == sum(stats.facts_by_type.values()) > 10
+    assert stats.embedding_dim == 384
+    built.close()

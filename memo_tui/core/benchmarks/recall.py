@@ -16,6 +16,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from memo_tui.core.benchmarks.baseline import Baseline
+from memo_tui.core.benchmarks.baseline import first_hit as baseline_hit
 from memo_tui.core.capture import CaptureOptions, CaptureService
 from memo_tui.core.embed import EmbeddingUnavailable, EmbedService
 from memo_tui.core.embed.service import Embedder
@@ -26,6 +28,7 @@ from store import FactFilter, FactRecord, Store
 Progress = Callable[[str], None]
 
 MODES: tuple[SearchMode, ...] = ("keyword", "vector", "hybrid")
+BASELINE = "plain-rag"  # 6-turn chunks, BM25 + the same model, RRF (see baseline.py)
 SCOPES = ("store", "meeting")
 THRESHOLDS = (0.0, 0.3, 0.35, 0.4, 0.5, 0.65)
 CALIBRATED: tuple[tuple[str, SearchMode], ...] = (
@@ -95,6 +98,13 @@ class RecallBench:
     beyond_cap: set[str] = field(default_factory=set)  # every evidence turn past cap_chars
     skipped: int = 0  # no evidence, or its meeting was not captured
     gated: dict[str, bool] = field(default_factory=dict)  # "no record": had it cited evidence?
+    model: str = ""  # the embedding space: the model, ":int8" when run as its int8 copy
+    peak_rss_mb: float = 0.0  # the process's peak resident memory, after embedding
+
+    @property
+    def passages_per_s(self) -> float:
+        seconds = self.seconds.get("embed", 0.0)
+        return self.facts / seconds if seconds else 0.0
 
     def tally(self, key: str, among: Iterable[str] | None = None) -> Tally:
         found = Tally()
@@ -130,6 +140,11 @@ class RecallBench:
             "limit": self.limit,
             "min_similarity": self.min_similarity,
             "seconds": {k: round(v, 1) for k, v in self.seconds.items()},
+            "embedding": {
+                "model": self.model,
+                "passages_per_s": round(self.passages_per_s, 1),
+                "peak_rss_mb": round(self.peak_rss_mb),
+            },
             "matching": MATCHING,
             "ceiling": round(self.ceiling, 3),
             "scores": {key: self.tally(key).as_dict() for key in keys if "@" not in key},
@@ -278,6 +293,29 @@ def _rank_query(
     return ranks
 
 
+def _baseline(
+    folder: Path, meetings: dict[str, Meeting], embedder: Embedder, batch_size: int
+) -> Baseline:
+    """The plain-RAG baseline over the meetings memo captured."""
+    plain = Baseline(embedder.embed, batch_size)
+    for name in meetings:
+        plain.add(name, (folder / "meetings" / f"{name}.txt").read_text(encoding="utf-8"))
+    plain.embed_all()
+    return plain
+
+
+def _rank_baseline(plain: Baseline, embedder: QueryEmbedder, query: Query) -> dict[str, int | None]:
+    [vector] = embedder.embed([query.text])
+    return {
+        f"{scope}/{BASELINE}": baseline_hit(
+            plain.search(query.text, vector, query.meeting if scope == "meeting" else None),
+            query.meeting,
+            query.evidence,
+        )
+        for scope in SCOPES
+    }
+
+
 def _judge(bench: RecallBench, query: Query, meeting: Meeting) -> None:
     """Whether any stored fact holds the evidence, and whether all of it is past the cap."""
     if any(a <= turn <= b for a, b in meeting.ranges for turn in query.evidence):
@@ -292,7 +330,7 @@ def run(
     progress: Progress | None = None,
     *,
     embedder: Embedder,
-    batch_size: int = 16,
+    batch_size: int = 8,
     limit: int = 10,
     cap_chars: int = CAP_CHARS,
 ) -> RecallBench:
@@ -307,6 +345,9 @@ def run(
         bench.seconds["capture"] = time.perf_counter() - started
         embed_all(store, embedder, batch_size, say)
         bench.seconds["embed"] = time.perf_counter() - started - bench.seconds["capture"]
+        bench.model, bench.peak_rss_mb = embedder.name, peak_rss_mb()
+        plain = _baseline(folder, meetings, embedder, batch_size)
+        bench.seconds["baseline"] = time.perf_counter() - started - sum(bench.seconds.values())
         searcher = _QueryVectors(embedder)
         for n, query in enumerate(queries, 1):
             meeting = meetings.get(query.meeting)
@@ -316,6 +357,7 @@ def run(
             _judge(bench, query, meeting)
             bench.kinds[query.id] = query.kind
             ranks = _rank_query(store, searcher, query, meeting, limit)
+            ranks.update(_rank_baseline(plain, searcher, query))
             if "gated" in ranks:
                 bench.gated[query.id] = bool(ranks.pop("gated"))
             bench.ranks[query.id] = ranks
@@ -325,58 +367,10 @@ def run(
     return bench
 
 
-def _cells(bench: RecallBench, keys: Iterable[str]) -> str:
-    cells = []
-    for key in keys:
-        if any(key in ranks for ranks in bench.ranks.values()):
-            tally = bench.tally(key)
-            cells.append(f"{tally.recall:6.1%} {tally.mrr:6.3f}")
-        else:
-            cells.append(f"{'-':>6} {'-':>6}")
-    return "   ".join(cells)
+def peak_rss_mb() -> float:
+    """This process's peak resident memory so far (Linux reports KiB, macOS bytes)."""
+    import resource
+    import sys
 
-
-def format_report(bench: RecallBench) -> str:
-    """The figures as aligned tables: modes, threshold calibration, then the diagnostics."""
-    seconds = ", ".join(f"{k} {v:.1f} s" for k, v in bench.seconds.items())
-    head = f"  {'':<18}" + "   ".join(f"{'R@' + str(bench.limit):>6} {'MRR':>6}" for _ in SCOPES)
-    lines = [
-        f"recall over {len(bench.ranks)} queries, {bench.meetings} meetings, "
-        f"{bench.facts:,} facts ({seconds})",
-        f"hit: {MATCHING}",
-        f"ceiling (some stored fact holds evidence): {bench.ceiling:.1%}",
-        "",
-        f"  {'':<18}{'store-wide':>13}   {'own meeting':>13}",
-        head,
-    ]
-    for mode in (*MODES, "ask"):
-        label = mode if mode == "keyword" else f"{mode} (>= {bench.min_similarity:g})"
-        lines.append(f"  {label:<18}" + _cells(bench, (f"{s}/{mode}" for s in SCOPES)))
-    specific = [q for q, kind in bench.kinds.items() if kind == "specific"]
-    if specific:
-        figures = ", ".join(
-            f"{mode} {bench.tally(f'store/{mode}', specific).recall:.1%}" for mode in MODES
-        )
-        lines.append(f"  specific queries only ({len(specific)}), store-wide: {figures}")
-    lines += ["", "min similarity (vector side)"]
-    lines.append(f"  {'':<18}" + "   ".join(f"{f'{s} {m}':>13}" for s, m in CALIBRATED))
-    for t in THRESHOLDS:
-        keys = (f"{s}/{m}@{t:g}" for s, m in CALIBRATED)
-        lines.append(f"  {f'>= {t:g}':<18}" + _cells(bench, keys))
-    lines.append(
-        f"  ask said no record for {len(bench.gated)} queries; {sum(bench.gated.values())} of "
-        "them cited the evidence (every query here has an answer: that is the gate's cost)"
-    )
-    past = len(bench.beyond_cap & bench.hit_by("store/hybrid"))
-    versus = bench.versus()
-    lines += [
-        "",
-        f"{len(bench.beyond_cap)} queries have all their evidence past the first "
-        f"{bench.cap_chars:,} chars; hybrid found {past} of them (store-wide)",
-        f"store-wide, hybrid missed {versus['keyword_hit_hybrid_missed']} keyword hits and "
-        f"{versus['vector_hit_hybrid_missed']} vector hits; "
-        f"{versus['hybrid_hit_neither']} hits were hybrid's alone",
-    ]
-    if bench.rejected or bench.skipped:
-        lines.append(f"not captured: {bench.rejected or 'none'}; queries skipped: {bench.skipped}")
-    return "\n".join(lines)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / (1024 * 1024 if sys.platform == "darwin" else 1024)

@@ -6,7 +6,10 @@ import os
 import tempfile
 import threading
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from memo_tui.settings import Settings
 
 
 class EmbeddingUnavailable(Exception):
@@ -14,14 +17,23 @@ class EmbeddingUnavailable(Exception):
 
 
 class FastEmbedder:
-    """`sentence-transformers/all-MiniLM-L6-v2` by default; `model_path` for offline use."""
+    """`sentence-transformers/all-MiniLM-L6-v2` by default; `model_path` for offline use.
+
+    With `int8_folder` (and a `model_path`) the model runs as an int8 copy kept there; its
+    vectors are a space of their own, named `<model>:int8`."""
 
     def __init__(
-        self, model_name: str, model_path: Path | None = None, download: bool = False
+        self,
+        model_name: str,
+        model_path: Path | None = None,
+        download: bool = False,
+        int8_folder: Path | None = None,
     ) -> None:
-        self.name = model_name
+        self.model_name = model_name
         self.model_path = model_path
         self.download = download  # off: only a local folder or fastembed's cache is used
+        self.int8_folder = int8_folder if model_path is not None else None
+        self.name = f"{model_name}:int8" if self.int8_folder is not None else model_name
         self._model: Any = None
         self._dim: int | None = None
         self._lock = threading.Lock()
@@ -35,30 +47,40 @@ class FastEmbedder:
                         "ONNX export of the model"
                     )
                 if self.model_path is None and not self.download and not _anything_cached():
-                    raise EmbeddingUnavailable(  # (known without importing fastembed: 1 s)
-                        f"no embedding model: {self.name} is not available locally (fastembed's "
-                        f"cache, {_fastembed_cache()}, is empty). Set MEMO_EMBED_MODEL_PATH to "
-                        "a local copy, or MEMO_EMBED_DOWNLOAD=1 to let fastembed download it; "
-                        "until then search is keyword only"
-                    )
+                    why = f"fastembed's cache, {_fastembed_cache()}, is empty"
+                    raise EmbeddingUnavailable(self._missing(why))  # (known in 1 s, no import)
                 try:
                     from fastembed import TextEmbedding
 
                     _quiet_fastembed()
 
-                    path = str(self.model_path) if self.model_path else None
+                    path = str(self._folder()) if self.model_path else None
                     self._model = TextEmbedding(
-                        self.name,
+                        self.model_name,
                         specific_model_path=path,
                         local_files_only=path is None and not self.download,
                     )
+                except EmbeddingUnavailable:
+                    raise
                 except Exception as error:  # noqa: BLE001 - any failure means "no model"
-                    raise EmbeddingUnavailable(
-                        f"no embedding model: {self.name} is not available locally ({error}). "
-                        "Set MEMO_EMBED_MODEL_PATH to a local copy, or MEMO_EMBED_DOWNLOAD=1 to "
-                        "let fastembed download it; until then search is keyword only"
-                    ) from error
+                    raise EmbeddingUnavailable(self._missing(str(error))) from error
             return self._model
+
+    def _missing(self, why: str) -> str:
+        return (
+            f"no embedding model: {self.model_name} is not available locally ({why}). Set "
+            "MEMO_EMBED_MODEL_PATH to a local copy, or MEMO_EMBED_DOWNLOAD=1 to let fastembed "
+            "download it; until then search is keyword only"
+        )
+
+    def _folder(self) -> Path:
+        """The model folder fastembed loads: the given one, or its int8 copy."""
+        assert self.model_path is not None
+        if self.int8_folder is None:
+            return self.model_path
+        from memo_tui.core.embed.int8 import TRAINED_TOKENS, int8_copy
+
+        return int8_copy(self.model_path, self.int8_folder, TRAINED_TOKENS.get(self.model_name))
 
     @property
     def dim(self) -> int:
@@ -69,6 +91,16 @@ class FastEmbedder:
     def embed(self, texts: list[str]) -> list[list[float]]:
         model = self._load()
         return [[float(x) for x in vector] for vector in model.embed(texts, batch_size=len(texts))]
+
+
+def embedder_for(settings: Settings) -> FastEmbedder:
+    """The embedding model the settings name (int8 unless MEMO_EMBED_INT8=0)."""
+    return FastEmbedder(
+        settings.embed_model,
+        settings.embed_model_path,
+        settings.embed_download,
+        settings.embed_int8_folder,
+    )
 
 
 def _fastembed_cache() -> Path:

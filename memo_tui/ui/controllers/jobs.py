@@ -72,6 +72,19 @@ class JobsController(Controller):
 
     # Embeddings and the demo
 
+    def catch_up(self) -> None:
+        """At start: a store whose vectors another model made (search is keyword-only until
+        they are made again) is embedded again with the configured local model."""
+        self.run_thread(self._catch_up, group="catch-up")
+
+    def _catch_up(self) -> None:
+        settings, services = self.services.settings, self.services
+        if settings.embed_model_path is None and not settings.embed_download:
+            return  # no model to make them with: the status line says "keyword search only"
+        stored = services.store.embedding_model()
+        if stored is not None and stored != services.embed.embedder.name:
+            self.from_thread(self.start_backfill)
+
     def start_backfill(self, quiet: bool = False) -> None:
         """Embed every fact without a vector, unless a backfill is already under way (it
         picks new facts up itself); `quiet` leaves the job bar alone."""

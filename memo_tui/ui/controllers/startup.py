@@ -79,6 +79,7 @@ class StartupController(Controller):
             app.controllers.jobs.seed()
         else:
             app.refresh_lists()
+        app.controllers.jobs.catch_up()
         app.set_interval(app.WATCH_EVERY_S, app.controllers.lists.watch)
 
     def _apply(self, settings: Settings) -> None:

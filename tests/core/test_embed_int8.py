@@ -1,0 +1,90 @@
+"""The int8 copy of a local model: made once, remade when the model changes, never half-made."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from memo_tui.core.embed.embedder import EmbeddingUnavailable
+from memo_tui.core.embed.int8 import int8_copy
+
+
+def tiny_model(folder: Path) -> Path:
+    """A model folder as fastembed expects one: a one-MatMul ONNX model and its tokenizer."""
+    import numpy as np
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+
+    weight = numpy_helper.from_array(np.arange(64, dtype=np.float32).reshape(8, 8) / 64, "w")
+    graph = helper.make_graph(
+        [helper.make_node("MatMul", ["x", "w"], ["y"])],
+        "tiny",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 8])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 8])],
+        initializer=[weight],
+    )
+    folder.mkdir(parents=True, exist_ok=True)
+    onnx.save(
+        helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), folder / "model.onnx"
+    )
+    (folder / "tokenizer.json").write_text("{}")
+    (folder / "tokenizer_config.json").write_text('{"model_max_length": 256}')
+    (folder / "vocab.txt").write_text("[PAD]\n")
+    (folder / "notes.md").write_text("not copied")
+    return folder
+
+
+def test_the_copy_is_made_once_beside_the_tokenizer(tmp_path: Path) -> None:
+    import onnx
+
+    source, cache = tiny_model(tmp_path / "model"), tmp_path / "cache"
+    made = int8_copy(source, cache)
+    names = sorted(p.name for p in made.iterdir())
+    assert names == ["model.onnx", "tokenizer.json", "tokenizer_config.json", "vocab.txt"]
+    ops = {node.op_type for node in onnx.load(made / "model.onnx").graph.node}
+    assert "MatMulInteger" in ops  # int8 weights, not a copy of the float model
+    stamp = (made / "model.onnx").stat().st_mtime_ns
+    assert int8_copy(source, cache) == made
+    assert (made / "model.onnx").stat().st_mtime_ns == stamp  # found, not made again
+    assert [p.name for p in cache.iterdir()] == [made.name]  # no work folder left behind
+
+
+def test_a_changed_model_gets_a_new_copy(tmp_path: Path) -> None:
+    source, cache = tiny_model(tmp_path / "model"), tmp_path / "cache"
+    first = int8_copy(source, cache)
+    later = (source / "model.onnx").stat().st_mtime_ns + 10**9
+    os.utime(source / "model.onnx", ns=(later, later))
+    assert int8_copy(source, cache) != first
+
+
+def test_a_model_that_cannot_be_quantized_leaves_nothing_and_says_what_to_do(
+    tmp_path: Path,
+) -> None:
+    source, cache = tmp_path / "model", tmp_path / "cache"
+    source.mkdir()
+    (source / "model.onnx").write_bytes(b"not a model")
+    with pytest.raises(EmbeddingUnavailable, match="MEMO_EMBED_INT8=0"):
+        int8_copy(source, cache)
+    assert list(cache.iterdir()) == []
+
+
+def test_an_unwritable_cache_says_so(tmp_path: Path) -> None:
+    source = tiny_model(tmp_path / "model")
+    (tmp_path / "file").write_text("")
+    with pytest.raises(EmbeddingUnavailable, match="not writable"):
+        int8_copy(source, tmp_path / "file" / "cache")  # (a file where a folder must be)
+
+
+def test_the_copy_reads_no_more_tokens_than_the_model_was_trained_on(tmp_path: Path) -> None:
+    import json
+
+    source, cache = tiny_model(tmp_path / "model"), tmp_path / "cache"
+    capped = int8_copy(source, cache, max_tokens=128)
+    assert json.loads((capped / "tokenizer_config.json").read_text())["model_max_length"] == 128
+    assert json.loads((source / "tokenizer_config.json").read_text())["model_max_length"] == 256
+    assert int8_copy(source, cache) != capped  # another recipe, another copy
+    assert int8_copy(source, cache, max_tokens=512) != capped
+    longer = int8_copy(source, cache, max_tokens=512)
+    assert json.loads((longer / "tokenizer_config.json").read_text())["model_max_length"] == 256
