@@ -1528,8 +1528,14 @@ def test_vectors_another_model_made_are_made_again_when_the_app_starts(
         job = app.query_one("#job")
         await until(pilot, lambda: built.store.embedding_model() == INT8, "the new space")
         await until(pilot, lambda: not job.has_class("running"), "the job bar to go")
+        app.refresh_lists()
+        status = app.query_one("#status")
+        await until(pilot, lambda: "MiniLM" in str(status.render()), "the model in the status")
+        said = str(status.render())  # the model by its own name: F1 help stays at 80 columns
+        assert "all-MiniLM-L6-v2:int8" in said and "sentence-transformers/" not in said
+        assert said.rstrip().endswith("F1 help")
 
-    drive(app, script)
+    drive(app, script, size=(80, 24))
     stats = built.store.stats()
     assert stats.vectors == sum(stats.facts_by_type.values()) > 10
     assert stats.embedding_dim == 384

@@ -116,7 +116,9 @@ class ListsController(Controller):
         provider = services.provider.name
         model = "" if provider == "offline" else " " + select.model_for(services.settings, "answer")
         vectors = store.embedding_model()
-        search = "keyword search only" if services.embed.unavailable or not vectors else vectors
+        # The model by its own name ("all-MiniLM-L6-v2:int8"): "F1 help" stays on at 80 columns.
+        model_name = (vectors or "").rsplit("/", 1)[-1]
+        search = "keyword search only" if services.embed.unavailable or not vectors else model_name
         waiting = len(store.pending_mentions()) + len(store.address_proposals())
         today = dt.datetime.now(dt.UTC).date().isoformat()  # the ledger keeps UTC
         spend = sum(cost.cost_microdollars for cost in store.llm_costs("day", today))
