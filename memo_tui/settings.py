@@ -88,7 +88,7 @@ class Settings(BaseSettings):
     embed_int8: bool = Field(
         default=True,
         description="Run a local embedding model (MEMO_EMBED_MODEL_PATH) with int8 weights: "
-        "about 3x faster at the same recall (memo bench recall). Made once, kept in the cache.",
+        "about 2x faster at the same recall (memo bench recall). Made once, kept in the cache.",
     )
     embed_int8_dir: Path | None = Field(
         default=None, description="Where the int8 copy is kept; default cache_dir/models."

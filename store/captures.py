@@ -237,10 +237,16 @@ def _insert_decisions(
             values.pop("subject")  # likewise, before schema 15
         row = {**values, "verified": int(item.verified), "pending": int(values["pending"])}
         rows.append({**row, "capture_id": capture_id, **provenance})
-    ids: list[int] = []
-    returning = insert(Decision).returning(text("id"), sort_by_parameter_order=True)
-    for _, run in itertools.groupby(rows, key=_columns):  # (as for action items, below)
-        ids += [int(i) for i in conn.execute(returning, list(run)).scalars()]
+    for _, run in itertools.groupby(rows, key=_columns):  # one statement per run of columns
+        conn.execute(insert(Decision), list(run))
+    # Every decision of the capture is new (a replace deleted the old ones); ids grow in the
+    # order the rows were inserted.
+    ids = [
+        int(i)
+        for (i,) in conn.execute(
+            text("SELECT id FROM decisions WHERE capture_id = :c ORDER BY id"), {"c": capture_id}
+        )
+    ]
     for decision_id, item in zip(ids, new.decisions, strict=True):
         if item.superseded_by is not None and 0 < item.superseded_by <= len(ids):
             conn.execute(

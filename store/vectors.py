@@ -56,6 +56,7 @@ def put_many(
         }
         for key, vector, content_hash in items
     ]
+    rows = list({row["k"]: row for row in rows}.values())  # a key given twice: the last wins
     if stored_model is None:
         conn.execute(
             text("UPDATE embedding_space SET model = :m, updated_at = datetime('now')"),

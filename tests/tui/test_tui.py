@@ -1540,3 +1540,26 @@ def test_vectors_another_model_made_are_made_again_when_the_app_starts(
     assert stats.vectors == sum(stats.facts_by_type.values()) > 10
     assert stats.embedding_dim == 384
     built.close()
+
+
+def test_facts_left_without_a_vector_are_embedded_when_the_app_starts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A `memo capture` that reset the vectors (another model made them) embedded only its
+    own meeting: the app embeds the rest."""
+    from support.embedding import model_path
+
+    built = offline(tmp_path, monkeypatch, embed_model_path=model_path())
+    built.capture.capture_file(DEMO / "2026-09-08-atlas-kickoff.txt")  # embedded after commit
+    built.capture.after_commit = None
+    built.capture.capture_file(DEMO / "2026-10-20-atlas-migration-retro.txt")  # not embedded
+    assert built.store.count_without_vectors() > 0
+    app = MemoApp(built)
+
+    async def script(pilot: Any) -> None:
+        job = app.query_one("#job")
+        await until(pilot, lambda: built.store.count_without_vectors() == 0, "every vector")
+        await until(pilot, lambda: not job.has_class("running"), "the job bar to go")
+
+    drive(app, script)
+    built.close()

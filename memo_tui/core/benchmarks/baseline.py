@@ -64,19 +64,26 @@ class Baseline:
             batch = order[start : start + self._batch]
             for i, vector in zip(batch, self._embed([self._texts[i] for i in batch]), strict=True):
                 vectors[i] = vector
-        matrix = np.asarray(vectors, dtype=np.float32)
-        self._vectors = matrix / np.linalg.norm(matrix, axis=1, keepdims=True)
+        matrix = np.asarray(vectors, dtype=np.float32).reshape(len(vectors), -1)
+        self._vectors = matrix / np.maximum(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-12)
 
-    def search(self, query: str, vector: Sequence[float], meeting: str | None) -> list[Chunk]:
-        """The ten best chunks for the query, store-wide or within one meeting."""
+    def search(
+        self, query: str, vector: Sequence[float], meeting: str | None, limit: int = 10
+    ) -> list[Chunk]:
+        """The `limit` best chunks for the query, store-wide or within one meeting."""
         allowed = [i for i, c in enumerate(self.chunks) if meeting is None or c.meeting == meeting]
+        if not allowed:
+            return []
         keyword = self._keyword(query, {i + 1 for i in allowed})
         similarity = self._vectors[allowed] @ np.asarray(vector, dtype=np.float32)
         best = np.argsort(-similarity)[:POOL]
         semantic = [allowed[int(i)] + 1 for i in best]
         scores = fuse([keyword, semantic])
-        ranked = sorted(scores, key=lambda key: -scores[key])[:10]
+        ranked = sorted(scores, key=lambda key: -scores[key])[:limit]
         return [self.chunks[key - 1] for key in ranked]
+
+    def close(self) -> None:
+        self._db.close()
 
     def _keyword(self, query: str, allowed: set[int]) -> list[int]:
         expression = match_expression(query, STOPWORDS)

@@ -35,7 +35,7 @@ def int8_copy(source: Path, cache: Path, max_tokens: int | None = None) -> Path:
     try:
         stat = model.stat()
     except OSError as error:
-        raise EmbeddingUnavailable(f"no model.onnx in {source}: {error}") from error
+        raise EmbeddingUnavailable(_cannot(f"no model.onnx in {source} ({error})")) from error
     made_from = f"{model.resolve()}|{stat.st_size}|{stat.st_mtime_ns}|{RECIPE}|{max_tokens}"
     target = cache / f"{source.name}-int8-{hashlib.sha256(made_from.encode()).hexdigest()[:12]}"
     if (target / "model.onnx").is_file():
@@ -72,11 +72,19 @@ def _quantize(model: Path, output: Path) -> None:
     except ImportError as error:
         why = f"onnxruntime's quantizer is missing ({error})"
         raise EmbeddingUnavailable(_cannot(why)) from error
-    logging.disable(logging.WARNING)  # it advises pre-processing on the root logger
+    # It advises pre-processing with logging.warning(), which would also give the root logger
+    # a stderr handler for good: a handler of our own for the while, and warnings held back.
+    root, quiet = logging.getLogger(), logging.NullHandler()
+    level, added = root.level, not root.handlers
+    if added:
+        root.addHandler(quiet)
+    root.setLevel(logging.ERROR)
     try:
         quantize_dynamic(model, output, per_channel=True, weight_type=QuantType.QInt8)
     finally:
-        logging.disable(logging.NOTSET)
+        root.setLevel(level)
+        if added:
+            root.removeHandler(quiet)
 
 
 def _cap(config: Path, max_tokens: int) -> None:

@@ -74,7 +74,8 @@ class JobsController(Controller):
 
     def catch_up(self) -> None:
         """At start: a store whose vectors another model made (search is keyword-only until
-        they are made again) is embedded again with the configured local model."""
+        they are made again), or with facts left without one, is embedded with the configured
+        local model."""
         self.run_thread(self._catch_up, group="catch-up")
 
     def _catch_up(self) -> None:
@@ -82,7 +83,8 @@ class JobsController(Controller):
         if settings.embed_model_path is None and not settings.embed_download:
             return  # no model to make them with: the status line says "keyword search only"
         stored = services.store.embedding_model()
-        if stored is not None and stored != services.embed.embedder.name:
+        stale = stored is not None and stored != services.embed.embedder.name
+        if stale or services.store.count_without_vectors():  # (a capture may have reset them)
             self.from_thread(self.start_backfill)
 
     def start_backfill(self, quiet: bool = False) -> None:
