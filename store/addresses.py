@@ -28,13 +28,18 @@ def link_participants(
 ) -> None:
     """Record each participant's address and link it to a person when the rules allow
     (an address linked before, or settled by the user, stays as it is)."""
-    for address, display, sent in participants:
-        row = conn.execute(
+    known = {
+        str(a): (p, n, s)
+        for a, p, n, s in conn.execute(
             text(
-                "SELECT person_id, display_name, settled FROM person_addresses WHERE address = :a"
+                "SELECT address, person_id, display_name, settled FROM person_addresses "
+                "WHERE address IN (SELECT value FROM json_each(:a))"
             ),
-            {"a": address},
-        ).first()
+            {"a": json.dumps([address for address, _, _ in participants])},
+        )
+    }
+    for address, display, sent in participants:
+        row = known.get(address)
         if row is not None and (row[0] is not None or row[2]):
             continue
         name = display or (row[1] if row else "")
@@ -50,6 +55,7 @@ def link_participants(
             ),
             {"a": address, "p": person, "q": proposed, "n": name, "now": now},
         )
+        known[address] = (person, name, False)  # an address given twice reads what was written
 
 
 def _decide(

@@ -189,7 +189,8 @@ def insert_capture(conn: Connection, new: NewCapture, replace_id: int | None) ->
     """The writes of `write_capture`; the capture's id."""
     provenance = _provenance_columns(new.provenance)
     if replace_id is None:
-        capture_id = int(conn.execute(insert(Capture).values(**_capture_columns(new))).lastrowid)
+        # Columns as parameters, not .values(): one compiled statement serves every capture.
+        capture_id = int(conn.execute(insert(Capture), _capture_columns(new)).lastrowid)
     else:
         capture_id = replace_id
         for table in (Decision, ActionItem, Excerpt):

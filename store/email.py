@@ -38,16 +38,17 @@ def known_messages(conn: Connection) -> list[KnownMessage]:
 
 def add_messages(conn: Connection, messages: Sequence[NewEmailMessage], now: str) -> int:
     """Store messages not stored yet (by Message-ID); how many were new."""
-    added = 0
-    for m in messages:
-        done = conn.execute(
-            text(
-                "INSERT INTO email_messages (message_id, thread_key, sent_at, subject, "
-                "sender_name, sender_address, recipients_json, refs_json, body, bulk_reason, "
-                "list_id, unsubscribe, source_path, imported_at) VALUES (:mid, :key, :at, "
-                ":subject, :name, :address, :recipients, :refs, :body, :bulk, :list_id, "
-                ":unsubscribe, :path, :now) ON CONFLICT (message_id) DO NOTHING"
-            ),
+    if not messages:
+        return 0
+    done = conn.execute(
+        text(
+            "INSERT INTO email_messages (message_id, thread_key, sent_at, subject, "
+            "sender_name, sender_address, recipients_json, refs_json, body, bulk_reason, "
+            "list_id, unsubscribe, source_path, imported_at) VALUES (:mid, :key, :at, "
+            ":subject, :name, :address, :recipients, :refs, :body, :bulk, :list_id, "
+            ":unsubscribe, :path, :now) ON CONFLICT (message_id) DO NOTHING"
+        ),
+        [
             {
                 "mid": m.message_id,
                 "key": m.thread_key,
@@ -63,10 +64,11 @@ def add_messages(conn: Connection, messages: Sequence[NewEmailMessage], now: str
                 "unsubscribe": m.unsubscribe,
                 "path": m.source_path,
                 "now": now,
-            },
-        )
-        added += done.rowcount or 0
-    return added
+            }
+            for m in messages
+        ],
+    )
+    return done.rowcount or 0  # summed over the rows; a known Message-ID adds nothing
 
 
 _ONE_WAY = """

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from memo_tui.core.capture.formats.base import Turn
 from memo_tui.core.capture.offline.text import content_words, sentences
+from memo_tui.core.capture.untrusted import strip_invisible
 
 _FOLD = str.maketrans(
     {
@@ -41,6 +42,7 @@ _HEADER = re.compile(
     re.I,
 )
 _HEADING = re.compile(r"^\s*#")
+_SPACES = re.compile(r"\s+")
 # Words that say an item was settled, not what it is about: sharing only these is no match.
 _PROCEDURAL = content_words("decide decided decides decision decisions agree agreed action item")
 # A speaker's label at the start of a quote ("Maria: ..."), when the turn's line has one.
@@ -48,13 +50,13 @@ _LABEL = re.compile(r"^[^:]{1,60}:\s*")
 
 
 def _fold(text: str) -> str:
-    visible = "".join(c for c in text if unicodedata.category(c) != "Cf")
+    visible = strip_invisible(text)
     return unicodedata.normalize("NFKC", visible).translate(_FOLD).casefold()
 
 
 def _squash(text: str) -> str:
     """Text as quotes are compared: folded, one space between words, no edge punctuation."""
-    return re.sub(r"\s+", " ", _fold(text)).strip(_EDGES)
+    return _SPACES.sub(" ", _fold(text)).strip(_EDGES)
 
 
 @dataclass(frozen=True)
@@ -67,17 +69,16 @@ class EvidenceIndex:
     """The transcript folded (case, quotes, dashes, whitespace) for quote lookup."""
 
     def __init__(self, lines: list[str]) -> None:
-        chars: list[str] = []
+        pieces: list[str] = []
         char_lines: list[int] = []
         for number, line in enumerate(lines, start=1):
-            for char in _fold(line) + " ":
-                if char.isspace():
-                    if chars and chars[-1] == " ":
-                        continue
-                    char = " "
-                chars.append(char)
-                char_lines.append(number)
-        self._text = "".join(chars)
+            # Each line ends in a space, so a space that starts the next one is dropped.
+            piece = _SPACES.sub(" ", _fold(line) + " ")
+            if pieces and piece.startswith(" "):
+                piece = piece[1:]
+            pieces.append(piece)
+            char_lines.extend([number] * len(piece))
+        self._text = "".join(pieces)
         self._char_lines = char_lines
 
     def locate(self, quote: str) -> Located | None:

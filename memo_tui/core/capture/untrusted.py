@@ -60,6 +60,8 @@ def _fence_openers(text: str) -> list[tuple[int, int]]:
 def strip_invisible(text: str) -> str:
     """Drop characters nobody can see (format controls, Unicode tag characters): they only
     serve to smuggle text past a reader."""
+    if text.isascii():  # every format control lies outside ASCII
+        return text
     return "".join(c for c in text if unicodedata.category(c) != "Cf")
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 from rapidfuzz.distance import Levenshtein
 
@@ -37,14 +38,22 @@ ROLE_WORDS = frozenset(
 )
 
 
+_POSSESSIVE = re.compile(r"(?<=\w)['\u2019]s\b")
+_JOINER = re.compile(r"(?<=\w)['\u2019-](?=\w)")
+_PUNCTUATION = re.compile(r"[^\w\s]|_")
+
+
+# Names are pure functions of their text, and a mailbox or a year of meetings names the same
+# people again and again: each capture compares its names with the whole directory.
+@lru_cache(maxsize=16_384)
 def normalize(name: str) -> str:
     """Case-, accent- and punctuation-free, single-spaced. A possessive goes ("Priya's"),
     and apostrophes and hyphens join a name's pieces ("O'Brien", "Smith-Jones")."""
     decomposed = unicodedata.normalize("NFKD", name)
     plain = "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
-    plain = re.sub(r"(?<=\w)['\u2019]s\b", "", plain)
-    plain = re.sub(r"(?<=\w)['\u2019-](?=\w)", "", plain)
-    return " ".join(re.sub(r"[^\w\s]|_", " ", plain).split())
+    plain = _POSSESSIVE.sub("", plain)
+    plain = _JOINER.sub("", plain)
+    return " ".join(_PUNCTUATION.sub(" ", plain).split())
 
 
 # What goes before or after a name without being part of it ("Dr David Blaney", "Angela
@@ -127,6 +136,7 @@ def _initials(raw: str, mention: list[str], name: list[str]) -> bool:
     )
 
 
+@lru_cache(maxsize=65_536)  # see normalize
 def similarity(mention: str, name: str) -> float:
     """0..1, how likely `mention` names the person (project, client) called `name`."""
     mention = _camel(mention)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 _GROUPS = """
 elizabeth elisabeth liz lizzie libby beth betty bess eliza
@@ -99,12 +100,14 @@ def _groups() -> dict[str, frozenset[int]]:
 _NICKNAMES = _groups()
 
 
+@lru_cache(maxsize=16_384)  # first names recur in every meeting and message
 def _plain(name: str) -> str:
     decomposed = unicodedata.normalize("NFKD", name)
     letters = "".join(c for c in decomposed if not unicodedata.combining(c))
     return re.sub(r"[^a-z]", "", letters.lower())
 
 
+@lru_cache(maxsize=16_384)
 def sound(name: str) -> str:
     """A key that spellings of one sound share: Jon/John, Sara/Sarah, Steven/Stephen,
     Katherine/Catherine (not Park/Parks, not Chen/Cheng)."""

@@ -20,6 +20,8 @@ _LEAD = re.compile(
     r"great|good|cool|fine|sure|actually|basically|i think|i guess)\b[,.!]?\s*)+",
     re.I,
 )
+_SPACES = re.compile(r"\s+")
+_SPACE_BEFORE_MARK = re.compile(r"\s+([,.;:!?])")
 _REPEAT = re.compile(r"\b(\w+)(?:\s+\1\b)+", re.I)
 
 STOPWORDS = frozenset(
@@ -68,7 +70,7 @@ def clean_spoken(text: str) -> str:
     text = _ACRONYM.sub(lambda m: m.group(0).replace("_", ""), text)
     text = _FILLER.sub("", text)
     text = _REPEAT.sub(r"\1", text)
-    text = re.sub(r"\s+([,.;:!?])", r"\1", re.sub(r"\s+", " ", text)).strip(" ,;-")
+    text = _SPACE_BEFORE_MARK.sub(r"\1", _SPACES.sub(" ", text)).strip(" ,;-")
     text = _LEAD.sub("", text).strip(" ,;-")
     return text
 
