@@ -41,7 +41,10 @@ def import_mail(path: Path, services: Services, quiet: bool) -> ImportSummary:
             return
         print(sanitize_line(said), file=sys.stderr)
 
-    return run(services.store, path, services.capture.capture_thread, progress)
+    capture = services.capture
+    return run(
+        services.store, path, capture.capture_thread, progress, None, capture.thread_preparer
+    )
 
 
 def summary_json(summary: ImportSummary) -> dict[str, Any]:

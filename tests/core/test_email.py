@@ -387,12 +387,12 @@ def test_a_failing_extraction_skips_its_thread_and_the_import_goes_on(
 ) -> None:
     calls = 0
 
-    def flaky(transcript, thread_key, replace_id, meta):  # type: ignore[no-untyped-def]
+    def flaky(transcript, thread_key, replace_id, meta, prepared=None):  # type: ignore[no-untyped-def]
         nonlocal calls
         calls += 1
         if calls == 1:
             raise RuntimeError("the model timed out")
-        return services.capture.capture_thread(transcript, thread_key, replace_id, meta)
+        return services.capture.capture_thread(transcript, thread_key, replace_id, meta, prepared)
 
     done = import_mail(services.store, archive, flaky)
     assert len(done.failed) == 1 and "timed out" in done.failed[0]

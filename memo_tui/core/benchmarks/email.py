@@ -3,7 +3,8 @@ quote, HTML-only mail, newsletters) into a fresh store, offline, and report the 
 messages per second and the process's peak memory.
 
 The import runs in a child process, so its peak resident memory is its own (the parent
-wrote the mbox and holds nothing of it).
+wrote the mbox and holds nothing of it); the worker that prepares threads ahead of the
+writes (capture.ahead) is reported on its own line.
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ class EmailBench:
     seconds: float
     messages_per_s: float
     peak_rss_mb: float
+    worker_peak_rss_mb: float  # the process extracting ahead (0: none ran)
     decisions: int
     action_items: int
 
@@ -172,10 +174,14 @@ def _child(mbox: Path, folder: Path) -> None:
     services = build_services(Settings(provider="offline"), folder / "bench.db")
     services.capture.after_commit = None  # the import is measured, not embedding
     started = time.perf_counter()
-    summary = import_mail(services.store, mbox, services.capture.capture_thread)
+    capture = services.capture
+    summary = import_mail(
+        services.store, mbox, capture.capture_thread, prepare=capture.thread_preparer
+    )
     seconds = time.perf_counter() - started
     services.close()
     peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    worker_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss  # the extraction worker
     print(
         json.dumps(
             {
@@ -185,6 +191,7 @@ def _child(mbox: Path, folder: Path) -> None:
                 "seconds": round(seconds, 2),
                 "messages_per_s": round(summary.messages / seconds, 1),
                 "peak_rss_mb": round(peak_kb / 1024, 1),
+                "worker_peak_rss_mb": round(worker_kb / 1024, 1),
                 "decisions": summary.decisions,
                 "action_items": summary.action_items,
             }
@@ -199,10 +206,15 @@ def format_report(bench: EmailBench) -> str:
             f"memo bench email: {bench.messages:,} messages "
             f"({bench.mbox_bytes / 1e6:.1f} MB mbox), offline",
             f"  import:  {bench.seconds:.1f} s, {bench.messages_per_s:,.0f} messages/s",
-            f"  memory:  peak {bench.peak_rss_mb:.0f} MB resident (the importing process)",
+            f"  memory:  peak {bench.peak_rss_mb:.0f} MB resident (the importing process)"
+            + (
+                f", {bench.worker_peak_rss_mb:.0f} MB (its extraction worker)"
+                if bench.worker_peak_rss_mb
+                else ""
+            ),
             f"  found:   {rows['threads']:,} threads, {rows['newsletters']:,} newsletter "
             f"messages, {rows['decisions']:,} decisions, {rows['action_items']:,} action items",
-            "  targets: 10,000 messages under 60 s, peak memory under 500 MB",
+            "  targets: 10,000 messages in 20 s or less, peak memory under 500 MB",
         ]
     )
 

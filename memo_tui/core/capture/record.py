@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from memo_tui.core.capture.evidence import SpeechEvidence, Verdict
 from memo_tui.core.capture.excerpts import excerpts
@@ -15,6 +15,19 @@ from store import NewActionItem, NewCapture, NewDecision, Provenance, utc_now
 
 if TYPE_CHECKING:
     from memo_tui.core.llm.schemas import ExtractedDecision, Extraction
+
+
+class Outcome(Protocol):
+    """What an LLM extractor returns besides the record: how it read the transcript."""
+
+    @property
+    def extraction(self) -> Extraction: ...
+    @property
+    def truncated(self) -> bool: ...
+    @property
+    def chunks(self) -> int: ...
+    @property
+    def llm_calls(self) -> tuple[int, ...]: ...
 
 
 def _replaced_by(decision: ExtractedDecision, number: int, count: int) -> int | None:
@@ -181,4 +194,36 @@ def build_capture(
         action_items=actions,
         excerpts=excerpts(transcript),
         llm_call_ids=llm_call_ids,
+    )
+
+
+def recorded(
+    transcript: Transcript,
+    result: Extraction | Outcome,
+    *,
+    content_hash: str,
+    signature: bytes,
+    source_path: str | None,
+    source_kind: str,
+    extractor: str,
+    user: str,
+    source_type: str = "meeting",
+) -> NewCapture:
+    """`build_capture` from what an extractor returned: the record, or an outcome that
+    holds it (with the model calls made and whether the text was cut)."""
+    from memo_tui.core.llm.schemas import Extraction  # loaded by every extractor
+
+    extraction = result if isinstance(result, Extraction) else result.extraction
+    return build_capture(
+        transcript,
+        extraction,
+        truncated=getattr(result, "truncated", False),
+        llm_call_ids=tuple(getattr(result, "llm_calls", ())),
+        content_hash=content_hash,
+        signature=signature,
+        source_path=source_path,
+        source_kind=source_kind,
+        extractor=extractor,
+        user=user,
+        source_type=source_type,
     )

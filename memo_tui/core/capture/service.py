@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Protocol
 
@@ -13,9 +14,10 @@ from memo_tui.core.capture.channels import Pairing, pairing
 from memo_tui.core.capture.decode import decode
 from memo_tui.core.capture.errors import CaptureRejected
 from memo_tui.core.capture.formats.docx import docx_text, is_docx
+from memo_tui.core.capture.mail import prepared_thread, thread_source
 from memo_tui.core.capture.offline import NAME as OFFLINE_NAME
 from memo_tui.core.capture.offline import extract as offline_extract
-from memo_tui.core.capture.record import build_capture
+from memo_tui.core.capture.record import Outcome, recorded
 from memo_tui.core.capture.sources import Transcript, captured_name, parse
 from memo_tui.core.entities.linking import link_names
 from store import (
@@ -33,19 +35,6 @@ if TYPE_CHECKING:
     from memo_tui.core.llm.schemas import Extraction
 
 Status = Literal["captured", "unchanged", "replaced", "needs_replace", "rejected"]
-
-
-class Outcome(Protocol):
-    """What an LLM extractor returns besides the record: how it read the transcript."""
-
-    @property
-    def extraction(self) -> Extraction: ...
-    @property
-    def truncated(self) -> bool: ...
-    @property
-    def chunks(self) -> int: ...
-    @property
-    def llm_calls(self) -> tuple[int, ...]: ...
 
 
 Extractor = Callable[[Transcript], "Extraction | Outcome"]
@@ -297,25 +286,20 @@ class CaptureService:
         thread_key: str,
         replace_id: int | None,
         meta: dict[str, object],
+        prepared: NewCapture | None = None,
     ) -> tuple[int, int, int]:
         """An email thread's capture (replacing the one it had) and the thread's link to it,
-        in one transaction; (capture id, decisions, action items)."""
+        in one transaction; (capture id, decisions, action items). `prepared` is this
+        transcript's capture as `thread_preparer` built it ahead, names not yet linked."""
         content_hash = dedup.content_hash(transcript.text)
         existing = self.store.capture_by_hash(content_hash)
         if existing is not None:  # the same text is stored: link the thread to it
             self.store.attach_thread(thread_key, existing.id)
             found = self.store.decisions([existing.id]), self.store.action_items([existing.id])
             return existing.id, len(found[0]), len(found[1])
-        new = self._recorded(
-            transcript,
-            self.extractor(transcript),
-            content_hash,
-            dedup.signature(transcript.text),
-            f"{meta.get('source', 'mail')}#{thread_key}",
-            "email",
-            source_type="email",
-        )
-        new = replace(new, meta={**new.meta, **meta})
+        source_path = thread_source(str(meta.get("source", "mail")), thread_key)
+        prepared = prepared or self._preparer()((transcript, source_path))
+        new = self._linked(transcript, replace(prepared, meta={**prepared.meta, **meta}))
         listed = meta.get("participants", [])
         participants = [(str(a), str(n), bool(s)) for a, n, s in listed]  # type: ignore[attr-defined]
         with self.store.atomically():
@@ -326,6 +310,21 @@ class CaptureService:
             self.after_commit(written.capture_id)
         return written.capture_id, len(written.decisions), len(written.action_items)
 
+    @property
+    def thread_preparer(self) -> Callable[[tuple[Transcript, str]], NewCapture] | None:
+        """What `capture_thread` takes as `prepared`, as a function of (transcript, source
+        path) that may run in another process: only the offline rules are a pure function
+        of the transcript (a model's extractor logs its calls in this store)."""
+        return self._preparer() if self.extractor is offline_extract else None
+
+    def _preparer(self) -> Callable[[tuple[Transcript, str]], NewCapture]:
+        return partial(
+            prepared_thread,
+            extract=self.extractor,
+            extractor=self.extractor_name,
+            user=self.options.user,
+        )
+
     def _recorded(
         self,
         transcript: Transcript,
@@ -334,25 +333,22 @@ class CaptureService:
         signature: bytes,
         source_path: str | None,
         source_kind: str,
-        source_type: str = "meeting",
     ) -> NewCapture:
         """What the extractor found, as the capture to write, its names linked to people."""
-        from memo_tui.core.llm.schemas import Extraction  # loaded by every extractor
-
-        extraction = result if isinstance(result, Extraction) else result.extraction
-        new = build_capture(
+        new = recorded(
             transcript,
-            extraction,
-            truncated=getattr(result, "truncated", False),
-            llm_call_ids=tuple(getattr(result, "llm_calls", ())),
+            result,
             content_hash=content_hash,
             signature=signature,
             source_path=source_path,
             source_kind=source_kind,
             extractor=self.extractor_name,
             user=self.options.user,
-            source_type=source_type,
         )
+        return self._linked(transcript, new)
+
+    def _linked(self, transcript: Transcript, new: NewCapture) -> NewCapture:
+        """The capture with its names linked to people (and the names it taught kept)."""
         directory = self.store.directory()
         taught = taught_names(transcript.turns, [*transcript.speakers, *transcript.attendees])
         if taught:  # kept, so the meeting's names read the same way later (memo resolve)

@@ -14,10 +14,13 @@ from __future__ import annotations
 import datetime as dt
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Protocol
 
+from memo_tui.core.capture.ahead import worked_ahead
+from memo_tui.core.capture.mail import thread_source
 from memo_tui.core.capture.sources import Transcript, Turn
 from memo_tui.core.email.message import Mail
 from memo_tui.core.email.read import Skipped, count_messages, read_messages
@@ -85,7 +88,18 @@ class ImportSummary:
     stopped: bool = False
 
 
-Capturer = Callable[[Transcript, str, int | None, dict[str, object]], tuple[int, int, int]]
+class Capturer(Protocol):
+    """Writes a thread's capture (and links the thread to it); (capture id, decisions,
+    action items). `prepared`, when given, is what `prepare` made of (transcript, source)."""
+
+    def __call__(
+        self,
+        transcript: Transcript,
+        thread_key: str,
+        replace_id: int | None,
+        meta: dict[str, object],
+        prepared: Any = None,
+    ) -> tuple[int, int, int]: ...
 
 
 def import_mail(
@@ -94,30 +108,17 @@ def import_mail(
     capture: Capturer,
     progress: Callable[[ImportProgress], None] | None = None,
     stop: Callable[[], bool] | None = None,
+    prepare: Callable[[tuple[Transcript, str]], object] | None = None,
 ) -> ImportSummary:
-    """Import one mail source. `capture(transcript, thread_key, replace_id, meta)` writes
-    a thread's capture (and links the thread to it) and returns (capture id, decisions,
-    action items)."""
+    """Import one mail source, each thread written by `capture`. `prepare`, the part of a
+    capture that may run in another process (`CaptureService.thread_preparer`), runs
+    there for the next threads while one is written (capture.ahead)."""
     summary = ImportSummary(str(path))
     state = ImportProgress("reading", total=count_messages(path))
     if state.total is None and path.is_file():
         state.bytes_total = path.stat().st_size
     say = progress or (lambda _: None)
-    threader = Threader()
-    stored: set[str] = set()
-    for known in store.known_messages():
-        stored.add(known.message_id)
-        if known.thread_key.startswith((DELETED, "bulk:")):
-            continue  # a reply to a deleted thread, or to a newsletter, starts its own
-        at = dt.datetime.fromisoformat(known.sent_at) if known.sent_at else None
-        threader.know(
-            known.message_id,
-            known.references,
-            known.thread_key,
-            known.subject,
-            at,
-            set(known.people),
-        )
+    threader, stored = _threader(store)
     batch: list[NewEmailMessage] = []
 
     def read(done: int) -> None:
@@ -145,10 +146,30 @@ def import_mail(
     summary.new += store.add_email_messages(batch)
     summary.bulk += store.mark_one_way_senders(ONE_WAY_LEAST)
     with store.reports_deferred():  # the rollups once at the end, not after every thread
-        _capture_threads(store, path, capture, summary, state, say, stop)
+        _capture_threads(store, path, capture, summary, state, say, stop, prepare)
     state.stage = "done"
     say(state)
     return summary
+
+
+def _threader(store: Store) -> tuple[Threader, set[str]]:
+    """A threader that knows the stored messages, and their Message-IDs."""
+    threader = Threader()
+    stored: set[str] = set()
+    for known in store.known_messages():
+        stored.add(known.message_id)
+        if known.thread_key.startswith((DELETED, "bulk:")):
+            continue  # a reply to a deleted thread, or to a newsletter, starts its own
+        at = dt.datetime.fromisoformat(known.sent_at) if known.sent_at else None
+        threader.know(
+            known.message_id,
+            known.references,
+            known.thread_key,
+            known.subject,
+            at,
+            set(known.people),
+        )
+    return threader, stored
 
 
 def _capture_threads(
@@ -159,22 +180,30 @@ def _capture_threads(
     state: ImportProgress,
     say: Callable[[ImportProgress], None],
     stop: Callable[[], bool] | None,
+    prepare: Callable[[tuple[Transcript, str]], object] | None,
 ) -> None:
     pending = store.pending_threads()
     state.stage, state.threads_total = "threads", len(pending)
     say(state)
-    for key in pending:
+
+    Rendered = tuple[str, Transcript, dict[str, object]]
+
+    def rendered() -> Iterator[tuple[Rendered, tuple[Transcript, str]]]:
+        for key in pending:
+            messages = store.thread_messages(key)
+            if messages:
+                transcript, meta = render_thread(messages)
+                meta["source"] = str(path)
+                yield (key, transcript, meta), (transcript, thread_source(str(path), key))
+
+    for ahead in worked_ahead(rendered(), prepare, len(pending)):
         if stop is not None and stop():
             summary.stopped = True
             break
-        messages = store.thread_messages(key)
-        if not messages:
-            continue
-        transcript, meta = render_thread(messages)
-        meta["source"] = str(path)
+        key, transcript, meta = ahead.item
         try:
             capture_id, decisions, actions = capture(
-                transcript, key, store.thread_capture(key), meta
+                transcript, key, store.thread_capture(key), meta, ahead.done()
             )
         except Exception as error:  # noqa: BLE001 - one thread must not stop an import
             summary.failed.append(f"{transcript.title}: {type(error).__name__}: {error}"[:300])

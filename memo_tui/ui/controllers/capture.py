@@ -91,8 +91,14 @@ class CaptureController(Controller):
                 self.from_thread(jobs.show, said, state.threads_done, max(state.threads_total, 1))
 
         self.from_thread(jobs.show, f"Importing {path.name}", 0, 1)
+        capture = self.services.capture
         done = import_mail(
-            self.services.store, path, self.services.capture.capture_thread, progress, stopped
+            self.services.store,
+            path,
+            capture.capture_thread,
+            progress,
+            stopped,
+            capture.thread_preparer,
         )
         skipped = f", {len(done.skipped)} malformed skipped" if done.skipped else ""
         if done.failed:
