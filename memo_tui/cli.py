@@ -582,6 +582,8 @@ def _doctor(args: argparse.Namespace, services: Services) -> int:
         "provider": provider,
         "embedding": {
             "model": settings.embed_model,
+            "runs_as": services.embed.embedder.name,  # ":int8" when run as its int8 copy
+            "stored_space": store.embedding_model(),  # the model that made the vectors
             "model_path": str(model_path) if model_path else None,
             "model_path_ok": bool(model_path and (model_path / "model.onnx").is_file()),
             "fastembed_installed": importlib.util.find_spec("fastembed") is not None,

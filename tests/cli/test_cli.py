@@ -262,6 +262,23 @@ def test_doctor_reports_versions_counts_and_state(memo, tmp_path: Path) -> None:
     assert plain.code == 0 and "sqlite-vec" in plain.stdout
 
 
+def test_doctor_names_the_model_as_it_runs_and_says_when_vectors_are_another_models(
+    memo, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    db = tmp_path / "memo.db"
+    with Store(db) as store:
+        store.set_embedding_space("someone/else-model", 384)
+    local = {"MEMO_EMBED_MODEL_PATH": str(tmp_path / "model")}
+    embedding = memo("--db", str(db), "doctor", "--json", extra_env=local).json()["embedding"]
+    assert embedding["runs_as"] == f"{embedding['model']}:int8"
+    assert embedding["stored_space"] == "someone/else-model"
+    plain = memo("--db", str(db), "doctor", extra_env=local)
+    assert f"embeddings   {embedding['model']}:int8" in plain.stdout
+    assert "the vectors come from someone/else-model: run memo backfill" in plain.stdout
+    full = memo("--db", str(db), "doctor", "--json", extra_env={**local, "MEMO_EMBED_INT8": "0"})
+    assert full.json()["embedding"]["runs_as"] == embedding["model"]
+
+
 def test_db_defaults_to_memo_db_env_then_memo_home(memo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     report = memo("doctor", "--json").json()
     assert report["store"]["path"] == str(memo.home / "memo.db")

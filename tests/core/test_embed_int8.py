@@ -42,7 +42,13 @@ def test_the_copy_is_made_once_beside_the_tokenizer(tmp_path: Path) -> None:
     source, cache = tiny_model(tmp_path / "model"), tmp_path / "cache"
     made = int8_copy(source, cache)
     names = sorted(p.name for p in made.iterdir())
-    assert names == ["model.onnx", "tokenizer.json", "tokenizer_config.json", "vocab.txt"]
+    assert names == [
+        "made-from.json",
+        "model.onnx",
+        "tokenizer.json",
+        "tokenizer_config.json",
+        "vocab.txt",
+    ]
     ops = {node.op_type for node in onnx.load(made / "model.onnx").graph.node}
     assert "MatMulInteger" in ops  # int8 weights, not a copy of the float model
     stamp = (made / "model.onnx").stat().st_mtime_ns
@@ -51,12 +57,29 @@ def test_the_copy_is_made_once_beside_the_tokenizer(tmp_path: Path) -> None:
     assert [p.name for p in cache.iterdir()] == [made.name]  # no work folder left behind
 
 
-def test_a_changed_model_gets_a_new_copy(tmp_path: Path) -> None:
+@pytest.mark.parametrize("changed", ["model.onnx", "tokenizer.json"])
+def test_a_changed_model_gets_a_new_copy_and_the_old_one_goes(tmp_path: Path, changed: str) -> None:
     source, cache = tiny_model(tmp_path / "model"), tmp_path / "cache"
+    other = int8_copy(tiny_model(tmp_path / "other"), cache)  # another model's copy stays
     first = int8_copy(source, cache)
-    later = (source / "model.onnx").stat().st_mtime_ns + 10**9
-    os.utime(source / "model.onnx", ns=(later, later))
-    assert int8_copy(source, cache) != first
+    later = (source / changed).stat().st_mtime_ns + 10**9
+    os.utime(source / changed, ns=(later, later))
+    second = int8_copy(source, cache)
+    assert second != first and not first.exists()
+    assert sorted(cache.iterdir()) == sorted([other, second])
+
+
+def test_work_left_by_a_stopped_copy_is_cleared_once_abandoned(tmp_path: Path) -> None:
+    source, cache = tiny_model(tmp_path / "model"), tmp_path / "cache"
+    cache.mkdir()
+    abandoned, going = cache / ".int8-old", cache / ".int8-new"
+    for folder in (abandoned, going):
+        folder.mkdir()
+        (folder / "model.onnx").write_bytes(b"half")
+    hours_ago = abandoned.stat().st_mtime_ns - 2 * 3600 * 10**9
+    os.utime(abandoned, ns=(hours_ago, hours_ago))
+    made = int8_copy(source, cache)
+    assert sorted(p.name for p in cache.iterdir()) == sorted([made.name, going.name])
 
 
 def test_a_model_that_cannot_be_quantized_leaves_nothing_and_says_what_to_do(

@@ -15,11 +15,16 @@ import json
 import logging
 import shutil
 import tempfile
+import time
 from pathlib import Path
 
 from memo_tui.core.embed.embedder import EmbeddingUnavailable
 
+log = logging.getLogger(__name__)
+
 RECIPE = "dynamic QInt8 per-channel v1"  # a new recipe makes new copies
+MADE_FROM = "made-from.json"  # in each copy: the model file it was made from
+ABANDONED_S = 3600  # a work folder this old belongs to a copy that was stopped
 
 # The input length a model was trained at, where it is shorter than what its tokenizer allows.
 # all-MiniLM-L6-v2 was fine-tuned on 128 word pieces; its config allows 256. At 128 it embeds
@@ -36,7 +41,11 @@ def int8_copy(source: Path, cache: Path, max_tokens: int | None = None) -> Path:
         stat = model.stat()
     except OSError as error:
         raise EmbeddingUnavailable(_cannot(f"no model.onnx in {source} ({error})")) from error
-    made_from = f"{model.resolve()}|{stat.st_size}|{stat.st_mtime_ns}|{RECIPE}|{max_tokens}"
+    beside = sorted(_beside(source))  # the tokenizer and config, copied with the model
+    made_from = "|".join(
+        [f"{model.resolve()}|{stat.st_size}|{stat.st_mtime_ns}|{RECIPE}|{max_tokens}"]
+        + [f"{f.name}:{f.stat().st_size}:{f.stat().st_mtime_ns}" for f in beside]
+    )
     target = cache / f"{source.name}-int8-{hashlib.sha256(made_from.encode()).hexdigest()[:12]}"
     if (target / "model.onnx").is_file():
         return target
@@ -46,12 +55,12 @@ def int8_copy(source: Path, cache: Path, max_tokens: int | None = None) -> Path:
     except OSError as error:
         raise EmbeddingUnavailable(_cannot(f"{cache} is not writable ({error})")) from error
     try:
-        for item in source.iterdir():
-            if item.is_file() and item.suffix in (".json", ".txt"):
-                shutil.copy2(item, work / item.name)
+        for item in beside:
+            shutil.copy2(item, work / item.name)
         if max_tokens is not None:
             _cap(work / "tokenizer_config.json", max_tokens)
         _quantize(model, work / "model.onnx")
+        (work / MADE_FROM).write_text(json.dumps({"model": str(model.resolve())}), "utf-8")
         try:
             work.rename(target)  # a whole copy or none: another process may have won the race
         except OSError:
@@ -63,7 +72,32 @@ def int8_copy(source: Path, cache: Path, max_tokens: int | None = None) -> Path:
         raise EmbeddingUnavailable(_cannot(str(error))) from error
     finally:
         shutil.rmtree(work, ignore_errors=True)
+    _prune(cache, model.resolve(), target)
     return target
+
+
+def _beside(source: Path) -> list[Path]:
+    return [f for f in source.iterdir() if f.is_file() and f.suffix in (".json", ".txt")]
+
+
+def _prune(cache: Path, model: Path, kept: Path) -> None:
+    """Remove what a new copy leaves behind: older copies of the same model file, and the
+    work folders of copies that were stopped half-way (an hour old: none is still going)."""
+    for folder in cache.iterdir():
+        try:
+            if folder == kept or not folder.is_dir():
+                continue
+            if folder.name.startswith(".int8-"):
+                stale = time.time() - folder.stat().st_mtime > ABANDONED_S
+            else:
+                made = folder / MADE_FROM
+                stale = made.is_file() and json.loads(made.read_text("utf-8")).get("model") == str(
+                    model
+                )
+            if stale:
+                shutil.rmtree(folder, ignore_errors=True)
+        except (OSError, ValueError) as error:  # housekeeping: never a reason to fail
+            log.debug("kept %s: %s", folder, error)
 
 
 def _quantize(model: Path, output: Path) -> None:
