@@ -14,8 +14,10 @@ from support.db import PROV, new_capture, old_schema
 from store import (
     FACT_TYPES,
     SCHEMA_VERSION,
+    FactFilter,
     NewActionItem,
     NewDecision,
+    NewExcerpt,
     Provenance,
     ProvenanceError,
     SchemaTooNewError,
@@ -349,3 +351,40 @@ def test_migration_12_reads_deciders_and_owners_as_their_people(tmp_path: Path) 
                 "UPDATE people SET name = 'Tomas Adeyemi' WHERE name = 'Tom Adeyemi'"
             )
         assert len(store.keyword_search("Tomas", FactFilter(), 5)) == 1
+
+
+def test_keyword_search_leaves_out_words_most_facts_hold_when_rarer_ones_are_asked(
+    tmp_path: Path,
+) -> None:
+    """A word in over 10% of a large store ranks nothing and makes FTS5 score every fact that
+    holds it: it is left out, unless the query has nothing rarer."""
+    from store.search import COMMON_FROM, COMMON_SHARE
+
+    count = COMMON_FROM + 500
+    common_every = int(1 / COMMON_SHARE) - 5  # in about 1 fact in 5
+    texts = [
+        " ".join(
+            ["budget" if n % common_every == 0 else "", "quarterly" if n % 40 == 0 else "", f"t{n}"]
+        )
+        for n in range(count)
+    ]
+    with Store(tmp_path / "m.db") as store:
+        store.write_capture(
+            new_capture(
+                excerpts=[NewExcerpt(1, 1, t) for t in texts], decisions=[], action_items=[]
+            )
+        )
+        found = {k for k, _ in store.keyword_search("budget quarterly", FactFilter(), 500)}
+        by_text = {f.fact_key: f.text for f in store.facts(fact_type="excerpt")}
+        assert found and all("quarterly" in by_text[k] for k in found)  # not "budget" alone
+        alone = store.keyword_search("budget", FactFilter(), 500)  # nothing rarer: kept
+        assert len(alone) == 500 and all("budget" in by_text[k] for k, _ in alone)
+    with Store(tmp_path / "small.db") as store:  # a small store: every word is cheap
+        store.write_capture(
+            new_capture(
+                excerpts=[NewExcerpt(1, 1, t) for t in texts[:200]], decisions=[], action_items=[]
+            )
+        )
+        small = {k for k, _ in store.keyword_search("budget quarterly", FactFilter(), 500)}
+        by_text = {f.fact_key: f.text for f in store.facts(fact_type="excerpt")}
+        assert any("quarterly" not in by_text[k] for k in small)

@@ -57,6 +57,12 @@ class VectorIndex:
                 return None
             return loaded
 
+    @property
+    def nbytes(self) -> int:
+        """The memory the loaded copy holds: its keys and its matrix of vectors."""
+        loaded = self._loaded
+        return 0 if loaded is None else int(loaded[0].nbytes + loaded[1].nbytes)
+
     def search(
         self, vector: list[float], flt: FactFilter, k: int, min_similarity: float
     ) -> list[tuple[int, float]] | None:
