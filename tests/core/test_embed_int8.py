@@ -111,3 +111,28 @@ def test_the_copy_reads_no_more_tokens_than_the_model_was_trained_on(tmp_path: P
     assert int8_copy(source, cache, max_tokens=512) != capped
     longer = int8_copy(source, cache, max_tokens=512)
     assert json.loads((longer / "tokenizer_config.json").read_text())["model_max_length"] == 256
+
+
+def test_the_quantizer_reads_a_private_copy_never_the_model_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """onnxruntime's quantizer writes a scratch file beside its input: given the model
+    folder itself, two processes making the copy at once removed each other's scratch file
+    (one fell back to keyword search) and a read-only folder could not be used at all."""
+    from onnxruntime import quantization
+
+    source, cache = tiny_model(tmp_path / "model"), tmp_path / "cache"
+    before = sorted(p.name for p in source.iterdir())
+    real = quantization.quantize_dynamic
+    inputs: list[Path] = []
+
+    def watched(model_input, *args, **kwargs):  # type: ignore[no-untyped-def]
+        inputs.append(Path(model_input))
+        return real(model_input, *args, **kwargs)
+
+    monkeypatch.setattr(quantization, "quantize_dynamic", watched)
+    made = int8_copy(source, cache)
+    [given] = inputs
+    assert given.parent != source and cache in given.parents
+    assert sorted(p.name for p in source.iterdir()) == before
+    assert not (made / "source.onnx").exists()  # the private copy is gone with its work

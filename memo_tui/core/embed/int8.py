@@ -59,8 +59,14 @@ def int8_copy(source: Path, cache: Path, max_tokens: int | None = None) -> Path:
             shutil.copy2(item, work / item.name)
         if max_tokens is not None:
             _cap(work / "tokenizer_config.json", max_tokens)
-        _quantize(model, work / "model.onnx")
-        (work / MADE_FROM).write_text(json.dumps({"model": str(model.resolve())}), "utf-8")
+        # The quantizer writes a scratch file beside its input: the input is a private copy,
+        # so two processes never share that file and a read-only model folder still works.
+        private = work / "source.onnx"
+        shutil.copyfile(model, private)
+        _quantize(private, work / "model.onnx")
+        private.unlink()
+        made = {"model": str(model.resolve()), "max_tokens": max_tokens}
+        (work / MADE_FROM).write_text(json.dumps(made), "utf-8")
         try:
             work.rename(target)  # a whole copy or none: another process may have won the race
         except OSError:
@@ -72,7 +78,7 @@ def int8_copy(source: Path, cache: Path, max_tokens: int | None = None) -> Path:
         raise EmbeddingUnavailable(_cannot(str(error))) from error
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    _prune(cache, model.resolve(), target)
+    _prune(cache, {"model": str(model.resolve()), "max_tokens": max_tokens}, target)
     return target
 
 
@@ -80,9 +86,10 @@ def _beside(source: Path) -> list[Path]:
     return [f for f in source.iterdir() if f.is_file() and f.suffix in (".json", ".txt")]
 
 
-def _prune(cache: Path, model: Path, kept: Path) -> None:
-    """Remove what a new copy leaves behind: older copies of the same model file, and the
-    work folders of copies that were stopped half-way (an hour old: none is still going)."""
+def _prune(cache: Path, made: dict[str, object], kept: Path) -> None:
+    """Remove what a new copy leaves behind: older copies of the same model file read at the
+    same length (another length is another copy in use), and the work folders of copies
+    stopped half-way (an hour old: none is still going)."""
     for folder in cache.iterdir():
         try:
             if folder == kept or not folder.is_dir():
@@ -90,10 +97,8 @@ def _prune(cache: Path, model: Path, kept: Path) -> None:
             if folder.name.startswith(".int8-"):
                 stale = time.time() - folder.stat().st_mtime > ABANDONED_S
             else:
-                made = folder / MADE_FROM
-                stale = made.is_file() and json.loads(made.read_text("utf-8")).get("model") == str(
-                    model
-                )
+                said = folder / MADE_FROM
+                stale = said.is_file() and json.loads(said.read_text("utf-8")) == made
             if stale:
                 shutil.rmtree(folder, ignore_errors=True)
         except (OSError, ValueError) as error:  # housekeeping: never a reason to fail
