@@ -6,6 +6,8 @@ vectors. Without an embedding model the search is keyword-only, and says so.
 
 from __future__ import annotations
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Literal, Protocol
 
@@ -71,6 +73,19 @@ def _query_vector(
     return vector, None
 
 
+_KEYWORD_THREADS: ThreadPoolExecutor | None = None
+_KEYWORD_LOCK = threading.Lock()
+
+
+def _beside() -> ThreadPoolExecutor:
+    """The threads keyword searches run in while this thread searches vectors."""
+    global _KEYWORD_THREADS
+    with _KEYWORD_LOCK:
+        if _KEYWORD_THREADS is None:
+            _KEYWORD_THREADS = ThreadPoolExecutor(2, thread_name_prefix="memo-keyword")
+        return _KEYWORD_THREADS
+
+
 def hybrid_search(
     store: Store,
     embedder: QueryEmbedder | None,
@@ -102,22 +117,28 @@ def hybrid_search(
         vector, why = _query_vector(store, embedder, vector_query or query)
         if why is not None:
             note = f"{'keyword search only' if mode == 'hybrid' else 'no vector search'}: {why}"
-    rankings: list[list[int]] = []
-    keyword_ranks: list[int] = []
-    vector_ranks: list[int] = []
+    # The keyword side runs beside the vector side (SQLite and NumPy both let go of the GIL),
+    # so on two cores a search takes the longer of the two, not their sum.
+    keyword = (
+        [_beside().submit(store.keyword_search, query, only, pool, STOPWORDS) for only in filters]
+        if mode != "vector"
+        else []
+    )
+    vector_rankings: list[list[int]] = []
     similarity: dict[int, float] = {}
-    for number, only in enumerate(filters):
-        if mode != "vector":
-            ranked = [key for key, _ in store.keyword_search(query, only, pool, STOPWORDS)]
-            rankings.append(ranked)
-            keyword_ranks = keyword_ranks if number else ranked
-        if vector is not None:
-            found = index.search(vector, only, pool, min_similarity) if index else None
-            if found is None:
-                found = store.vector_search(vector, only, pool, min_similarity)
-            similarity.update(found)
-            rankings.append([key for key, _ in found])
-            vector_ranks = vector_ranks if number else rankings[-1]
+    for only in filters if vector is not None else ():
+        assert vector is not None
+        found = index.search(vector, only, pool, min_similarity) if index else None
+        if found is None:
+            found = store.vector_search(vector, only, pool, min_similarity)
+        similarity.update(found)
+        vector_rankings.append([key for key, _ in found])
+    keyword_rankings = [[key for key, _ in done.result()] for done in keyword]
+    keyword_ranks = keyword_rankings[0] if keyword_rankings else []
+    vector_ranks = vector_rankings[0] if vector_rankings else []
+    rankings: list[list[int]] = []
+    for number in range(len(filters)):  # in the order they were always fused
+        rankings += keyword_rankings[number : number + 1] + vector_rankings[number : number + 1]
     scores = fuse(rankings)
     best = sorted(scores, key=lambda key: (-scores[key], key))[:limit]
     records = store.facts_by_keys(best)
