@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from memo_tui.core.capture import dedup
-from memo_tui.core.capture.record import Outcome, recorded
+from memo_tui.core.capture.record import Outcome, build_capture
 from memo_tui.core.capture.sources import Transcript
 from store import NewCapture
 
@@ -32,7 +32,7 @@ def prepared_thread(
     """The capture of a thread's transcript (with the path `thread_source` gave it), as
     `extract` reads it (called `extractor`), its names not linked yet."""
     transcript, source_path = job
-    return recorded(
+    return build_capture(
         transcript,
         extract(transcript),
         content_hash=dedup.content_hash(transcript.text),

@@ -138,7 +138,7 @@ def _actions(
 
 def build_capture(
     transcript: Transcript,
-    extraction: Extraction,
+    result: Extraction | Outcome,
     *,
     content_hash: str,
     signature: bytes,
@@ -146,12 +146,17 @@ def build_capture(
     source_kind: str,
     extractor: str,
     user: str,
-    truncated: bool = False,
-    llm_call_ids: tuple[int, ...] = (),
     source_type: str = "meeting",
 ) -> NewCapture:
-    """The capture row and its facts; an item whose quote is no real span of speech about
-    it is kept unverified, and why is kept in the capture's meta."""
+    """The capture row and its facts from what an extractor returned (the record, or an
+    outcome holding it, the model calls made and whether the text was cut); an item whose
+    quote is no real span of speech about it is kept unverified, and why is kept in the
+    capture's meta."""
+    from memo_tui.core.llm.schemas import Extraction  # loaded by every extractor
+
+    extraction = result if isinstance(result, Extraction) else result.extraction
+    truncated = bool(getattr(result, "truncated", False))
+    llm_call_ids = tuple(getattr(result, "llm_calls", ()))
     speakers = {t.speaker for t in transcript.turns if t.speaker} | set(transcript.attendees)
     evidence = SpeechEvidence(
         transcript.lines, transcript.turns, transcript.title, [*speakers, *transcript.guests]
@@ -194,36 +199,4 @@ def build_capture(
         action_items=actions,
         excerpts=excerpts(transcript),
         llm_call_ids=llm_call_ids,
-    )
-
-
-def recorded(
-    transcript: Transcript,
-    result: Extraction | Outcome,
-    *,
-    content_hash: str,
-    signature: bytes,
-    source_path: str | None,
-    source_kind: str,
-    extractor: str,
-    user: str,
-    source_type: str = "meeting",
-) -> NewCapture:
-    """`build_capture` from what an extractor returned: the record, or an outcome that
-    holds it (with the model calls made and whether the text was cut)."""
-    from memo_tui.core.llm.schemas import Extraction  # loaded by every extractor
-
-    extraction = result if isinstance(result, Extraction) else result.extraction
-    return build_capture(
-        transcript,
-        extraction,
-        truncated=getattr(result, "truncated", False),
-        llm_call_ids=tuple(getattr(result, "llm_calls", ())),
-        content_hash=content_hash,
-        signature=signature,
-        source_path=source_path,
-        source_kind=source_kind,
-        extractor=extractor,
-        user=user,
-        source_type=source_type,
     )

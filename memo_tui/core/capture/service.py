@@ -17,7 +17,7 @@ from memo_tui.core.capture.formats.docx import docx_text, is_docx
 from memo_tui.core.capture.mail import prepared_thread, thread_source
 from memo_tui.core.capture.offline import NAME as OFFLINE_NAME
 from memo_tui.core.capture.offline import extract as offline_extract
-from memo_tui.core.capture.record import Outcome, recorded
+from memo_tui.core.capture.record import Outcome, build_capture
 from memo_tui.core.capture.sources import Transcript, captured_name, parse
 from memo_tui.core.entities.linking import link_names
 from store import (
@@ -335,7 +335,7 @@ class CaptureService:
         source_kind: str,
     ) -> NewCapture:
         """What the extractor found, as the capture to write, its names linked to people."""
-        new = recorded(
+        new = build_capture(
             transcript,
             result,
             content_hash=content_hash,
