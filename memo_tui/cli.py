@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import importlib.util
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -18,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from memo_tui import (
     __version__,
     cli_agents,
+    cli_doctor,
     cli_email,
     cli_history,
     cli_notes,
@@ -569,85 +569,6 @@ def _backfill(args: argparse.Namespace, services: Services) -> int:
     return EXIT_OK if result.error is None else EXIT_REFUSED
 
 
-def _doctor(args: argparse.Namespace, services: Services) -> int:
-    """The store, the provider and the embedding model; exit 1 when the provider has a
-    problem (its server unreachable, a model it does not list, a setting missing)."""
-    settings, store = services.settings, services.store
-    stats = store.stats()
-    model_path = settings.embed_model_path
-    provider = _doctor_provider(args, services)
-    report = {
-        "store": render.stats_json(stats),
-        "integrity": store.integrity_check(),
-        "provider": provider,
-        "embedding": {
-            "model": settings.embed_model,
-            "runs_as": services.embed.embedder.name,  # ":int8" when run as its int8 copy
-            "stored_space": store.embedding_model(),  # the model that made the vectors
-            "model_path": str(model_path) if model_path else None,
-            "model_path_ok": bool(model_path and (model_path / "model.onnx").is_file()),
-            "fastembed_installed": importlib.util.find_spec("fastembed") is not None,
-            "vectors": stats.vectors,
-            "facts": sum(stats.facts_by_type.values()),
-            "without_vectors": store.count_without_vectors(),
-        },
-    }
-    if args.json:
-        render.emit_json(report)
-        for problem in provider["problems"]:
-            warn(f"memo doctor: {sanitize_line(problem)}")
-    else:
-        render.print_doctor(stats, report)
-    return EXIT_REFUSED if provider["problems"] else EXIT_OK
-
-
-def _doctor_provider(args: argparse.Namespace, services: Services) -> dict[str, Any]:
-    """The provider, its models and limits, and what its server said (unless --offline)."""
-    from memo_tui.core.llm import select
-
-    settings = services.settings
-    choice = select.choose(settings)
-    checked = None if args.offline else select.check_server(settings)
-    return {
-        "setting": settings.provider,
-        "in_use": choice.name,
-        "why": choice.reason,
-        "extractor": services.capture.extractor_name,
-        "models": {}
-        if choice.name == "offline"
-        else {task: select.model_for(settings, task) for task in select.TASKS},
-        "base_url": {
-            "anthropic": settings.anthropic_base_url,
-            "openai": settings.openai_base_url,
-        }.get(choice.name),
-        "limits": _doctor_limits(settings),
-        "server": checked.as_dict() if checked else _unchecked(args, choice.name),
-        "problems": select.problems(settings) + list(checked.problems if checked else ()),
-    }
-
-
-def _doctor_limits(settings: Settings) -> dict[str, object]:
-    """The deadlines and slice model calls get, and which are local-server defaults."""
-    return {
-        "extract_deadline_s": settings.extract_deadline_s,
-        "router_deadline_s": settings.router_deadline_s,
-        "answer_deadline_s": settings.answer_deadline_s,
-        "llm_slice_chars": settings.llm_slice_chars,
-        "local_defaults": settings.local_defaults,
-    }
-
-
-def _unchecked(args: argparse.Namespace, provider: str) -> dict[str, object]:
-    """Why doctor asked no server."""
-    if args.offline:
-        why = "--offline"
-    elif provider == "offline":
-        why = "the offline provider uses no server"
-    else:
-        why = "no key to ask with"
-    return {"checked": False, "why": why}
-
-
 def _app_arguments(argv: list[str]) -> argparse.Namespace | None:
     """`memo`, `memo --demo` or `memo --db PATH` in a terminal: the app's arguments (None for
     anything else). Parsed before the full parser, which needs the store's imports."""
@@ -743,7 +664,7 @@ def _bench(args: argparse.Namespace, settings: Settings) -> int:
     if args.bench == "email":
         return _bench_email(args, progress)
     if args.bench == "search":
-        from memo_tui.core.benchmarks import search
+        from memo_tui.core.benchmarks import search, search_report
 
         if args.queries < 1:
             warn("memo bench search: --queries must be positive")
@@ -752,7 +673,7 @@ def _bench(args: argparse.Namespace, settings: Settings) -> int:
         if args.json:
             render.emit_json(bench.as_dict())
         else:
-            print(search.format_report(bench))
+            print(search_report.format_report(bench))
         return EXIT_OK
     if args.bench == "extract":
         return _bench_extract(args, settings)
@@ -927,7 +848,7 @@ def _embedding_bench(
 _HANDLERS: dict[str, Handler] = {
     "capture": _capture,
     "facts": _facts,
-    "doctor": _doctor,
+    "doctor": cli_doctor.doctor,
     "costs": _costs,
     "backfill": _backfill,
     "ask": _ask,

@@ -8,8 +8,11 @@ import subprocess
 import sys
 import textwrap
 import time
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
+from typing import Any
 
+import pytest
 from support.ahead_work import die_at_five, square_or_fail
 
 from memo_tui.core.capture.ahead import LEAST, worked_ahead
@@ -47,7 +50,21 @@ def test_a_worker_that_dies_leaves_the_rest_to_this_process() -> None:
     done = list(worked_ahead(items, die_at_five, len(items)))
     assert [a.item for a in done] == list(range(LEAST))  # nothing lost, nothing twice
     assert [a.result for a in done[:5]] == [0, 1, 4, 9, 16]
-    assert all(a.result is None and a.error is None for a in done[5:])  # done here instead
+    assert isinstance(done[5].error, BrokenProcessPool)  # what it died on: failed, not rerun
+    assert all(a.result is None and a.error is None for a in done[6:])  # done here instead
+
+
+def test_no_worker_process_means_the_work_is_done_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    from memo_tui.core.capture import ahead
+
+    def refused(*args: object, **kwargs: object) -> None:
+        raise OSError("no semaphores here")
+
+    monkeypatch.setattr(ahead, "ProcessPoolExecutor", refused)
+    items = [(n, n) for n in range(LEAST)]
+    done = list(worked_ahead(items, square_or_fail, len(items)))
+    assert [a.item for a in done] == list(range(LEAST))
+    assert all(a.result is None and a.error is None for a in done)
 
 
 def test_the_worker_leaves_when_its_parent_is_killed(tmp_path: Path) -> None:
@@ -98,13 +115,17 @@ def test_an_import_prepared_ahead_stores_what_one_without_does(tmp_path: Path) -
     for ahead in (False, True):
         services = build_services(Settings(provider="offline"), tmp_path / f"{ahead}.db")
         capture = services.capture
+        given: list[bool] = []
+
+        def write(*args: Any, given: list[bool] = given, capture: Any = capture) -> Any:
+            given.append(args[4] is not None)  # was this thread prepared by the worker?
+            return capture.capture_thread(*args)
+
         summary = import_mail(
-            services.store,
-            mbox,
-            capture.capture_thread,
-            prepare=capture.thread_preparer if ahead else None,
+            services.store, mbox, write, prepare=capture.thread_preparer if ahead else None
         )
         assert summary.threads >= LEAST and not summary.failed
+        assert all(given) if ahead else not any(given)
         store = services.store
         ids = sorted(summary.capture_ids)
         stored.append(

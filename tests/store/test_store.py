@@ -379,6 +379,13 @@ def test_keyword_search_leaves_out_words_most_facts_hold_when_rarer_ones_are_ask
         assert found and all("quarterly" in by_text[k] for k in found)  # not "budget" alone
         alone = store.keyword_search("budget", FactFilter(), 500)  # nothing rarer: kept
         assert len(alone) == 500 and all("budget" in by_text[k] for k, _ in alone)
+        misspelt = store.keyword_search("budget quartrely", FactFilter(), 500)  # found nowhere
+        assert len(misspelt) == 500 and all("budget" in by_text[k] for k, _ in misspelt)
+        other = store.write_capture(
+            new_capture("h2", excerpts=[NewExcerpt(1, 1, "budget only")], decisions=[])
+        )
+        only_there = FactFilter(capture_ids=(other.capture_id,))  # "quarterly" is not there
+        assert len(store.keyword_search("budget quarterly", only_there, 10)) == 1
     with Store(tmp_path / "small.db") as store:  # a small store: every word is cheap
         store.write_capture(
             new_capture(

@@ -5,7 +5,8 @@ function of the transcript, so while one thread's capture is written (names link
 inserted), a second process prepares the next few: on two cores an import takes the longer
 of the two stages rather than their sum. Each item is still written in order, one
 transaction each, so a stop or a crash leaves what it always left. When no process can be
-started (or it dies), the work goes on in this process.
+started, the work goes on in this process; when it dies, the item it died on is reported
+failed and the rest are done in this process.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import logging
 import multiprocessing
 import multiprocessing.connection
 import os
+import signal
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -55,11 +57,15 @@ def worked_ahead(
         return
     pending: deque[tuple[T, Future[object] | None]] = deque()
     source = iter(items)
-    pool: ProcessPoolExecutor | None = ProcessPoolExecutor(
-        max_workers=1,
-        mp_context=multiprocessing.get_context("spawn"),  # no fork of a threaded app
-        initializer=_exit_with_parent,
-    )
+    pool: ProcessPoolExecutor | None = None
+    try:
+        pool = ProcessPoolExecutor(
+            max_workers=1,
+            mp_context=multiprocessing.get_context("spawn"),  # no fork of a threaded app
+            initializer=_worker_start,
+        )
+    except (OSError, NotImplementedError, ImportError, RuntimeError) as error:
+        log.warning("no worker process (%s); working here", error)  # (no semaphores, say)
     try:
         while True:
             while pool is not None and len(pending) < DEPTH:
@@ -83,11 +89,13 @@ def worked_ahead(
             try:
                 done = Ahead(item, future.result())
             except BrokenProcessPool as error:
+                # The item it died on may be what killed it: reported failed (a later import
+                # tries it again), not run here, where it could take the importer down too.
                 log.warning("the worker process stopped (%s); working here", error)
                 _close(pool)
                 pool = None
                 pending = deque((i, None) for i, _ in pending)
-                done = Ahead(item)
+                done = Ahead(item, error=error)
             except Exception as error:  # noqa: BLE001 - the item's own failure, reported there
                 done = Ahead(item, error=error)
             yield done
@@ -110,9 +118,12 @@ def _close(pool: ProcessPoolExecutor | None) -> None:
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _exit_with_parent() -> None:
-    """In the worker: leave as soon as the process that started it is gone (killed with
-    -9, say), rather than wait forever for work."""
+def _worker_start() -> None:
+    """In the worker: ctrl+c is the parent's to handle (it stops the worker), nothing is
+    logged over the parent's screen, and the worker leaves as soon as the process that
+    started it is gone (killed with -9, say) rather than wait forever for work."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    logging.getLogger().addHandler(logging.NullHandler())
     parent = multiprocessing.parent_process()
     if parent is None:
         return

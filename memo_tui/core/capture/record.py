@@ -155,8 +155,6 @@ def build_capture(
     from memo_tui.core.llm.schemas import Extraction  # loaded by every extractor
 
     extraction = result if isinstance(result, Extraction) else result.extraction
-    truncated = bool(getattr(result, "truncated", False))
-    llm_call_ids = tuple(getattr(result, "llm_calls", ()))
     speakers = {t.speaker for t in transcript.turns if t.speaker} | set(transcript.attendees)
     evidence = SpeechEvidence(
         transcript.lines, transcript.turns, transcript.title, [*speakers, *transcript.guests]
@@ -164,14 +162,6 @@ def build_capture(
     unverified: list[dict[str, str]] = []
     decisions = _decisions(transcript, extraction, evidence, speakers, unverified)
     actions = _actions(transcript, extraction, evidence, unverified)
-    meta = extraction.meta.model_dump()
-    if not transcript.as_written:
-        # Line N of an export's capture is turn N; this maps it back to the file's lines.
-        meta["source_lines"] = [list(turn.source_lines) for turn in transcript.turns]
-    if transcript.skipped:
-        meta["skipped"] = transcript.skipped
-    if unverified:
-        meta["unverified"] = unverified
     kind = source_kind if source_path else "text"
     return NewCapture(
         source_kind=kind,
@@ -185,9 +175,9 @@ def build_capture(
         text=transcript.text,
         line_count=len(transcript.lines),
         summary=extraction.summary,
-        meta=meta,
+        meta=_meta(transcript, extraction, unverified),
         extractor=extractor,
-        truncated=truncated,
+        truncated=bool(getattr(result, "truncated", False)),
         provenance=Provenance(
             source_type=source_type,
             source_id=f"{kind}:{source_path or content_hash[:16]}",
@@ -198,5 +188,20 @@ def build_capture(
         decisions=decisions,
         action_items=actions,
         excerpts=excerpts(transcript),
-        llm_call_ids=llm_call_ids,
+        llm_call_ids=tuple(getattr(result, "llm_calls", ())),
     )
+
+
+def _meta(
+    transcript: Transcript, extraction: Extraction, unverified: list[dict[str, str]]
+) -> dict[str, object]:
+    """What the capture keeps about how it was read, beside its rows."""
+    meta: dict[str, object] = extraction.meta.model_dump()
+    if not transcript.as_written:
+        # Line N of an export's capture is turn N; this maps it back to the file's lines.
+        meta["source_lines"] = [list(turn.source_lines) for turn in transcript.turns]
+    if transcript.skipped:
+        meta["skipped"] = transcript.skipped
+    if unverified:
+        meta["unverified"] = unverified
+    return meta

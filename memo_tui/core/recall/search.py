@@ -86,6 +86,27 @@ def _beside() -> ThreadPoolExecutor:
         return _KEYWORD_THREADS
 
 
+def _vector_side(
+    store: Store,
+    index: VectorIndex | None,
+    vector: list[float] | None,
+    filters: list[FactFilter],
+    pool: int,
+    min_similarity: float,
+) -> tuple[list[list[int]], dict[int, float]]:
+    """A vector ranking per filter (none without a vector), and each fact's similarity."""
+    rankings: list[list[int]] = []
+    similarity: dict[int, float] = {}
+    for only in filters if vector is not None else ():
+        assert vector is not None
+        found = index.search(vector, only, pool, min_similarity) if index else None
+        if found is None:
+            found = store.vector_search(vector, only, pool, min_similarity)
+        similarity.update(found)
+        rankings.append([key for key, _ in found])
+    return rankings, similarity
+
+
 def hybrid_search(
     store: Store,
     embedder: QueryEmbedder | None,
@@ -111,28 +132,20 @@ def hybrid_search(
     filters = [flt]
     if prefer and not flt.fact_types:
         filters.append(replace(flt, fact_types=prefer))
+    # The keyword side runs beside the query's embedding and the vector side (SQLite, ONNX
+    # and NumPy let go of the GIL): on two cores a search takes the longer, not the sum.
+    keyword = (
+        [_beside().submit(store.keyword_search, query, only, pool, STOPWORDS) for only in filters]
+        if mode != "vector"
+        else []
+    )
     vector: list[float] | None = None
     note = None
     if mode != "keyword":
         vector, why = _query_vector(store, embedder, vector_query or query)
         if why is not None:
             note = f"{'keyword search only' if mode == 'hybrid' else 'no vector search'}: {why}"
-    # The keyword side runs beside the vector side (SQLite and NumPy both let go of the GIL),
-    # so on two cores a search takes the longer of the two, not their sum.
-    keyword = (
-        [_beside().submit(store.keyword_search, query, only, pool, STOPWORDS) for only in filters]
-        if mode != "vector"
-        else []
-    )
-    vector_rankings: list[list[int]] = []
-    similarity: dict[int, float] = {}
-    for only in filters if vector is not None else ():
-        assert vector is not None
-        found = index.search(vector, only, pool, min_similarity) if index else None
-        if found is None:
-            found = store.vector_search(vector, only, pool, min_similarity)
-        similarity.update(found)
-        vector_rankings.append([key for key, _ in found])
+    vector_rankings, similarity = _vector_side(store, index, vector, filters, pool, min_similarity)
     keyword_rankings = [[key for key, _ in done.result()] for done in keyword]
     keyword_ranks = keyword_rankings[0] if keyword_rankings else []
     vector_ranks = vector_rankings[0] if vector_rankings else []

@@ -1,0 +1,95 @@
+"""`memo doctor`: the store, the provider and the embedding model, and what is wrong."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+from typing import TYPE_CHECKING, Any
+
+from memo_tui import render, render_doctor
+from memo_tui.core.safety import sanitize_line
+
+if TYPE_CHECKING:
+    from memo_tui.core.services import Services
+    from memo_tui.settings import Settings
+
+EXIT_OK, EXIT_REFUSED = 0, 1
+
+
+def doctor(args: argparse.Namespace, services: Services) -> int:
+    """The store, the provider and the embedding model; exit 1 when the provider has a
+    problem (its server unreachable, a model it does not list, a setting missing)."""
+    settings, store = services.settings, services.store
+    stats = store.stats()
+    model_path = settings.embed_model_path
+    provider = _doctor_provider(args, services)
+    report = {
+        "store": render.stats_json(stats),
+        "integrity": store.integrity_check(),
+        "provider": provider,
+        "embedding": {
+            "model": settings.embed_model,
+            "runs_as": services.embed.embedder.name,  # ":int8" when run as its int8 copy
+            "stored_space": store.embedding_model(),  # the model that made the vectors
+            "model_path": str(model_path) if model_path else None,
+            "model_path_ok": bool(model_path and (model_path / "model.onnx").is_file()),
+            "fastembed_installed": importlib.util.find_spec("fastembed") is not None,
+            "vectors": stats.vectors,
+            "facts": sum(stats.facts_by_type.values()),
+            "without_vectors": store.count_without_vectors(),
+        },
+    }
+    if args.json:
+        render.emit_json(report)
+        for problem in provider["problems"]:
+            render.warn(f"memo doctor: {sanitize_line(problem)}")
+    else:
+        render_doctor.print_doctor(stats, report)
+    return EXIT_REFUSED if provider["problems"] else EXIT_OK
+
+
+def _doctor_provider(args: argparse.Namespace, services: Services) -> dict[str, Any]:
+    """The provider, its models and limits, and what its server said (unless --offline)."""
+    from memo_tui.core.llm import select
+
+    settings = services.settings
+    choice = select.choose(settings)
+    checked = None if args.offline else select.check_server(settings)
+    return {
+        "setting": settings.provider,
+        "in_use": choice.name,
+        "why": choice.reason,
+        "extractor": services.capture.extractor_name,
+        "models": {}
+        if choice.name == "offline"
+        else {task: select.model_for(settings, task) for task in select.TASKS},
+        "base_url": {
+            "anthropic": settings.anthropic_base_url,
+            "openai": settings.openai_base_url,
+        }.get(choice.name),
+        "limits": _doctor_limits(settings),
+        "server": checked.as_dict() if checked else _unchecked(args, choice.name),
+        "problems": select.problems(settings) + list(checked.problems if checked else ()),
+    }
+
+
+def _doctor_limits(settings: Settings) -> dict[str, object]:
+    """The deadlines and slice model calls get, and which are local-server defaults."""
+    return {
+        "extract_deadline_s": settings.extract_deadline_s,
+        "router_deadline_s": settings.router_deadline_s,
+        "answer_deadline_s": settings.answer_deadline_s,
+        "llm_slice_chars": settings.llm_slice_chars,
+        "local_defaults": settings.local_defaults,
+    }
+
+
+def _unchecked(args: argparse.Namespace, provider: str) -> dict[str, object]:
+    """Why doctor asked no server."""
+    if args.offline:
+        why = "--offline"
+    elif provider == "offline":
+        why = "the offline provider uses no server"
+    else:
+        why = "no key to ask with"
+    return {"checked": False, "why": why}
