@@ -139,3 +139,15 @@ def test_an_import_prepared_ahead_stores_what_one_without_does(tmp_path: Path) -
         services.close()
     assert stored[0] == stored[1]
     assert stored[0][0] and stored[0][1]
+
+
+def test_stopping_early_stops_the_worker() -> None:
+    """ctrl+x in the middle of an import closes the items: the worker goes with them."""
+    import multiprocessing
+
+    items = [(n, n) for n in range(LEAST * 4)]
+    ahead = worked_ahead(items, square_or_fail, len(items))
+    taken = [next(ahead).result for _ in range(3)]
+    assert taken == [0, 1, 4] and multiprocessing.active_children()
+    ahead.close()  # what `break` out of the import's loop does
+    assert multiprocessing.active_children() == []

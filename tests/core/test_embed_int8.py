@@ -135,4 +135,22 @@ def test_the_quantizer_reads_a_private_copy_never_the_model_folder(
     [given] = inputs
     assert given.parent != source and cache in given.parents
     assert sorted(p.name for p in source.iterdir()) == before
-    assert not (made / "source.onnx").exists()  # the private copy is gone with its work
+    assert not (made / "source").exists()  # the private copy is gone with its work
+
+
+def test_a_model_with_its_weights_in_a_file_beside_it_is_quantized(tmp_path: Path) -> None:
+    import onnx
+
+    source, cache = tiny_model(tmp_path / "model"), tmp_path / "cache"
+    model = onnx.load(source / "model.onnx")
+    onnx.save(
+        model,
+        source / "model.onnx",
+        save_as_external_data=True,
+        location="weights.bin",
+        size_threshold=0,
+    )
+    assert (source / "weights.bin").is_file()
+    made = int8_copy(source, cache)
+    ops = {node.op_type for node in onnx.load(made / "model.onnx").graph.node}
+    assert "MatMulInteger" in ops

@@ -5,7 +5,8 @@ channel. On a 2-core CPU all-MiniLM-L6-v2 then embeds about twice as fast, and i
 are within 1% (mean cosine 0.991) of the full model's; cut at the length the model was
 trained at, about 20% faster again. `memo bench recall` gives the same recall@10 on QMSum-val
 within 0.01. The copy is named after what it was made from (the model file's path, size and
-time, and the recipe) so a changed model is quantized again.
+time, the files beside it, the recipe and the length it reads) so a changed model is quantized
+again, and the old copy removed.
 """
 
 from __future__ import annotations
@@ -59,12 +60,15 @@ def int8_copy(source: Path, cache: Path, max_tokens: int | None = None) -> Path:
             shutil.copy2(item, work / item.name)
         if max_tokens is not None:
             _cap(work / "tokenizer_config.json", max_tokens)
-        # The quantizer writes a scratch file beside its input: the input is a private copy,
-        # so two processes never share that file and a read-only model folder still works.
-        private = work / "source.onnx"
-        shutil.copyfile(model, private)
-        _quantize(private, work / "model.onnx")
-        private.unlink()
+        # The quantizer writes a scratch file beside its input: the input is a private copy
+        # (with any weights stored beside the model), so two processes never share that file
+        # and a read-only model folder still works.
+        private = work / "source"
+        private.mkdir()
+        for item in [model, *_weights_beside(model)]:
+            shutil.copyfile(item, private / item.name)
+        _quantize(private / model.name, work / "model.onnx")
+        shutil.rmtree(private)
         made = {"model": str(model.resolve()), "max_tokens": max_tokens}
         (work / MADE_FROM).write_text(json.dumps(made), "utf-8")
         try:
@@ -80,6 +84,21 @@ def int8_copy(source: Path, cache: Path, max_tokens: int | None = None) -> Path:
         shutil.rmtree(work, ignore_errors=True)
     _prune(cache, {"model": str(model.resolve()), "max_tokens": max_tokens}, target)
     return target
+
+
+def _weights_beside(model: Path) -> list[Path]:
+    """The files a model keeps its weights in beside itself (ONNX external data), if any."""
+    import onnx
+
+    proto = onnx.load(str(model), load_external_data=False)
+    names = {
+        entry.value
+        for tensor in proto.graph.initializer
+        if tensor.data_location == onnx.TensorProto.EXTERNAL
+        for entry in tensor.external_data
+        if entry.key == "location"
+    }
+    return [model.parent / name for name in sorted(names)]
 
 
 def _beside(source: Path) -> list[Path]:
