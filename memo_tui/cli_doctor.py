@@ -23,14 +23,20 @@ def doctor(args: argparse.Namespace, services: Services) -> int:
     stats = store.stats()
     model_path = settings.embed_model_path
     provider = _doctor_provider(args, services)
+    runs_as, stored = services.embed.embedder.name, store.embedding_model()
     report = {
         "store": render.stats_json(stats),
         "integrity": store.integrity_check(),
         "provider": provider,
         "embedding": {
             "model": settings.embed_model,
-            "runs_as": services.embed.embedder.name,  # ":int8" when run as its int8 copy
-            "stored_space": store.embedding_model(),  # the model that made the vectors
+            "runs_as": runs_as,  # ":int8" when run as its int8 copy
+            "stored_space": stored,  # the model that made the vectors
+            # Not an exit-code problem: search is keyword-only until they are made again
+            # (the app does it by itself at start).
+            "problems": [f"the vectors come from {stored}: run memo backfill"]
+            if stored and stored != runs_as
+            else [],
             "model_path": str(model_path) if model_path else None,
             "model_path_ok": bool(model_path and (model_path / "model.onnx").is_file()),
             "fastembed_installed": importlib.util.find_spec("fastembed") is not None,

@@ -45,6 +45,5 @@ def print_doctor(stats: StoreStats, report: dict[str, Any]) -> None:
         print(f"  problem: {sanitize_line(problem)}")
     state = "model found" if embedding["model_path_ok"] else "no local model path"
     print(f"embeddings   {sanitize_line(embedding['runs_as'])} ({state}); vectors {stats.vectors}")
-    stored = embedding["stored_space"]
-    if stored and stored != embedding["runs_as"]:
-        print(f"  problem: the vectors come from {sanitize_line(stored)}: run memo backfill")
+    for problem in embedding["problems"]:
+        print(f"  problem: {sanitize_line(problem)}")

@@ -272,6 +272,7 @@ def test_doctor_names_the_model_as_it_runs_and_says_when_vectors_are_another_mod
     embedding = memo("--db", str(db), "doctor", "--json", extra_env=local).json()["embedding"]
     assert embedding["runs_as"] == f"{embedding['model']}:int8"
     assert embedding["stored_space"] == "someone/else-model"
+    assert embedding["problems"] == ["the vectors come from someone/else-model: run memo backfill"]
     plain = memo("--db", str(db), "doctor", extra_env=local)
     assert f"embeddings   {embedding['model']}:int8" in plain.stdout
     assert "the vectors come from someone/else-model: run memo backfill" in plain.stdout

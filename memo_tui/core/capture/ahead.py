@@ -38,10 +38,12 @@ class Ahead(Generic[T]):
 
     item: T
     result: object | None = None
-    error: Exception | None = None  # what the work raised in the worker
+    error: Exception | None = None  # the worker died on this item: it is not done again
 
     def done(self) -> object | None:
-        """The worker's result; its error raised again, here, where it is handled."""
+        """The worker's result, or None: do the work here (work that raised in the worker
+        is done again here, so its error comes where and when it always did). Raises when
+        the worker died on this item."""
         if self.error is not None:
             raise self.error
         return self.result
@@ -96,8 +98,9 @@ def worked_ahead(
                 pool = None
                 pending = deque((i, None) for i, _ in pending)
                 done = Ahead(item, error=error)
-            except Exception as error:  # noqa: BLE001 - the item's own failure, reported there
-                done = Ahead(item, error=error)
+            except Exception as error:  # noqa: BLE001 - the item's own failure: done again here
+                log.debug("work ahead failed on an item (%s); it is done here", error)
+                done = Ahead(item)
             yield done
     finally:
         _close(pool)
