@@ -43,8 +43,9 @@ def int8_copy(source: Path, cache: Path, max_tokens: int | None = None) -> Path:
     except OSError as error:
         raise EmbeddingUnavailable(_cannot(f"no model.onnx in {source} ({error})")) from error
     beside = sorted(_beside(source))  # the tokenizer and config, copied with the model
+    made: dict[str, object] = {"model": str(model.resolve()), "max_tokens": max_tokens}
     made_from = "|".join(
-        [f"{model.resolve()}|{stat.st_size}|{stat.st_mtime_ns}|{RECIPE}|{max_tokens}"]
+        [f"{made['model']}|{stat.st_size}|{stat.st_mtime_ns}|{RECIPE}|{max_tokens}"]
         + [f"{f.name}:{f.stat().st_size}:{f.stat().st_mtime_ns}" for f in beside]
     )
     target = cache / f"{source.name}-int8-{hashlib.sha256(made_from.encode()).hexdigest()[:12]}"
@@ -69,7 +70,6 @@ def int8_copy(source: Path, cache: Path, max_tokens: int | None = None) -> Path:
             shutil.copyfile(item, private / item.name)
         _quantize(private / model.name, work / "model.onnx")
         shutil.rmtree(private)
-        made = {"model": str(model.resolve()), "max_tokens": max_tokens}
         (work / MADE_FROM).write_text(json.dumps(made), "utf-8")
         try:
             work.rename(target)  # a whole copy or none: another process may have won the race
@@ -82,7 +82,7 @@ def int8_copy(source: Path, cache: Path, max_tokens: int | None = None) -> Path:
         raise EmbeddingUnavailable(_cannot(str(error))) from error
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    _prune(cache, {"model": str(model.resolve()), "max_tokens": max_tokens}, target)
+    _prune(cache, made, target)
     return target
 
 

@@ -97,8 +97,9 @@ def _vector_side(
     """A vector ranking per filter (none without a vector), and each fact's similarity."""
     rankings: list[list[int]] = []
     similarity: dict[int, float] = {}
-    for only in filters if vector is not None else ():
-        assert vector is not None
+    if vector is None:
+        return rankings, similarity
+    for only in filters:
         found = index.search(vector, only, pool, min_similarity) if index else None
         if found is None:
             found = store.vector_search(vector, only, pool, min_similarity)
