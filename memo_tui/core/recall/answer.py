@@ -27,10 +27,11 @@ from memo_tui.core.llm.types import Finished, Message, Request, TextDelta
 from memo_tui.core.recall.citations import OPEN_CITATION, CitationStream, check_citations
 from memo_tui.core.recall.claims import unsupported_claim
 from memo_tui.core.recall.current import Change
-from memo_tui.core.recall.extractive import extractive_answer, ordered
+from memo_tui.core.recall.extractive import extractive_answer
 from memo_tui.core.recall.filters import QuestionFilters
 from memo_tui.core.recall.gate import Relevance, judge
 from memo_tui.core.recall.index import VectorIndex
+from memo_tui.core.recall.order import ordered
 from memo_tui.core.recall.retrieve import retrieve, search_words
 from memo_tui.core.recall.router import route
 from memo_tui.core.recall.search import (

@@ -10,12 +10,11 @@ from collections.abc import Sequence
 
 from memo_tui.core.capture.offline.text import content_words
 from memo_tui.core.history.closing import DONE, NOT_DONE, TICKED
-from memo_tui.core.recall.current import Change, lead_with_current
+from memo_tui.core.recall.current import Change
 from memo_tui.core.recall.gate import Relevance
 from memo_tui.core.recall.search import (
     Hit,
 )
-from store import Store
 
 QUOTE_CHARS = 300
 
@@ -112,16 +111,6 @@ def by_best_line(hits: list[Hit], question: str, shown: list[str] | None = None)
 
     order = sorted(range(count), key=lambda i: (-score(i, lines[i]), i))
     return [hits[i] for i in order]
-
-
-def ordered(store: Store, hits: list[Hit], question: str) -> tuple[list[Hit], list[Change]]:
-    """The hits in the order an answer tells them, and the replaced decisions among them:
-    by the line each would quote, what reports it done first for "did it happen?", and what
-    holds now before what it replaced."""
-    shown = dict(zip((h.fact.fact_key for h in hits), focused(hits, question), strict=True))
-    hits = by_best_line(hits, question, [shown[h.fact.fact_key] for h in hits])
-    hits = reported_first(hits, question, [shown[h.fact.fact_key] for h in hits])
-    return lead_with_current(store, hits, question)
 
 
 # "Did Fiona ever send the docs?", "Is the migration finished?": asks whether it happened.

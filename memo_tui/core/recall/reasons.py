@@ -1,0 +1,143 @@
+"""Why was it decided? The reason, read from around the decision.
+
+A why-question finds the decision by its words ("why did 4.2 go out without in-app
+messaging?" finds "we ship 4.2 with in-app chat switched off"), but the reason is said in
+other words, and often a few turns away ("in-app chat crashes on Android 12 when you rotate
+the phone"). Search ranks such a turn low: it shares few words with the question. So for a
+why-question the turns around the leading decisions are read, and the one that best gives a
+reason is put right after its decision, cited by its own line.
+
+A turn gives a reason by its words (a heuristic, named as such: "because", "the problem
+is", "otherwise", "too slow", a cost or a failure), by being about what was decided (the
+question's and the decision's words, weighted by how rare each is among the turns read), and
+by being near it (before it more than after: people argue, then decide).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from memo_tui.core.capture.offline.text import content_words
+from memo_tui.core.recall.current import Change
+from memo_tui.core.recall.grounds import AFTER, BEFORE, best_reason
+from memo_tui.core.recall.search import Hit
+from store import FactRecord, Store
+
+ASKS_WHY = re.compile(
+    r"^\s*(?:why|how come)\b|\breason(?:s|ing)?\b|\brationale\b|\bwhat made (?:us|them|you)\b",
+    re.IGNORECASE,
+)
+LEADS = 3  # how many of the best hits may be the decision asked about
+_TURN = re.compile(r"^\s*(?:-\s*)?([^:\n]{2,60}):\s+")
+# "(decided by Libby Harcourt)", "(owner: Tom) (due 2026-11-30)": who, not what about.
+_LABELS = re.compile(r"\s*\((?:decided by|owner:|due|done|dropped)[^()]*\)")
+
+
+def _turns(store: Store, decision: FactRecord) -> tuple[list[tuple[int, str, FactRecord]], int]:
+    """The lines around `decision` in its capture's text, in order (line number, text, the
+    excerpt that holds it, to cite), and which of them is its own turn (-1: none is)."""
+    assert decision.capture_id is not None and decision.line_start is not None
+    low, high = decision.line_start - BEFORE, (decision.line_end or decision.line_start) + AFTER
+    text = store.capture_text(decision.capture_id).splitlines()
+    holders: dict[int, FactRecord] = {}
+    for excerpt in store.facts(fact_type="excerpt", capture_id=decision.capture_id):
+        if excerpt.line_start is not None and excerpt.line_end is not None:
+            holders.update(dict.fromkeys(range(excerpt.line_start, excerpt.line_end + 1), excerpt))
+    found = {
+        number: (text[number - 1], holders[number])
+        for number in range(max(low, 1), min(high, len(text)) + 1)
+        if number in holders and text[number - 1].strip()
+    }
+    turns = [(n, line, excerpt) for n, (line, excerpt) in sorted(found.items())]
+    # Its lines reach from its reason to the call when the reason came first: the call is
+    # the turn among them that says most of what was decided.
+    said = content_words(_LABELS.sub("", decision.text.split(" Reasoning: ")[0]))
+    last = decision.line_end or decision.line_start
+    own = [i for i, (n, _, _) in enumerate(turns) if decision.line_start <= n <= last]
+    if not own:
+        return turns, -1
+    return turns, max(own, key=lambda i: (len(said & content_words(turns[i][1])), -i))
+
+
+def _best_reason(store: Store, decision: FactRecord, asked: set[str]) -> Hit | None:
+    """The turn around `decision` that best gives its reason, as a hit on that one line."""
+    turns, own = _turns(store, decision)
+    if own < 0:
+        return None
+    spoken = [_TURN.sub("", line) for _, line, _ in turns]
+    decided = _LABELS.sub("", decision.text.split(" Reasoning: ")[0])
+    found = best_reason(spoken, own, asked | content_words(decided), decision.text)
+    if found is None:
+        return None
+    number, line, excerpt = turns[found.turn]
+    speaker = _TURN.match(line)
+    said = (speaker.group() if speaker else "") + found.text
+    line_only = replace(excerpt, text=said, line_start=number, line_end=number)
+    return Hit(line_only, 0.0, None, None, None)
+
+
+def _anchor(store: Store, fact: FactRecord, shown: str) -> FactRecord | None:
+    """What a reason would be for: a decision or an action item, or the line of an excerpt
+    the answer shows (`shown`); None for a fact with no line to read around."""
+    if fact.capture_id is None or fact.line_start is None or fact.line_end is None:
+        return None
+    if fact.fact_type in ("decision", "action_item"):
+        return fact
+    if fact.fact_type != "excerpt":
+        return None
+    text = store.capture_text(fact.capture_id).splitlines()
+    words = content_words(shown)
+    for number in range(fact.line_start, min(fact.line_end, len(text)) + 1):
+        if words and words <= content_words(text[number - 1]):
+            return replace(fact, text=text[number - 1], line_start=number, line_end=number)
+    return None
+
+
+def with_reasons(
+    store: Store,
+    hits: list[Hit],
+    changes: list[Change],
+    question: str,
+    shown: dict[int, str] | None = None,
+) -> tuple[list[Hit], list[Change]]:
+    """For a why-question, the hits with the turn that best gives the reason for the first
+    leading fact that has one put right after it, and the changes renumbered to match.
+    `shown`: the line an answer shows of each hit, by fact key (an excerpt's reason is
+    looked for around that line)."""
+    if not ASKS_WHY.search(question):
+        return hits, changes
+    asked = content_words(question)
+    replaced = {change.old for change in changes}
+    for at, lead in enumerate(hits[:LEADS]):
+        fact = _anchor(store, lead.fact, (shown or {}).get(lead.fact.fact_key, lead.fact.text))
+        if fact is None or at in replaced:
+            continue
+        found = _best_reason(store, fact, asked)
+        if found is not None:
+            return _inserted(hits, changes, at + 1, found)
+    return hits, changes
+
+
+def _inserted(
+    hits: list[Hit], changes: list[Change], at: int, reason: Hit
+) -> tuple[list[Hit], list[Change]]:
+    """`reason` put at `at`, the whole excerpt it comes from taken out (a hit shows one
+    line of it anyway), the last hit let go when the list would grow (an answer is given
+    as many facts as search found), and the changes' positions moved to match."""
+    linked = {n for c in changes for n in (c.new, c.old)}
+    kept = [
+        (i, hit)
+        for i, hit in enumerate(hits)
+        if i == at - 1 or i in linked or hit.fact.fact_key != reason.fact.fact_key
+    ]
+    if len(kept) == len(hits) and len(hits) > at and kept[-1][0] not in linked:
+        kept.pop()  # room for the reason
+    moved: dict[int, int] = {}
+    out: list[Hit] = []
+    for i, hit in kept:
+        moved[i] = len(out)
+        out.append(hit)
+        if i == at - 1:
+            out.append(reason)
+    return out, [Change(moved[c.new], moved[c.old]) for c in changes]
