@@ -151,6 +151,35 @@ def said(result: Extraction) -> list[str]:
             ],
             "weekly rotation",
         ),
+        (  # a plan said in the plain present, with a date
+            [
+                "Omar Haddad: The fitters need another week.",
+                "Nadia Roy: Then the 3rd is gone. We reopen the depot on Monday the 10th.",
+            ],
+            "monday the 10th",
+        ),
+        (  # ... or with none, confirmed
+            [
+                "Omar Haddad: Their renewal price is up again.",
+                "Nadia Roy: So we stay with Parcelwise, it's still the cheapest.",
+                "Omar Haddad: Agreed.",
+            ],
+            "stay with parcelwise",
+        ),
+        (
+            [
+                "Omar Haddad: A discount would look desperate.",
+                "Nadia Roy: What we'll do instead is free delivery for the first month.",
+            ],
+            "free delivery",
+        ),
+        (
+            [
+                "Omar Haddad: It's twelve percent more than last year.",
+                "Nadia Roy: I'm accepting the increase, it's my budget line.",
+            ],
+            "accepting the increase",
+        ),
     ],
 )
 def test_ways_a_decision_is_called(lines: list[str], decided: str) -> None:
@@ -178,6 +207,10 @@ def test_ways_a_decision_is_called(lines: list[str], decided: str) -> None:
         "Nadia Roy: I'm changing my mind, the weather looks better than I thought.",
         "Nadia Roy: We go to Leeds every month for the depot review.",
         "Nadia Roy: The price goes up each January, like clockwork.",
+        "Nadia Roy: We open at nine every day, the café at ten.",
+        "Nadia Roy: We go through the list first, then the budget.",
+        "Nadia Roy: We add the second van when the lease comes through.",
+        "Nadia Roy: Last year we cut the menu to twelve dishes because of the kitchen.",
     ],
 )
 def test_what_is_no_decision(line: str) -> None:
@@ -515,3 +548,17 @@ def test_that_after_ones_own_task_is_that_task_not_the_one_turned_down() -> None
     owners = {t.description[:20]: (t.assignee, t.status) for t in result.action_items}
     assert owners.get("Redo the customs pap") == ("Hannah", "dropped"), owners
     assert any(owner == "Omar Haddad" for owner, _ in owners.values()), owners
+
+
+def test_a_recap_says_a_call_again_and_replaces_nothing() -> None:
+    result = meeting(
+        "Omar Haddad: The fitters need another week.",
+        "Nadia Roy: Then we open the new depot on Monday the 10th of May instead.",
+        "Omar Haddad: Launch party the night before, on the 9th, sixty guests?",
+        "Nadia Roy: Fine, the launch party is on the 9th of May with sixty guests.",
+        "Omar Haddad: Great.",
+        "Nadia Roy: Let me recap. We open on the 10th of May.",
+    )
+    decisions = [d for d in result.decisions if "open" in d.description.lower()]
+    assert len(decisions) == 1 and decisions[0].status == "current", result.decisions
+    assert "depot" in decisions[0].description  # the fuller statement stands

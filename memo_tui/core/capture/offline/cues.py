@@ -121,6 +121,47 @@ class _Placed:
         return None
 
 
+class _Planned:
+    """A plan said in the plain present by "we": "We open to the public on the 18th",
+    "so we stay with Brightwash", "we go induction, the whole line" (how a team says what
+    it will do), not a habit ("we open at nine every day"), the agenda ("we start with the
+    budget", "we go through the list"), a plan for when something else happens ("we add
+    the rest when the racking's done") or a question. Verbs whose past is their present
+    ("we cut to twenty-four because of the racking") are left out: that is often told, not
+    decided. `valued`: only a plan that names a date or an amount (it weighs more), or only
+    one that names none."""
+
+    _SAID = re.compile(
+        r"(?:^|[,;:.\u2014]\s*|\b(?:so|then|and|ok(?:ay)?|right|fine|instead)\s+)we "
+        r"(?:go|stay|open|close|launch|start|stop|keep|use|run|ship|move|switch|hold|take|"
+        r"accept|cap|limit|offer|print|publish|order|hire|book|sign|pay|release|drop|"
+        r"pilot|freeze|delay|postpone|cancel|skip|add|extend|reduce|raise|charge|buy|lease|"
+        r"build|trial|outsource|renew|pick|choose|budget|price|stick|do)\b"
+        r"(?! (?:through|over|around|on to|onto|with the (?:agenda|list|first|next))\b)",
+        re.I,
+    )
+    _VALUE = re.compile(
+        r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|"
+        r"forty|fifty|hundred|thousand|monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
+        r"january|february|march|april|june|july|august|september|october|november|december|"
+        r"\w+(?:st|nd|rd|th) of)\b",
+        re.I,
+    )
+
+    _WHEN = re.compile(r"\b(?:when|once|if|unless|as soon as)\b", re.I)
+
+    def __init__(self, valued: bool) -> None:
+        self.valued = valued
+
+    def search(self, string: str) -> re.Match[str] | None:
+        match = self._SAID.search(string)
+        if match is None or "?" in string or _Placed._HABIT.search(string):
+            return None
+        if self._WHEN.search(string, match.end()):
+            return None
+        return match if bool(self._VALUE.search(string)) == self.valued else None
+
+
 DECISION_CUES: list[tuple[Cue, int]] = [
     (
         re.compile(
@@ -215,6 +256,17 @@ DECISION_CUES: list[tuple[Cue, int]] = [
         3,
     ),
     (_Placed(), 2),  # "Daventry goes live on 3.1.4", "On-call moves to a weekly rotation"
+    (_Planned(valued=True), 3),  # "We open to the public on Thursday the 18th of June."
+    (_Planned(valued=False), 2),  # "So we stay with Brightwash."
+    (  # "What we'll do instead is a free glass of fizz", "I'm accepting the increase"
+        re.compile(
+            r"\bwhat we(?:'ll| will|'re going to) do (?:instead )?is\b|"
+            r"\bhere'?s what we(?:'ll| will)? do\b|"
+            r"\bI(?:'m| am) (?:going with|accepting|approving|signing off|keeping|capping)\b",
+            re.I,
+        ),
+        3,
+    ),
     (  # a value set in so many words: "We go to five thousand on the first printing.",
         # "Salt Orchard is now publishing on the first of October."
         re.compile(

@@ -17,6 +17,7 @@ from rapidfuzz import fuzz
 from memo_tui.core.capture.dates import find_due_date
 from memo_tui.core.capture.offline import cues, notes
 from memo_tui.core.capture.offline.people import ACCEPTS, find_assignee, owner_in_text
+from memo_tui.core.capture.offline.reasoning import nearby_reason, split_reason
 from memo_tui.core.capture.offline.summary import summarize
 from memo_tui.core.capture.offline.text import (
     Sentence,
@@ -39,7 +40,6 @@ ACTION_THRESHOLD = 3
 CLOSING_SHARE = 0.85
 MAX_SENTENCE = 1_500
 RESTATEMENT = 90  # rapidfuzz ratio at which two items say the same thing
-ARGUMENT_REACH = 20  # turns before a decision searched for the argument behind it
 _STRONG_REVERSAL = re.compile(
     r"scratch that|change of plan|on second thought|let'?s not|instead|rather than|"
     r"changed? (?:our|my) minds?|no longer|revers|overturn|walk(?:ing)? (?:that )?back|"
@@ -95,81 +95,6 @@ class _Item:
     description: str = ""
     superseded_by: _Item | None = None  # a later decision of the meeting replaced it
     consumed: list[tuple[int, int]] = field(default_factory=list)  # sentences its quote took in
-
-
-def _split_reason(sentence: str) -> tuple[str, str | None]:
-    labelled = cues.REASON_LABEL.search(sentence)
-    if labelled:
-        return sentence[: labelled.start()], sentence[labelled.end() :].rstrip(" )")
-    match = cues.REASON.search(sentence)
-    if (
-        match
-        and word_count(sentence[: match.start()]) >= 4
-        and word_count(sentence[match.end() :]) >= 3
-    ):
-        return sentence[: match.start()].rstrip(" ,;-\u2014"), sentence[match.start() :]
-    return sentence, None
-
-
-def _nearby_reason(turns: list[Turn], index: int, quote: str, topic: set[str]) -> str | None:
-    """Why, as said: a "because" in the same turn on the same topic (or right after the
-    call); for a call drawn as a conclusion ("Then we're not doing swap stations."), what
-    the turn before said; else a "because" shortly before by anyone, on the same topic."""
-    text = turns[index].text
-    start = text.find(quote)
-    said = [s for s in sentences(text) if s.text not in quote]
-    next_one = next((s for s in said if s.start > start), None)
-    for sentence in said:
-        right_after = sentence is next_one and _BECAUSE_FIRST.match(sentence.text)
-        if (
-            cues.REASON.search(sentence.text)
-            and word_count(sentence.text) >= 5
-            and (right_after or topic & content_words(sentence.text))
-        ):
-            return sentence.text
-    if _CONCLUSION.match(quote) and index:
-        given = _given(turns, index, topic)
-        if given:
-            return given
-    for back in range(index - 1, max(index - 4, -1), -1):
-        for sentence in sentences(turns[back].text):
-            text = sentence.text
-            if cues.REASON.search(text) and "?" not in text and topic & content_words(text):
-                return text
-    # No "because" nearby: the argument made before the call, on the topic of its whole turn.
-    return _argument_before(turns, index, topic | content_words(turns[index].text))
-
-
-_BECAUSE_FIRST = re.compile(r"^\W*(?:because|since|that'?s because|the reason|cause)\b", re.I)
-_CONCLUSION = re.compile(
-    r"^\W*(?:(?:ok(?:ay)?|right|fine|yeah|yes)\W+)*(?:then|so|in that case|given that)\b", re.I
-)
-
-
-def _given(turns: list[Turn], index: int, topic: set[str]) -> str | None:
-    """What the turn before a conclusion said, as its reason: its statements (not
-    questions), when they share the call's topic."""
-    before = turns[index - 1]
-    if before.speaker == turns[index].speaker:
-        return None
-    stated = [s.text for s in sentences(before.text) if not s.text.endswith("?")]
-    if not stated or not topic & content_words(" ".join(stated)):
-        return None
-    return " ".join(stated[:2])
-
-
-def _argument_before(turns: list[Turn], index: int, topic: set[str]) -> str | None:
-    """The argument made shortly before a decision that shares most of its topic."""
-    best: tuple[int, int, str] | None = None
-    for back in range(max(index - ARGUMENT_REACH, 0), index):
-        for sentence in sentences(turns[back].text):
-            text = sentence.text
-            if "?" in text or word_count(text) < 6 or not cues.ARGUMENT.search(text):
-                continue
-            shared = len(topic & content_words(text))
-            if shared and (best is None or (shared, back) >= best[:2]):
-                best = (shared, back, text)
-    return best[2] if best else None
 
 
 @dataclass(frozen=True)
@@ -599,11 +524,11 @@ def _describe_decision(item: _Item, turns: list[Turn]) -> None:
     made = cues.CALL_IN_SENTENCE.search(quote)
     if made is not None and word_count(quote[made.end() :]) >= 4:
         quote = quote[made.end() :]  # "I'm making the call - we put her line on the front."
-    main, reason = _split_reason(quote)
+    main, reason = split_reason(quote)
     main = _DECISION_LEAD.sub("", clean_spoken(main), count=1)
     item.description = as_sentence(main.rstrip(" ,;:-\u2014"))
     topic = content_words(main)
-    item.reasoning = reason or _nearby_reason(turns, item.turn_index, item.quote, topic)
+    item.reasoning = reason or nearby_reason(turns, item.turn_index, item.quote, topic)
     if item.reasoning:
         # Verbatim (only capitalized), so the evidence range can reach where it was said.
         item.reasoning = as_sentence(item.reasoning.strip())
@@ -787,6 +712,21 @@ def _restated(item: _Item, kept: list[_Item], turns: list[Turn]) -> _Item | None
         said, before = _said_words(item.quote), _said_words(earlier.quote)
         if values and theirs and values & theirs and said & before and not said ^ before:
             return earlier  # the same values, and nothing else said differently
+    return None
+
+
+def _repeated(item: _Item, kept: list[_Item]) -> _Item | None:
+    """An earlier call of the meeting this one only says again: every value it sets and
+    every word it says beside them, the earlier said too ("We open on the 18th of June." in
+    the recap, after "We open to the public on Thursday the 18th of June instead.")."""
+    values, said = _values(item.quote), _said_words(item.quote)
+    if item.from_notes or item.kind != "decision" or not values or not said:
+        return None
+    for earlier in reversed(kept):
+        if earlier.kind != "decision" or earlier.from_notes or earlier.superseded_by:
+            continue
+        if values <= _values(earlier.quote) and said <= content_words(earlier.quote):
+            return earlier
     return None
 
 
@@ -1063,6 +1003,8 @@ def _merge(items: list[_Item], turns: list[Turn]) -> list[_Item]:
             continue
         if item.kind == "action" and _objectless(item) and not _pointed_task(item, turns):
             continue  # a task with nothing to do in it is no task
+        if _repeated(item, kept) is not None:
+            continue  # said again (a recap): the earlier, fuller statement stands
         restated = _restated(item, kept, turns)
         if restated is not None:
             _stand_in(restated, item, kept)  # the same call, confirmed: the confirmation stands
