@@ -180,6 +180,21 @@ def said(result: Extraction) -> list[str]:
             ],
             "accepting the increase",
         ),
+        (
+            [
+                "Omar Haddad: Eight percent would cover the overrun.",
+                "Nadia Roy: Okay, eight percent, let's do that.",
+            ],
+            "eight percent",
+        ),
+        (
+            [
+                "Omar Haddad: The grant won't stretch to the roof.",
+                "Nadia Roy: Fine, we'll fund the roof from our own reserve.",
+                "Omar Haddad: Agreed.",
+            ],
+            "fund the roof",
+        ),
     ],
 )
 def test_ways_a_decision_is_called(lines: list[str], decided: str) -> None:

@@ -132,11 +132,13 @@ class _Planned:
     one that names none."""
 
     _SAID = re.compile(
-        r"(?:^|[,;:.\u2014]\s*|\b(?:so|then|and|ok(?:ay)?|right|fine|instead)\s+)we "
-        r"(?:go|stay|open|close|launch|start|stop|keep|use|run|ship|move|switch|hold|take|"
-        r"accept|cap|limit|offer|print|publish|order|hire|book|sign|pay|release|drop|"
+        r"(?:^|[,;:.\u2014]\s*|\b(?:so|then|and|ok(?:ay)?|right|fine|instead|yeah|yes|"
+        r"great|good|now)\s+)(?:we )?we(?:'ll| will)? "
+        r"(?:go|stay|open|reopen|close|launch|start|stop|keep|use|run|ship|move|switch|hold|"
+        r"take|accept|cap|limit|offer|print|publish|order|hire|book|sign|pay|release|drop|"
         r"pilot|freeze|delay|postpone|cancel|skip|add|extend|reduce|raise|charge|buy|lease|"
-        r"build|trial|outsource|renew|pick|choose|budget|price|stick|do)\b"
+        r"build|trial|outsource|renew|pick|choose|budget|price|stick|do|fund|defer|fill|"
+        r"install|plan)\b"
         r"(?! (?:through|over|around|on to|onto|with the (?:agenda|list|first|next))\b)",
         re.I,
     )
@@ -191,7 +193,7 @@ DECISION_CUES: list[tuple[Cue, int]] = [
     ),
     (
         re.compile(
-            r"\b(?:let'?s|let us)\s+(?:just\s+|all\s+|definitely\s+)?(?:go with|go for|use|stick with|keep|pick|choose|switch|move(?! on)|drop|ship|adopt|launch|standardi[sz]e|not (?:do|use|ship|build|buy|move|change|go with|hire|add)|make it|make the|do it|put|have|cut|freeze|pause|postpone|cancel|target|bring|hire|set)\b",
+            r"\b(?:let'?s|let us)\s+(?:just\s+|all\s+|definitely\s+)?(?:go with|go for|use|stick with|keep|pick|choose|switch|move(?! on)|drop|ship|adopt|launch|standardi[sz]e|not (?:do|use|ship|build|buy|move|change|go with|hire|add)|make it|make the|do it|do that|do this|put|have|cut|freeze|pause|postpone|cancel|target|bring|hire|set)\b",
             re.I,
         ),
         3,
