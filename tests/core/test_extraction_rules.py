@@ -577,3 +577,24 @@ def test_a_recap_says_a_call_again_and_replaces_nothing() -> None:
     decisions = [d for d in result.decisions if "open" in d.description.lower()]
     assert len(decisions) == 1 and decisions[0].status == "current", result.decisions
     assert "depot" in decisions[0].description  # the fuller statement stands
+
+
+def test_a_value_chosen_in_a_few_words_is_described_by_what_put_it_forward() -> None:
+    result = meeting(
+        "Omar Haddad: Nine pounds feels steep for a family.",
+        "Lena Park: Then eight pounds adult, five for children, under-fives free.",
+        "Omar Haddad: I could live with that.",
+        "Nadia Roy: Eight it is.",
+    )
+    [decision] = result.decisions
+    assert "five for children" in decision.description, decision
+
+
+def test_a_value_echoed_after_the_call_is_the_same_call() -> None:
+    result = meeting(
+        "Omar Haddad: Ten percent won't cover the steelwork.",
+        "Nadia Roy: Then twelve percent contingency, and we take it to the board on Friday.",
+        "Lena Park: Okay. Twelve it is.",
+    )
+    [decision] = result.decisions
+    assert "contingency" in decision.description, result.decisions

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz
 
 from memo_tui.core.capture.dates import find_due_date
+from memo_tui.core.capture.offline import call_values as cv
 from memo_tui.core.capture.offline import cues, notes
 from memo_tui.core.capture.offline.people import ACCEPTS, find_assignee, owner_in_text
 from memo_tui.core.capture.offline.reasoning import nearby_reason, split_reason
@@ -28,7 +28,6 @@ from memo_tui.core.capture.offline.text import (
     word_count,
 )
 from memo_tui.core.capture.sources import Transcript, Turn
-from memo_tui.core.capture.subject import CALENDAR
 from memo_tui.core.capture.untrusted import addresses_a_model
 from memo_tui.core.entities.names import similarity
 from memo_tui.core.entities.nicknames import same_first_name
@@ -366,7 +365,7 @@ _ANOTHER = re.compile(
 def _names_another_value(text: str, values: set[str]) -> bool:
     """ "Then the 10th.", "Fine, the Tuesday then.": a new value put in the call's place, said
     as a conclusion or as a short fragment; not any statement that holds a number."""
-    if "?" in text or not _values(text) - values:
+    if "?" in text or not cv.values(text) - values:
         return False
     return bool(_ANOTHER.match(text)) or word_count(text) <= SHORT_CALL
 
@@ -384,7 +383,7 @@ def _changed_call(items: list[_Item], turns: list[Turn], index: int) -> set[str]
         if index - item.turn_index > ANSWER_REACH:
             return None
         if item.kind == "decision" and turns[item.turn_index].speaker == speaker:
-            return _values(item.quote) or None
+            return cv.values(item.quote) or None
     return None
 
 
@@ -414,6 +413,26 @@ def _note_items(transcript: Transcript) -> tuple[list[_Item], set[int]]:
 _EMPTY_WORDS = frozenset(
     "way plan going thing idea then okay good fine thanks thank cheers bye everyone".split()
 )
+
+
+CHOICE_REACH = 6  # turns back a value chosen in a few words may have been put forward
+
+
+def _chosen_from(item: _Item, turns: list[Turn]) -> str | None:
+    """ "Seven fifty it is.": a call that names only an amount says what was chosen, not what
+    for. The statement that put those values forward a few turns before says it ("Seven
+    pounds fifty adult, six for concessions"): the decision is described by it."""
+    values = cv.values(item.quote)
+    if item.from_notes or not values or cv.said_words(item.quote):
+        return None
+    if not all(cv.is_number(v) for v in values):
+        return None  # "Brightline it is." says what was chosen
+    for back in range(item.turn_index - 1, max(item.turn_index - CHOICE_REACH, -1), -1):
+        for sentence in reversed(sentences(turns[back].text)):
+            said = sentence.text
+            if not said.endswith("?") and values <= cv.values(said) and cv.said_words(said):
+                return said
+    return None
 
 
 def _says_what(text: str) -> bool:
@@ -498,7 +517,7 @@ def _elaborates(text: str, fragment: bool = False) -> bool:
     if text.endswith("?") or _PRONOUN_START.match(text) or not _says_what(text):
         return False
     if fragment:  # "Web only for the pilot.", not "Agreed.", "Fair enough." or "Scrap that."
-        said = content_words(text) - _CALL_WORDS - _EMPTY_WORDS
+        said = content_words(text) - cv.CALL_WORDS - _EMPTY_WORDS
         return (
             word_count(text) <= SHORT_CALL
             and len(said) >= 2
@@ -515,6 +534,7 @@ def _describe_decision(item: _Item, turns: list[Turn]) -> None:
         _pointed_at(item, turns)
         or (_with_what(item, turns) if vague else None)
         or _said_more(item, turns)
+        or _chosen_from(item, turns)
         or item.quote
     )
     by = _DECIDED_BY.search(quote)
@@ -616,54 +636,13 @@ def _due_context(item: _Item, turns: list[Turn]) -> list[str]:
 
 REVERSAL_REACH = 4  # turns back a call may have been taken back in ("scrap door seven")
 _OBJECTION = re.compile(r"^\W*(?:wait|no|hang on|hold on|actually)\b", re.I)
-_NUMBER_WORDS = frozenset(
-    "one two three four five six seven eight nine ten eleven twelve fifteen twenty thirty "
-    "forty fifty sixty hundred first second third fourth fifth half".split()
-)
-
-
-def _values(text: str) -> set[str]:
-    """What a decision sets: numbers, dates and names ("the 20th", "forty", "PagerDuty")."""
-    found = {n.lstrip("0") or "0" for n in re.findall(r"\d+(?:\.\d+)?", text)}
-    words = re.findall(r"[\w'\-]+", text)
-    found |= {w.lower() for w in words if w.lower() in _NUMBER_WORDS}
-    found |= {w.lower() for w in words[1:] if w[0].isupper() and w != "I" and "'" not in w}
-    return found
-
-
-def _changed(values: set[str], theirs: set[str]) -> bool:
-    """A value set again differently: a number for a number, a day or month for a day or
-    month, a name for a name ("the 20th" then "the 27th", "Slack" then "PagerDuty"); a name
-    and a number are not one value changed ("Voltaic it is", then "burn-in on the first ten
-    packs"), nor a name and a month ("Parcelwise instead of Brightline" after "Monday the
-    16th of March")."""
-    kinds: tuple[Callable[[str], bool], ...] = (
-        _is_number,
-        lambda v: v in CALENDAR,
-        lambda v: not _is_number(v) and v not in CALENDAR,
-    )
-    for kind in kinds:
-        ours, before = {v for v in values if kind(v)}, {v for v in theirs if kind(v)}
-        if ours and before and ours.isdisjoint(before):
-            return True
-    return False
-
-
-def _what(words: set[str]) -> set[str]:
-    """Subject words less the values among them: sharing "monday" or "three" makes two calls
-    no more about the same thing."""
-    return {w for w in words if w not in CALENDAR and not _is_number(w)}
-
-
-def _is_number(value: str) -> bool:
-    return value[:1].isdigit() or value in _NUMBER_WORDS
 
 
 def _subject(item: _Item, turns: list[Turn]) -> set[str]:
     """What a decision is about: its words, and when it says little ("Let's do it, door
     seven."), the words of its turn and of the turn it answers."""
     words = _topic(item.quote)
-    if len(words - _values(item.quote)) < 3:
+    if len(words - cv.values(item.quote)) < 3:
         words |= _topic(turns[item.turn_index].text)
         if item.turn_index:
             words |= _topic(turns[item.turn_index - 1].text)
@@ -700,7 +679,7 @@ def _restated(item: _Item, kept: list[_Item], turns: list[Turn]) -> _Item | None
     shadow week w/c 13 Apr it is" then "Agreed. Shadow week = w/c 13 Apr, not the 20th.")."""
     if item.from_notes or item.kind != "decision":
         return None
-    values = _values(item.quote)
+    values = cv.values(item.quote)
     for earlier in reversed(kept):
         if item.turn_index - earlier.turn_index > RESTATE_REACH:
             return None
@@ -708,8 +687,8 @@ def _restated(item: _Item, kept: list[_Item], turns: list[Turn]) -> _Item | None
             continue
         if turns[earlier.turn_index].speaker == turns[item.turn_index].speaker:
             continue
-        theirs = _values(earlier.quote)
-        said, before = _said_words(item.quote), _said_words(earlier.quote)
+        theirs = cv.values(earlier.quote)
+        said, before = cv.said_words(item.quote), cv.said_words(earlier.quote)
         if values and theirs and values & theirs and said & before and not said ^ before:
             return earlier  # the same values, and nothing else said differently
     return None
@@ -718,25 +697,17 @@ def _restated(item: _Item, kept: list[_Item], turns: list[Turn]) -> _Item | None
 def _repeated(item: _Item, kept: list[_Item]) -> _Item | None:
     """An earlier call of the meeting this one only says again: every value it sets and
     every word it says beside them, the earlier said too ("We open on the 18th of June." in
-    the recap, after "We open to the public on Thursday the 18th of June instead.")."""
-    values, said = _values(item.quote), _said_words(item.quote)
-    if item.from_notes or item.kind != "decision" or not values or not said:
+    the recap, after "We open to the public on Thursday the 18th of June instead."; "Fifteen
+    it is.", after "Fifteen percent contingency, and we take it to the board.")."""
+    values, said = cv.values(item.quote), cv.said_words(item.quote)
+    if item.from_notes or item.kind != "decision" or not values:
         return None
     for earlier in reversed(kept):
         if earlier.kind != "decision" or earlier.from_notes or earlier.superseded_by:
             continue
-        if values <= _values(earlier.quote) and said <= content_words(earlier.quote):
+        if values <= cv.values(earlier.quote) and said <= content_words(earlier.quote):
             return earlier
     return None
-
-
-_CALL_WORDS = frozenset("agreed agree decided decide final confirm confirmed settled done".split())
-
-
-def _said_words(quote: str) -> set[str]:
-    """What a statement of a decision says beyond its values and its call words."""
-    values = _values(quote)
-    return {w for w in content_words(quote) if w not in values and w not in _CALL_WORDS}
 
 
 def _superseded(item: _Item, kept: list[_Item], turns: list[Turn]) -> _Item | None:
@@ -751,16 +722,16 @@ def _superseded(item: _Item, kept: list[_Item], turns: list[Turn]) -> _Item | No
         trigger = (
             None  # a call of its own ("we're moving the launch to the 16th"), not a retraction
         )
-    named = _topic(trigger) | _values(trigger) if trigger else set()
+    named = _topic(trigger) | cv.values(trigger) if trigger else set()
     subject = _subject(item, turns) | named
-    values = _values(item.quote)
+    values = cv.values(item.quote)
     best: tuple[int, tuple[int, int], _Item] | None = None
     for earlier in kept:
         if earlier.kind != "decision" or earlier.from_notes or earlier.superseded_by:
             continue
-        shared = len(_what(subject & _subject(earlier, turns)))
-        theirs = _values(earlier.quote)
-        changed = _changed(values, theirs)
+        shared = len(cv.what(subject & _subject(earlier, turns)))
+        theirs = cv.values(earlier.quote)
+        changed = cv.changed(values, theirs)
         called_off = bool(named & (_topic(earlier.quote) | theirs))
         same = (called_off and shared >= 1) or (shared >= 2 and changed)
         if same and (best is None or (shared, earlier.position) > best[:2]):
@@ -781,14 +752,14 @@ _BACK_TO_IT = re.compile(
 def _just_called(item: _Item, kept: list[_Item], turns: list[Turn]) -> _Item | None:
     """The speaker's own call a moment before, when this one sets another value for it."""
     speaker = turns[item.turn_index].speaker
-    values = _values(item.quote)
+    values = cv.values(item.quote)
     for earlier in reversed(kept):
         if item.turn_index - earlier.turn_index > REVERSAL_REACH:
             return None
         if earlier.kind != "decision" or earlier.from_notes or earlier.superseded_by:
             continue
-        theirs = _values(earlier.quote)
-        if turns[earlier.turn_index].speaker == speaker and _changed(values, theirs):
+        theirs = cv.values(earlier.quote)
+        if turns[earlier.turn_index].speaker == speaker and cv.changed(values, theirs):
             return earlier
     return None
 
