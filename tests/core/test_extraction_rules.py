@@ -180,6 +180,34 @@ def said(result: Extraction) -> list[str]:
             ],
             "accepting the increase",
         ),
+        (  # what settles it points back at the call
+            [
+                "Omar Haddad: The hall is bigger, but it has no lift.",
+                "Nadia Roy: Then it's the library. The lift settles it, I'm afraid.",
+            ],
+            "library",
+        ),
+        (
+            [
+                "Omar Haddad: Should we move the sculpture for the opening?",
+                "Nadia Roy: No. It stays exactly where it is, it took a crane to put it there.",
+            ],
+            "stays exactly where it is",
+        ),
+        (
+            [
+                "Omar Haddad: The survey says the roof needs work, but the swifts are nesting.",
+                "Nadia Roy: Okay, so the roof waits until September.",
+            ],
+            "roof waits until september",
+        ),
+        (
+            [
+                "Omar Haddad: The cases are ready.",
+                "Nadia Roy: Okay, so the install starts Monday the ninth.",
+            ],
+            "install starts monday",
+        ),
         (
             [
                 "Omar Haddad: Eight percent would cover the overrun.",

@@ -193,7 +193,7 @@ DECISION_CUES: list[tuple[Cue, int]] = [
     ),
     (
         re.compile(
-            r"\b(?:let'?s|let us)\s+(?:just\s+|all\s+|definitely\s+)?(?:go with|go for|use|stick with|keep|pick|choose|switch|move(?! on)|drop|ship|adopt|launch|standardi[sz]e|not (?:do|use|ship|build|buy|move|change|go with|hire|add)|make it|make the|do it|do that|do this|put|have|cut|freeze|pause|postpone|cancel|target|bring|hire|set)\b",
+            r"\b(?:let'?s|let us)\s+(?:just\s+|all\s+|definitely\s+)?(?:go with|go for|use|stick with|keep|pick|choose|switch|move(?! on)|drop|ship|adopt|launch|standardi[sz]e|not (?:do|use|ship|build|buy|move|change|go with|hire|add)|make it|make the|do it|do that|do this|hold|leave|put|have|cut|freeze|pause|postpone|cancel|target|bring|hire|set)\b",
             re.I,
         ),
         3,
@@ -258,6 +258,27 @@ DECISION_CUES: list[tuple[Cue, int]] = [
         3,
     ),
     (_Placed(), 2),  # "Daventry goes live on 3.1.4", "On-call moves to a weekly rotation"
+    (  # "The environmental control settles it.", "It stays exactly where it is."
+        re.compile(
+            r"\b(?:that|this|which|it|the [\w\- ]{2,30}) settles it\b|"
+            r"\b(?:stays|staying|remains) (?:exactly |just )?(?:where|as) it is\b",
+            re.I,
+        ),
+        3,
+    ),
+    (  # put off to a date: "The cottage roof waits till October."
+        re.compile(r"\b(?:waits|can wait|will wait|holds off) (?:till|until)\b", re.I),
+        2,
+    ),
+    (  # a date set for a thing: "the install starts Monday the seventh"
+        re.compile(
+            r"\b(?:starts|begins|opens|finishes|ends) (?:on |from |in |the week of )?(?:the )?"
+            r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|"
+            r"march|april|may|june|july|august|september|october|november|december|\d)",
+            re.I,
+        ),
+        2,
+    ),
     (_Planned(valued=True), 3),  # "We open to the public on Thursday the 18th of June."
     (_Planned(valued=False), 2),  # "So we stay with Brightwash."
     (  # "What we'll do instead is a free glass of fizz", "I'm accepting the increase"
@@ -548,7 +569,8 @@ _CALL_IN_SENTENCE = re.compile(
 # "That's final for go-live.": a call that points back at the statement before it.
 POINTS_BACK = re.compile(
     r"^\W*(?:(?:and|so|ok(?:ay)?)\W+)?(?:that|this|it)(?:'s| is) (?:final|decided|agreed|settled|"
-    r"the plan|the decision|the date|the deal|my call|not negotiable|non-negotiable)\b",
+    r"the plan|the decision|the date|the deal|my call|not negotiable|non-negotiable)\b|"
+    r"^\W*(?:(?:and|so|ok(?:ay)?)\W+)?(?:that|this|which|the [\w\- ]{2,30}) settles it\b",
     re.I,
 )
 CONFIRMS = re.compile(
