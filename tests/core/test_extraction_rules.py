@@ -253,6 +253,7 @@ def test_ways_a_decision_is_called(lines: list[str], decided: str) -> None:
         "Nadia Roy: We open at nine every day, the café at ten.",
         "Nadia Roy: We go through the list first, then the budget.",
         "Nadia Roy: We add the second van when the lease comes through.",
+        "Nadia Roy: Right now we do the route planning in spreadsheets, and it takes hours.",
         "Nadia Roy: Last year we cut the menu to twelve dishes because of the kitchen.",
     ],
 )

@@ -133,7 +133,7 @@ class _Planned:
 
     _SAID = re.compile(
         r"(?:^|[,;:.\u2014]\s*|\b(?:so|then|and|ok(?:ay)?|right|fine|instead|yeah|yes|"
-        r"great|good|now)\s+)(?:we )?we(?:'ll| will)? "
+        r"great|good)\s+)(?:we )?we(?:'ll| will)? "
         r"(?:go|stay|open|reopen|close|launch|start|stop|keep|use|run|ship|move|switch|hold|"
         r"take|accept|cap|limit|offer|print|publish|order|hire|book|sign|pay|release|drop|"
         r"pilot|freeze|delay|postpone|cancel|skip|add|extend|reduce|raise|charge|buy|lease|"
@@ -151,6 +151,9 @@ class _Planned:
     )
 
     _WHEN = re.compile(r"\b(?:when|once|if|unless|as soon as)\b", re.I)
+    _AS_IT_IS = re.compile(
+        r"\b(?:right now|currently|at the moment|at present|these days|nowadays)\b", re.I
+    )
 
     def __init__(self, valued: bool) -> None:
         self.valued = valued
@@ -159,6 +162,8 @@ class _Planned:
         match = self._SAID.search(string)
         if match is None or "?" in string or _Placed._HABIT.search(string):
             return None
+        if self._AS_IT_IS.search(string, 0, match.end()):
+            return None  # "Right now we do the routing in Python": how it is, not a plan
         if self._WHEN.search(string, match.end()):
             return None
         return match if bool(self._VALUE.search(string)) == self.valued else None
