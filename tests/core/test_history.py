@@ -256,6 +256,20 @@ def test_a_later_meeting_that_reports_a_task_done_proposes_closing_it(
     assert "forklift inspection" in plain.stdout  # "isn't booked yet" closes nothing
 
 
+def test_its_owner_saying_it_went_out_proposes_closing_it(memo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    said = "Omar Haddad: Yes, the spare scanner batteries went to the depot.\n"
+    later = "Ops weekly\nDate: 2026-02-09\n\n" + said
+    (tmp_path / "2026-02-02-ops.txt").write_text(TASKS)
+    (tmp_path / "2026-02-09-ops.txt").write_text(later)
+    db = ("--db", str(tmp_path / "memo.db"))
+    for name in ("2026-02-02-ops.txt", "2026-02-09-ops.txt"):
+        assert memo(*db, "capture", str(tmp_path / name)).code == 0
+    closes = memo(*db, "changes", "--json").json()["changes"]
+    assert [c["new"]["evidence"] for c in closes] == [
+        "Yes, the spare scanner batteries went to the depot."
+    ]
+
+
 def test_a_person_is_owed_what_they_asked_others_for(memo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     (tmp_path / "2026-02-02-ops.txt").write_text(TASKS)
     (tmp_path / "2026-02-09-ops.txt").write_text(DONE)
@@ -375,6 +389,12 @@ def test_what_holds_leaves_replaced_decisions_out_of_listings(
         ("Nadia Roy: Will you have it finished by Friday?", False),
         ("Jon Park: Fiona, thanks for sending the API docs, by the way.", True),
         ("Jon Park: I'll have the docs sent by the 3rd.", False),
+        ("Ewan Reid: The sensor quotes came in on Monday.", True),
+        ("Kate Lin: Thanks for the site plan, Omar, it was great.", True),
+        ("Kate Lin: Thank you Omar for the risk notice back in May.", True),
+        ("Omar Haddad: I did all twelve reports when I was up at the depot.", True),
+        ("Omar Haddad: I'll do the reports when I'm up at the depot.", False),
+        ("Dewi Rhys: The fish rescue went fine, by the way.", True),
     ],
 )
 def test_a_line_reports_something_done_only_when_it_is(line: str, done: bool) -> None:

@@ -2,8 +2,9 @@
 sending the API docs", a ticked `- [x]` line in the next meeting's notes.
 
 A sentence of a later meeting closes an earlier open item when it says something is done (not
-that it will be, nor that it is not) and shares the item's rare words, and it names the owner
-or is said by them. A heuristic, measured by `memo bench extract` against the labelled sets'
+that it will be, nor that it is not: "came back", "went fine", "thanks for the plan", "I did
+all twelve when I was up there") and shares the item's rare words, and it names the owner or
+is said by them. A heuristic, measured by `memo bench extract` against the labelled sets'
 `closed_by` links. A close is always proposed for review, never applied on its own: status
 notes are terse ("one-pager v1 (SD) circulated 27/1") and a wrong close hides work still owed.
 """
@@ -22,16 +23,19 @@ DONE = re.compile(
     r"\b(?:finished|done|completed|sent|shipped|delivered|signed off|signed|merged|fixed|"
     r"wrapped up|went (?:out|back|live|in|to)|is (?:in|live|merged|up)|are (?:in|live|up)|"
     r"submitted|uploaded|published|installed|migrated|landed|arrived|booked|ordered|"
-    r"circulated|shared|chased|ran|running since|"
-    r"(?:I|we|he|she|they)\s+(?:just\s+|already\s+)?(?:set up|did|wrote|built|put)|"
-    r"thanks for (?:sending|doing|getting|setting up|fixing|sorting)|sorted)\b|\u2714",
+    r"circulated|shared|chased|ran|running since|came (?:back|in|through)|"
+    r"went (?:fine|well|smoothly|ok(?:ay)?)|"
+    r"(?:I|we|he|she|they)\s+(?:just\s+|already\s+)?(?:set up|did|wrote|built|put|got)|"
+    r"thank(?:s| you)(?: [A-Z][\w'-]+)? for (?:the|your|sending|doing|getting|setting up|"
+    r"fixing|sorting)|sorted)\b|\u2714",
     re.IGNORECASE,
 )
 NOT_DONE = re.compile(
     r"n't\b|\b(?:not|never|yet|still|no(?:body| one)|will|going to|'ll|"
     r"tomorrow|next (?:week|month)|this week|"
     r"by (?:monday|tuesday|wednesday|thursday|friday|the(?! way))|"
-    r"when|once|if|until|hopefully|should|almost|nearly)\b|\?"
+    r"when(?! (?:I|we|he|she|they) (?:was|were)\b)|once|if|until|hopefully|should|almost|"
+    r"nearly)\b|\?"
     r"|^\W*(?-i:(?:[A-Z][\w'.-]*\s+){1,3})to\s",  # "Sam Cheng to swap the Zebra": a task
     re.IGNORECASE,
 )
@@ -111,9 +115,8 @@ def closings(store: Store, capture_id: int) -> list[NewChange]:
             shared = sum(rarity(w) for w in own & words)
             share = shared / weight
             names = _names(item.owner, common)
-            by_owner = bool(names & _said_names(sentence.speaker or "")) and bool(
-                re.search(r"\b(?:I|I've|we|we've|was|were|been)\b", sentence.text)
-            )
+            # said by its owner: a shared first name counts here ("Alex" owes it, an Alex says it)
+            by_owner = bool(_names(item.owner) & _said_names(sentence.speaker or ""))
             named = bool(names & _said_names(sentence.text))
             if not (named or by_owner) or shared < SHARED_WEIGHT or share < WEAK_SHARE:
                 continue

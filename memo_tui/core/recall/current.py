@@ -24,7 +24,8 @@ DECISION = 1 << 32  # a decision's fact key is this | its id (see the facts view
 MOST_LINKS = 20  # a chain longer than this is a loop or a bug; stop following it
 ASKS_WHAT_HOLDS = re.compile(
     r"\b(?:now|nowadays|currently|current|these days|at the moment|at present|right now|"
-    r"still|latest|as (?:of|it stands) (?:today|now))\b"
+    r"still|latest|as (?:of|it stands) (?:today|now)|as (?:it|things) stands?|in the end|"
+    r"eventually|ended up|end up)\b"
     # or asked in the present: "what is the go-live date", "when does it open", "how many
     # copies are in the first printing", "how is on-call arranged"
     r"|^\s*(?:what|when|where|who|which|how(?: many| much| long)?)\b[^?]{0,40}?"
