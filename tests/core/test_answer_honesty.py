@@ -315,3 +315,21 @@ def test_a_model_answer_that_states_what_its_sources_do_not_is_set_aside(
         assert result.answer.startswith("From your meetings:"), result.answer
         assert "the model's answer was set aside" in (result.note or "")
         assert "is in none of [1]" in (result.note or "")
+
+
+def test_what_holds_now_puts_a_later_call_on_the_same_thing_first() -> None:
+    from memo_tui.core.recall.current import _newest_first
+    from memo_tui.core.recall.search import Hit
+    from store import FactRecord
+
+    def decided(n: int, text: str, day: str) -> Hit:
+        fact = FactRecord(n, "decision", n, text, n, "t", day, "", "meeting", "x", 1, 1)
+        return Hit(fact, 1.0 / n, n, None, None)
+
+    first = decided(1, "We open the gallery on Friday the 18th of September.", "2026-02-10")
+    later = decided(
+        2, "We move it: we open the gallery on Friday the 2nd of October.", "2026-05-14"
+    )
+    other = decided(3, "The phone line stays as it is until 2027.", "2026-07-01")
+    order = [h.fact.fact_id for h in _newest_first([first, other, later])]
+    assert order == [2, 1, 3]  # the later opening date first; the unrelated call keeps its rank

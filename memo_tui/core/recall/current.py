@@ -8,7 +8,8 @@ current decision first and the history after it.
 
 A question about what holds now ("how many robots are in the fleet now?", "who supplies our
 batteries these days?") is answered by a decision before anything said around it: the
-decisions among the best few hits move to the front, in their order.
+decisions among the best few hits move to the front, in their order, except that a later
+meeting's decision about the same thing goes before an earlier one.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import re
 from dataclasses import dataclass
 
 from memo_tui.core.capture.offline.text import content_words, content_words_and_parts, stem
+from memo_tui.core.capture.subject import CALENDAR
 from memo_tui.core.recall.search import Hit
 from store import FactPeople, Store
 
@@ -80,8 +82,34 @@ def decisions_first(store: Store, hits: list[Hit], question: str) -> list[Hit]:
         said = hit.fact.text.splitlines()[0] + " " + subjects.get(hit.fact.fact_id, "")
         return bool(asked & content_words_and_parts(said))
 
-    lead = [h for h in near if about(h)]
+    lead = _newest_first([h for h in near if about(h)])
     return lead + [h for h in hits if h not in lead]
+
+
+def _newest_first(decisions: list[Hit]) -> list[Hit]:
+    """The decisions in rank order, except that one about the same thing as a decision
+    ranked above it (a word in common, dates and numbers aside) but from a later meeting
+    goes before it: what holds now was said last."""
+
+    def day(hit: Hit) -> str:
+        return hit.fact.occurred_at or hit.fact.captured_at[:10]
+
+    def words(hit: Hit) -> set[str]:
+        said = content_words(_LABELS.sub("", hit.fact.text.splitlines()[0]))
+        return {w for w in said if w not in CALENDAR and not w[:1].isdigit()}
+
+    placed: list[Hit] = []
+    for hit in decisions:
+        at = next(
+            (i for i, o in enumerate(placed) if day(hit) > day(o) and words(hit) & words(o)),
+            len(placed),
+        )
+        placed.insert(at, hit)
+    return placed
+
+
+# "(decided by Libby Harcourt)", "Reasoning: …": who and why, not what it is about.
+_LABELS = re.compile(r"\s*\((?:decided by|owner:|due|done|dropped)[^()]*\)| Reasoning: .*$")
 
 
 def lead_with_current(
