@@ -100,7 +100,11 @@ def test_the_reason_said_before_the_call_wins_over_the_same_said_long_after() ->
 
 
 def test_no_sentence_with_a_reason_gives_none() -> None:
-    turns = ["Sync is on the list.", "Tablets are here.", CALL]
+    turns = [
+        "The sync settings page is on the release list.",
+        "New tablets arrived at the depot.",
+        CALL,
+    ]
     assert best_reason(turns, 2, content_words(CALL), CALL) is None
 
 

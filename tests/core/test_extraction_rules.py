@@ -255,6 +255,7 @@ def test_ways_a_decision_is_called(lines: list[str], decided: str) -> None:
         "Nadia Roy: We add the second van when the lease comes through.",
         "Nadia Roy: Right now we do the route planning in spreadsheets, and it takes hours.",
         "Nadia Roy: So we use the old scanner and we do the rest by hand.",  # sets nothing
+        "Nadia Roy: So we do the rest of the routing by hand.",
         "Nadia Roy: Last year we cut the menu to twelve dishes because of the kitchen.",
     ],
 )
@@ -628,3 +629,18 @@ def test_a_value_echoed_after_the_call_is_the_same_call() -> None:
     )
     [decision] = result.decisions
     assert "contingency" in decision.description, result.decisions
+
+
+def test_an_amount_chosen_long_after_another_call_with_it_is_a_call_of_its_own() -> None:
+    result = meeting(
+        "Nadia Roy: We hire twelve seasonal staff for the terrace, that's agreed.",
+        "Omar Haddad: Fine.",
+        "Lena Park: Next, the roof.",
+        "Omar Haddad: The survey is back.",
+        "Lena Park: It needs the whole south side redoing.",
+        "Omar Haddad: That's a lot of scaffolding.",
+        "Lena Park: And the gutters.",
+        "Omar Haddad: Contingency at ten percent won't cover it. Twelve percent would.",
+        "Nadia Roy: Twelve it is.",
+    )
+    assert len(result.decisions) == 2, result.decisions

@@ -395,6 +395,9 @@ def test_what_holds_leaves_replaced_decisions_out_of_listings(
         ("Omar Haddad: I did all twelve reports when I was up at the depot.", True),
         ("Omar Haddad: I'll do the reports when I'm up at the depot.", False),
         ("Dewi Rhys: The fish rescue went fine, by the way.", True),
+        ("Ewan Reid: The crash came back on Android 12.", False),
+        ("Ewan Reid: Thanks everyone for the time today.", False),
+        ("Ewan Reid: We got a complaint about the docs.", False),
     ],
 )
 def test_a_line_reports_something_done_only_when_it_is(line: str, done: bool) -> None:

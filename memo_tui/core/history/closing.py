@@ -23,10 +23,12 @@ DONE = re.compile(
     r"\b(?:finished|done|completed|sent|shipped|delivered|signed off|signed|merged|fixed|"
     r"wrapped up|went (?:out|back|live|in|to)|is (?:in|live|merged|up)|are (?:in|live|up)|"
     r"submitted|uploaded|published|installed|migrated|landed|arrived|booked|ordered|"
-    r"circulated|shared|chased|ran|running since|came (?:back|in|through)|"
+    r"circulated|shared|chased|ran|running since|came (?:in|through)|"
+    r"came back (?:from|signed|with|last|yesterday)|"
     r"went (?:fine|well|smoothly|ok(?:ay)?)|"
-    r"(?:I|we|he|she|they)\s+(?:just\s+|already\s+)?(?:set up|did|wrote|built|put|got)|"
-    r"thank(?:s| you)(?: [A-Z][\w'-]+)? for (?:the|your|sending|doing|getting|setting up|"
+    r"(?:I|we|he|she|they)\s+(?:just\s+|already\s+)?(?:set up|did|wrote|built|put)|"
+    r"I\s+(?:just\s+|already\s+)?got (?:the|it|them|those|all)|"
+    r"thank(?:s| you)(?: (?-i:[A-Z])[\w'-]+)? for (?:the|your|sending|doing|getting|setting up|"
     r"fixing|sorting)|sorted)\b|\u2714",
     re.IGNORECASE,
 )
@@ -55,7 +57,7 @@ class Said:
 def done_sentences(text: str) -> list[Said]:
     """The lines of a capture that report something done, with who said them."""
     found = []
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(text.split("\n"), 1):  # as line numbers count
         speaker, said = None, line
         matched = _SPEAKER.match(line)
         if matched and not TICKED.match(line):

@@ -95,7 +95,7 @@ def _newest_first(decisions: list[Hit]) -> list[Hit]:
         return hit.fact.occurred_at or hit.fact.captured_at[:10]
 
     def words(hit: Hit) -> set[str]:
-        said = content_words(_LABELS.sub("", hit.fact.text.splitlines()[0]))
+        said = content_words(what_was_decided(hit.fact.text.splitlines()[0]))
         return {w for w in said if w not in CALENDAR and not w[:1].isdigit()}
 
     placed: list[Hit] = []
@@ -109,7 +109,12 @@ def _newest_first(decisions: list[Hit]) -> list[Hit]:
 
 
 # "(decided by Libby Harcourt)", "Reasoning: …": who and why, not what it is about.
-_LABELS = re.compile(r"\s*\((?:decided by|owner:|due|done|dropped)[^()]*\)| Reasoning: .*$")
+_LABELS = re.compile(r"\s*\((?:decided by|owner:|due|done|dropped)[^()]*\)")
+
+
+def what_was_decided(text: str) -> str:
+    """A decision's or an item's text without its reasoning and its labels."""
+    return _LABELS.sub("", text.split(" Reasoning: ")[0])
 
 
 def lead_with_current(

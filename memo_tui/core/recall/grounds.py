@@ -42,7 +42,7 @@ GROUNDS = re.compile(
 )
 BEFORE, AFTER = 8, 3  # how many turns before and after the call are read
 MIN_SCORE = 0.25  # below this no sentence gives a reason (calibrated with the benches)
-_NOTE = re.compile(r"^\s*(?:[-*#>|]|\d+[.)]\s|\[[ x]\])")
+NOTE = re.compile(r"^\s*(?:[-*#>|]|\d+[.)]\s|\[[ x]\])")
 
 
 @dataclass(frozen=True)
@@ -68,7 +68,7 @@ def best_reason(turns: Sequence[str], at: int, about: set[str], skip: str = "") 
     called = content_words(skip)
     read: list[tuple[int, str, set[str]]] = []
     for index in range(low, high + 1):
-        if _NOTE.match(turns[index]):
+        if NOTE.match(turns[index]):
             continue
         for sentence in sentences(turns[index]):
             text = sentence.text

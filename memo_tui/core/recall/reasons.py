@@ -19,8 +19,8 @@ import re
 from dataclasses import replace
 
 from memo_tui.core.capture.offline.text import content_words
-from memo_tui.core.recall.current import Change
-from memo_tui.core.recall.grounds import AFTER, BEFORE, best_reason
+from memo_tui.core.recall.current import Change, what_was_decided
+from memo_tui.core.recall.grounds import AFTER, BEFORE, NOTE, best_reason
 from memo_tui.core.recall.search import Hit
 from store import FactRecord, Store
 
@@ -30,8 +30,6 @@ ASKS_WHY = re.compile(
 )
 LEADS = 3  # how many of the best hits may be the decision asked about
 _TURN = re.compile(r"^\s*(?:-\s*)?([^:\n]{2,60}):\s+")
-# "(decided by Libby Harcourt)", "(owner: Tom) (due 2026-11-30)": who, not what about.
-_LABELS = re.compile(r"\s*\((?:decided by|owner:|due|done|dropped)[^()]*\)")
 
 
 def _turns(store: Store, decision: FactRecord) -> tuple[list[tuple[int, str, FactRecord]], int]:
@@ -39,7 +37,7 @@ def _turns(store: Store, decision: FactRecord) -> tuple[list[tuple[int, str, Fac
     excerpt that holds it, to cite), and which of them is its own turn (-1: none is)."""
     assert decision.capture_id is not None and decision.line_start is not None
     low, high = decision.line_start - BEFORE, (decision.line_end or decision.line_start) + AFTER
-    text = store.capture_text(decision.capture_id).splitlines()
+    text = store.capture_text(decision.capture_id).split("\n")  # as line numbers count
     holders: dict[int, FactRecord] = {}
     for excerpt in store.facts(fact_type="excerpt", capture_id=decision.capture_id):
         if excerpt.line_start is not None and excerpt.line_end is not None:
@@ -52,7 +50,7 @@ def _turns(store: Store, decision: FactRecord) -> tuple[list[tuple[int, str, Fac
     turns = [(n, line, excerpt) for n, (line, excerpt) in sorted(found.items())]
     # Its lines reach from its reason to the call when the reason came first: the call is
     # the turn among them that says most of what was decided.
-    said = content_words(_LABELS.sub("", decision.text.split(" Reasoning: ")[0]))
+    said = content_words(what_was_decided(decision.text))
     last = decision.line_end or decision.line_start
     own = [i for i, (n, _, _) in enumerate(turns) if decision.line_start <= n <= last]
     if not own:
@@ -65,8 +63,9 @@ def _best_reason(store: Store, decision: FactRecord, asked: set[str]) -> Hit | N
     turns, own = _turns(store, decision)
     if own < 0:
         return None
-    spoken = [_TURN.sub("", line) for _, line, _ in turns]
-    decided = _LABELS.sub("", decision.text.split(" Reasoning: ")[0])
+    # what each turn says, without its speaker; a line of notes is no turn of talk
+    spoken = ["" if NOTE.match(line) else _TURN.sub("", line) for _, line, _ in turns]
+    decided = what_was_decided(decision.text)
     found = best_reason(spoken, own, asked | content_words(decided), decision.text)
     if found is None:
         return None
@@ -86,7 +85,7 @@ def _anchor(store: Store, fact: FactRecord, shown: str) -> FactRecord | None:
         return fact
     if fact.fact_type != "excerpt":
         return None
-    text = store.capture_text(fact.capture_id).splitlines()
+    text = store.capture_text(fact.capture_id).split("\n")
     words = content_words(shown)
     for number in range(fact.line_start, min(fact.line_end, len(text)) + 1):
         if words and words <= content_words(text[number - 1]):
@@ -123,8 +122,9 @@ def _inserted(
     hits: list[Hit], changes: list[Change], at: int, reason: Hit
 ) -> tuple[list[Hit], list[Change]]:
     """`reason` put at `at`, the whole excerpt it comes from taken out (a hit shows one
-    line of it anyway), the last hit let go when the list would grow (an answer is given
-    as many facts as search found), and the changes' positions moved to match."""
+    line of it anyway), the last hit let go to make room when it is not part of a change
+    (an answer is given about as many facts as search found), and the changes' positions
+    moved to match."""
     linked = {n for c in changes for n in (c.new, c.old)}
     kept = [
         (i, hit)

@@ -147,7 +147,8 @@ class _Planned:
         r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|"
         r"forty|fifty|hundred|thousand|monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
         r"january|february|march|april|june|july|august|september|october|november|december|"
-        r"\w+(?:st|nd|rd|th) of)\b",
+        r"(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|"
+        r"twelfth|\w+teenth|twentieth|twenty-\w+|thirtieth|thirty-first) of)\b",
         re.I,
     )
 

@@ -705,6 +705,8 @@ def _repeated(item: _Item, kept: list[_Item]) -> _Item | None:
     for earlier in reversed(kept):
         if earlier.kind != "decision" or earlier.from_notes or earlier.superseded_by:
             continue
+        if not said and item.turn_index - earlier.turn_index > CHOICE_REACH:
+            return None  # a bare "Twelve it is." echoes only a call just made
         if values <= cv.values(earlier.quote) and said <= content_words(earlier.quote):
             return earlier
     return None
