@@ -415,18 +415,14 @@ _EMPTY_WORDS = frozenset(
 )
 
 
-CHOICE_REACH = 6  # turns back a value chosen in a few words may have been put forward
-
-
 def _chosen_from(item: _Item, turns: list[Turn]) -> str | None:
-    """ "Seven fifty it is.": a call that names only an amount says what was chosen, not what
-    for. The statement that put those values forward a few turns before says it ("Seven
-    pounds fifty adult, six for concessions"): the decision is described by it."""
+    """ "Seven fifty it is.": a call that names only an amount (not "Brightline it is.") says
+    what was chosen, not what for. The statement that put it forward a few turns before says
+    it ("Seven pounds fifty adult, six for concessions"): the decision is described by it."""
     values = cv.values(item.quote)
-    if item.from_notes or not values or cv.said_words(item.quote):
+    amount = bool(values) and all(cv.is_number(v) for v in values)
+    if item.from_notes or not amount or cv.said_words(item.quote):
         return None
-    if not all(cv.is_number(v) for v in values):
-        return None  # "Brightline it is." says what was chosen
     for back in range(item.turn_index - 1, max(item.turn_index - CHOICE_REACH, -1), -1):
         for sentence in reversed(sentences(turns[back].text)):
             said = sentence.text
@@ -672,6 +668,7 @@ def _taken_back(item: _Item, turns: list[Turn]) -> str | None:
 
 
 RESTATE_REACH = 3  # turns within which a call said again is the same call
+CHOICE_REACH = 6  # turns back an amount chosen in a few words may have been put forward
 
 
 def _restated(item: _Item, kept: list[_Item], turns: list[Turn]) -> _Item | None:
@@ -697,16 +694,16 @@ def _restated(item: _Item, kept: list[_Item], turns: list[Turn]) -> _Item | None
 def _repeated(item: _Item, kept: list[_Item]) -> _Item | None:
     """An earlier call of the meeting this one only says again: every value it sets and
     every word it says beside them, the earlier said too ("We open on the 18th of June." in
-    the recap, after "We open to the public on Thursday the 18th of June instead."; "Fifteen
-    it is.", after "Fifteen percent contingency, and we take it to the board.")."""
+    the recap, after "We open to the public on Thursday the 18th of June instead."); a bare
+    "Fifteen it is." only echoes a call made a few turns before."""
     values, said = cv.values(item.quote), cv.said_words(item.quote)
     if item.from_notes or item.kind != "decision" or not values:
         return None
     for earlier in reversed(kept):
+        if not said and item.turn_index - earlier.turn_index > CHOICE_REACH:
+            return None
         if earlier.kind != "decision" or earlier.from_notes or earlier.superseded_by:
             continue
-        if not said and item.turn_index - earlier.turn_index > CHOICE_REACH:
-            return None  # a bare "Twelve it is." echoes only a call just made
         if values <= cv.values(earlier.quote) and said <= content_words(earlier.quote):
             return earlier
     return None
