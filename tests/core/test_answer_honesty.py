@@ -240,6 +240,7 @@ def test_bench_ask_judges_each_kind(memo, tmp_path: Path) -> None:  # type: igno
     }
     plain = memo("bench", "ask", "--data", str(data), "--detail", extra_env=env)
     assert "none         1/1" in plain.stdout and "PASS" in plain.stdout
+    assert "answerable by kind: what 1/1" in plain.stdout, plain.stdout
     missing = memo("bench", "ask", "--data", str(tmp_path), extra_env=env)
     assert missing.code == 2 and "questions.jsonl" in missing.stderr
 
