@@ -180,6 +180,14 @@ def said(result: Extraction) -> list[str]:
             ],
             "accepting the increase",
         ),
+        (  # "let's do that" before the statement of what: that statement is the call
+            [
+                "Omar Haddad: My suggestion is we stop the booking slots from August.",
+                "Nadia Roy: Yes. Let's do that. From the first of August no booking needed, "
+                "visitors just turn up.",
+            ],
+            "no booking needed",
+        ),
         (  # what settles it points back at the call
             [
                 "Omar Haddad: The hall is bigger, but it has no lift.",

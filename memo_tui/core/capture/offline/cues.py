@@ -580,7 +580,7 @@ POINTS_BACK = re.compile(
 )
 CONFIRMS = re.compile(
     r"^\W*(?:final|done|agreed|decided|settled|that'?s final|that'?s (?:settled|decided|agreed)|"
-    r"(?:I|we) (?:all )?agree)\W*$",
+    r"(?:I|we) (?:all )?agree|let'?s do (?:that|it|this))\W*$",
     re.I,
 )
 # A decision told as history ("last year we decided", "in July we said"): a recap, not a call.
