@@ -180,6 +180,14 @@ def said(result: Extraction) -> list[str]:
             ],
             "accepting the increase",
         ),
+        (  # a contingency in a clause of its own leaves the plan a plan
+            [
+                "Omar Haddad: The lift engineer can't promise anything.",
+                "Nadia Roy: We reopen the depot on Monday the 4th of May, and if the lift fails "
+                "again we deal with it then.",
+            ],
+            "reopen the depot",
+        ),
         (  # "let's do that" before the statement of what: that statement is the call
             [
                 "Omar Haddad: My suggestion is we stop the booking slots from August.",

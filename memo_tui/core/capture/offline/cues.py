@@ -153,6 +153,7 @@ class _Planned:
     )
 
     _WHEN = re.compile(r"\b(?:when|once|if|unless|as soon as)\b", re.I)
+    _CLAUSE_END = re.compile(r",\s*(?:and|but|so)\b|\band if\b|[;.]\s", re.I)
     _NAME = re.compile(r"\b(?!I\b)[A-Z][\w'\-]*")  # a name it sets: "we stay with Brightwash"
     _AS_IT_IS = re.compile(
         r"\b(?:right now|currently|at the moment|at present|these days|nowadays)\b", re.I
@@ -164,8 +165,9 @@ class _Planned:
             return None
         if self._AS_IT_IS.search(string, 0, match.end()):
             return None  # "Right now we do the routing in Python": how it is, not a plan
-        if self._WHEN.search(string, match.end()):
-            return None
+        clause = self._CLAUSE_END.split(string[match.end() :], maxsplit=1)[0]
+        if self._WHEN.search(clause):
+            return None  # a plan for when something else happens, in its own clause
         named = self._NAME.search(string, match.end())
         return match if self._VALUE.search(string) or named else None
 
