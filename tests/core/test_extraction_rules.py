@@ -272,6 +272,7 @@ def test_ways_a_decision_is_called(lines: list[str], decided: str) -> None:
         "Nadia Roy: Right now we do the route planning in spreadsheets, and it takes hours.",
         "Nadia Roy: So we use the old scanner and we do the rest by hand.",  # sets nothing
         "Nadia Roy: So we do the rest of the routing by hand.",
+        "Nadia Roy: Let's pick that up when Lena is back from leave.",
         "Nadia Roy: Last year we cut the menu to twelve dishes because of the kitchen.",
     ],
 )

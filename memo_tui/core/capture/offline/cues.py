@@ -201,7 +201,7 @@ DECISION_CUES: list[tuple[Cue, int]] = [
     ),
     (
         re.compile(
-            r"\b(?:let'?s|let us)\s+(?:just\s+|all\s+|definitely\s+)?(?:go with|go for|use|stick with|keep|pick|choose|switch|move(?! on)|drop|ship|adopt|launch|standardi[sz]e|not (?:do|use|ship|build|buy|move|change|go with|hire|add)|make it|make the|do it|do that|do this|hold|leave|put|have|cut|freeze|pause|postpone|cancel|target|bring|hire|set)\b",
+            r"\b(?:let'?s|let us)\s+(?:just\s+|all\s+|definitely\s+)?(?:go with|go for|use|stick with|keep|pick(?! (?:that|this|it) up)|choose|switch|move(?! on)|drop|ship|adopt|launch|standardi[sz]e|not (?:do|use|ship|build|buy|move|change|go with|hire|add)|make it|make the|do it|do that|do this|hold|put|have|cut|freeze|pause|postpone|cancel|target|bring|hire|set)\b",
             re.I,
         ),
         3,
