@@ -173,14 +173,14 @@ def format_report(bench: AskBench, detail: bool = False) -> str:
         passed, total = bench.score(kinds)
         share = f"{passed / total:.0%}" if total else "-"
         lines.append(f"  {name:<11} {passed:>2}/{total:<2} {share:>5}  ({wants})")
-    kinds = [
+    by_kind = [
         f"{kind} {passed}/{total}"
         for kind in ANSWERABLE
         for passed, total in [bench.score((kind,))]
         if total
     ]
-    if kinds:
-        lines.append(f"  answerable by kind: {', '.join(kinds)}")
+    if by_kind:
+        lines.append(f"  answerable by kind: {', '.join(by_kind)}")
     failed = [a for a in bench.asked if not a.passed]
     if failed:
         lines.append("failed: " + " ".join(a.id for a in failed))
