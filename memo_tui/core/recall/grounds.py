@@ -15,13 +15,13 @@ reader judges it.
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from memo_tui.core.capture.offline import cues
 from memo_tui.core.capture.offline.text import content_words, sentences
+from memo_tui.core.recall.extractive import rarity
 
 # Words that say a reason follows or is being given.
 BECAUSE = re.compile(
@@ -80,11 +80,7 @@ def best_reason(turns: Sequence[str], at: int, about: set[str], skip: str = "") 
             read.append((index, text, words))
     if not read:
         return None
-    counts: dict[str, int] = {}
-    for _, _, words in read:
-        for word in words & about:
-            counts[word] = counts.get(word, 0) + 1
-    weight = {w: math.log((len(read) + 1) / (n + 0.5)) for w, n in counts.items()}
+    weight = rarity([words for _, _, words in read], about)
     mass = sum(weight.values()) or 1.0
     best: Reason | None = None
     for index, text, words in read:
