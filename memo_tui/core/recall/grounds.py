@@ -42,7 +42,6 @@ GROUNDS = re.compile(
 )
 BEFORE, AFTER = 8, 3  # how many turns before and after the call are read
 MIN_SCORE = 0.25  # below this no sentence gives a reason (calibrated with the benches)
-NOTE = re.compile(r"^\s*(?:[-*#>|]|\d+[.)]\s|\[[ x]\])")
 
 
 @dataclass(frozen=True)
@@ -62,14 +61,11 @@ def _cause(text: str) -> float:
 def best_reason(turns: Sequence[str], at: int, about: set[str], skip: str = "") -> Reason | None:
     """The sentence among `turns` (spoken text, no speaker) near turn `at` that best gives
     the reason for the call made there; `about`: the words it is about; `skip`: the call's
-    own words (a sentence made mostly of them is the call, or says what it already says).
-    Lines of notes (bullets, headings) are not turns of talk: they are not read."""
+    own words (a sentence made mostly of them is the call, or says what it already says)."""
     low, high = max(at - BEFORE, 0), min(at + AFTER, len(turns) - 1)
     called = content_words(skip)
     read: list[tuple[int, str, set[str]]] = []
     for index in range(low, high + 1):
-        if NOTE.match(turns[index]):
-            continue
         for sentence in sentences(turns[index]):
             text = sentence.text
             words = content_words(text)

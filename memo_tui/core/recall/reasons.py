@@ -20,7 +20,7 @@ from dataclasses import replace
 
 from memo_tui.core.capture.offline.text import content_words
 from memo_tui.core.recall.current import Change, what_was_decided
-from memo_tui.core.recall.grounds import AFTER, BEFORE, NOTE, best_reason
+from memo_tui.core.recall.grounds import AFTER, BEFORE, best_reason
 from memo_tui.core.recall.search import Hit
 from store import FactRecord, Store
 
@@ -30,24 +30,46 @@ ASKS_WHY = re.compile(
 )
 LEADS = 3  # how many of the best hits may be the decision asked about
 _TURN = re.compile(r"^\s*(?:-\s*)?([^:\n]{2,60}):\s+")
+_NOTE = re.compile(r"^\s*(?:[-*#>|]|\d+[.)]\s|\[[ x]\])")  # a bullet, a heading, a box
 
 
-def _turns(store: Store, decision: FactRecord) -> tuple[list[tuple[int, str, FactRecord]], int]:
+class _Captures:
+    """Each capture's lines (as line numbers count them) and the excerpt that holds each
+    line, read once for a question however many of its facts are looked around."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._lines: dict[int, list[str]] = {}
+        self._holders: dict[int, dict[int, FactRecord]] = {}
+
+    def lines(self, capture_id: int) -> list[str]:
+        if capture_id not in self._lines:
+            self._lines[capture_id] = self.store.capture_text(capture_id).split("\n")
+        return self._lines[capture_id]
+
+    def holders(self, capture_id: int) -> dict[int, FactRecord]:
+        if capture_id not in self._holders:
+            held: dict[int, FactRecord] = {}
+            for e in self.store.facts(fact_type="excerpt", capture_id=capture_id):
+                if e.line_start is not None and e.line_end is not None:
+                    held.update(dict.fromkeys(range(e.line_start, e.line_end + 1), e))
+            self._holders[capture_id] = held
+        return self._holders[capture_id]
+
+
+def _turns(
+    captures: _Captures, decision: FactRecord
+) -> tuple[list[tuple[int, str, FactRecord]], int]:
     """The lines around `decision` in its capture's text, in order (line number, text, the
     excerpt that holds it, to cite), and which of them is its own turn (-1: none is)."""
     assert decision.capture_id is not None and decision.line_start is not None
     low, high = decision.line_start - BEFORE, (decision.line_end or decision.line_start) + AFTER
-    text = store.capture_text(decision.capture_id).split("\n")  # as line numbers count
-    holders: dict[int, FactRecord] = {}
-    for excerpt in store.facts(fact_type="excerpt", capture_id=decision.capture_id):
-        if excerpt.line_start is not None and excerpt.line_end is not None:
-            holders.update(dict.fromkeys(range(excerpt.line_start, excerpt.line_end + 1), excerpt))
-    found = {
-        number: (text[number - 1], holders[number])
+    text, holders = captures.lines(decision.capture_id), captures.holders(decision.capture_id)
+    turns = [
+        (number, text[number - 1], holders[number])
         for number in range(max(low, 1), min(high, len(text)) + 1)
         if number in holders and text[number - 1].strip()
-    }
-    turns = [(n, line, excerpt) for n, (line, excerpt) in sorted(found.items())]
+    ]
     # Its lines reach from its reason to the call when the reason came first: the call is
     # the turn among them that says most of what was decided.
     said = content_words(what_was_decided(decision.text))
@@ -58,13 +80,13 @@ def _turns(store: Store, decision: FactRecord) -> tuple[list[tuple[int, str, Fac
     return turns, max(own, key=lambda i: (len(said & content_words(turns[i][1])), -i))
 
 
-def _best_reason(store: Store, decision: FactRecord, asked: set[str]) -> Hit | None:
+def _best_reason(captures: _Captures, decision: FactRecord, asked: set[str]) -> Hit | None:
     """The turn around `decision` that best gives its reason, as a hit on that one line."""
-    turns, own = _turns(store, decision)
+    turns, own = _turns(captures, decision)
     if own < 0:
         return None
     # what each turn says, without its speaker; a line of notes is no turn of talk
-    spoken = ["" if NOTE.match(line) else _TURN.sub("", line) for _, line, _ in turns]
+    spoken = ["" if _NOTE.match(line) else _TURN.sub("", line) for _, line, _ in turns]
     decided = what_was_decided(decision.text)
     found = best_reason(spoken, own, asked | content_words(decided), decision.text)
     if found is None:
@@ -76,7 +98,7 @@ def _best_reason(store: Store, decision: FactRecord, asked: set[str]) -> Hit | N
     return Hit(line_only, 0.0, None, None, None)
 
 
-def _anchor(store: Store, fact: FactRecord, shown: str) -> FactRecord | None:
+def _anchor(captures: _Captures, fact: FactRecord, shown: str) -> FactRecord | None:
     """What a reason would be for: a decision or an action item, or the line of an excerpt
     the answer shows (`shown`); None for a fact with no line to read around."""
     if fact.capture_id is None or fact.line_start is None or fact.line_end is None:
@@ -85,7 +107,7 @@ def _anchor(store: Store, fact: FactRecord, shown: str) -> FactRecord | None:
         return fact
     if fact.fact_type != "excerpt":
         return None
-    text = store.capture_text(fact.capture_id).split("\n")
+    text = captures.lines(fact.capture_id)
     words = content_words(shown)
     for number in range(fact.line_start, min(fact.line_end, len(text)) + 1):
         if words and words <= content_words(text[number - 1]):
@@ -108,11 +130,13 @@ def with_reasons(
         return hits, changes
     asked = content_words(question)
     replaced = {change.old for change in changes}
+    captures = _Captures(store)
     for at, lead in enumerate(hits[:LEADS]):
-        fact = _anchor(store, lead.fact, (shown or {}).get(lead.fact.fact_key, lead.fact.text))
+        said = (shown or {}).get(lead.fact.fact_key, lead.fact.text)
+        fact = _anchor(captures, lead.fact, said)
         if fact is None or at in replaced:
             continue
-        found = _best_reason(store, fact, asked)
+        found = _best_reason(captures, fact, asked)
         if found is not None:
             return _inserted(hits, changes, at + 1, found)
     return hits, changes
