@@ -86,8 +86,11 @@ def test_a_cited_answer_in_a_real_terminal(app: str) -> None:
     wait_for(session, "Ask your meetings")  # the pane is up and its input has the focus
     tmux("send-keys", "-t", session, "-l", "why did we pick Postgres?")
     tmux("send-keys", "-t", session, "Enter")
-    shown = wait_for(session, "[1] decision")
-    assert "Postgres" in shown and "From your meetings" in shown
+    # The sources list paints as soon as the facts are found, the answer after them: wait
+    # for the answer, then look for both.
+    wait_for(session, "[1] decision")
+    shown = wait_for(session, "From your meetings")
+    assert "Postgres" in shown and "[1] decision" in shown
 
 
 def test_an_escape_sequence_in_a_transcript_is_shown_not_obeyed(app: str) -> None:
