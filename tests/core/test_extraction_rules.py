@@ -239,6 +239,76 @@ def said(result: Extraction) -> list[str]:
             ],
             "fund the roof",
         ),
+        (  # "let's do" with what it sets
+            [
+                "Omar Haddad: If we drop to seventy we save about six hundred on the run.",
+                "Nadia Roy: Six hundred's not nothing. Okay, let's do a hundred and fifty proofs.",
+            ],
+            "hundred and fifty proofs",
+        ),
+        (  # a conclusion opened by "then"
+            [
+                "Omar Haddad: Hartside did the Whitby mounts, and the workshop is full.",
+                "Nadia Roy: Then it's Hartside Mounts. They make the cradle.",
+            ],
+            "hartside",
+        ),
+        (  # and one closed by "then"
+            [
+                "Omar Haddad: The carnival is on the eighteenth. What about the week after?",
+                "Nadia Roy: Okay, the twenty-fifth then.",
+            ],
+            "twenty-fifth",
+        ),
+        (  # said by the one whose call it is
+            [
+                "Omar Haddad: We could record the audiobook ourselves.",
+                "Nadia Roy: I've decided we license audio to Ember rather than produce it.",
+            ],
+            "license audio to ember",
+        ),
+        (  # a limit set
+            [
+                "Omar Haddad: Fenwick came in at eighty-one.",
+                "Nadia Roy: The line budget is capped at eighty-five thousand, install included.",
+            ],
+            "capped at eighty-five",
+        ),
+        (  # yes to a thing
+            [
+                "Omar Haddad: A pizza oven still needs extraction.",
+                "Nadia Roy: Right. Yes to a kitchen, a small one.",
+            ],
+            "yes to a kitchen",
+        ),
+        (  # a value named for the plan
+            [
+                "Omar Haddad: Building control can't sign off before the end of June.",
+                "Nadia Roy: Let's say we open on the first of July. It's a quiet start.",
+            ],
+            "open on the first of july",
+        ),
+        (  # a value kept for now
+            [
+                "Omar Haddad: Sixteen lines is a lot to keep fresh midweek.",
+                "Nadia Roy: Twelve taps for now, we can add more later.",
+            ],
+            "twelve taps",
+        ),
+        (  # confirmed by the next sentence
+            [
+                "Omar Haddad: So the first proper run would be the start of June?",
+                "Nadia Roy: Okay, first canning run Monday the 1st of June. Put it in the diary.",
+            ],
+            "first canning run",
+        ),
+        (  # a plan said against what it replaces
+            [
+                "Omar Haddad: Any kitchen needs extraction, electric or not.",
+                "Nadia Roy: No kitchen, we drop it, and we do food trucks on the terrace instead.",
+            ],
+            "food trucks",
+        ),
     ],
 )
 def test_ways_a_decision_is_called(lines: list[str], decided: str) -> None:
@@ -274,6 +344,15 @@ def test_ways_a_decision_is_called(lines: list[str], decided: str) -> None:
         "Nadia Roy: So we do the rest of the routing by hand.",
         "Nadia Roy: Let's pick that up when Lena is back from leave.",
         "Nadia Roy: Last year we cut the menu to twelve dishes because of the kitchen.",
+        "Nadia Roy: See you on Tuesday then.",
+        "Nadia Roy: You'd be long finished by then.",
+        "Nadia Roy: Why don't you go first then.",
+        "Nadia Roy: And then, the costs will get a lot higher.",
+        "Nadia Roy: Then it's only thirteen euros a unit.",
+        "Nadia Roy: Let's do ten minutes on hiring before the budget.",
+        "Nadia Roy: Thursday, then. I'll have the quote by Thursday.",
+        "Nadia Roy: Let's say, for example, a hundred users a day.",
+        "Nadia Roy: Yes to you too, and thanks for the flowers.",
     ],
 )
 def test_what_is_no_decision(line: str) -> None:

@@ -137,12 +137,53 @@ Nadia Roy: OK, eight pallet racks it is.
         assert service.scan().found == []
 
 
+OPENING = """Exhibition kickoff
+Date: 2026-02-10
+Attendees: Nadia Roy, Omar Haddad
+
+Omar Haddad: Schools go back the first week of September.
+Nadia Roy: Then let's say we open on Friday the eighteenth of September. That's the date.
+Omar Haddad: And the booking site?
+Nadia Roy: Agreed: the booking site go-live is Monday the 4th of May.
+Nadia Roy: Let's hold the install for the week of the 24th of August, weeks before we open.
+"""
+
+BUDGET = """Budget and schedule
+Date: 2026-05-14
+Attendees: Nadia Roy, Omar Haddad
+
+Omar Haddad: The lender can't release the skull until the end of August.
+Nadia Roy: Then we move it. We open on Friday the second of October.
+Omar Haddad: And the new ticket desk?
+Nadia Roy: Agreed: the ticket desk go-live moves to Monday the 11th of January 2027.
+"""
+
+
+def test_a_change_said_with_the_same_word_replaces_the_call_it_changes(tmp_path: Path) -> None:
+    """ "we move it. We open on the 2nd" replaces "we open on the 18th" (both set when we
+    open), not the install week said in the same breath as the opening; and a date that had
+    passed (the booking site's go-live on 4 May) is never moved by a later go-live."""
+    with Store(tmp_path / "memo.db") as store:
+        capture(store, tmp_path, "2026-02-10-kickoff.txt", OPENING)
+        result = capture(store, tmp_path, "2026-05-14-budget.txt", BUDGET)
+        applied = {(c.old_text[:34], c.new_text[:24]) for c in result.changes}  # type: ignore[attr-defined]
+        assert applied == {("Let's say we open on Friday the ei", "We move it. We open on F")}
+        [change] = result.changes  # type: ignore[attr-defined]
+        assert change.strength == "strong" and "both set open" in change.reason
+
+
 @pytest.mark.parametrize(
     ("new", "old", "how"),
     [
         ("Chilled go-live moves to Monday the 11th of January.", "Eight robots, forty.", None),
         ("Code freeze is the 27th of March.", "Code freeze is the 20th of March.", "20 → 27"),
         ("The cap is 0.8 metres per second.", "The cap is 1.2 metres per second.", "1.2 → 0.8"),
+        ("We open on Friday the second of October.", "We open on the 18th of September.",
+         "18, september → 2, friday, october"),
+        ("We need a second opinion in March.", "We decide in March.", None),
+        ("First canning run moves to Monday the 29th of June.",
+         "Okay, first canning run Monday the first of June.", "1 → 29"),
+        ("Let's do a hundred and fifty proofs.", "Booksellers first, festivals after.", None),
         ("Alerts go to PagerDuty.", "Alerts go to Slack.", "slack → pagerduty"),
         ("Forty robots for the pilot.", "Bring it back to 40.", None),
     ],

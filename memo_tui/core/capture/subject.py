@@ -120,28 +120,90 @@ def values(text: str, opens: bool = True) -> set[str]:
     "@january"; a number beside a month, an ordinal day, a year, "24/3") and names
     ("PagerDuty"): capitalised words, but not the first of a sentence (unless the text does
     not `opens` one: a piece cut from inside a sentence)."""
+    return {
+        value
+        for n, sentence in enumerate(_SENTENCES.split(text))
+        for _, said in _valued(_TOKEN.findall(sentence), first=1 if opens or n else 0)
+        for value in said
+    }
+
+
+_SENTENCES = re.compile(r"(?<=[.!?:;])\s+")
+
+
+def _valued(tokens: list[str], first: int) -> list[tuple[int, set[str]]]:
+    """Each token of a sentence that sets a value, by its place, with what it sets."""
+    lows = [t.lower() for t in tokens]
+    found: list[tuple[int, set[str]]] = []
+    for i, token in enumerate(tokens):
+        low = lows[i]
+        if "/" in token:
+            found.append((i, {DATE_MARK + p.lstrip("0") for p in token.split("/")}))
+            continue
+        if low in MONTHS or low in WEEKDAYS:
+            found.append((i, {DATE_MARK + low}))
+            continue
+        number = _number(token)
+        if (
+            number is None
+            and low == "second"
+            and lows[i + 1 : i + 2] == ["of"]
+            and (set(lows[i + 2 : i + 3]) & MONTHS)
+        ):
+            number = ("2", True)  # "Friday the second of October": a day, not a unit
+        if number is not None:
+            value, ordinal = number
+            near = {w for w in lows[max(0, i - 3) : i + 4] if w != low}
+            year = len(value) == 4 and value[:2] in ("19", "20")
+            spelled = ordinal and not low[:1].isdigit() and not near & (MONTHS | WEEKDAYS)
+            if spelled and not _a_day(lows, i):
+                continue  # a rank ("the first canning run"), not a value
+            when = ordinal or year or bool(near & MONTHS)
+            found.append((i, {DATE_MARK + value if when else value}))
+        elif i >= first and token[0].isupper() and token != "I" and "'" not in token:
+            found.append((i, {low}))
+        elif (
+            i >= first and token[0].isupper() and low.endswith("'s") and low[:-2] not in _NOT_OWNERS
+        ):
+            found.append((i, {low[:-2]}))  # "Fenwick's no good to us": Fenwick
+    return found
+
+
+# Capitalised words with "'s" that own nothing: "It's", "Let's", "That's".
+_NOT_OWNERS = frozenset("it let that what there he she here who where how everyone".split())
+_AFTER_A_DAY = frozenset("of then it is and or for at so".split())
+
+
+def _a_day(lows: list[str], i: int) -> bool:
+    """Whether an ordinal in words, with no month or weekday near, is a day: "the
+    twenty-third" or "the fifth, then" is; "the first canning run", "second phase" are
+    ranks."""
+    following = lows[i + 1] if i + 1 < len(lows) else ""
+    ranks = following[:1].isalpha() and following not in _AFTER_A_DAY
+    return i > 0 and lows[i - 1] == "the" and not ranks
+
+
+SLOT_BEFORE = 5  # tokens before a value that say what it is the value of ("we open on")
+SLOT_AFTER = 2  # and after it: its unit ("five thousand", "ten percent")
+
+
+def slot_words(text: str, wanted: AbstractSet[str]) -> set[str]:
+    """The words the `wanted` values are said with in `text`, in their sentence: what they
+    are the amount or date of ("we open on Friday the 2nd": open; "five thousand on the
+    first printing": thousand). Two calls that set the same slot share one of them."""
     found: set[str] = set()
-    for n, sentence in enumerate(re.split(r"(?<=[.!?:;])\s+", text)):
-        first = 1 if opens or n else 0
+    for sentence in _SENTENCES.split(text):
         tokens = _TOKEN.findall(sentence)
-        lows = [t.lower() for t in tokens]
-        for i, token in enumerate(tokens):
-            low = lows[i]
-            if "/" in token:
-                found |= {DATE_MARK + p.lstrip("0") for p in token.split("/")}
-                continue
-            if low in MONTHS or low in WEEKDAYS:
-                found.add(DATE_MARK + low)
-                continue
-            number = _number(token)
-            if number is not None:
-                value, ordinal = number
-                near = {w for w in lows[max(0, i - 3) : i + 4] if w != low}
-                year = len(value) == 4 and value[:2] in ("19", "20")
-                when = ordinal or year or bool(near & MONTHS)
-                found.add(DATE_MARK + value if when else value)
-            elif i >= first and token[0].isupper() and token != "I" and "'" not in token:
-                found.add(low)
+        valued = _valued(tokens, first=1)
+        at = {i for i, said in valued}
+        near = {
+            j
+            for i, said in valued
+            if said & wanted
+            for j in range(i - SLOT_BEFORE, i + SLOT_AFTER + 1)
+            if 0 <= j < len(tokens) and j not in at
+        }
+        found |= subject_words([" ".join(tokens[j] for j in sorted(near))])
     return found
 
 

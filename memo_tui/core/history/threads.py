@@ -6,16 +6,17 @@ from what was stored at capture: each decision's subject words (its own words an
 that led to it) and the values it sets. A heuristic, measured by `memo bench extract` against
 the labelled sets' cross-meeting links:
 
-- **strong**, applied at once (with a note, and `memo changes undo`): a value differs (an
-  amount for an amount, a date for a date, a name for a name),
-  and the new one says it is a change ("moves to", "instead of", "no longer", "back to", "goes
-  down to") while sharing rare words of their own with the old one (not only of context), or
-  the old value (a name) was named just before it; or it names the old value as the one it
-  moves from ("from the 13th to the 11th of May");
+- **strong**, applied at once (with a note, and `memo changes undo`): an amount or a date
+  differs and the new call says it is a change ("moves to", "instead of", "no longer", "back
+  to", "is now", "we move it") while both say the changed value with the same word (its
+  slot: "we open on the 18th", then "we move it, we open on the 2nd"); or a name differs and
+  the old one was named just before the change; or the new call names the old value as the
+  one it moves from ("from the 13th to the 11th of May");
 - **weak**, proposed for the user's review: the two share a word of their own and rare
   subject words, and the value differs, but nothing says it is a change.
 
-Yes turned to no ("we're not doing chilled", then "chilled it is") is not read yet: measured,
+A date that had passed when the new call was made is never replaced: what happened is not
+moved. Yes turned to no ("we're not doing chilled", then "chilled it is") is not read yet: measured,
 a negation on one side only linked more unrelated calls than related ones. Only current
 decisions are candidates, so a chain (40 → 24 → 40) links each step to the one
 before it. Decisions of captures tied to different projects are never linked.
@@ -23,17 +24,23 @@ before it. Decisions of captures tied to different projects are never linked.
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 import re
 from collections import Counter
 from collections.abc import Callable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import lru_cache
 
+from memo_tui.core.capture.dates import find_absolute_date
 from memo_tui.core.capture.subject import (
     changed,
     changed_values,
     distinctive,
+    is_date,
+    is_number,
+    slot_words,
     subject_of,
     subject_words,
     values,
@@ -43,7 +50,8 @@ from store import HistoryDecision, NewChange, Store
 CHANGE_CUE = re.compile(
     r"\b(?:mov(?:e|es|ed|ing) (?:[\w'-]+ ){0,4}?(?:to|from|back|out)|instead of|no longer|back to|"
     r"replac\w*|switch\w* (?:to|over)|push(?:ed|ing)? (?:it |that |this )?(?:back|out)|"
-    r"goes (?:down|up) to|"
+    r"goes (?:down|up) to|mov(?:e|ed|ing) it(?! on| along)|"
+    r"(?:is|are) now|"
     r"(?:chang|slipp?)\w* (?:to|from)|now (?:is|goes|moves)|brings? it back|revers\w*|"
     r"any ?more)\b",
     re.IGNORECASE,
@@ -57,7 +65,6 @@ _MOVES = (
     ),
     re.compile(r"(?P<new>[^.;]{1,60}?),\s*not\b(?P<old>[^.;,]{1,30})", re.IGNORECASE),
 )
-STRONG_SHARED = 2.0  # rarity of the own words both decisions say, for a change applied at once
 WEAK_WEIGHT = 7.0  # rarity-weighted subject words shared, for a change proposed
 WEAK_SHARE = 0.2  # and that share of the smaller subject's weight
 
@@ -112,6 +119,29 @@ def _named_as_old(quote: str, theirs: frozenset[str]) -> str | None:
     return None
 
 
+def _slots(
+    said: str, before: str, ours: AbstractSet[str], theirs: AbstractSet[str]
+) -> tuple[set[str], set[str]]:
+    """The words each call says its changed amounts or dates with (all those of the kind
+    that changed, so that "Good Friday, the third of April" is one date): what it sets ("we
+    open on Friday the 2nd": open). Names are left out: a name is what is set, not a value
+    of something."""
+    found = changed_values(ours, theirs)
+    if found is None:
+        return set(), set()
+    kind = next((k for k in (is_number, is_date) if all(k(v) for v in found[0] | found[1])), None)
+    if kind is None:
+        return set(), set()
+    new, old = {v for v in ours if kind(v)}, {v for v in theirs if kind(v)}
+    return slot_words(said, new), slot_words(before, old)
+
+
+def _already_past(old: HistoryDecision, said: str, day: str) -> bool:
+    """Whether the date the old call set had passed by `day` (the new call's)."""
+    when = find_absolute_date(said, dt.date.fromisoformat(old.day))
+    return when is not None and when.isoformat() < day
+
+
 def link(
     new: HistoryDecision,
     old: HistoryDecision,
@@ -134,13 +164,20 @@ def link(
     how = moved or swapped
     if how is None:
         return None
+    new_slot, old_slot = (words - people for words in _slots(said, before, ours, theirs))
+    if _already_past(old, before, new.day) and not new_slot <= _own(old) | old_words:
+        # What has happened is not moved, unless the new call says it of the very same
+        # thing: "chilled go-live moves to January" does not move the pilot's go-live (held
+        # in May), but "the first canning run moves to the 29th" moves the one set for the 1st.
+        return None
     about = ", ".join(sorted(shared_own or subject, key=lambda w: -rarity(w))[:4])
     cue = CHANGE_CUE.search(said)
     if moved and shared_own:
         return Link(old, "strong", f"both about {about}; moved {how}", weight + 10)
-    if swapped and cue and sum(rarity(w) for w in shared_own) >= STRONG_SHARED:
-        return Link(old, "strong", f"both about {about}; {how}", weight + 5)
     old_values = changed_values(ours, theirs)
+    slot = new_slot & old_slot
+    if swapped and cue and slot:
+        return Link(old, "strong", f"both set {', '.join(sorted(slot))}; {how}", weight + 5)
     named = {v for v in (old_values[1] if old_values else set()) & said_around if distinctive(v)}
     if cue and subject and named:
         return Link(

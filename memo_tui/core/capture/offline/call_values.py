@@ -6,12 +6,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from memo_tui.core.capture.offline.text import content_words
+from memo_tui.core.capture.formats.base import Turn
+from memo_tui.core.capture.offline.text import content_words, sentences
 from memo_tui.core.capture.subject import CALENDAR
 
 NUMBER_WORDS = frozenset(
     "one two three four five six seven eight nine ten eleven twelve fifteen twenty thirty "
-    "forty fifty sixty hundred first second third fourth fifth half".split()
+    "forty fifty sixty seventy eighty ninety hundred first second third fourth fifth half".split()
 )
 
 
@@ -59,3 +60,21 @@ def said_words(quote: str) -> set[str]:
     """What a statement of a decision says beyond its values and its call words."""
     found = values(quote)
     return {w for w in content_words(quote) if w not in found and w not in CALL_WORDS}
+
+
+CHOICE_REACH = 6  # turns back an amount chosen in a few words may have been put forward
+
+
+def chosen_from(quote: str, turn_index: int, turns: list[Turn]) -> str | None:
+    """ "Seven fifty it is.": a call that names only an amount (not "Brightline it is.") says
+    what was chosen, not what for. The statement that put it forward a few turns before says
+    it ("Seven pounds fifty adult, six for concessions"): the decision is described by it."""
+    chosen = values(quote)
+    if not chosen or not all(is_number(v) for v in chosen) or said_words(quote):
+        return None
+    for back in range(turn_index - 1, max(turn_index - CHOICE_REACH, -1), -1):
+        for sentence in reversed(sentences(turns[back].text)):
+            said = sentence.text
+            if not said.endswith("?") and chosen <= values(said) and said_words(said):
+                return said
+    return None

@@ -145,7 +145,7 @@ class _Planned:
     )
     _VALUE = re.compile(
         r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|"
-        r"forty|fifty|hundred|thousand|monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
+        r"forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
         r"january|february|march|april|june|july|august|september|october|november|december|"
         r"(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|"
         r"twelfth|\w+teenth|twentieth|twenty-\w+|thirtieth|thirty-first) of)\b",
@@ -153,6 +153,7 @@ class _Planned:
     )
 
     _WHEN = re.compile(r"\b(?:when|once|if|unless|as soon as)\b", re.I)
+    _INSTEAD = re.compile(r"\binstead\b", re.I)  # a choice said against another
     _CLAUSE_END = re.compile(r",\s*(?:and|but|so)\b|\band if\b|[;.]\s", re.I)
     _NAME = re.compile(r"\b(?!I\b)[A-Z][\w'\-]*")  # a name it sets: "we stay with Brightwash"
     _AS_IT_IS = re.compile(
@@ -168,8 +169,94 @@ class _Planned:
         clause = self._CLAUSE_END.split(string[match.end() :], maxsplit=1)[0]
         if self._WHEN.search(clause):
             return None  # a plan for when something else happens, in its own clause
-        named = self._NAME.search(string, match.end())
+        named = self._NAME.search(string, match.end()) or self._INSTEAD.search(string, match.end())
         return match if self._VALUE.search(string) or named else None
+
+
+class _LetsDo:
+    """ "Let's do seventy.", "let's do a hundred and fifty bound proofs", "Let's do the touch
+    tables and the AR app": a choice made by naming what is done, when what it names sets
+    something (an amount, a date, a name), not the agenda ("let's do the budget first", "let's
+    do ten minutes on hiring") or a question."""
+
+    _SAID = re.compile(
+        r"\blet'?s (?:just )?do (?!(?:it|that|this|so|some|the rest|the same|what|more|both|"
+        r"either|a bit|a quick|a round|one more|introductions)\b)",
+        re.I,
+    )
+    _AGENDA = re.compile(
+        r"\b(?:minutes?|mins|round|break|item|points?|agenda|first|next|quick|intros?)\b", re.I
+    )
+
+    def search(self, string: str) -> re.Match[str] | None:
+        match = self._SAID.search(string)
+        if match is None or "?" in string:
+            return None
+        clause = _Planned._CLAUSE_END.split(string[match.end() :], maxsplit=1)[0]
+        if self._AGENDA.search(clause):
+            return None
+        named = _Planned._NAME.search(clause)
+        return match if _Planned._VALUE.search(clause) or named else None
+
+
+class _SaysValue:
+    """ "Let's say we open on the first of July.", "let's say eighty-five all-in": a value
+    named for the plan, not an example ("let's say, for example, a hundred users")."""
+
+    _SAID = re.compile(
+        r"\blet'?s (?:just )?say\b(?!,? (?:for example|for instance|hypothetically))", re.I
+    )
+
+    def search(self, string: str) -> re.Match[str] | None:
+        match = self._SAID.search(string)
+        if match is None or "?" in string:
+            return None
+        clause = _Planned._CLAUSE_END.split(string[match.end() :], maxsplit=1)[0]
+        return match if _Planned._VALUE.search(clause) else None
+
+
+class _Concluded:
+    """A choice said as the conclusion of what was just said, opened or closed by "then":
+    "Then it's Hartside Mounts.", "it's lime then.", "Okay, the twenty-fifth then.", "Four
+    drops a week then, Monday, Wednesday, Friday and Saturday." What is concluded is a short
+    thing, not a clause ("why don't you go first then", "maybe you're done, then"), a
+    condition ("if it rains, then it's off"), a word that only judges ("then it's fine",
+    "then it's only thirteen euros", "then it's unclear") or a time ("by then", or a lone
+    "Thursday, then." that agrees when a task is due). Without "it's", it must set
+    something: an amount, a date or a name past its first word."""
+
+    _LEAD = r"^\W*(?:(?:ok(?:ay)?|right|so|yes|yeah|fine|well)\W+){0,2}"
+    _SAID = re.compile(
+        rf"{_LEAD}then,? it'?s (?P<what>[^.,;!?]{{1,30}}?)\s*(?:[.;!\u2014]|$)|"
+        rf"{_LEAD}(?P<its>it'?s )?(?P<value>[^.,;!?]{{1,40}}?),? (?:then|for now)\s*"
+        r"(?:[.,;!\u2014]|$)",
+        re.I,
+    )
+    _NOT_A_THING = frozenset(
+        """fine ok okay done good great sorted settled agreed decided too not up on me you
+        us him her them that this it going just what fair all over off see talk speak catch
+        bye right well so we i let's my your his her our their only pretty quite very really
+        more less still even probably unclear difficult easy hard why how maybe and but or
+        you're we're they're i'm he's she's there's by until till since before from after""".split()
+    )
+    _MOST_WORDS = 6
+
+    def search(self, string: str) -> re.Match[str] | None:
+        match = self._SAID.search(string)
+        if match is None or "?" in string:
+            return None
+        what = match.group("what") or match.group("value")
+        words = [w.strip(",") for w in what.lower().split()]
+        if not words or len(words) > self._MOST_WORDS or set(words) & self._NOT_A_THING:
+            return None
+        if match.group("what") or match.group("its"):
+            return match
+        if not 1 < len(words) <= self._MOST_WORDS - 2:
+            return None
+        past_first = what.split(maxsplit=1)[1] if len(words) > 1 else ""
+        if _Planned._VALUE.search(what) or _Planned._NAME.search(past_first):
+            return match
+        return None
 
 
 DECISION_CUES: list[tuple[Cue, int]] = [
@@ -190,7 +277,8 @@ DECISION_CUES: list[tuple[Cue, int]] = [
     (
         re.compile(
             r"\bfinal call\b|\bthat'?s (?:decided|settled|agreed|final|the plan|not negotiable|"
-            r"non-negotiable|my call|the date)\b|\bcall (?:this|that|it) decided\b",
+            r"non-negotiable|my call|the date|the number|the figure|the price)\b|"
+            r"\bcall (?:this|that|it) decided\b",
             re.I,
         ),
         4,
@@ -288,6 +376,35 @@ DECISION_CUES: list[tuple[Cue, int]] = [
         2,
     ),
     (_Planned(), 3),  # "We open to the public on Thursday the 18th of June."
+    (_LetsDo(), 3),  # "Okay, let's do seventy."
+    (_Concluded(), 4),  # "Then it's Hartside Mounts.", "Okay, the twenty-fifth then."
+    (  # a limit set: "The canning budget is capped at eighty-five thousand."
+        re.compile(
+            r"\b(?:is|are) (?:now )?(?:capped|set|fixed|limited|pegged|frozen) (?:at|to)\b", re.I
+        ),
+        3,
+    ),
+    (  # "Right. Yes to a kitchen, a small one.", "No to the pop-up."
+        re.compile(
+            r"^\W*(?:(?:ok(?:ay)?|right|so|fine|then|well)\W+){0,2}(?:yes|no) to (?:a |an |the )?"
+            r"(?!(?:you|me|us|that|this|it|both|all|everything|anything)\b)\w",
+            re.I,
+        ),
+        3,
+    ),
+    (_SaysValue(), 3),  # "Let's say we open on the first of July.", "let's say eighty-five"
+    (  # a move to a value: "First canning run moves to Monday the 29th" (with _Placed)
+        re.compile(
+            r"\b(?:moves|goes|slips|shifts) (?:back |up |down |out )?to (?:the |a )?(?:\d|one|"
+            r"two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|"
+            r"fifty|sixty|seventy|eighty|ninety|hundred|monday|tuesday|wednesday|thursday|friday|"
+            r"saturday|sunday|january|february|march|april|june|july|august|september|october|"
+            r"november|december)",
+            re.I,
+        ),
+        1,
+    ),
+    (re.compile(r"\bI(?:'ve| have) (?:now |just )?decided\b", re.I), 4),
     (  # "What we'll do instead is a free glass of fizz", "I'm accepting the increase"
         re.compile(
             r"\bwhat we(?:'ll| will|'re going to) do (?:instead )?is\b|"
@@ -576,13 +693,15 @@ _CALL_IN_SENTENCE = re.compile(
 # "That's final for go-live.": a call that points back at the statement before it.
 POINTS_BACK = re.compile(
     r"^\W*(?:(?:and|so|ok(?:ay)?)\W+)?(?:that|this|it)(?:'s| is) (?:final|decided|agreed|settled|"
-    r"the plan|the decision|the date|the deal|my call|not negotiable|non-negotiable)\b|"
+    r"the plan|the decision|the date|the deal|the number|the figure|the price|my call|"
+    r"not negotiable|non-negotiable)\b|"
     r"^\W*(?:(?:and|so|ok(?:ay)?)\W+)?(?:that|this|which|the [\w\- ]{2,30}) settles it\b",
     re.I,
 )
 CONFIRMS = re.compile(
     r"^\W*(?:final|done|agreed|decided|settled|that'?s final|that'?s (?:settled|decided|agreed)|"
-    r"(?:I|we) (?:all )?agree|let'?s do (?:that|it|this))\W*$",
+    r"(?:I|we) (?:all )?agree|let'?s do (?:that|it|this)|"
+    r"put (?:it|that) in the (?:diary|calendar)|let'?s take (?:it|that))\W*$",
     re.I,
 )
 # A decision told as history ("last year we decided", "in July we said"): a recap, not a call.

@@ -415,22 +415,6 @@ _EMPTY_WORDS = frozenset(
 )
 
 
-def _chosen_from(item: _Item, turns: list[Turn]) -> str | None:
-    """ "Seven fifty it is.": a call that names only an amount (not "Brightline it is.") says
-    what was chosen, not what for. The statement that put it forward a few turns before says
-    it ("Seven pounds fifty adult, six for concessions"): the decision is described by it."""
-    values = cv.values(item.quote)
-    amount = bool(values) and all(cv.is_number(v) for v in values)
-    if item.from_notes or not amount or cv.said_words(item.quote):
-        return None
-    for back in range(item.turn_index - 1, max(item.turn_index - CHOICE_REACH, -1), -1):
-        for sentence in reversed(sentences(turns[back].text)):
-            said = sentence.text
-            if not said.endswith("?") and values <= cv.values(said) and cv.said_words(said):
-                return said
-    return None
-
-
 def _says_what(text: str) -> bool:
     """Whether a sentence names what it is about ("do it that way, then" does not)."""
     return bool({w for w in content_words(text) if "'" not in w} - _EMPTY_WORDS)
@@ -530,7 +514,7 @@ def _describe_decision(item: _Item, turns: list[Turn]) -> None:
         _pointed_at(item, turns)
         or (_with_what(item, turns) if vague else None)
         or _said_more(item, turns)
-        or _chosen_from(item, turns)
+        or (None if item.from_notes else cv.chosen_from(item.quote, item.turn_index, turns))
         or item.quote
     )
     by = _DECIDED_BY.search(quote)
@@ -668,7 +652,6 @@ def _taken_back(item: _Item, turns: list[Turn]) -> str | None:
 
 
 RESTATE_REACH = 3  # turns within which a call said again is the same call
-CHOICE_REACH = 6  # turns back an amount chosen in a few words may have been put forward
 
 
 def _restated(item: _Item, kept: list[_Item], turns: list[Turn]) -> _Item | None:
@@ -700,7 +683,7 @@ def _repeated(item: _Item, kept: list[_Item]) -> _Item | None:
     if item.from_notes or item.kind != "decision" or not values:
         return None
     for earlier in reversed(kept):
-        if not said and item.turn_index - earlier.turn_index > CHOICE_REACH:
+        if not said and item.turn_index - earlier.turn_index > cv.CHOICE_REACH:
             return None
         if earlier.kind != "decision" or earlier.from_notes or earlier.superseded_by:
             continue
@@ -943,15 +926,27 @@ def _handed_over(item: _Item, kept: list[_Item]) -> _Item | None:
     return None
 
 
+def _taken_in(items: list[_Item]) -> set[tuple[int, int]]:
+    """Where calls were said as part of a call beside them. When two took each other in
+    ("Then it's the library. The lift settles it."), the later one, pointing back, stands."""
+    at = {i.position: i for i in items}
+    return {
+        p
+        for i in items
+        for p in i.consumed
+        if not (p in at and i.position in at[p].consumed and at[p].position > i.position)
+    }
+
+
 def _merge(items: list[_Item], turns: list[Turn]) -> list[_Item]:
     """Drop restatements and decisions a later one reverses (the later statement wins), give
     a request to whoever answers it or is handed it, and fold a task's follow-on step into
     the task."""
     kept: list[_Item] = []
-    taken_in = {position for i in items for position in i.consumed}
+    taken_in = _taken_in(items)
     for item in sorted(items, key=lambda i: i.position):
         if item.position in taken_in:
-            continue  # said as part of a call beside it
+            continue
         if item.kind == "action" and _objectless(item):
             _pointed_task(item, turns)  # "I'll do that" after its task: it names the task
         earlier = _handed_over(item, kept)

@@ -16,7 +16,7 @@ _FILLER = re.compile(
     re.I,
 )
 _LEAD = re.compile(
-    r"^(?:(?:so|okay|ok|well|yeah|yes|right|alright|and|but|also|anyway|now|then|oh|"
+    r"^(?:(?:so|okay|ok|well|yeah|yes(?!\s+to\b)|right|alright|and|but|also|anyway|now|then|oh|"
     r"great|good|cool|fine|sure|actually|basically|i think|i guess)\b[,.!]?\s*)+",
     re.I,
 )
