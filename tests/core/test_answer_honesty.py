@@ -46,6 +46,11 @@ Libby Harcourt: Then Parcelwise it is, from April.
 Omar Haddad: Parcelwise charges nine pounds a parcel, and they collect twice a day.
 Libby Harcourt: Omar, can you join the on-call rota from May?
 Omar Haddad: Sorry, no. I can't take that on with the warehouse move.
+Sam Okafor: We sold twelve hundred tickets for the depot open day already.
+Omar Haddad: Note from OH: spoke to the courier account manager on Monday, all fine.
+Libby Harcourt: Omar, can you ring the courier account manager again about the lost parcels?
+Omar Haddad: Will do.
+Omar Haddad: And Parcelwise keep asking for exclusive rights at the depot gate.
 """
 
 AUDIT = """Depot audit
@@ -133,9 +138,28 @@ def test_a_value_asked_for_and_never_given_is_no_record(
     number. The van's budget was, and the answer quotes the line that gives it."""
     kiosks = ask(*store, "What is the budget for the self-check-in kiosks?", today=TODAY)
     head = kiosks.answer.splitlines()[0]
-    assert kiosks.no_record and "gives no number" in head, kiosks.answer
+    assert kiosks.no_record and "gives no sum of money" in head, kiosks.answer
     van = ask(*store, "What is the budget for the second van?", today=TODAY)
     assert not van.no_record and "four thousand pounds" in van.answer, van.answer
+
+
+@pytest.mark.parametrize(
+    ("question", "why"),
+    [
+        # a count of tickets is no price for them
+        ("How much do the depot open day tickets cost?", "gives no sum of money"),
+        # initials, or the owner of a task about it, are no one's name
+        ("What's the name of the courier account manager Omar spoke to?", "gives no name"),
+        # asked after a decision: said, but no decision or action item holds it
+        ("Have we given Parcelwise exclusive rights at the depot gate?", "no decision"),
+    ],
+)
+def test_what_was_said_around_a_question_is_not_its_answer(
+    store: tuple[Store, FastEmbedder], question: str, why: str
+) -> None:
+    result = ask(*store, question, today=TODAY)
+    head = result.answer.splitlines()[0]
+    assert result.no_record and why in head, result.answer
 
 
 def test_an_excerpt_is_quoted_by_the_turn_that_answers(

@@ -407,6 +407,20 @@ def test_unrelated_calls_side_by_side_replace_nothing() -> None:
     assert {d.status for d in result.decisions} == {"current"}, result.decisions
 
 
+def test_putting_off_a_new_question_takes_back_no_call_beside_it() -> None:
+    """ "Let's not set the ticket price today" leaves how many tickets there are alone: it
+    names one word of that call, "ticket", where "scrap the twelve hundred tickets" would
+    take it back."""
+    result = meeting(
+        "Omar Haddad: One way in and one way out on Mill Road.",
+        "Nadia Roy: Twelve hundred tickets then. We can argue for more later.",
+        "Omar Haddad: I'd want to see the costs before we put a number on the price.",
+        "Nadia Roy: Agreed. Let's not set the ticket price today.",
+    )
+    held = {d.description: d.status for d in result.decisions}
+    assert any("twelve hundred" in d.lower() for d, status in held.items() if status == "current")
+
+
 def test_the_same_call_confirmed_by_someone_else_is_one_decision() -> None:
     result = meeting(
         "Omar Haddad: ok, the cutover on the 14th it is.",

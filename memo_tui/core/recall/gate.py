@@ -9,12 +9,14 @@ where every question has an answer):
   and that is no known person, project or client: nothing was ever said about it;
 - the question's key terms, weighted by how rare each is in the store, are mostly missing
   from every one of the best facts, and none of them is close in meaning;
-- a question after a decision ("did we agree", "what did we set", "which … did we switch
+- a question after a decision ("did we agree", "have we given", "which … did we switch
   to") whose key terms no decision or action item covers (its rarest word among them, or
   half the weight): it was talked about, perhaps, but nothing was decided;
-- a question after a value (a date: "what go-live date", "when does it open"; a number:
-  "what budget", "how many"; a name: "which vendor") where the lines that are about its
-  topic give no value of that kind: the kiosks were talked about, but no budget was set.
+- a question after a value (a date: "what go-live date", "when does it open"; a sum of
+  money: "what budget", "how much do tickets cost"; a number: "how many"; a name: "which
+  vendor") where the lines that are about its topic give no value of that kind: the kiosks
+  were talked about, but no budget was set; a count of tickets is no price for them, and
+  the name of someone the question names (or their initials) is not the name it asks for.
 """
 
 from __future__ import annotations
@@ -39,7 +41,11 @@ REQUEST_WORDS = frozenset(
 ASKS_FOR_A_DECISION = re.compile(
     r"\b(?:we|they|the team|the group|you)\s+(?:ever\s+|finally\s+|actually\s+)?"
     r"(?:agree[ds]?|decide[ds]?|approve[ds]?|set|chose|choose|pick(?:ed)?|switch(?:ed)?|"
-    r"settle[ds]?|sign(?:ed)? off|commit(?:ted)?|fix(?:ed)?)\b"
+    r"settle[ds]?|sign(?:ed)? off|commit(?:ted)?|fix(?:ed)?|g[ia]ve|given|grant(?:ed)?|"
+    r"offer(?:ed)?|promised?)\b"
+    r"|\b(?:have|has) (?:we|they|the team|the group)\s+(?:ever\s+|actually\s+)?"
+    r"(?:agreed|decided|approved|chosen|picked|switched|settled|signed off|committed|given|"
+    r"granted|offered|promised)\b"
     r"|\b(?:was|were)\b[^?]{0,60}\b(?:agreed|decided|approved|chosen|picked|settled)\b",
     re.IGNORECASE,
 )
@@ -55,6 +61,16 @@ VALUE_SHARE = 0.3  # and to give a value for it, when it gives one
 # own date answers it.
 ASKS_FOR_A_VALUE = (
     (
+        "money",
+        re.compile(
+            r"\bhow much\b[^?]*\b(?:cost|costs|pay|paying|paid|charge|charging|spend|spent|"
+            r"price|priced|fee|fees|stipend|salary|wage|rate)\b|\bhow much (?:money|budget)\b"
+            r"|\b(?:what|which) (?:\w+ )?(?:budget|price|cost|fee|rate|stipend|salary|wage)\b"
+            r"|\bbudget\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
         "date",
         re.compile(
             r"\b(?:what|which) (?:date|day|month|week)\b|\bby when\b"
@@ -67,8 +83,7 @@ ASKS_FOR_A_VALUE = (
         "number",
         re.compile(
             r"\bhow (?:many|much|big|large|long|often)\b"
-            r"|\b(?:what|which) (?:budget|number|amount|price|cost|figure|size|quantity)\b"
-            r"|\bbudget\b",
+            r"|\b(?:what|which) (?:number|amount|figure|size|quantity)\b",
             re.IGNORECASE,
         ),
     ),
@@ -87,6 +102,7 @@ VALUE_WORDS = frozenset(
     quantity many much big large long often name vendor supplier company firm provider partner
     agency venue contractor""".split()
 )
+_LABELS = re.compile(r"\s*\((?:decided by|owner:|due|done|dropped)[^()]*\)")
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+")
 _SPOKEN = re.compile(r"^\s*(?:-\s*)?[^:\n]{2,60}:\s+")
 
@@ -185,13 +201,30 @@ def asked_value(question: str) -> str | None:
     return next((kind for kind, asks in ASKS_FOR_A_VALUE if asks.search(question)), None)
 
 
-def _gives(kind: str, line: str) -> bool:
+# An amount of money: a currency beside a number ("£8", "$1.2m", "45p", "ninety-six grand").
+_MONEY = re.compile(
+    r"[£$€]\s?\d|\d(?:[\d,.]*)\s?(?:p|k|m|bn)\b|\d\s?(?:pounds|quid|grand|euros?|dollars|"
+    r"pence|gbp|usd|eur)\b|\b(?:pounds|quid|grand|euros?|dollars|pence|a head|per head|an hour|"
+    r"per hour|a day|per day|a month|per month|a year|per year)\b",
+    re.IGNORECASE,
+)
+_INITIALS = re.compile(r"[a-z]{1,3}")
+
+
+def _gives(kind: str, line: str, asked: set[str]) -> bool:
+    """Whether `line` gives a value of the kind asked for (a name the question itself says,
+    or someone's initials, is not the name it asks for)."""
     found = values(line)
     if kind == "date":
         return any(is_date(v) for v in found)
+    if kind == "money":
+        return any(is_number(v) for v in found) and bool(_MONEY.search(line))
     if kind == "number":
         return any(is_number(v) for v in found)
-    return any(not is_date(v) and not is_number(v) for v in found)
+    return any(
+        not is_date(v) and not is_number(v) and v not in asked and not _INITIALS.fullmatch(v)
+        for v in found
+    )
 
 
 def _no_value_given(
@@ -206,6 +239,7 @@ def _no_value_given(
     kind = asked_value(question)
     if kind is None:
         return ""
+    asked = {w.lower() for w in re.findall(r"[\w'-]+", question)}
     topic = {stem(t.lower()): weight[t] for t in terms if t.lower() not in VALUE_WORDS}
     mass = sum(topic.values())
     stored = [stem(t.lower()) for t in terms if t.lower() in known and stem(t.lower()) in topic]
@@ -219,11 +253,14 @@ def _no_value_given(
     about = gives = False
     for hit in hits:
         for line in hit.fact.text.splitlines():
-            line = _SPOKEN.sub("", line)
+            # "(owner: Roz Pemberton)" names no answer to what it is about
+            line = _LABELS.sub("", _SPOKEN.sub("", line))
             said = content_words_and_parts(line)
             about = about or (rarest in said and share(said) >= TOPIC_SHARE)
             stated = " ".join(s for s in _SENTENCE.split(line) if not s.rstrip().endswith("?"))
             gives = gives or (
-                share(content_words_and_parts(stated)) >= VALUE_SHARE and _gives(kind, stated)
+                share(content_words_and_parts(stated)) >= VALUE_SHARE
+                and _gives(kind, stated, asked)
             )
-    return f"what is said about it gives no {kind}" if about and not gives else ""
+    value = "sum of money" if kind == "money" else kind
+    return f"what is said about it gives no {value}" if about and not gives else ""

@@ -15,7 +15,7 @@ from rapidfuzz import fuzz
 
 from memo_tui.core.capture.dates import find_due_date
 from memo_tui.core.capture.offline import call_values as cv
-from memo_tui.core.capture.offline import cues, notes
+from memo_tui.core.capture.offline import cues, notes, reversals
 from memo_tui.core.capture.offline.people import ACCEPTS, find_assignee, owner_in_text
 from memo_tui.core.capture.offline.reasoning import nearby_reason, split_reason
 from memo_tui.core.capture.offline.summary import summarize
@@ -39,12 +39,6 @@ ACTION_THRESHOLD = 3
 CLOSING_SHARE = 0.85
 MAX_SENTENCE = 1_500
 RESTATEMENT = 90  # rapidfuzz ratio at which two items say the same thing
-_STRONG_REVERSAL = re.compile(
-    r"scratch that|change of plan|on second thought|let'?s not|instead|rather than|"
-    r"changed? (?:our|my) minds?|no longer|revers|overturn|walk(?:ing)? (?:that )?back|"
-    r"\bscrap\b|\bditch\b|forget (?:that|it|the)\b|not happening",
-    re.I,
-)
 _DECIDED_BY = re.compile(
     r"\(?\s*(?:decided|agreed|called|approved)\s+by\s+"
     r"(?P<name>[A-Z][\w'\-]{1,30}(?:\s+[A-Z][\w'\-]{1,30})?)(?:[^)]{0,80}\))?",
@@ -374,7 +368,7 @@ def _changed_call(items: list[_Item], turns: list[Turn], index: int) -> set[str]
     """After an objection ("Wait, no. The 3rd is the payroll freeze."), the one whose call it
     was names another value ("Then the 10th."): the values of that call, which the first
     statement of this turn with other values changes. None when there is no such call."""
-    if index < 2 or not _OBJECTION.match(turns[index - 1].text):
+    if index < 2 or not reversals.OBJECTION.match(turns[index - 1].text):
         return None
     speaker = turns[index].speaker
     if not speaker or turns[index - 1].speaker == speaker:
@@ -614,10 +608,6 @@ def _due_context(item: _Item, turns: list[Turn]) -> list[str]:
     return rest
 
 
-REVERSAL_REACH = 4  # turns back a call may have been taken back in ("scrap door seven")
-_OBJECTION = re.compile(r"^\W*(?:wait|no|hang on|hold on|actually)\b", re.I)
-
-
 def _subject(item: _Item, turns: list[Turn]) -> set[str]:
     """What a decision is about: its words, and when it says little ("Let's do it, door
     seven."), the words of its turn and of the turn it answers."""
@@ -632,23 +622,6 @@ def _subject(item: _Item, turns: list[Turn]) -> set[str]:
 def _topic(text: str) -> set[str]:
     """The words of substance ("let's", "we'll" say nothing of what a call is about)."""
     return {w for w in content_words(text) if "'" not in w}
-
-
-def _taken_back(item: _Item, turns: list[Turn]) -> str | None:
-    """The sentence that took a call back just before this one: "scratch that", "instead",
-    "scrap door seven" by the same speaker in the last few turns, or someone's "Wait, no."."""
-    turn = turns[item.turn_index]
-    said = turn.text[: turn.text.find(item.quote) + len(item.quote)]
-    for back in range(item.turn_index, max(item.turn_index - REVERSAL_REACH, -1), -1):
-        earlier = turns[back]
-        text = said if back == item.turn_index else earlier.text
-        if earlier.speaker == turn.speaker:
-            found = [s.text for s in sentences(text) if _STRONG_REVERSAL.search(s.text)]
-            if found:
-                return found[-1]
-        elif back == item.turn_index - 1 and _OBJECTION.match(earlier.text):
-            return earlier.text
-    return None
 
 
 RESTATE_REACH = 3  # turns within which a call said again is the same call
@@ -699,7 +672,7 @@ def _superseded(item: _Item, kept: list[_Item], turns: list[Turn]) -> _Item | No
     is the 27th", with more than one word of the subject shared)."""
     if item.from_notes or item.kind != "decision":
         return None
-    trigger = _taken_back(item, turns)
+    trigger = reversals.taken_back(item.quote, item.turn_index, turns)
     if trigger and any(k.quote in trigger or trigger in k.quote for k in kept):
         trigger = (
             None  # a call of its own ("we're moving the launch to the 16th"), not a retraction
@@ -714,7 +687,7 @@ def _superseded(item: _Item, kept: list[_Item], turns: list[Turn]) -> _Item | No
         shared = len(cv.what(subject & _subject(earlier, turns)))
         theirs = cv.values(earlier.quote)
         changed = cv.changed(values, theirs)
-        called_off = bool(named & (_topic(earlier.quote) | theirs))
+        called_off = len(named & (_topic(earlier.quote) | theirs)) >= reversals.naming(trigger)
         same = (called_off and shared >= 1) or (shared >= 2 and changed)
         if same and (best is None or (shared, earlier.position) > best[:2]):
             best = (shared, earlier.position, earlier)
@@ -736,7 +709,7 @@ def _just_called(item: _Item, kept: list[_Item], turns: list[Turn]) -> _Item | N
     speaker = turns[item.turn_index].speaker
     values = cv.values(item.quote)
     for earlier in reversed(kept):
-        if item.turn_index - earlier.turn_index > REVERSAL_REACH:
+        if item.turn_index - earlier.turn_index > reversals.REVERSAL_REACH:
             return None
         if earlier.kind != "decision" or earlier.from_notes or earlier.superseded_by:
             continue
