@@ -51,6 +51,7 @@ Omar Haddad: Note from OH: spoke to the courier account manager on Monday, all f
 Libby Harcourt: Omar, can you ring the courier account manager again about the lost parcels?
 Omar Haddad: Will do.
 Omar Haddad: And Parcelwise keep asking for exclusive rights at the depot gate.
+Sam Okafor: The fencing firm sent their quote for the depot open day, it's on the drive.
 """
 
 AUDIT = """Depot audit
@@ -152,6 +153,9 @@ def test_a_value_asked_for_and_never_given_is_no_record(
         ("What's the name of the courier account manager Omar spoke to?", "gives no name"),
         # asked after a decision: said, but no decision or action item holds it
         ("Have we given Parcelwise exclusive rights at the depot gate?", "no decision"),
+        ("Are we giving Parcelwise exclusive rights at the depot gate?", "no decision"),
+        # a quote is a sum of money, and none was said
+        ("How much was the fencing quote for the depot open day?", "gives no sum of money"),
     ],
 )
 def test_what_was_said_around_a_question_is_not_its_answer(

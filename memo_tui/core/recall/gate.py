@@ -10,8 +10,9 @@ where every question has an answer):
 - the question's key terms, weighted by how rare each is in the store, are mostly missing
   from every one of the best facts, and none of them is close in meaning;
 - a question after a decision ("did we agree", "have we given", "which … did we switch
-  to") whose key terms no decision or action item covers (its rarest word among them, or
-  half the weight): it was talked about, perhaps, but nothing was decided;
+  to", or whether we do a thing at all: "are we buying a second van?") whose key terms no
+  decision or action item covers (its rarest word among them, or half the weight): it was
+  talked about, perhaps, but nothing was decided;
 - a question after a value (a date: "what go-live date", "when does it open"; a sum of
   money: "what budget", "how much do tickets cost"; a number: "how many"; a name: "which
   vendor") where the lines that are about its topic give no value of that kind: the kiosks
@@ -46,7 +47,9 @@ ASKS_FOR_A_DECISION = re.compile(
     r"|\b(?:have|has) (?:we|they|the team|the group)\s+(?:ever\s+|actually\s+)?"
     r"(?:agreed|decided|approved|chosen|picked|switched|settled|signed off|committed|given|"
     r"granted|offered|promised)\b"
-    r"|\b(?:was|were)\b[^?]{0,60}\b(?:agreed|decided|approved|chosen|picked|settled)\b",
+    r"|\b(?:was|were)\b[^?]{0,60}\b(?:agreed|decided|approved|chosen|picked|settled)\b"
+    # whether we do a thing at all: "did we end up …", "are we buying …", "will we …"
+    r"|^\W*(?:did|do|are|will|have|were|should) we\b",
     re.IGNORECASE,
 )
 BEST = 5  # how many of the top facts may each cover the question
@@ -64,8 +67,9 @@ ASKS_FOR_A_VALUE = (
         "money",
         re.compile(
             r"\bhow much\b[^?]*\b(?:cost|costs|pay|paying|paid|charge|charging|spend|spent|"
-            r"price|priced|fee|fees|stipend|salary|wage|rate)\b|\bhow much (?:money|budget)\b"
-            r"|\b(?:what|which) (?:\w+ )?(?:budget|price|cost|fee|rate|stipend|salary|wage)\b"
+            r"price|priced|fee|fees|stipend|salary|wage|rate|quote|quoted|advance)\b"
+            r"|\bhow much (?:money|budget)\b"
+            r"|\b(?:what|which) (?:\w+ )?(?:budget|price|cost|fee|rate|stipend|salary|wage|quote)\b"
             r"|\bbudget\b",
             re.IGNORECASE,
         ),

@@ -247,8 +247,9 @@ class _Concluded:
             return None
         what = match.group("what") or match.group("value")
         words = [w.strip(",") for w in what.lower().split()]
-        if not words or len(words) > self._MOST_WORDS or set(words) & self._NOT_A_THING:
-            return None
+        judged = self._NOT_A_THING - ({"only"} if match.group("value") else set())
+        if not words or len(words) > self._MOST_WORDS or set(words) & judged:
+            return None  # "Cash only then." chooses; "then it's only thirteen euros" judges
         if match.group("what") or match.group("its"):
             return match
         if not 1 < len(words) <= self._MOST_WORDS - 2:
