@@ -12,6 +12,7 @@ import pytest
 from memo_tui.core.capture import CaptureOptions, CaptureService
 from memo_tui.core.embed import EmbedService, FastEmbedder
 from memo_tui.core.recall.answer import ask
+from memo_tui.core.recall.gate import ASKS_FOR_A_DECISION, asked_value
 from store import Store
 
 TODAY = dt.date(2026, 11, 29)
@@ -164,6 +165,32 @@ def test_what_was_said_around_a_question_is_not_its_answer(
     result = ask(*store, question, today=TODAY)
     head = result.answer.splitlines()[0]
     assert result.no_record and why in head, result.answer
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("When is the budget report due?", "date"),
+        ("How many lines are in the budget?", "number"),
+        ("How much did we budget for the second van?", "money"),
+        ("What does the courier quote come to?", None),
+    ],
+)
+def test_the_value_a_question_asks_for(question: str, kind: str | None) -> None:
+    assert asked_value(question) == kind
+
+
+@pytest.mark.parametrize(
+    ("question", "decided"),
+    [
+        ("Are we buying a second van?", True),
+        ("Did we end up upgrading Aerie?", True),
+        ("Did we hear back from Fenwick?", False),  # said, not decided
+        ("Did we talk about the van?", False),
+    ],
+)
+def test_which_questions_ask_after_a_decision(question: str, decided: bool) -> None:
+    assert bool(ASKS_FOR_A_DECISION.search(question)) == decided
 
 
 def test_an_excerpt_is_quoted_by_the_turn_that_answers(

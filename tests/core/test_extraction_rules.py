@@ -353,6 +353,13 @@ def test_ways_a_decision_is_called(lines: list[str], decided: str) -> None:
         "Nadia Roy: Thursday, then. I'll have the quote by Thursday.",
         "Nadia Roy: Let's say, for example, a hundred users a day.",
         "Nadia Roy: Yes to you too, and thanks for the flowers.",
+        "Nadia Roy: Then it's a problem.",
+        "Nadia Roy: Enjoy Lisbon then.",
+        "Nadia Roy: Prices are set to rise in April.",
+        "Nadia Roy: No to be honest I haven't read it.",
+        "Nadia Roy: Let's say it costs fifty thousand, then what?",
+        "Nadia Roy: That's the price you pay for going cheap.",
+        "Nadia Roy: Let's do lunch with Omar on Friday.",
     ],
 )
 def test_what_is_no_decision(line: str) -> None:

@@ -11,7 +11,8 @@ from support.db import old_schema
 from memo_tui.core.capture import CaptureOptions, CaptureService
 from memo_tui.core.capture.subject import changed, values
 from memo_tui.core.history.service import ChangesService
-from store import SCHEMA_VERSION, ChangeStateError, NotFoundError, Store
+from memo_tui.core.history.threads import link
+from store import SCHEMA_VERSION, ChangeStateError, HistoryDecision, NotFoundError, Store
 
 KICKOFF = """Launch kickoff
 Date: 2026-02-02
@@ -157,6 +158,25 @@ Nadia Roy: Then we move it. We open on Friday the second of October.
 Omar Haddad: And the new ticket desk?
 Nadia Roy: Agreed: the ticket desk go-live moves to Monday the 11th of January 2027.
 """
+
+
+def _call(id: int, day: str, quote: str) -> HistoryDecision:
+    from memo_tui.core.capture.subject import subject_words
+
+    words = " ".join(sorted(subject_words([quote])))
+    return HistoryDecision(id, id, day, day, quote, quote, words, "current")
+
+
+@pytest.mark.parametrize(
+    ("new", "old"),
+    [
+        # a unit is no slot: what the pounds are for differs
+        ("Parking moves to eight pounds a car.", "Tickets are twelve pounds each."),
+        ("The deposit moves to fifty percent.", "Staff discount is thirty percent."),
+    ],
+)
+def test_a_change_in_the_same_unit_of_another_thing_replaces_nothing(new: str, old: str) -> None:
+    assert link(_call(2, "2026-05-01", new), _call(1, "2026-03-01", old), lambda w: 1.0) is None
 
 
 def test_a_change_said_with_the_same_word_replaces_the_call_it_changes(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from collections.abc import Set as AbstractSet
 
 from memo_tui.core.capture.formats.base import Turn
-from memo_tui.core.capture.offline.text import content_words
+from memo_tui.core.capture.offline.text import content_words, stem
 
 # Words that make or report a call, or fill a sentence, and say nothing of its subject.
 CALL_WORDS = frozenset(
@@ -140,8 +140,9 @@ def _valued(tokens: list[str], first: int) -> list[tuple[int, set[str]]]:
         if "/" in token:
             found.append((i, {DATE_MARK + p.lstrip("0") for p in token.split("/")}))
             continue
-        if low in MONTHS or low in WEEKDAYS:
-            found.append((i, {DATE_MARK + low}))
+        owner = low[:-2] if low.endswith("'s") else low  # "Monday's standup": Monday
+        if owner in MONTHS or owner in WEEKDAYS:
+            found.append((i, {DATE_MARK + owner}))
             continue
         number = _number(token)
         if (
@@ -162,15 +163,16 @@ def _valued(tokens: list[str], first: int) -> list[tuple[int, set[str]]]:
             found.append((i, {DATE_MARK + value if when else value}))
         elif i >= first and token[0].isupper() and token != "I" and "'" not in token:
             found.append((i, {low}))
-        elif (
-            i >= first and token[0].isupper() and low.endswith("'s") and low[:-2] not in _NOT_OWNERS
-        ):
-            found.append((i, {low[:-2]}))  # "Fenwick's no good to us": Fenwick
+        elif i >= first and token[0].isupper() and owner != low and owner not in _NOT_OWNERS:
+            found.append((i, {owner}))  # "Fenwick's no good to us": Fenwick
     return found
 
 
 # Capitalised words with "'s" that own nothing: "It's", "Let's", "That's".
-_NOT_OWNERS = frozenset("it let that what there he she here who where how everyone".split())
+_NOT_OWNERS = frozenset(
+    """it let that what there he she here who where how everyone everybody nobody somebody
+    someone anyone one today tomorrow yesterday tonight""".split()
+)
 _AFTER_A_DAY = frozenset("of then it is and or for at so".split())
 
 
@@ -183,6 +185,14 @@ def _a_day(lows: list[str], i: int) -> bool:
     return i > 0 and lows[i - 1] == "the" and not ranks
 
 
+# What an amount is counted in says nothing of what it is the amount of ("twelve pounds a
+# ticket" and "eight pounds a car" set different things).
+_UNITS = frozenset(
+    stem(w)
+    for w in """pound pounds quid grand euro euros dollar dollars pence penny percent per cent
+    thousand hundred million k bn hour hours minute minutes metre metres meter meters mile
+    miles kilo kilos kg km litre litres each head""".split()
+)
 SLOT_BEFORE = 5  # tokens before a value that say what it is the value of ("we open on")
 SLOT_AFTER = 2  # and after it: its unit ("five thousand", "ten percent")
 
@@ -204,7 +214,7 @@ def slot_words(text: str, wanted: AbstractSet[str]) -> set[str]:
             if 0 <= j < len(tokens) and j not in at
         }
         found |= subject_words([" ".join(tokens[j] for j in sorted(near))])
-    return found
+    return found - _UNITS
 
 
 def is_number(value: str) -> bool:

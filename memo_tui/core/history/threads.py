@@ -51,7 +51,6 @@ CHANGE_CUE = re.compile(
     r"\b(?:mov(?:e|es|ed|ing) (?:[\w'-]+ ){0,4}?(?:to|from|back|out)|instead of|no longer|back to|"
     r"replac\w*|switch\w* (?:to|over)|push(?:ed|ing)? (?:it |that |this )?(?:back|out)|"
     r"goes (?:down|up) to|mov(?:e|ed|ing) it(?! on| along)|"
-    r"(?:is|are) now|"
     r"(?:chang|slipp?)\w* (?:to|from)|now (?:is|goes|moves)|brings? it back|revers\w*|"
     r"any ?more)\b",
     re.IGNORECASE,
@@ -165,7 +164,10 @@ def link(
     if how is None:
         return None
     new_slot, old_slot = (words - people for words in _slots(said, before, ours, theirs))
-    if _already_past(old, before, new.day) and not new_slot <= _own(old) | old_words:
+    same_thing = bool(new_slot) and new_slot <= _own(old) | old_words
+    found = changed_values(ours, theirs)
+    dated = found is not None and all(is_date(v) for v in found[0] | found[1])
+    if dated and _already_past(old, before, new.day) and not same_thing:
         # What has happened is not moved, unless the new call says it of the very same
         # thing: "chilled go-live moves to January" does not move the pilot's go-live (held
         # in May), but "the first canning run moves to the 29th" moves the one set for the 1st.

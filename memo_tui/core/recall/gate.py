@@ -49,7 +49,16 @@ ASKS_FOR_A_DECISION = re.compile(
     r"granted|offered|promised)\b"
     r"|\b(?:was|were)\b[^?]{0,60}\b(?:agreed|decided|approved|chosen|picked|settled)\b"
     # whether we do a thing at all: "did we end up …", "are we buying …", "will we …"
-    r"|^\W*(?:did|do|are|will|have|were|should) we\b",
+    r"|^\W*(?:did|do|are|will|have|were|should) we\b(?! (?:ever )?(?:hear|heard|talk|talked|"
+    r"discuss|discussed|meet|met|speak|spoke|see|saw|mention|mentioned|ask|asked|know|get "
+    r"(?:a|any) (?:reply|answer)))",
+    re.IGNORECASE,
+)
+# A question after a choice ("did we go with …", "which … did we pick"): only a decision
+# answers it, not a task to look into the options.
+CHOICE = re.compile(
+    r"\b(?:go|went|gone|going) (?:with|for)\b|\b(?:pick|picked|choose|chose|chosen|decide[ds]?|"
+    r"agree[ds]?|settle[ds]?|switch(?:ed)?|approve[ds]?|sign(?:ed)? off)\b",
     re.IGNORECASE,
 )
 BEST = 5  # how many of the top facts may each cover the question
@@ -64,22 +73,22 @@ VALUE_SHARE = 0.3  # and to give a value for it, when it gives one
 # own date answers it.
 ASKS_FOR_A_VALUE = (
     (
-        "money",
-        re.compile(
-            r"\bhow much\b[^?]*\b(?:cost|costs|pay|paying|paid|charge|charging|spend|spent|"
-            r"price|priced|fee|fees|stipend|salary|wage|rate|quote|quoted|advance)\b"
-            r"|\bhow much (?:money|budget)\b"
-            r"|\b(?:what|which) (?:\w+ )?(?:budget|price|cost|fee|rate|stipend|salary|wage|quote)\b"
-            r"|\bbudget\b",
-            re.IGNORECASE,
-        ),
-    ),
-    (
         "date",
         re.compile(
             r"\b(?:what|which) (?:date|day|month|week)\b|\bby when\b"
             r"|\b(?:go-live|launch|start|end|due|publication|opening|release) date\b"
             r"|^\s*when (?:is|are|does|do|will)\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "money",
+        re.compile(
+            r"\bhow much\b[^?]*\b(?:cost|costs|pay|paying|paid|charge|charging|spend|spent|"
+            r"price|priced|fee|fees|stipend|salary|wage|rate|quote|quoted|advance|"
+            r"budget|budgeted)\b|\bhow much money\b"
+            r"|\b(?:what|which)(?:'s| is| was| are| were)? (?:the )?(?:\w+ )?(?:budget|price|cost|"
+            r"fee|rate|stipend|salary|wage|quote)\b",
             re.IGNORECASE,
         ),
     ),
@@ -106,7 +115,7 @@ VALUE_WORDS = frozenset(
     quantity many much big large long often name vendor supplier company firm provider partner
     agency venue contractor""".split()
 )
-_LABELS = re.compile(r"\s*\((?:decided by|owner:|due|done|dropped)[^()]*\)")
+_LABELS = re.compile(r"\s*\((?:decided by|owner:)[^()]*\)")  # who, not what or when
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+")
 _SPOKEN = re.compile(r"^\s*(?:-\s*)?[^:\n]{2,60}:\s+")
 
@@ -189,15 +198,24 @@ def judge(
                 return 0.0
             return held
 
-        decided = [h for h in hits if h.fact.fact_type in ("decision", "action_item")]
+        kinds = ("decision",) if CHOICE.search(question) else ("decision", "action_item")
+        decided = [h for h in hits if h.fact.fact_type in kinds]
         held = max((said(h.fact.text) for h in decided), default=0.0)
         if held < MIN_DECIDED:
             return Relevance(False, topic, "no decision or action item is about it")
     known = {t.lower() for t in terms if seen.counts.get(t.lower(), 0)}
-    unvalued = _no_value_given(question, terms, weight, hits, known)
+    unvalued = _no_value_given(question, terms, weight, hits, known, _initials(directory))
     if unvalued:
         return Relevance(False, topic, unvalued)
     return Relevance(True, topic)
+
+
+def _initials(directory: Directory) -> set[str]:
+    """Known people's initials, as notes write them ("RP" for Roz Pemberton)."""
+    names = [p.name for p in directory.people] + [
+        a.alias for a in directory.aliases if a.entity_type == "person"
+    ]
+    return {"".join(w[0] for w in name.lower().split()) for name in names if " " in name}
 
 
 def asked_value(question: str) -> str | None:
@@ -207,17 +225,14 @@ def asked_value(question: str) -> str | None:
 
 # An amount of money: a currency beside a number ("£8", "$1.2m", "45p", "ninety-six grand").
 _MONEY = re.compile(
-    r"[£$€]\s?\d|\d(?:[\d,.]*)\s?(?:p|k|m|bn)\b|\d\s?(?:pounds|quid|grand|euros?|dollars|"
-    r"pence|gbp|usd|eur)\b|\b(?:pounds|quid|grand|euros?|dollars|pence|a head|per head|an hour|"
-    r"per hour|a day|per day|a month|per month|a year|per year)\b",
+    r"[£$€]\s?\d|\d[\d,.]*\s?p\b|\b(?:pounds|quid|grand|euros?|dollars|pence|gbp|usd|eur)\b",
     re.IGNORECASE,
 )
-_INITIALS = re.compile(r"[a-z]{1,3}")
 
 
 def _gives(kind: str, line: str, asked: set[str]) -> bool:
     """Whether `line` gives a value of the kind asked for (a name the question itself says,
-    or someone's initials, is not the name it asks for)."""
+    or a known person's initials, is not the name it asks for: `asked` holds both)."""
     found = values(line)
     if kind == "date":
         return any(is_date(v) for v in found)
@@ -225,14 +240,16 @@ def _gives(kind: str, line: str, asked: set[str]) -> bool:
         return any(is_number(v) for v in found) and bool(_MONEY.search(line))
     if kind == "number":
         return any(is_number(v) for v in found)
-    return any(
-        not is_date(v) and not is_number(v) and v not in asked and not _INITIALS.fullmatch(v)
-        for v in found
-    )
+    return any(not is_date(v) and not is_number(v) and v not in asked for v in found)
 
 
 def _no_value_given(
-    question: str, terms: list[str], weight: dict[str, float], hits: list[Hit], known: set[str]
+    question: str,
+    terms: list[str],
+    weight: dict[str, float],
+    hits: list[Hit],
+    known: set[str],
+    initials: set[str],
 ) -> str:
     """Why the hits give no value of the kind asked for, or "" when they do (or the
     question asks for none, or no line is about its topic: then this cannot tell).
@@ -243,7 +260,7 @@ def _no_value_given(
     kind = asked_value(question)
     if kind is None:
         return ""
-    asked = {w.lower() for w in re.findall(r"[\w'-]+", question)}
+    asked = {w.lower() for w in re.findall(r"[\w'-]+", question)} | initials
     topic = {stem(t.lower()): weight[t] for t in terms if t.lower() not in VALUE_WORDS}
     mass = sum(topic.values())
     stored = [stem(t.lower()) for t in terms if t.lower() in known and stem(t.lower()) in topic]
@@ -262,8 +279,10 @@ def _no_value_given(
             said = content_words_and_parts(line)
             about = about or (rarest in said and share(said) >= TOPIC_SHARE)
             stated = " ".join(s for s in _SENTENCE.split(line) if not s.rstrip().endswith("?"))
+            held = content_words_and_parts(stated)
             gives = gives or (
-                share(content_words_and_parts(stated)) >= VALUE_SHARE
+                share(held) >= VALUE_SHARE
+                and (rarest in held or share(held) >= TOPIC_SHARE)
                 and _gives(kind, stated, asked)
             )
     value = "sum of money" if kind == "money" else kind

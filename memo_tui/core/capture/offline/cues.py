@@ -181,7 +181,8 @@ class _LetsDo:
 
     _SAID = re.compile(
         r"\blet'?s (?:just )?do (?!(?:it|that|this|so|some|the rest|the same|what|more|both|"
-        r"either|a bit|a quick|a round|one more|introductions)\b)",
+        r"either|a bit|a quick|a round|one more|introductions|lunch|dinner|drinks|coffee|"
+        r"breakfast|a call|a catch-up)\b)",
         re.I,
     )
     _AGENDA = re.compile(
@@ -204,7 +205,9 @@ class _SaysValue:
     named for the plan, not an example ("let's say, for example, a hundred users")."""
 
     _SAID = re.compile(
-        r"\blet'?s (?:just )?say\b(?!,? (?:for example|for instance|hypothetically))", re.I
+        r"\blet'?s (?:just )?say\b(?!,? (?:for example|for instance|hypothetically|it|that|"
+        r"there|you|they|he|she|someone)\b)",
+        re.I,
     )
 
     def search(self, string: str) -> re.Match[str] | None:
@@ -240,6 +243,9 @@ class _Concluded:
         you're we're they're i'm he's she's there's by until till since before from after""".split()
     )
     _MOST_WORDS = 6
+    _SOCIAL = frozenset(
+        "enjoy happy back safe good have thanks thank cheers bye welcome congrats over".split()
+    )
 
     def search(self, string: str) -> re.Match[str] | None:
         match = self._SAID.search(string)
@@ -250,10 +256,14 @@ class _Concluded:
         judged = self._NOT_A_THING - ({"only"} if match.group("value") else set())
         if not words or len(words) > self._MOST_WORDS or set(words) & judged:
             return None  # "Cash only then." chooses; "then it's only thirteen euros" judges
+        if words[0] in ("a", "an") and match.group("what") or words[-1].endswith("ing"):
+            return None  # "then it's a problem", "it's raining then": said of it, not chosen
         if match.group("what") or match.group("its"):
             return match
         if not 1 < len(words) <= self._MOST_WORDS - 2:
             return None
+        if words[0] in self._SOCIAL:
+            return None  # "Enjoy Lisbon then.", "Back to Omar then.": no choice named
         past_first = what.split(maxsplit=1)[1] if len(words) > 1 else ""
         if _Planned._VALUE.search(what) or _Planned._NAME.search(past_first):
             return match
@@ -278,7 +288,7 @@ DECISION_CUES: list[tuple[Cue, int]] = [
     (
         re.compile(
             r"\bfinal call\b|\bthat'?s (?:decided|settled|agreed|final|the plan|not negotiable|"
-            r"non-negotiable|my call|the date|the number|the figure|the price)\b|"
+            r"non-negotiable|my call|the date)\b|\bthat'?s the (?:number|figure|price)\W*(?:,|$)|"
             r"\bcall (?:this|that|it) decided\b",
             re.I,
         ),
@@ -381,14 +391,18 @@ DECISION_CUES: list[tuple[Cue, int]] = [
     (_Concluded(), 4),  # "Then it's Hartside Mounts.", "Okay, the twenty-fifth then."
     (  # a limit set: "The canning budget is capped at eighty-five thousand."
         re.compile(
-            r"\b(?:is|are) (?:now )?(?:capped|set|fixed|limited|pegged|frozen) (?:at|to)\b", re.I
+            r"\b(?:is|are) (?:now )?(?:capped|set|fixed|limited|pegged|frozen) (?:at|to) "
+            r"(?:[£$€]|\d|one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|thirty|"
+            r"forty|fifty|sixty|seventy|eighty|ninety|a hundred|a thousand)",
+            re.I,
         ),
         3,
     ),
     (  # "Right. Yes to a kitchen, a small one.", "No to the pop-up."
         re.compile(
             r"^\W*(?:(?:ok(?:ay)?|right|so|fine|then|well)\W+){0,2}(?:yes|no) to (?:a |an |the )?"
-            r"(?!(?:you|me|us|that|this|it|both|all|everything|anything)\b)\w",
+            r"(?!(?:you|me|us|that|this|it|both|all|everything|anything|be|some|answer|an "
+            r"extent|a degree|a point|a certain)\b)\w",
             re.I,
         ),
         3,
@@ -400,7 +414,7 @@ DECISION_CUES: list[tuple[Cue, int]] = [
             r"two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|"
             r"fifty|sixty|seventy|eighty|ninety|hundred|monday|tuesday|wednesday|thursday|friday|"
             r"saturday|sunday|january|february|march|april|june|july|august|september|october|"
-            r"november|december)",
+            r"november|december)\b",
             re.I,
         ),
         1,
@@ -694,8 +708,8 @@ _CALL_IN_SENTENCE = re.compile(
 # "That's final for go-live.": a call that points back at the statement before it.
 POINTS_BACK = re.compile(
     r"^\W*(?:(?:and|so|ok(?:ay)?)\W+)?(?:that|this|it)(?:'s| is) (?:final|decided|agreed|settled|"
-    r"the plan|the decision|the date|the deal|the number|the figure|the price|my call|"
-    r"not negotiable|non-negotiable)\b|"
+    r"the plan|the decision|the date|the deal|my call|not negotiable|non-negotiable)\b|"
+    r"^\W*(?:that|this)(?:'s| is) the (?:number|figure|price)\W*(?:,|$)|"
     r"^\W*(?:(?:and|so|ok(?:ay)?)\W+)?(?:that|this|which|the [\w\- ]{2,30}) settles it\b",
     re.I,
 )
