@@ -15,11 +15,14 @@ the labelled sets' cross-meeting links:
 - **weak**, proposed for the user's review: the two share a word of their own and rare
   subject words, and the value differs, but nothing says it is a change.
 
-A date that had passed when the new call was made is never replaced: what happened is not
-moved. Yes turned to no ("we're not doing chilled", then "chilled it is") is not read yet: measured,
-a negation on one side only linked more unrelated calls than related ones. Only current
-decisions are candidates, so a chain (40 → 24 → 40) links each step to the one
-before it. Decisions of captures tied to different projects are never linked.
+A date that had passed when the new call was made is not replaced by a call about another
+thing that shares a word with it ("chilled go-live" after the pilot's go-live): what
+happened is not moved. It is when every word the new call says its date with was said of
+the old one ("the first canning run moves to the 29th"). Yes turned to no ("we're not
+doing chilled", then "chilled it is") is not read yet: measured, a negation on one side
+only linked more unrelated calls than related ones. Only current decisions are candidates,
+so a chain (40 → 24 → 40) links each step to the one before it. Decisions of captures tied
+to different projects are never linked.
 """
 
 from __future__ import annotations

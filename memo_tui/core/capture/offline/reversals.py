@@ -38,8 +38,8 @@ def taken_back(quote: str, turn_index: int, turns: list[Turn]) -> str | None:
 
 def naming(trigger: str | None) -> int:
     """How many of a call's words a retraction must name: one after "scrap" ("scrap door
-    seven") or an objection, two after a mere "let's not" ("let's not set the ticket price"
-    takes back no call on how many tickets)."""
+    seven") or an objection ("Wait, no."), two when all it says is "let's not" ("let's not
+    set the ticket price" takes back no call on how many tickets)."""
     if trigger and _LETS_NOT.search(trigger):
         return 1 if STRONG_REVERSAL.search(_LETS_NOT.sub("", trigger)) else 2
     return 1
