@@ -8,6 +8,7 @@ import datetime as dt
 
 import pytest
 
+from memo_tui.core.capture.offline.call_values import same_amounts
 from memo_tui.core.capture.offline.extractor import extract
 from memo_tui.core.capture.sources import parse
 from memo_tui.core.llm.schemas import Extraction
@@ -412,6 +413,21 @@ def test_unrelated_calls_side_by_side_replace_nothing() -> None:
         "Omar Haddad: Fine by me.",
     )
     assert {d.status for d in result.decisions} == {"current"}, result.decisions
+
+
+def test_a_call_said_again_more_fully_by_its_speaker_is_one_decision() -> None:
+    """ "Let's say eighty-five all-in", then "capped at eighty-five thousand": one call, the
+    fuller statement; a doubt said next ("Can I live with twenty-four...") is no restatement."""
+    result = meeting(
+        "Omar Haddad: Fenwick came in at eighty-one with install.",
+        "Nadia Roy: No, let's say eighty-five all-in, that gives us slack for the pipework.",
+        "Nadia Roy: The line budget is capped at eighty-five thousand, and that includes install.",
+    )
+    assert [d.description for d in result.decisions if d.status == "current"] == [
+        "The line budget is capped at eighty-five thousand, and that includes install."
+    ], result.decisions
+    assert not same_amounts("Twenty-four it is then.", "Can I, can I live with twenty-four...")
+    assert not same_amounts("Twenty-four it is then.", "Is twenty-four enough, though?")
 
 
 def test_putting_off_a_new_question_takes_back_no_call_beside_it() -> None:

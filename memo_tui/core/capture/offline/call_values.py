@@ -4,7 +4,8 @@ again differently, and its words beside them."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Protocol, TypeVar
 
 from memo_tui.core.capture.formats.base import Turn
 from memo_tui.core.capture.offline.text import content_words, sentences
@@ -77,4 +78,68 @@ def chosen_from(quote: str, turn_index: int, turns: list[Turn]) -> str | None:
             said = sentence.text
             if not said.endswith("?") and chosen <= values(said) and said_words(said):
                 return said
+    return None
+
+
+_ASKING = re.compile(
+    r"^\W*(?:can|could|should|shall|do|does|is|are|will|would|what|how|why|if|maybe)\b", re.I
+)
+
+
+def same_amounts(earlier: str, later: str) -> bool:
+    """Whether `later` states again every amount `earlier` set ("let's say eighty-five
+    all-in", then "capped at eighty-five thousand"): the same call, said more fully. A doubt
+    or a question about it ("Can I live with twenty-four...") says nothing again."""
+    spelled = {w.lower() for w in re.findall(r"[\w'\-]+", earlier)}
+    amounts = {v for v in values(earlier) if is_number(v)} | {
+        w for w in spelled if "-" in w and all(p in NUMBER_WORDS for p in w.split("-"))
+    }
+    said = values(later) | {w.lower() for w in re.findall(r"[\w'\-]+", later)}
+    stated = not later.rstrip().endswith(("?", "...", "\u2026")) and not _ASKING.match(later)
+    return bool(amounts) and amounts <= said and stated
+
+
+class _Said(Protocol):
+    """A call as the extractor holds it while it merges a meeting's calls."""
+
+    @property
+    def quote(self) -> str: ...
+    @property
+    def turn_index(self) -> int: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def from_notes(self) -> bool: ...
+    @property
+    def superseded_by(self) -> object: ...
+
+
+_S = TypeVar("_S", bound=_Said)
+
+
+RESTATE_REACH = 3  # turns within which a call said again is the same call
+
+
+def restated(item: _S, kept: Sequence[_S], turns: list[Turn]) -> _S | None:
+    """A decision said again a moment later by someone else, with the same values ("ok,
+    shadow week w/c 13 Apr it is" then "Agreed. Shadow week = w/c 13 Apr, not the 20th."),
+    or by the same speaker straight after, with the same amounts ("let's say eighty-five
+    all-in", then "the budget is capped at eighty-five thousand")."""
+    if item.from_notes or item.kind != "decision":
+        return None
+    ours = values(item.quote)
+    for earlier in reversed(kept):
+        if item.turn_index - earlier.turn_index > RESTATE_REACH:
+            return None
+        if earlier.kind != "decision" or earlier.from_notes or earlier.superseded_by:
+            continue
+        if turns[earlier.turn_index].speaker == turns[item.turn_index].speaker:
+            near = item.turn_index - earlier.turn_index <= 1
+            if near and same_amounts(earlier.quote, item.quote):
+                return earlier
+            continue
+        theirs = values(earlier.quote)
+        said, before = said_words(item.quote), said_words(earlier.quote)
+        if ours and theirs and ours & theirs and said & before and not said ^ before:
+            return earlier  # the same values, and nothing else said differently
     return None

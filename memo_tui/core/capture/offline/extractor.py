@@ -624,29 +624,6 @@ def _topic(text: str) -> set[str]:
     return {w for w in content_words(text) if "'" not in w}
 
 
-RESTATE_REACH = 3  # turns within which a call said again is the same call
-
-
-def _restated(item: _Item, kept: list[_Item], turns: list[Turn]) -> _Item | None:
-    """A decision said again a moment later by someone else, with the same values ("ok,
-    shadow week w/c 13 Apr it is" then "Agreed. Shadow week = w/c 13 Apr, not the 20th.")."""
-    if item.from_notes or item.kind != "decision":
-        return None
-    values = cv.values(item.quote)
-    for earlier in reversed(kept):
-        if item.turn_index - earlier.turn_index > RESTATE_REACH:
-            return None
-        if earlier.kind != "decision" or earlier.from_notes or earlier.superseded_by:
-            continue
-        if turns[earlier.turn_index].speaker == turns[item.turn_index].speaker:
-            continue
-        theirs = cv.values(earlier.quote)
-        said, before = cv.said_words(item.quote), cv.said_words(earlier.quote)
-        if values and theirs and values & theirs and said & before and not said ^ before:
-            return earlier  # the same values, and nothing else said differently
-    return None
-
-
 def _repeated(item: _Item, kept: list[_Item]) -> _Item | None:
     """An earlier call of the meeting this one only says again: every value it sets and
     every word it says beside them, the earlier said too ("We open on the 18th of June." in
@@ -943,7 +920,7 @@ def _merge(items: list[_Item], turns: list[Turn]) -> list[_Item]:
             continue  # a task with nothing to do in it is no task
         if _repeated(item, kept) is not None:
             continue  # said again (a recap): the earlier, fuller statement stands
-        restated = _restated(item, kept, turns)
+        restated = cv.restated(item, kept, turns)
         if restated is not None:
             _stand_in(restated, item, kept)  # the same call, confirmed: the confirmation stands
         replaced = None if restated else _superseded(item, kept, turns)
