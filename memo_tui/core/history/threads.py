@@ -121,21 +121,29 @@ def _named_as_old(quote: str, theirs: frozenset[str]) -> str | None:
     return None
 
 
+@lru_cache(maxsize=4096)
+def _said_with(text: str, wanted: frozenset[str]) -> frozenset[str]:
+    return frozenset(slot_words(text, wanted))
+
+
 def _slots(
-    said: str, before: str, ours: AbstractSet[str], theirs: AbstractSet[str]
-) -> tuple[set[str], set[str]]:
+    said: str,
+    before: str,
+    ours: AbstractSet[str],
+    theirs: AbstractSet[str],
+    found: tuple[set[str], set[str]] | None,
+) -> tuple[frozenset[str], frozenset[str]]:
     """The words each call says its changed amounts or dates with (all those of the kind
     that changed, so that "Good Friday, the third of April" is one date): what it sets ("we
     open on Friday the 2nd": open). Names are left out: a name is what is set, not a value
-    of something."""
-    found = changed_values(ours, theirs)
+    of something. `found`: the changed values, as `changed_values` gives them."""
     if found is None:
-        return set(), set()
+        return frozenset(), frozenset()
     kind = next((k for k in (is_number, is_date) if all(k(v) for v in found[0] | found[1])), None)
     if kind is None:
-        return set(), set()
-    new, old = {v for v in ours if kind(v)}, {v for v in theirs if kind(v)}
-    return slot_words(said, new), slot_words(before, old)
+        return frozenset(), frozenset()
+    new = frozenset(v for v in ours if kind(v))
+    return _said_with(said, new), _said_with(before, frozenset(v for v in theirs if kind(v)))
 
 
 def _already_past(old: HistoryDecision, said: str, day: str) -> bool:
@@ -166,9 +174,9 @@ def link(
     how = moved or swapped
     if how is None:
         return None
-    new_slot, old_slot = (words - people for words in _slots(said, before, ours, theirs))
-    same_thing = bool(new_slot) and new_slot <= _own(old) | old_words
     found = changed_values(ours, theirs)
+    new_slot, old_slot = (words - people for words in _slots(said, before, ours, theirs, found))
+    same_thing = bool(new_slot) and new_slot <= _own(old) | old_words
     dated = found is not None and all(is_date(v) for v in found[0] | found[1])
     if dated and _already_past(old, before, new.day) and not same_thing:
         # What has happened is not moved, unless the new call says it of the very same
@@ -179,11 +187,10 @@ def link(
     cue = CHANGE_CUE.search(said)
     if moved and shared_own:
         return Link(old, "strong", f"both about {about}; moved {how}", weight + 10)
-    old_values = changed_values(ours, theirs)
     slot = new_slot & old_slot
     if swapped and cue and slot:
         return Link(old, "strong", f"both set {', '.join(sorted(slot))}; {how}", weight + 5)
-    named = {v for v in (old_values[1] if old_values else set()) & said_around if distinctive(v)}
+    named = {v for v in (found[1] if found else set()) & said_around if distinctive(v)}
     if cue and subject and named:
         return Link(
             old, "strong", f"{', '.join(sorted(named))} named just before; {how}", weight + 5

@@ -173,6 +173,17 @@ class _Planned:
         return match if self._VALUE.search(string) or named else None
 
 
+# Amounts and days in words, for the cues that need a value said after them.
+_AMOUNT_WORDS = (
+    "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|"
+    "sixty|seventy|eighty|ninety|hundred|thousand"
+)
+_CALENDAR_WORDS = (
+    "monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|"
+    "june|july|august|september|october|november|december"
+)
+
+
 class _LetsDo:
     """ "Let's do seventy.", "let's do a hundred and fifty bound proofs", "Let's do the touch
     tables and the AR app": a choice made by naming what is done, when what it names sets
@@ -391,9 +402,8 @@ DECISION_CUES: list[tuple[Cue, int]] = [
     (_Concluded(), 4),  # "Then it's Hartside Mounts.", "Okay, the twenty-fifth then."
     (  # a limit set: "The canning budget is capped at eighty-five thousand."
         re.compile(
-            r"\b(?:is|are) (?:now )?(?:capped|set|fixed|limited|pegged|frozen) (?:at|to) "
-            r"(?:[£$€]|\d|one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|thirty|"
-            r"forty|fifty|sixty|seventy|eighty|ninety|a hundred|a thousand)",
+            rf"\b(?:is|are) (?:now )?(?:capped|set|fixed|limited|pegged|frozen) (?:at|to) "
+            rf"(?:[£$€]|\d|(?:a )?(?:{_AMOUNT_WORDS})\b)",
             re.I,
         ),
         3,
@@ -410,11 +420,8 @@ DECISION_CUES: list[tuple[Cue, int]] = [
     (_SaysValue(), 3),  # "Let's say we open on the first of July.", "let's say eighty-five"
     (  # a move to a value: "First canning run moves to Monday the 29th" (with _Placed)
         re.compile(
-            r"\b(?:moves|goes|slips|shifts) (?:back |up |down |out )?to (?:the |a )?(?:\d|one|"
-            r"two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|"
-            r"fifty|sixty|seventy|eighty|ninety|hundred|monday|tuesday|wednesday|thursday|friday|"
-            r"saturday|sunday|january|february|march|april|june|july|august|september|october|"
-            r"november|december)\b",
+            rf"\b(?:moves|goes|slips|shifts) (?:back |up |down |out )?to (?:the |a )?(?:\d|"
+            rf"(?:{_AMOUNT_WORDS}|{_CALENDAR_WORDS})\b)",
             re.I,
         ),
         1,
