@@ -139,6 +139,8 @@ def test_reversal_rule_on_a_small_transcript() -> None:
         ("Tom Adeyemi: I'll set up 24/7 paging by Thursday.", "2026-09-10"),
         ("Tom Adeyemi: I'll send the 2026-10-01 export by Friday.", "2026-09-11"),
         ("Tom Adeyemi: I'll send the plan, though we may first need the rig.", None),
+        # a day and month more than two months gone is next year's: a task is due ahead
+        ("Tom Adeyemi: I'll send the plan by the 20th of April.", "2027-04-20"),
     ],
 )
 def test_due_dates_resolve_against_the_meeting_date(said: str, due: str | None) -> None:

@@ -68,18 +68,9 @@ def _month_day(match: re.Match[str], reference: dt.date | None) -> dt.date | Non
         return _safe_date(int(match["year"]), month, day)
     if reference is None:
         return None
-    return _nearest(reference, month, day)
-
-
-HALF_A_YEAR = 182  # days: a date said without its year is the nearer one, ahead or behind
-
-
-def _nearest(reference: dt.date, month: int, day: int) -> dt.date | None:
-    """The day and month said, in the year that puts it nearest the meeting: "January 5"
-    said in a December meeting is next year's; "done since 14/1" in an April note is this
-    year's."""
     found = _safe_date(reference.year, month, day)
-    if found is not None and (reference - found).days > HALF_A_YEAR:
+    # "January 5" said in a December meeting means next year's.
+    if found is not None and (reference - found).days > 60:
         found = _safe_date(reference.year + 1, month, day)
     return found
 
@@ -203,7 +194,9 @@ def _numeric(match: re.Match[str], reference: dt.date | None) -> dt.date | None:
     readings = [(b, a)] if a > 12 else [(a, b)] if b > 12 else [(b, a), (a, b)]
     dates = []
     for month, day in readings:
-        found = _nearest(reference, month, day)
+        found = _safe_date(reference.year, month, day)
+        if found is not None and (reference - found).days > 60:
+            found = _safe_date(reference.year + 1, month, day)
         if found is not None:
             dates.append(found)
     upcoming = [d for d in dates if d >= reference]
