@@ -375,3 +375,52 @@ def test_what_holds_now_puts_a_later_call_on_the_same_thing_first() -> None:
     other = decided(3, "The phone line stays as it is until 2027.", "2026-07-01")
     order = [h.fact.fact_id for h in _newest_first([first, other, later])]
     assert order == [2, 1, 3]  # the later opening date first; the unrelated call keeps its rank
+
+
+def test_a_question_after_a_value_leads_with_the_line_that_gives_one() -> None:
+    """ "When …?" is answered by the line with the date, "who …?" by the task's owner (not
+    by the person the question names), ahead of lines that only talk about it."""
+    from memo_tui.core.recall.answering import answering_first
+
+    talk = _hit(1, "Ana: The rollout to every clinic is the big one this year.")
+    dated = _hit(2, "Roll out to all 14 clinics, phased, starting Mon 1/6.", "decision")
+    aside = _hit(3, "Bo: Lunch is at one.")
+    question = "When does the rollout to the clinics start?"
+    lines = [h.fact.text for h in (talk, dated, aside)]  # type: ignore[attr-defined]
+    order = answering_first([talk, dated, aside], question, lines)  # type: ignore[list-item]
+    assert [h.fact.fact_id for h in order] == [2, 1, 3]
+
+    asked = _hit(1, "Marta: I can run the soak, but I'm on leave that week.")
+    owned = _hit(2, "Run the seventy-two hour soak on RC1. (owner: Priya Nair)", "action_item")
+    mine = _hit(3, "Write up the soak report. (owner: Marta Kowalczyk)", "action_item")
+    question = "Who ran the RC1 soak while Marta was on leave?"
+    hits = [asked, mine, owned]
+    lines = [h.fact.text for h in hits]  # type: ignore[attr-defined]
+    order = answering_first(hits, question, lines, ["Marta Kowalczyk"])  # type: ignore[arg-type]
+    assert [h.fact.fact_id for h in order][0] == 2  # Marta's own task answers nothing
+    unmoved = answering_first(hits, "What did we say about the soak?", lines)  # type: ignore[arg-type]
+    assert unmoved == hits
+
+
+def test_past_forms_meet_their_verbs() -> None:
+    from memo_tui.core.capture.offline.text import content_words
+
+    assert content_words("Who ran the soak and sent the docs?") >= {"run", "send"}
+    assert content_words("we'll run it, then send them") >= {"run", "send"}
+
+
+def test_what_holds_now_opens_a_meeting_summary_into_its_decisions(
+    store: tuple[Store, FastEmbedder],
+) -> None:
+    """A summary found for a question about what holds now brings the decisions of its
+    meeting that hold two of the question's words; the one that holds leads the answer."""
+    from memo_tui.core.recall.current import _summaries_opened
+    from memo_tui.core.recall.search import Hit
+
+    db = store[0]
+    ops = next(f for f in db.facts(fact_type="summary") if f.capture_title == "Ops review")
+    summary = Hit(ops, 1.0, 1, None, None)
+    opened = _summaries_opened(db, [summary], {"parcelwise", "courier", "april"})
+    texts = [h.fact.text for h in opened]
+    assert texts == ["Parcelwise it is, from April. (decided by Libby Harcourt)"]
+    assert _summaries_opened(db, [summary], {"weather", "lunch"}) == []

@@ -9,7 +9,9 @@ current decision first and the history after it.
 A question about what holds now ("how many robots are in the fleet now?", "who supplies our
 batteries these days?") is answered by a decision before anything said around it: the
 decisions among the best few hits move to the front, in their order, except that a later
-meeting's decision about the same thing goes before an earlier one.
+meeting's decision about the same thing goes before an earlier one. A meeting summary among
+them brings its meeting's decisions about the question along: the summary matched by its
+title or its list of what was decided, but only a decision knows what replaced it.
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ ASKS_WHAT_HOLDS = re.compile(
     r"\b(?:is|are|does|do)\b",
     re.IGNORECASE,
 )
+_UNRANKED = (None, None, None)  # a hit search did not rank: no keyword or vector rank
+OPENED_WORDS = 2  # the question's words a decision a summary lists must hold to be opened
 REACH = 6  # how far down the hits a decision may come from to lead such an answer
 
 
@@ -70,8 +74,12 @@ def decisions_first(store: Store, hits: list[Hit], question: str) -> list[Hit]:
         return hits
     names = {w.lower() for w in re.findall(r"(?<!^)\b[A-Z][\w'-]*", question)}
     asked = content_words(question) - {stem(n) for n in names}
-    near = [h for h in hits[:REACH] if h.fact.fact_type == "decision"]
-    if not near or not asked:
+    if not asked:
+        return hits
+    opened = _summaries_opened(store, hits, asked)
+    near = [h for h in hits[:REACH] if h.fact.fact_type == "decision"] + opened
+    hits = hits + [h for h in opened if h not in hits]
+    if not near:
         return hits
     subjects = {
         d.id: d.subject
@@ -84,6 +92,35 @@ def decisions_first(store: Store, hits: list[Hit], question: str) -> list[Hit]:
 
     lead = _newest_first([h for h in near if about(h)])
     return lead + [h for h in hits if h not in lead]
+
+
+def _summaries_opened(store: Store, hits: list[Hit], asked: set[str]) -> list[Hit]:
+    """The decisions of the meetings whose summaries are among the best `REACH` hits that
+    are about the question (two of its words, in their own words or their subject's) and
+    that search did not rank that high: a summary lists what was decided, but only the
+    decision carries what replaced it. Those search found lower are taken as it found them."""
+    meetings = {
+        h.fact.capture_id: h
+        for h in hits[:REACH]
+        if h.fact.fact_type == "summary" and h.fact.capture_id is not None
+    }
+    if not meetings:
+        return []
+    near = {h.fact.fact_key for h in hits[:REACH]}
+    below = {h.fact.fact_key: h for h in hits[REACH:]}
+    enough = min(OPENED_WORDS, len(asked))
+    about = [
+        d
+        for d in store.decisions(sorted(meetings))
+        if d.fact_key not in near
+        and len(asked & content_words_and_parts(f"{d.description} {d.subject}")) >= enough
+    ]
+    facts = store.facts_by_keys([d.fact_key for d in about if d.fact_key not in below])
+    return [
+        below.get(d.fact_key) or Hit(facts[d.fact_key], meetings[d.capture_id].score, *_UNRANKED)
+        for d in about
+        if d.fact_key in below or d.fact_key in facts
+    ]
 
 
 def _newest_first(decisions: list[Hit]) -> list[Hit]:

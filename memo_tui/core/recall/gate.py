@@ -230,7 +230,7 @@ _MONEY = re.compile(
 )
 
 
-def _gives(kind: str, line: str, asked: set[str]) -> bool:
+def gives_value(kind: str, line: str, asked: set[str]) -> bool:
     """Whether `line` gives a value of the kind asked for (a name the question itself says,
     or a known person's initials, is not the name it asks for: `asked` holds both)."""
     found = values(line)
@@ -283,7 +283,7 @@ def _no_value_given(
             gives = gives or (
                 share(held) >= VALUE_SHARE
                 and (rarest in held or share(held) >= TOPIC_SHARE)
-                and _gives(kind, stated, asked)
+                and gives_value(kind, stated, asked)
             )
     value = "sum of money" if kind == "money" else kind
     return f"what is said about it gives no {value}" if about and not gives else ""

@@ -97,8 +97,55 @@ def content_words_and_parts(text: str) -> set[str]:
     return found | {stem(part) for w in found for part in w.split("-") if len(part) > 2}
 
 
+# The past forms of common verbs that no suffix rule brings home: "who ran the soak?" asks
+# about "run the soak".
+IRREGULAR = {
+    past: verb
+    for verb, forms in {
+        "run": "ran",
+        "go": "went gone",
+        "take": "took taken",
+        "give": "gave given",
+        "make": "made",
+        "send": "sent",
+        "buy": "bought",
+        "bring": "brought",
+        "choose": "chose chosen",
+        "write": "wrote written",
+        "build": "built",
+        "pay": "paid",
+        "sell": "sold",
+        "pick": "picked",
+        "tell": "told",
+        "find": "found",
+        "meet": "met",
+        "speak": "spoke spoken",
+        "drive": "drove driven",
+        "break": "broke broken",
+        "begin": "began begun",
+        "win": "won",
+        "lose": "lost",
+        "hold": "held",
+        "keep": "kept",
+        "spend": "spent",
+        "think": "thought",
+        "teach": "taught",
+        "catch": "caught",
+        "fall": "fell fallen",
+        "drop": "dropped",
+        "ship": "shipped",
+        "plan": "planned",
+        "stop": "stopped",
+    }.items()
+    for past in forms.split()
+}
+
+
 def stem(word: str) -> str:
-    """A crude stem, enough for "building" and "build", "invoices" and "invoice" to meet."""
+    """A crude stem, enough for "building" and "build", "invoices" and "invoice", "ran" and
+    "run" to meet."""
+    if word in IRREGULAR:
+        return IRREGULAR[word]
     for suffix in ("ing", "ed"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 4:
             return word[: -len(suffix)]
