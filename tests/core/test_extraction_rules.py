@@ -380,6 +380,25 @@ def test_a_short_call_takes_in_the_statement_beside_it() -> None:
     assert result.action_items == []  # the statement was part of the call, not a task
 
 
+def test_a_call_of_what_is_not_done_takes_in_what_is_done_instead() -> None:
+    result = meeting(
+        "Siobhan Darcy: They want a live view. Or read-only accounts on the web app.",
+        "Libby Harcourt: I've heard enough. We're not building a custom dashboard this "
+        "quarter. Supervisors get read-only accounts, and we look at a dashboard in Q3.",
+        "Siobhan Darcy: Fine by me.",
+    )
+    [decision] = result.decisions
+    assert decision.description.startswith("We're not building a custom dashboard")
+    assert "read-only accounts" in decision.description
+    # a call that only mentions "not" is not ruled out: the next call stays its own
+    result = meeting(
+        "Libby Harcourt: I'm making the call. The speed cap goes down to 0.8 in every zone, "
+        "not just aisle six. We're not stopping the fleet.",
+        "Hannah Osei: Agreed.",
+    )
+    assert len(result.decisions) == 2, [d.description for d in result.decisions]
+
+
 def test_a_reversed_call_is_history_linked_to_what_replaced_it() -> None:
     result = meeting(
         "Nadia Roy: Let's launch on the 3rd of December.",

@@ -631,6 +631,21 @@ AGREEMENT = re.compile(
 )
 # A reply that turns a request down ("Can you leave that out?" "Absolutely not."), unless
 # it takes the task on after all ("No, that's fine, I'll send it tonight.").
+# "Proposal. We geo-fence aisle six.", "Idea: we pay double.": put forward, not settled.
+PROPOSAL = re.compile(
+    r"^\W*(?:(?:a|one|my|just an?)\s+)?(?:proposal|suggestion|idea|thought|option|"
+    r"counter-?proposal)\s*(?:[.:\u2014-]|$)",
+    re.I,
+)
+# A call that says what will not be done ("We're not doing a custom dashboard in Q2.", "No
+# webhooks for the pilot."; not an objection, "No, let's say eighty-five"): the statement
+# after it in the same turn usually says what is done instead.
+RULED_OUT = re.compile(
+    r"^\W*(?:(?:so|ok(?:ay)?|right|then)\W+)?(?:no\s+(?!(?:doubt|problem|worries)\b)\w|not\b|"
+    r"(?:we|they|you|it)(?:'re|'s| are| is| will| do)?\s*(?:not|never|n't)\b|"
+    r"(?:we|they|you|it) (?:won't|don't|aren't|isn't)\b)",
+    re.I,
+)
 REFUSAL = re.compile(
     r"^\W*(?:sorry[,.]?\s*)?(?:(?:no|nope|nah)\s*(?:[.!,]|$|(?=sorry\b))|I can'?t\b|I cannot\b|"
     r"absolutely not|definitely not|certainly not|"

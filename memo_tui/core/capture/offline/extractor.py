@@ -121,14 +121,6 @@ def _around(
     )
 
 
-# "Proposal. We geo-fence aisle six.", "Idea: we pay double.": put forward, not settled.
-_PROPOSAL = re.compile(
-    r"^\W*(?:(?:a|one|my|just an?)\s+)?(?:proposal|suggestion|idea|thought|option|"
-    r"counter-?proposal)\s*(?:[.:\u2014-]|$)",
-    re.I,
-)
-
-
 _PRONOUN_START = re.compile(r"^\W*(?:I|you|he|she|it|that|this|they|there)\b", re.I)
 
 
@@ -307,7 +299,7 @@ def _spoken_items(transcript: Transcript) -> list[_Item]:
         said = [s.text for s in spoken]
         changed = _changed_call(items, turns, index)
         calls = [n for n, text in enumerate(said) if cues.CALL_PREAMBLE.search(text)]
-        proposal = next((n for n, text in enumerate(said) if _PROPOSAL.match(text)), None)
+        proposal = next((n for n, text in enumerate(said) if cues.PROPOSAL.match(text)), None)
         answers = index > 0 and turns[index - 1].text.rstrip().endswith("?")
         for number, sentence in enumerate(spoken):
             if len(sentence.text) > MAX_SENTENCE:
@@ -458,9 +450,9 @@ SHORT_CALL = 6  # words: a call this short is usually said more fully beside it
 
 
 def _said_more(item: _Item, turns: list[Turn]) -> str | None:
-    """ "Let's make it six weeks. Patients can book up to six weeks ahead." and "Web only for
-    the pilot. We're not touching the app.": a short call and the statement beside it in the
-    same turn say one decision. The quote reaches over both; the statement is not a task."""
+    """ "Let's make it six weeks. Patients can book up to six weeks ahead.", "We're not doing a
+    dashboard. They get read-only accounts.": a short call, or one of what is not done, and the
+    statement beside it in the same turn say one decision, quoted over both (and no task)."""
     if item.from_notes:
         return None
     text = turns[item.turn_index].text
@@ -468,7 +460,8 @@ def _said_more(item: _Item, turns: list[Turn]) -> str | None:
     said = sentences(text)
     after = [s for s in said if s.start > start]
     before = [s for s in said if s.start + len(s.text) <= start]
-    if word_count(item.quote) <= SHORT_CALL and after and _elaborates(after[0].text):
+    short = word_count(item.quote) <= SHORT_CALL or cues.RULED_OUT.search(item.quote)
+    if short and after and _elaborates(after[0].text):
         item.quote = text[start : after[0].start + len(after[0].text)]
         item.consumed.append((item.turn_index, after[0].start))
         return item.quote
