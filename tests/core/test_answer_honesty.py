@@ -406,6 +406,7 @@ def test_past_forms_meet_their_verbs() -> None:
     from memo_tui.core.capture.offline.text import content_words
 
     assert content_words("Who ran the soak and sent the docs?") >= {"run", "send"}
+    assert content_words("Who supplies the batteries?") == content_words("supply battery")
     assert content_words("we'll run it, then send them") >= {"run", "send"}
 
 

@@ -142,10 +142,12 @@ IRREGULAR = {
 
 
 def stem(word: str) -> str:
-    """A crude stem, enough for "building" and "build", "invoices" and "invoice", "ran" and
-    "run" to meet."""
+    """A crude stem, enough for "building" and "build", "invoices" and "invoice", "batteries"
+    and "battery", "ran" and "run" to meet."""
     if word in IRREGULAR:
         return IRREGULAR[word]
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"  # "batteries", "deliveries"
     for suffix in ("ing", "ed"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 4:
             return word[: -len(suffix)]
