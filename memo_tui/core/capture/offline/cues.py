@@ -642,6 +642,7 @@ PROPOSAL = re.compile(
 # after it in the same turn usually says what is done instead.
 RULED_OUT = re.compile(
     r"^\W*(?:(?:so|ok(?:ay)?|right|then)\W+)?(?:no\s+(?!(?:doubt|problem|worries)\b)\w|not\b|"
+    r"let'?s not\b|let us not\b|"
     r"(?:we|they|you|it)(?:'re|'s| are| is| will| do)?\s*(?:not|never|n't)\b|"
     r"(?:we|they|you|it) (?:won't|don't|aren't|isn't)\b)",
     re.I,
