@@ -47,6 +47,7 @@ def names(store: Store) -> list[str]:
     [
         ("Libby", "Elizabeth Harcourt", "resolve"),  # a diminutive
         ("Libby Harcourt", "Elizabeth Harcourt", "resolve"),
+        ("Kasia Wróbel", "Katarzyna Wróbel", "resolve"),  # a diminutive from outside English
         ("Rob", "Roberto Díaz", "resolve"),  # what a first name starts with
         ("Raj Iyer", "Rajesh Iyer", "resolve"),
         ("JB", "Jean-Baptiste Lefèvre", "resolve"),  # a hyphenated first name's initials

@@ -1,7 +1,8 @@
 """First names that are the same name: diminutives ("Libby" is Elizabeth, "Bill" William)
 and spellings that sound alike ("Jon" and "John", "Steven" and "Stephen").
 
-A heuristic, and a small one: common English diminutives only, and a sound key that folds
+A heuristic, and a small one: common English diminutives and a few common Polish, Spanish
+and Russian ones (names that look nothing like their short forms), and a sound key that folds
 the spellings speech-to-text tools and people swap most. It never decides alone; a
 surname, or a meeting's roster, has to agree.
 """
@@ -85,6 +86,21 @@ jeffrey geoffrey jeff geoff
 donald don
 louis lou
 louise lou
+katarzyna kasia kasha
+malgorzata gosia
+barbara basia
+joanna asia
+aleksandra ola
+agnieszka aga
+tomasz tomek
+jakub kuba
+aleksander olek
+wojciech wojtek
+jose pepe
+francisco paco
+ignacio nacho
+dmitri dmitry dima
+ekaterina katya
 """
 
 
