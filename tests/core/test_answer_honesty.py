@@ -407,6 +407,8 @@ def test_past_forms_meet_their_verbs() -> None:
 
     assert content_words("Who ran the soak and sent the docs?") >= {"run", "send"}
     assert content_words("Who supplies the batteries?") == content_words("supply battery")
+    assert content_words("shipped, shipping") == {"ship"}
+    assert content_words("called, passed, staffed") == {"call", "pass", "staff"}
     assert content_words("we'll run it, then send them") >= {"run", "send"}
 
 
@@ -415,13 +417,34 @@ def test_what_holds_now_opens_a_meeting_summary_into_its_decisions(
 ) -> None:
     """A summary found for a question about what holds now brings the decisions of its
     meeting that hold two of the question's words; the one that holds leads the answer."""
-    from memo_tui.core.recall.current import _summaries_opened
+    from memo_tui.core.recall.current import _summaries_opened, decisions_first
     from memo_tui.core.recall.search import Hit
 
     db = store[0]
     ops = next(f for f in db.facts(fact_type="summary") if f.capture_title == "Ops review")
     summary = Hit(ops, 1.0, 1, None, None)
+    ordered = decisions_first(db, [summary], "Which courier takes our parcels now?")
+    assert ordered[0].fact.text.startswith("Parcelwise it is"), [h.fact.text for h in ordered]
     opened = _summaries_opened(db, [summary], {"parcelwise", "courier", "april"})
     texts = [h.fact.text for h in opened]
     assert texts == ["Parcelwise it is, from April. (decided by Libby Harcourt)"]
     assert _summaries_opened(db, [summary], {"weather", "lunch"}) == []
+
+
+def test_what_holds_now_after_a_value_leads_with_a_decision_that_gives_one() -> None:
+    from memo_tui.core.recall.current import _valued_first
+
+    said = _hit(1, "Lighthouses goes out as a paperback original. (decided by Maggie Ellery)")
+    dated = _hit(2, "Lighthouses comes out on the 5th of November. (decided by Maggie Ellery)")
+    order = _valued_first([said, dated], "When does the Lighthouses book come out?")  # type: ignore[list-item]
+    assert [h.fact.fact_id for h in order] == [2, 1]
+    assert _valued_first([said, dated], "What format is Lighthouses?") == [said, dated]  # type: ignore[list-item]
+
+
+def test_the_owner_a_label_names_is_no_name_a_question_asks_for() -> None:
+    from memo_tui.core.recall.gate import gives_value
+
+    assert not gives_value("name", "Tell the old courier firm. (owner: Sam Ortiz)", set())
+    assert gives_value(
+        "name", "We go with Parcelwise for deliveries. (decided by Sam Ortiz)", set()
+    )

@@ -399,6 +399,30 @@ def test_a_call_of_what_is_not_done_takes_in_what_is_done_instead() -> None:
     assert len(result.decisions) == 2, [d.description for d in result.decisions]
 
 
+@pytest.mark.parametrize(
+    "call",
+    [
+        "Let's not renew the van lease. We hire a van by the day instead.",
+        "No new van this year. We hire a van by the day instead.",
+    ],
+)
+def test_other_ways_of_ruling_out_take_in_what_is_done_instead(call: str) -> None:
+    result = meeting("Omar Haddad: So, the van lease?", f"Libby Harcourt: {call}")
+    [decision] = result.decisions
+    assert "hire a van by the day" in decision.description, decision.description
+
+
+def test_a_task_after_a_call_of_what_is_not_done_stays_a_task() -> None:
+    result = meeting(
+        "Omar Haddad: Another agency for the spring campaign?",
+        "Libby Harcourt: We're not hiring a second agency. Sam Ortiz will send Brightline the "
+        "brief by Friday.",
+        "Sam Ortiz: Will do.",
+    )
+    assert [d.description for d in result.decisions] == ["We're not hiring a second agency."]
+    assert [a.assignee for a in result.action_items] == ["Sam Ortiz"]
+
+
 def test_a_reversed_call_is_history_linked_to_what_replaced_it() -> None:
     result = meeting(
         "Nadia Roy: Let's launch on the 3rd of December.",

@@ -13,16 +13,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from memo_tui.core.capture.offline.text import content_words_and_parts
+from memo_tui.core.capture.offline.text import content_words_and_parts, stem
 from memo_tui.core.recall.extractive import rarity
 from memo_tui.core.recall.filters import ASKS_WHO
-from memo_tui.core.recall.gate import asked_value, gives_value
+from memo_tui.core.recall.gate import SPOKEN, asked_value, gives_value
 from memo_tui.core.recall.search import Hit
 
 REACH = 6  # how far down the hits a line that gives the value may come from
 ABOUT_SHARE = 0.5  # of what the line holding most of the question holds, to be about it
 _WHO = re.compile(r"\((?:owner|decided by):? ([^()]+)\)")
-_SPEAKER = re.compile(r"^\s*(?:-\s*)?[^:\n]{2,60}:\s+")
 
 
 def answering_first(
@@ -37,10 +36,10 @@ def answering_first(
     asked_words = {w.lower() for w in re.findall(r"[\w'-]+", question)}
     asked = content_words_and_parts(question)
     if kind == "person":
-        known = {w.lower() for name in people for w in name.split()}
+        known = {stem(w.lower()) for name in people for w in name.split()}
         asked = {w for w in asked if w not in known}
     lines = [
-        _SPEAKER.sub("", line) if hit.fact.fact_type == "excerpt" else line
+        SPOKEN.sub("", line) if hit.fact.fact_type == "excerpt" else line
         for hit, line in zip(hits[:REACH], shown, strict=False)
     ]
     said = [content_words_and_parts(line) for line in lines]

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from memo_tui.core.capture.offline.text import content_words, content_words_and_parts, stem
 from memo_tui.core.capture.subject import CALENDAR
+from memo_tui.core.recall.gate import asked_value, gives_value
 from memo_tui.core.recall.search import Hit
 from store import FactPeople, Store
 
@@ -68,8 +69,9 @@ def _holds_now(store: Store, decision_id: int, states: dict[int, FactPeople]) ->
 
 def decisions_first(store: Store, hits: list[Hit], question: str) -> list[Hit]:
     """For a question about what holds now, the decisions among the best `REACH` hits that
-    share a word with it (in their own words or their subject's, a name aside) first, in
-    their order, then the rest as ranked."""
+    share a word with it (in their own words or their subject's, a name aside), and those its
+    meetings' summaries bring along, first: those that give the value it asks for first, the
+    rest in their order; then the rest as ranked."""
     if not ASKS_WHAT_HOLDS.search(question):
         return hits
     names = {w.lower() for w in re.findall(r"(?<!^)\b[A-Z][\w'-]*", question)}
@@ -91,12 +93,29 @@ def decisions_first(store: Store, hits: list[Hit], question: str) -> list[Hit]:
         return bool(asked & content_words_and_parts(said))
 
     lead = _newest_first([h for h in near if about(h)])
+    lead = _valued_first(lead, question)
     return lead + [h for h in hits if h not in lead]
+
+
+def _valued_first(decisions: list[Hit], question: str) -> list[Hit]:
+    """For a question after a value ("when does it come out?"), the decisions that give one
+    of its kind first, in their order."""
+    kind = asked_value(question)
+    if kind is None:
+        return decisions
+    asked = {w.lower() for w in re.findall(r"[\w'-]+", question)}
+    valued = [
+        h
+        for h in decisions
+        if gives_value(kind, what_was_decided(h.fact.text.splitlines()[0]), asked)
+    ]
+    return valued + [h for h in decisions if h not in valued]
 
 
 def _summaries_opened(store: Store, hits: list[Hit], asked: set[str]) -> list[Hit]:
     """The decisions of the meetings whose summaries are among the best `REACH` hits that
-    are about the question (two of its words, in their own words or their subject's) and
+    are about the question (two of its words, or its one word, in their own words or their
+    subject's) and
     that search did not rank that high: a summary lists what was decided, but only the
     decision carries what replaced it. Those search found lower are taken as it found them."""
     meetings = {

@@ -117,7 +117,7 @@ VALUE_WORDS = frozenset(
 )
 _LABELS = re.compile(r"\s*\((?:decided by|owner:)[^()]*\)")  # who, not what or when
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+")
-_SPOKEN = re.compile(r"^\s*(?:-\s*)?[^:\n]{2,60}:\s+")
+SPOKEN = re.compile(r"^\s*(?:-\s*)?[^:\n]{2,60}:\s+")
 
 
 @dataclass(frozen=True)
@@ -232,8 +232,9 @@ _MONEY = re.compile(
 
 def gives_value(kind: str, line: str, asked: set[str]) -> bool:
     """Whether `line` gives a value of the kind asked for (a name the question itself says,
-    or a known person's initials, is not the name it asks for: `asked` holds both)."""
-    found = values(line)
+    or a known person's initials, is not the name it asks for: `asked` holds both; nor is the
+    owner or maker a fact's labels name)."""
+    found = values(_LABELS.sub("", line))
     if kind == "date":
         return any(is_date(v) for v in found)
     if kind == "money":
@@ -275,7 +276,7 @@ def _no_value_given(
     for hit in hits:
         for line in hit.fact.text.splitlines():
             # "(owner: Roz Pemberton)" names no answer to what it is about
-            line = _LABELS.sub("", _SPOKEN.sub("", line))
+            line = _LABELS.sub("", SPOKEN.sub("", line))
             said = content_words_and_parts(line)
             about = about or (rarest in said and share(said) >= TOPIC_SHARE)
             stated = " ".join(s for s in _SENTENCE.split(line) if not s.rstrip().endswith("?"))

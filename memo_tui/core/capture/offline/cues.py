@@ -629,8 +629,6 @@ AGREEMENT = re.compile(
     r"makes sense|deal|done|will do|on it|no problem)\b",
     re.I,
 )
-# A reply that turns a request down ("Can you leave that out?" "Absolutely not."), unless
-# it takes the task on after all ("No, that's fine, I'll send it tonight.").
 # "Proposal. We geo-fence aisle six.", "Idea: we pay double.": put forward, not settled.
 PROPOSAL = re.compile(
     r"^\W*(?:(?:a|one|my|just an?)\s+)?(?:proposal|suggestion|idea|thought|option|"
@@ -643,10 +641,11 @@ PROPOSAL = re.compile(
 RULED_OUT = re.compile(
     r"^\W*(?:(?:so|ok(?:ay)?|right|then)\W+)?(?:no\s+(?!(?:doubt|problem|worries)\b)\w|not\b|"
     r"let'?s not\b|let us not\b|"
-    r"(?:we|they|you|it)(?:'re|'s| are| is| will| do)?\s*(?:not|never|n't)\b|"
-    r"(?:we|they|you|it) (?:won't|don't|aren't|isn't)\b)",
+    r"(?:we|they)(?:'re| are| will| do)?\s*(?:not|never|n't)\b|(?:we|they) (?:won't|don't|aren't)\b)",
     re.I,
 )
+# A reply that turns a request down ("Can you leave that out?" "Absolutely not."), unless
+# it takes the task on after all ("No, that's fine, I'll send it tonight.").
 REFUSAL = re.compile(
     r"^\W*(?:sorry[,.]?\s*)?(?:(?:no|nope|nah)\s*(?:[.!,]|$|(?=sorry\b))|I can'?t\b|I cannot\b|"
     r"absolutely not|definitely not|certainly not|"
@@ -700,6 +699,21 @@ def score(sentence: str, cues: list[tuple[Cue, int]], hedges: re.Pattern[str]) -
     if total and hedges.search(sentence[:first_end]):
         total -= 2
     return total
+
+
+# A call that gives way or goes on to another ("not cheap, but we go with …", "we're not
+# hiring, we're keeping Brightline"): what it says is in its own words.
+_CONCEDES = re.compile(r"\bbut\b|,\s*(?:and\s+)?we(?:'re| are| will|'ll)?\s", re.I)
+
+
+def ruled_out(call: str, then: str) -> bool:
+    """Whether `call` says, whole, what will not be done and `then`, the statement after it,
+    is no task: then that statement says what is done instead."""
+    return (
+        bool(RULED_OUT.search(call))
+        and not _CONCEDES.search(call)
+        and not score(then, ACTION_CUES, ACTION_HEDGES)
+    )
 
 
 # Said around a call, in the same turn: "I'm making the call." before it, "Final." or

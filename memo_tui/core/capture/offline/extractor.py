@@ -460,8 +460,8 @@ def _said_more(item: _Item, turns: list[Turn]) -> str | None:
     said = sentences(text)
     after = [s for s in said if s.start > start]
     before = [s for s in said if s.start + len(s.text) <= start]
-    short = word_count(item.quote) <= SHORT_CALL or cues.RULED_OUT.search(item.quote)
-    if short and after and _elaborates(after[0].text):
+    ruled = bool(after) and cues.ruled_out(item.quote, after[0].text)
+    if (word_count(item.quote) <= SHORT_CALL or ruled) and after and _elaborates(after[0].text):
         item.quote = text[start : after[0].start + len(after[0].text)]
         item.consumed.append((item.turn_index, after[0].start))
         return item.quote

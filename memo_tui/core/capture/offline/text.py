@@ -103,10 +103,8 @@ IRREGULAR = {
     past: verb
     for verb, forms in {
         "run": "ran",
-        "go": "went gone",
         "take": "took taken",
         "give": "gave given",
-        "make": "made",
         "send": "sent",
         "buy": "bought",
         "bring": "brought",
@@ -115,10 +113,8 @@ IRREGULAR = {
         "build": "built",
         "pay": "paid",
         "sell": "sold",
-        "pick": "picked",
         "tell": "told",
         "find": "found",
-        "meet": "met",
         "speak": "spoke spoken",
         "drive": "drove driven",
         "break": "broke broken",
@@ -128,29 +124,31 @@ IRREGULAR = {
         "hold": "held",
         "keep": "kept",
         "spend": "spent",
-        "think": "thought",
         "teach": "taught",
         "catch": "caught",
         "fall": "fell fallen",
-        "drop": "dropped",
-        "ship": "shipped",
-        "plan": "planned",
-        "stop": "stopped",
     }.items()
     for past in forms.split()
 }
 
 
+# Plurals in -ies whose singular ends -ie, or that are their own singular.
+_IE_PLURALS = frozenset("series species cookies movies calories selfies rookies zombies".split())
+
+
 def stem(word: str) -> str:
     """A crude stem, enough for "building" and "build", "invoices" and "invoice", "batteries"
-    and "battery", "ran" and "run" to meet."""
+    and "battery", "shipped" and "ship", "ran" and "run" to meet."""
     if word in IRREGULAR:
         return IRREGULAR[word]
-    if word.endswith("ies") and len(word) > 4:
+    if word.endswith("ies") and len(word) > 4 and word not in _IE_PLURALS:
         return word[:-3] + "y"  # "batteries", "deliveries"
     for suffix in ("ing", "ed"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 4:
-            return word[: -len(suffix)]
+            base = word[: -len(suffix)]
+            # "shipped", "shipping": "ship" (not "called" or "passed": "call", "pass")
+            doubled = base[-1] == base[-2] and base[-1] not in "aeioulsfz"
+            return base[:-1] if doubled else base
     if word.endswith("s") and not word.endswith("ss") and len(word) > 4:
         return word[:-1]
     return word
