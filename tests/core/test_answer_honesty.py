@@ -448,18 +448,3 @@ def test_the_owner_a_label_names_is_no_name_a_question_asks_for() -> None:
     assert gives_value(
         "name", "We go with Parcelwise for deliveries. (decided by Sam Ortiz)", set()
     )
-
-
-def test_whether_someone_did_it_leads_with_their_own_task_or_call() -> None:
-    from memo_tui.core.recall.answering import theirs_first
-
-    rota = _hit(1, "On-call moves to a weekly rotation: Jon, Sam and Marta.", "decision")
-    asked = _hit(2, "Join the rotation. (owner: Hannah Osei) (dropped)", "action_item")
-    other = _hit(3, "Update the safety case. (owner: Hannah Osei)", "action_item")
-    hits = [rota, other, asked]
-    lines = [h.fact.text for h in hits]  # type: ignore[attr-defined]
-    people = ["Hannah Osei", "Jon Park"]
-    question = "Is Hannah part of the on-call rotation?"
-    order = theirs_first(hits, question, lines, people)  # type: ignore[arg-type]
-    assert [h.fact.fact_id for h in order] == [2, 1, 3]  # hers and about it; hers alone is not
-    assert theirs_first(hits, "Is the rotation weekly?", lines, people) == hits  # type: ignore[arg-type]

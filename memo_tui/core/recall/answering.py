@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from memo_tui.core.capture.offline.text import content_words_and_parts, stem
-from memo_tui.core.recall.extractive import ASKS_IF_DONE, rarity
+from memo_tui.core.recall.extractive import rarity
 from memo_tui.core.recall.filters import ASKS_WHO
 from memo_tui.core.recall.gate import SPOKEN, asked_value, gives_value
 from memo_tui.core.recall.search import Hit
@@ -22,7 +22,6 @@ from memo_tui.core.recall.search import Hit
 REACH = 6  # how far down the hits a line that gives the value may come from
 ABOUT_SHARE = 0.5  # of what the line holding most of the question holds, to be about it
 _WHO = re.compile(r"\((?:owner|decided by):? ([^()]+)\)")
-_LABEL = re.compile(r"\s*\([^()]*\)")
 
 
 def answering_first(
@@ -61,29 +60,4 @@ def answering_first(
 
     near = list(zip(hits[:REACH], lines, said, strict=False))
     lead = [hit for hit, line, words in near if answers(hit, line, words)]
-    return lead + [h for h in hits if h not in lead]
-
-
-def theirs_first(
-    hits: list[Hit], question: str, shown: Sequence[str], people: Iterable[str] = ()
-) -> list[Hit]:
-    """For "did / is <someone> …?", the hits among the best `REACH` whose label names that
-    person (their task, or their call) and that hold another of the question's words first:
-    "Is Hannah part of the rotation?" is answered by "Join the rotation (owner: Hannah Osei)
-    (dropped: turned down)"."""
-    if not ASKS_IF_DONE.search(question):
-        return hits
-    named = {w.lower() for w in re.findall(r"(?<!^)\b[A-Z][\w'-]*", question)}
-    known = {w.lower() for name in people for w in name.split()} & named
-    if not known:
-        return hits
-    asked = content_words_and_parts(question) - {stem(w) for w in known}
-
-    def theirs(hit: Hit, line: str) -> bool:
-        who = _WHO.search(hit.fact.text.splitlines()[0] if hit.fact.text else "")
-        if who is None or not {w.lower() for w in who.group(1).split()} & known:
-            return False
-        return bool(asked & content_words_and_parts(_LABEL.sub("", line)))
-
-    lead = [hit for hit, line in zip(hits[:REACH], shown, strict=False) if theirs(hit, line)]
     return lead + [h for h in hits if h not in lead]
