@@ -425,10 +425,11 @@ def test_what_holds_now_opens_a_meeting_summary_into_its_decisions(
     summary = Hit(ops, 1.0, 1, None, None)
     ordered = decisions_first(db, [summary], "Which courier takes our parcels now?")
     assert ordered[0].fact.text.startswith("Parcelwise it is"), [h.fact.text for h in ordered]
-    opened = _summaries_opened(db, [summary], {"parcelwise", "courier", "april"})
+    decided = db.decisions([ops.capture_id or 0])
+    opened = _summaries_opened(db, [summary], {"parcelwise", "courier", "april"}, decided)
     texts = [h.fact.text for h in opened]
     assert texts == ["Parcelwise it is, from April. (decided by Libby Harcourt)"]
-    assert _summaries_opened(db, [summary], {"weather", "lunch"}) == []
+    assert _summaries_opened(db, [summary], {"weather", "lunch"}, decided) == []
 
 
 def test_what_holds_now_after_a_value_leads_with_a_decision_that_gives_one() -> None:

@@ -154,7 +154,7 @@ async def ask_stream(
         retrieve, store, embedder, question, filters, min_similarity, limit, index
     )
     note = "; ".join(n for n in (found.note, router_note) if n) or None
-    hits, changes = await asyncio.to_thread(ordered, store, found.hits, question)
+    hits, changes = await asyncio.to_thread(ordered, store, found.hits, question, directory)
     found = replace(found, hits=hits)
     yield Retrieved(found.hits, filters, found.mode, note)
     if not found.hits:

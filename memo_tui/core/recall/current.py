@@ -23,7 +23,7 @@ from memo_tui.core.capture.offline.text import content_words, content_words_and_
 from memo_tui.core.capture.subject import CALENDAR
 from memo_tui.core.recall.gate import asked_value, gives_value
 from memo_tui.core.recall.search import Hit
-from store import FactPeople, Store
+from store import DecisionRecord, FactPeople, Store
 
 DECISION = 1 << 32  # a decision's fact key is this | its id (see the facts view)
 MOST_LINKS = 20  # a chain longer than this is a loop or a bug; stop following it
@@ -78,15 +78,14 @@ def decisions_first(store: Store, hits: list[Hit], question: str) -> list[Hit]:
     asked = content_words(question) - {stem(n) for n in names}
     if not asked:
         return hits
-    opened = _summaries_opened(store, hits, asked)
-    near = [h for h in hits[:REACH] if h.fact.fact_type == "decision"] + opened
+    found = [h for h in hits[:REACH] if h.fact.fact_type in ("decision", "summary")]
+    decided = store.decisions(sorted({h.fact.capture_id for h in found if h.fact.capture_id}))
+    opened = _summaries_opened(store, hits, asked, decided)
+    near = [h for h in found if h.fact.fact_type == "decision"] + opened
     hits = hits + [h for h in opened if h not in hits]
     if not near:
         return hits
-    subjects = {
-        d.id: d.subject
-        for d in store.decisions(sorted({h.fact.capture_id for h in near if h.fact.capture_id}))
-    }
+    subjects = {d.id: d.subject for d in decided}
 
     def about(hit: Hit) -> bool:
         said = hit.fact.text.splitlines()[0] + " " + subjects.get(hit.fact.fact_id, "")
@@ -112,12 +111,14 @@ def _valued_first(decisions: list[Hit], question: str) -> list[Hit]:
     return valued + [h for h in decisions if h not in valued]
 
 
-def _summaries_opened(store: Store, hits: list[Hit], asked: set[str]) -> list[Hit]:
-    """The decisions of the meetings whose summaries are among the best `REACH` hits that
-    are about the question (two of its words, or its one word, in their own words or their
-    subject's) and
-    that search did not rank that high: a summary lists what was decided, but only the
-    decision carries what replaced it. Those search found lower are taken as it found them."""
+def _summaries_opened(
+    store: Store, hits: list[Hit], asked: set[str], decided: list[DecisionRecord]
+) -> list[Hit]:
+    """The decisions (among `decided`) of the meetings whose summaries are among the best
+    `REACH` hits that are about the question (two of its words, or its one word, in their own
+    words or their subject's) and that search did not rank that high: a summary lists what
+    was decided, but only the decision carries what replaced it. Those search found lower
+    are taken as it found them."""
     meetings = {
         h.fact.capture_id: h
         for h in hits[:REACH]
@@ -130,8 +131,9 @@ def _summaries_opened(store: Store, hits: list[Hit], asked: set[str]) -> list[Hi
     enough = min(OPENED_WORDS, len(asked))
     about = [
         d
-        for d in store.decisions(sorted(meetings))
-        if d.fact_key not in near
+        for d in decided
+        if d.capture_id in meetings
+        and d.fact_key not in near
         and len(asked & content_words_and_parts(f"{d.description} {d.subject}")) >= enough
     ]
     facts = store.facts_by_keys([d.fact_key for d in about if d.fact_key not in below])

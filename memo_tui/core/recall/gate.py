@@ -210,11 +210,15 @@ def judge(
     return Relevance(True, topic)
 
 
+def person_names(directory: Directory) -> list[str]:
+    """The known people's names and their aliases."""
+    aliases = [a.alias for a in directory.aliases if a.entity_type == "person"]
+    return [p.name for p in directory.people] + aliases
+
+
 def _initials(directory: Directory) -> set[str]:
     """Known people's initials, as notes write them ("RP" for Roz Pemberton)."""
-    names = [p.name for p in directory.people] + [
-        a.alias for a in directory.aliases if a.entity_type == "person"
-    ]
+    names = person_names(directory)
     return {"".join(w[0] for w in name.lower().split()) for name in names if " " in name}
 
 

@@ -9,24 +9,21 @@ from memo_tui.core.recall.answering import answering_first
 from memo_tui.core.recall.current import Change, lead_with_current
 from memo_tui.core.recall.extractive import by_best_line, focused, reported_first
 from memo_tui.core.recall.filters import ASKS_WHO
+from memo_tui.core.recall.gate import person_names
 from memo_tui.core.recall.reasons import with_reasons
 from memo_tui.core.recall.search import Hit
-from store import Store
+from store import Directory, Store
 
 
-def ordered(store: Store, hits: list[Hit], question: str) -> tuple[list[Hit], list[Change]]:
-    """The hits in the order an answer tells them, and the replaced decisions among them."""
+def ordered(
+    store: Store, hits: list[Hit], question: str, directory: Directory
+) -> tuple[list[Hit], list[Change]]:
+    """The hits in the order an answer tells them, and the replaced decisions among them
+    (`directory`: the store's known names, for who is asked about)."""
     shown = dict(zip((h.fact.fact_key for h in hits), focused(hits, question), strict=True))
     hits = by_best_line(hits, question, [shown[h.fact.fact_key] for h in hits])
     hits = reported_first(hits, question, [shown[h.fact.fact_key] for h in hits])
-    people = _people(store) if ASKS_WHO.match(question) else []
+    people = person_names(directory) if ASKS_WHO.match(question) else []
     hits = answering_first(hits, question, [shown[h.fact.fact_key] for h in hits], people)
     hits, changes = lead_with_current(store, hits, question)
     return with_reasons(store, hits, changes, question, shown)
-
-
-def _people(store: Store) -> list[str]:
-    """The known people's names and their aliases."""
-    directory = store.directory()
-    aliases = [a.alias for a in directory.aliases if a.entity_type == "person"]
-    return [p.name for p in directory.people] + aliases
