@@ -12,7 +12,7 @@ import pytest
 from memo_tui.core.capture import CaptureOptions, CaptureService
 from memo_tui.core.embed import EmbedService, FastEmbedder
 from memo_tui.core.recall.answer import ask
-from memo_tui.core.recall.gate import ASKS_FOR_A_DECISION, asked_value
+from memo_tui.core.recall.gate import ASKS_FOR_A_DECISION, asked_value, gives_value
 from store import Store
 
 TODAY = dt.date(2026, 11, 29)
@@ -119,6 +119,12 @@ def test_a_name_that_fits_two_people_is_asked_about(store: tuple[Store, FastEmbe
         ("Have we given Parcelwise exclusive rights at the depot gate?", "no decision"),
         ("Are we giving Parcelwise exclusive rights at the depot gate?", "no decision"),
         ("How much was the fencing quote for the depot open day?", "gives no sum of money"),
+        # the van's budget is no deposit for it, and no line names a warranty
+        ("How much is the deposit for the second van?", "no figure is given for the deposit"),
+        ("How long is the warranty on the second van?", "no figure is given for the warranty"),
+        # "Depot" was said, "Excellence" never
+        ("Is the open day entered for the Depot Excellence Award?", "Depot Excellence Award"),
+        ("Is the depot going to let dogs in?", "no decision"),
     ],
 )
 def test_no_record_says_so_and_offers_the_closest_as_not_answering(
@@ -151,6 +157,24 @@ def test_a_value_asked_for_and_never_given_is_no_record(
     assert kiosks.no_record and "gives no sum of money" in head, kiosks.answer
     van = ask(*store, "What is the budget for the second van?", today=TODAY)
     assert not van.no_record and "four thousand pounds" in van.answer, van.answer
+    parcel = ask(*store, "How much does Parcelwise charge a parcel?", today=TODAY)
+    assert not parcel.no_record and "nine pounds" in parcel.answer, parcel.answer
+    # a name's last word may be one nobody said (a surname, a company's "Ltd")
+    parcel = ask(*store, "How much does Parcelwise Logistics charge a parcel?", today=TODAY)
+    assert not parcel.no_record and "nine pounds" in parcel.answer, parcel.answer
+
+
+@pytest.mark.parametrize(
+    ("line", "given"),
+    [
+        ("The lease runs for a year.", True),
+        ("Warranty is a fortnight from handover.", True),
+        ("Warranty of 18 months.", True),
+        ("The warranty is with the dealer.", False),
+    ],
+)
+def test_a_length_is_a_figure(line: str, given: bool) -> None:
+    assert gives_value("number", line, set()) == given
 
 
 @pytest.mark.parametrize(
@@ -173,6 +197,11 @@ def test_the_value_a_question_asks_for(question: str, kind: str | None) -> None:
         ("Did we end up upgrading Aerie?", True),
         ("Did we hear back from Fenwick?", False),  # said, not decided
         ("Did we talk about the van?", False),
+        ("Did we get our money back from the courier?", False),  # what came of it
+        ("Will the museum have an audio guide?", True),  # a plan, not only our own
+        ("Is the bar going to let dogs in?", True),
+        ("Will the app be ready by June?", False),  # when, not whether
+        ("Is Hannah part of the on-call rotation?", False),
     ],
 )
 def test_which_questions_ask_after_a_decision(question: str, decided: bool) -> None:

@@ -12,7 +12,7 @@ from memo_tui.core.embed import EmbedService, FastEmbedder
 from memo_tui.core.recall.answer import ask
 from memo_tui.core.recall.current import Change
 from memo_tui.core.recall.grounds import best_reason
-from memo_tui.core.recall.reasons import _inserted
+from memo_tui.core.recall.reasons import ASKS_WHY, _inserted
 from memo_tui.core.recall.search import Hit
 from store import FactRecord, Store
 
@@ -71,6 +71,21 @@ def test_a_question_that_does_not_ask_why_is_told_as_ranked(
     assert "ship 5.0 with offline sync turned off" in result.answer.splitlines()[1]
     narrowed = [h for h in result.citations if h.fact.line_start == h.fact.line_end == REASON_LINE]
     assert not narrowed  # no line was added for a reason
+
+
+@pytest.mark.parametrize(
+    ("question", "why"),
+    [
+        ("Why did we ship without sync?", True),
+        ("Remind me why the flight didn't reopen at Easter?", True),
+        ("Back in March, why couldn't the install go ahead?", True),
+        ("What killed the plan to cook our own food?", True),
+        ("What made us drop Voltaic?", True),
+        ("What did we decide about offline sync?", False),
+    ],
+)
+def test_a_why_question_asks_it_in_many_ways(question: str, why: bool) -> None:
+    assert bool(ASKS_WHY.search(question)) == why
 
 
 CALL = "Then we ship with sync off."

@@ -42,6 +42,14 @@ TODAY = dt.date(2026, 11, 29)
         ("what happened in March", "2026-03-01", "2026-03-31", ()),
         ("decisions since 2026-10-10", "2026-10-10", None, ("decision",)),
         ("todos in Q3", "2026-07-01", "2026-09-30", ("action_item",)),
+        # a week the question is about is no time it was said in
+        (
+            "back in March, why not the last week of August?",
+            "2026-03-01",
+            "2026-03-31",
+            ("decision",),
+        ),
+        ("what ships in the first week of May?", None, None, ()),
     ],
 )
 def test_rule_filters(

@@ -1,23 +1,27 @@
 """Is there a record at all? A relevance gate between retrieval and the answer.
 
 Retrieval always finds *something*: three facts that share a word with the question. The gate
-asks whether what was found is about the question, from three signals (a heuristic, measured
+asks whether what was found is about the question, from these signals (a heuristic, measured
 by `memo bench ask` on the dev set's answerable and "no record" questions, and on QMSum-val,
 where every question has an answer):
 
-- a name the question uses (a capitalised word inside it) that no fact in the store holds,
-  and that is no known person, project or client: nothing was ever said about it;
+- a name the question uses (a run of capitalised words inside it) with a word no fact in the
+  store holds, and no word of a known person, project or client: nothing was ever said
+  about "the Booker Prize";
 - the question's key terms, weighted by how rare each is in the store, are mostly missing
   from every one of the best facts, and none of them is close in meaning;
 - a question after a decision ("did we agree", "have we given", "which … did we switch
-  to", or whether we do a thing at all: "are we buying a second van?") whose key terms no
+  to", or whether we do a thing at all: "are we buying a second van?", "will the museum
+  have an audio guide?", "is the bar going to let dogs in?") whose key terms no
   decision or action item covers (its rarest word among them, or half the weight): it was
   talked about, perhaps, but nothing was decided;
 - a question after a value (a date: "what go-live date", "when does it open"; a sum of
   money: "what budget", "how much do tickets cost"; a number: "how many"; a name: "which
   vendor") where the lines that are about its topic give no value of that kind: the kiosks
   were talked about, but no budget was set; a count of tickets is no price for them, and
-  the name of someone the question names (or their initials) is not the name it asks for.
+  the name of someone the question names (or their initials) is not the name it asks for;
+- a sum or a length asked of a thing ("how much is the stipend …", "how long is the warranty
+  …") that no line naming the thing gives: a mileage rate is no stipend.
 """
 
 from __future__ import annotations
@@ -50,8 +54,12 @@ ASKS_FOR_A_DECISION = re.compile(
     r"|\b(?:was|were)\b[^?]{0,60}\b(?:agreed|decided|approved|chosen|picked|settled)\b"
     # whether we do a thing at all: "did we end up …", "are we buying …", "will we …"
     r"|^\W*(?:did|do|are|will|have|were|should) we\b(?! (?:ever )?(?:hear|heard|talk|talked|"
-    r"discuss|discussed|meet|met|speak|spoke|see|saw|mention|mentioned|ask|asked|know|get "
-    r"(?:a|any) (?:reply|answer)))",
+    r"discuss|discussed|meet|met|speak|spoke|see|saw|mention|mentioned|ask|asked|know|"
+    # what came of it: "did we get our money back?", "did we receive the quote?"
+    r"get|got|receive|received)\b)"
+    # or a plan for something else: "will the museum have …", "is the bar going to …"
+    r"|^\W*(?:will (?!we\b)[\w' -]+? (?:have|get|let|open|offer|sell|keep|run|use)"
+    r"|(?:is|are) (?!we\b)[\w' -]+? (?:going to|gonna))\b",
     re.IGNORECASE,
 )
 # A question after a choice ("did we go with …", "which … did we pick"): only a decision
@@ -115,6 +123,20 @@ VALUE_WORDS = frozenset(
     quantity many much big large long often name vendor supplier company firm provider partner
     agency venue contractor""".split()
 )
+# What a sum or a length is asked of: "how much is the stipend we pay …", "how long is the
+# warranty on …". Its head word, unless any figure answers it ("the cover price"), must stand
+# beside the figure: a mileage rate is no stipend. Not a count: "how many copies" is
+# answered by "print run 5k".
+_NOT_A_NOUN = r"(?!(?:we|you|they|i|it|he|she|is|are|was|were|do|does|did|will|would|has|have)\b)"
+_ASKED_OF = re.compile(
+    r"\b(?:how (?:much|long|big|often)|(?:what|which)(?:'s| is| was| are| were)?)"
+    r" (?:(?:is|was|are|were|will|would|does|did) )?(?:the |our |their |its |a )?"
+    rf"((?:{_NOT_A_NOUN}[\w-]+ ){{0,3}}?{_NOT_A_NOUN}[\w-]+)"
+    r"(?: (?:of|for|on|to|we|our|they|you|i|did|does|do|that|who|at|in|with|from|by|per)\b"
+    r"|\s*\?)",
+    re.IGNORECASE,
+)
+ANY_FIGURE = VALUE_WORDS | {"rate", "fee", "total", "sum", "value", "charge", "quote", "estimate"}
 _LABELS = re.compile(r"\s*\((?:decided by|owner:)[^()]*\)")  # who, not what or when
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+")
 SPOKEN = re.compile(r"^\s*(?:-\s*)?[^:\n]{2,60}:\s+")
@@ -144,15 +166,21 @@ def key_terms(words: list[str]) -> list[str]:
 def _unknown_name(
     question: str, terms: list[str], counts: dict[str, int], directory: Directory
 ) -> str | None:
-    """A name inside the question (a run of capitalised words) that no fact and no known name
-    holds in any of its words: "Kubernetes", but not "Barry Hughes" when Barry is known."""
+    """A name inside the question (a run of capitalised words) with a word no fact holds, and
+    no word of a known name: "Kubernetes", "the Booker Prize" when no fact says Booker, but
+    not "Barry Hughes" when Barry is known or said."""
     names = [r.name for r in (*directory.people, *directory.projects, *directory.clients)]
     names += [a.alias for a in directory.aliases]
     known = {w.lower() for name in names for w in re.findall(r"\w+", name)}
     asked = {t.lower() for t in terms}
     for run in re.finditer(r"(?<!^)(?<![.?!]\s)\b[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*", question):
         words = [w for w in re.findall(r"[\w-]+", run.group()) if w.lower() in asked]
-        if words and not any(counts.get(w.lower(), 0) or w.lower() in known for w in words):
+        if not words or any(w.lower() in known for w in words):
+            continue
+        # a name's last word may be one never said ("Barry Hughes" when Barry is all anyone
+        # said), not the words before it ("the Booker Prize")
+        unsaid = [not counts.get(w.lower(), 0) for w in words]
+        if all(unsaid) or any(unsaid[:-1]):
             return run.group()
     return None
 
@@ -234,6 +262,13 @@ _MONEY = re.compile(
 )
 
 
+_LENGTH = re.compile(
+    r"\b(?:an?|one|half an?) (?:hour|day|week|fortnight|month|quarter|year|season|term|dozen)\b"
+    r"|\bfortnight\b",
+    re.IGNORECASE,
+)
+
+
 def gives_value(kind: str, line: str, asked: set[str]) -> bool:
     """Whether `line` gives a value of the kind asked for (a name the question itself says,
     or a known person's initials, is not the name it asks for: `asked` holds both; nor is the
@@ -243,9 +278,27 @@ def gives_value(kind: str, line: str, asked: set[str]) -> bool:
         return any(is_date(v) for v in found)
     if kind == "money":
         return any(is_number(v) for v in found) and bool(_MONEY.search(line))
-    if kind == "number":
-        return any(is_number(v) for v in found)
+    if kind == "number":  # or a length: "for a year", "a fortnight", "until March"
+        return any(is_number(v) or is_date(v) for v in found) or bool(_LENGTH.search(line))
     return any(not is_date(v) and not is_number(v) and v not in asked for v in found)
+
+
+def _figure_missing(question: str, kind: str, hits: list[Hit]) -> str:
+    """Why no line gives the figure of what the question asks it of ("the stipend"), or ""
+    when one does or the question names nothing past the figure itself ("the price")."""
+    of = _ASKED_OF.search(question)
+    head = of.group(1).split()[-1] if of else ""
+    words = content_words_and_parts(head)
+    if not words or words & ANY_FIGURE:
+        return ""
+    asked = {w.lower() for w in re.findall(r"[\w'-]+", question)}
+    for hit in hits:
+        for line in hit.fact.text.splitlines():
+            line = _LABELS.sub("", SPOKEN.sub("", line))
+            if words & content_words_and_parts(line) and gives_value(kind, line, asked):
+                return ""
+    value = "sum" if kind == "money" else "figure"
+    return f"no {value} is given for the {head}"
 
 
 def _no_value_given(
@@ -265,6 +318,10 @@ def _no_value_given(
     kind = asked_value(question)
     if kind is None:
         return ""
+    if kind in ("money", "number") and not re.search(r"\bhow many\b", question, re.I):
+        missing = _figure_missing(question, kind, hits)
+        if missing:
+            return missing
     asked = {w.lower() for w in re.findall(r"[\w'-]+", question)} | initials
     topic = {stem(t.lower()): weight[t] for t in terms if t.lower() not in VALUE_WORDS}
     mass = sum(topic.values())

@@ -24,10 +24,14 @@ from memo_tui.core.recall.grounds import AFTER, BEFORE, best_reason
 from memo_tui.core.recall.search import Hit
 from store import FactRecord, Store
 
+# "why", wherever it stands ("remind me why …", "back in March, why couldn't …"), or what
+# moved or ended a plan ("what made us …", "what killed the plan to …").
 ASKS_WHY = re.compile(
-    r"^\s*(?:why|how come)\b|\breason(?:s|ing)?\b|\brationale\b|\bwhat made (?:us|them|you)\b",
+    r"\b(?:why|how come)\b|\breason(?:s|ing)?\b|\brationale\b"
+    r"|\bwhat (?:made|led|drove|pushed|prompted|killed|stopped|sank|scuppered)\b",
     re.IGNORECASE,
 )
+
 LEADS = 3  # how many of the best hits may be the decision asked about
 _TURN = re.compile(r"^\s*(?:-\s*)?([^:\n]{2,60}):\s+")
 _NOTE = re.compile(r"^\s*(?:[-*#>|]|\d+[.)]\s|\[[ x]\])")  # a bullet, a heading, a box
