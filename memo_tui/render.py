@@ -113,9 +113,8 @@ def fact_json(fact: FactRecord, people: FactPeople | None = None) -> dict[str, A
 
 
 def _span(start: int | None, end: int | None) -> str:
-    if start is None:
-        return "unverified"
-    return f"L{start}" if start == end else f"L{start}-{end}"
+    """The lines a fact was read from ("L12", "L12-14"), or "unverified" when none."""
+    return "unverified" if start is None else f"L{start}" + (f"-{end}" if end != start else "")
 
 
 def print_items(decisions: list[DecisionRecord], actions: list[ActionItemRecord]) -> None:
@@ -336,11 +335,6 @@ def ask_json(result: Any, people: Mapping[int, FactPeople] | None = None) -> dic
     }
 
 
-def print_answer(result: Any) -> None:
-    print(sanitize(result.answer))
-    print_sources(result)
-
-
 def print_sources(result: Any) -> None:
     """The numbered sources under an answer (or, with none, what was searched)."""
     if result.removed_citations:
@@ -358,14 +352,20 @@ def print_sources(result: Any) -> None:
         return
     print("\nSources:")
     for n, hit in enumerate(result.citations, 1):
-        if n not in result.cited:
-            continue
-        fact = hit.fact
-        where = (
-            f"{sanitize_line(fact.capture_title or 'note')} {_span(fact.line_start, fact.line_end)}"
-        )
-        when = fact.occurred_at or fact.captured_at[:10]
-        print(f"  [{n}] {fact.fact_type} - {where.strip()} ({when})")
+        if n in result.cited:
+            print(_source(n, hit.fact))
+    rest = [(n, hit) for n, hit in enumerate(result.citations, 1) if n not in result.cited]
+    if rest:  # what else matched, with its words: the answer says how many
+        print("Also matched, not cited:")
+    for n, hit in rest:
+        said = sanitize_line(hit.fact.text.splitlines()[0] if hit.fact.text else "")
+        print(f"{_source(n, hit.fact)}\n      {said[:90]}{'…' if len(said) > 90 else ''}")
+
+
+def _source(n: int, fact: FactRecord) -> str:
+    where = f"{sanitize_line(fact.capture_title or 'note')} {_span(fact.line_start, fact.line_end)}"
+    when = fact.occurred_at or fact.captured_at[:10]
+    return f"  [{n}] {fact.fact_type} - {where.strip()} ({when})"
 
 
 def person_json(

@@ -125,6 +125,8 @@ def test_a_name_that_fits_two_people_is_asked_about(store: tuple[Store, FastEmbe
         # "Depot" was said, "Excellence" never
         ("Is the open day entered for the Depot Excellence Award?", "Depot Excellence Award"),
         ("Is the depot going to let dogs in?", "no decision"),
+        # the fencing firm was talked about, but not what it charges
+        ("What does the fencing firm charge us?", "gives no sum of money"),
     ],
 )
 def test_no_record_says_so_and_offers_the_closest_as_not_answering(
@@ -184,6 +186,8 @@ def test_a_length_is_a_figure(line: str, given: bool) -> None:
         ("How many lines are in the budget?", "number"),
         ("How much did we budget for the second van?", "money"),
         ("What does the courier quote come to?", None),
+        ("What does Parcelwise charge us per parcel?", "money"),
+        ("What does the team think about cost?", None),
     ],
 )
 def test_the_value_a_question_asks_for(question: str, kind: str | None) -> None:
@@ -276,6 +280,11 @@ def test_the_answer_says_how_many_more_facts_matched(store: tuple[Store, FastEmb
     shown = len(set(re.findall(r"\[(\d+)\]", result.answer)))
     assert len(result.citations) > shown >= 3
     assert f"({len(result.citations) - shown} more matching fact" in result.answer
+    # by kind, each kind counted once: "…in the sources: 3 excerpts, 2 decisions)"
+    tail = result.answer.splitlines()[-1]
+    counts = re.findall(r"(\d+) (decision|action item|excerpt|summary)", tail.split(": ", 1)[1])
+    assert sum(int(n) for n, _ in counts) == len(result.citations) - shown, tail
+    assert len({kind for _, kind in counts}) == len(counts)
 
 
 QUESTIONS = [

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import re
 from collections.abc import AsyncIterator
 
 import pytest
@@ -239,6 +240,10 @@ def test_ask_from_the_command_line(memo, tmp_path) -> None:  # type: ignore[no-u
     assert "Stripe" in result["answer"]
     plain = memo("--demo", "ask", "why did we pick Postgres?")
     assert "Sources:" in plain.stdout and "[1]" in plain.stdout
+    # the facts that matched beyond those the answer shows are listed too, with their words
+    cited, _, rest = plain.stdout.partition("Also matched, not cited:")
+    assert re.search(r"more matching facts? in the sources", cited), plain.stdout
+    assert re.search(r"^  \[\d+\] \w+ - .+\n      \S", rest, re.MULTILINE), plain.stdout
 
 
 def test_ask_streams_from_the_fake_anthropic_server_on_the_command_line(memo, tmp_path) -> None:  # type: ignore[no-untyped-def]

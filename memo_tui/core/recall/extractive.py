@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from collections.abc import Sequence
 
 from memo_tui.core.capture.offline.text import content_words
@@ -15,6 +16,7 @@ from memo_tui.core.recall.gate import Relevance
 from memo_tui.core.recall.search import (
     Hit,
 )
+from memo_tui.core.words import plural
 
 QUOTE_CHARS = 300
 
@@ -182,7 +184,7 @@ def extractive_answer(
     replaced = {change.old for change in changes}
     texts = focused(hits, question)
     lines: list[str] = []
-    shown = 0
+    shown: set[int] = set()
     for n, hit in enumerate(hits, 1):
         if n - 1 in replaced:
             continue
@@ -195,7 +197,7 @@ def extractive_answer(
             was = "; ".join(f"{quoted(hits[i].fact.text, 120)} [{i + 1}]" for i in olds)
             line += f" (changed on {when}; before: {was})"
         lines.append(line)
-        shown += 1 + len(olds)
+        shown |= {n - 1, *olds}
     yes = reported_yes(question, texts, most)
     if relevance is not None and not relevance.answered:
         head = f'No record of "{relevance.topic}" ({relevance.why}). Closest, not answering it:'
@@ -203,10 +205,14 @@ def extractive_answer(
         head = f"Yes, reported done [{yes}]. From your meetings:"
     else:
         head = "From your meetings:"
-    more = len(hits) - shown
-    tail = (
-        [f"({more} more matching fact{'s' if more != 1 else ''} in the sources)"]
-        if more > 0
-        else []
-    )
-    return "\n".join([head, *lines, *tail])
+    return "\n".join([head, *lines, *_more(hits, shown)])
+
+
+def _more(hits: list[Hit], shown: set[int]) -> list[str]:
+    """How many more facts matched than are shown, by kind: "(4 more matching facts in the
+    sources: 3 action items, 1 excerpt)"."""
+    rest = Counter(h.fact.fact_type for n, h in enumerate(hits) if n not in shown)
+    if not rest:
+        return []
+    kinds = ", ".join(plural(count, kind.replace("_", " ")) for kind, count in rest.most_common())
+    return [f"({plural(rest.total(), 'more matching fact')} in the sources: {kinds})"]

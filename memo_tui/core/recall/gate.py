@@ -95,6 +95,9 @@ ASKS_FOR_A_VALUE = (
             r"\bhow much\b[^?]*\b(?:cost|costs|pay|paying|paid|charge|charging|spend|spent|"
             r"price|priced|fee|fees|stipend|salary|wage|rate|quote|quoted|advance|"
             r"budget|budgeted)\b|\bhow much money\b"
+            # "what does PingPost charge us per text?", "what did the pumps cost?"
+            r"|^\W*what (?:does|do|did|will|would) (?:(?!about\b|on\b)[\w'-]+ ){1,3}"
+            r"(?:charge|cost|pay)\b"
             r"|\b(?:what|which)(?:'s| is| was| are| were)? (?:the )?(?:\w+ )?(?:budget|price|cost|"
             r"fee|rate|stipend|salary|wage|quote)\b",
             re.IGNORECASE,
@@ -121,7 +124,7 @@ ASKS_FOR_A_VALUE = (
 VALUE_WORDS = frozenset(
     """date day days month week when budget budgeted number amount price cost costs figure size
     quantity many much big large long often name vendor supplier company firm provider partner
-    agency venue contractor""".split()
+    agency venue contractor charge charges charging pay paid paying fee fees""".split()
 )
 # What a sum or a length is asked of: "how much is the stipend we pay …", "how long is the
 # warranty on …". Its head word, unless any figure answers it ("the cover price"), must stand
