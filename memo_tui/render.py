@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Mapping
+from textwrap import shorten
 from typing import TYPE_CHECKING, Any
 
 from memo_tui.core.safety import sanitize, sanitize_line
@@ -355,17 +356,16 @@ def print_sources(result: Any) -> None:
         if n in result.cited:
             print(_source(n, hit.fact))
     rest = [(n, hit) for n, hit in enumerate(result.citations, 1) if n not in result.cited]
-    if rest:  # what else matched, with its words: the answer says how many
+    if rest:  # what else matched, with its words
         print("Also matched, not cited:")
     for n, hit in rest:
-        said = sanitize_line(hit.fact.text.splitlines()[0] if hit.fact.text else "")
-        print(f"{_source(n, hit.fact)}\n      {said[:90]}{'…' if len(said) > 90 else ''}")
+        said = (hit.fact.text.strip().splitlines() or [""])[0]
+        print(f"{_source(n, hit.fact)}\n      {sanitize_line(shorten(said, 90, placeholder='…'))}")
 
 
 def _source(n: int, fact: FactRecord) -> str:
     where = f"{sanitize_line(fact.capture_title or 'note')} {_span(fact.line_start, fact.line_end)}"
-    when = fact.occurred_at or fact.captured_at[:10]
-    return f"  [{n}] {fact.fact_type} - {where.strip()} ({when})"
+    return f"  [{n}] {fact.fact_type} - {where} ({fact.occurred_at or fact.captured_at[:10]})"
 
 
 def person_json(

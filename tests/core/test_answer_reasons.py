@@ -82,6 +82,9 @@ def test_a_question_that_does_not_ask_why_is_told_as_ranked(
         ("What killed the plan to cook our own food?", True),
         ("What made us drop Voltaic?", True),
         ("What did we decide about offline sync?", False),
+        ("What made it into the release?", False),
+        ("What stopped working after the update?", False),
+        ("Who asked why the van was late?", False),
     ],
 )
 def test_a_why_question_asks_it_in_many_ways(question: str, why: bool) -> None:

@@ -50,7 +50,12 @@ TODAY = dt.date(2026, 11, 29)
             "2026-03-31",
             ("decision",),
         ),
-        ("what ships in the first week of May?", None, None, ()),
+        (
+            "what did we decide last week in the ops review?",
+            "2026-11-16",
+            "2026-11-22",
+            ("decision",),
+        ),
     ],
 )
 def test_rule_filters(

@@ -91,9 +91,7 @@ def _month_range(year: int, month: int) -> tuple[dt.date, dt.date]:
 
 def _dates(question: str, today: dt.date) -> tuple[dt.date | None, dt.date | None]:
     # "the last week of August" is a week the question is about, not when it was said
-    q = re.sub(
-        r"\b(?:last|this|first|final) (?:week|month)s? (?:of|in|before)\b", " ", question.lower()
-    )
+    q = re.sub(r"\b(?:last|this|first|final) (?:week|month)s? of\b", " ", question.lower())
     week_start = today - dt.timedelta(days=today.weekday())
     if "last week" in q:
         return week_start - dt.timedelta(days=7), week_start - dt.timedelta(days=1)

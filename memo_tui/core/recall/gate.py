@@ -5,9 +5,8 @@ asks whether what was found is about the question, from these signals (a heurist
 by `memo bench ask` on the dev set's answerable and "no record" questions, and on QMSum-val,
 where every question has an answer):
 
-- a name the question uses (a run of capitalised words inside it) with a word no fact in the
-  store holds, and no word of a known person, project or client: nothing was ever said
-  about "the Booker Prize";
+- a name the question uses (a capitalised word inside it) that no fact in the store holds,
+  and that is no known person, project or client: nothing was ever said about it;
 - the question's key terms, weighted by how rare each is in the store, are mostly missing
   from every one of the best facts, and none of them is close in meaning;
 - a question after a decision ("did we agree", "have we given", "which … did we switch
@@ -57,9 +56,10 @@ ASKS_FOR_A_DECISION = re.compile(
     r"discuss|discussed|meet|met|speak|spoke|see|saw|mention|mentioned|ask|asked|know|"
     # what came of it: "did we get our money back?", "did we receive the quote?"
     r"get|got|receive|received)\b)"
-    # or a plan for something else: "will the museum have …", "is the bar going to …"
-    r"|^\W*(?:will (?!we\b)[\w' -]+? (?:have|get|let|open|offer|sell|keep|run|use)"
-    r"|(?:is|are) (?!we\b)[\w' -]+? (?:going to|gonna))\b",
+    # or what something else will have or allow: "will the museum have …", "is the bar going
+    # to let dogs in?" (not "is Parcelwise going to collect twice a day?": said, not decided)
+    r"|^\W*(?:will|is|are) (?!(?:we|it|there|anyone|anybody|someone|somebody)\b)"
+    r"(?:[\w'-]+ ){0,3}?[\w'-]+ (?:going to |gonna )?(?:have|let|allow|offer|sell|keep)\b",
     re.IGNORECASE,
 )
 # A question after a choice ("did we go with …", "which … did we pick"): only a decision
@@ -95,14 +95,15 @@ ASKS_FOR_A_VALUE = (
             r"\bhow much\b[^?]*\b(?:cost|costs|pay|paying|paid|charge|charging|spend|spent|"
             r"price|priced|fee|fees|stipend|salary|wage|rate|quote|quoted|advance|"
             r"budget|budgeted)\b|\bhow much money\b"
-            # "what does PingPost charge us per text?", "what did the pumps cost?"
+            # "what does PingPost charge us per text?" (not "what did the outage cost us?")
             r"|^\W*what (?:does|do|did|will|would) (?:(?!about\b|on\b)[\w'-]+ ){1,3}"
-            r"(?:charge|cost|pay)\b"
+            r"(?:charge|pay)\b"
             r"|\b(?:what|which)(?:'s| is| was| are| were)? (?:the )?(?:\w+ )?(?:budget|price|cost|"
             r"fee|rate|stipend|salary|wage|quote)\b",
             re.IGNORECASE,
         ),
     ),
+    ("length", re.compile(r"\bhow long\b", re.IGNORECASE)),
     (
         "number",
         re.compile(
@@ -127,19 +128,25 @@ VALUE_WORDS = frozenset(
     agency venue contractor charge charges charging pay paid paying fee fees""".split()
 )
 # What a sum or a length is asked of: "how much is the stipend we pay …", "how long is the
-# warranty on …". Its head word, unless any figure answers it ("the cover price"), must stand
-# beside the figure: a mileage rate is no stipend. Not a count: "how many copies" is
-# answered by "print run 5k".
-_NOT_A_NOUN = r"(?!(?:we|you|they|i|it|he|she|is|are|was|were|do|does|did|will|would|has|have)\b)"
+# warranty on …", "what's the cover price of …". Its head word, unless any figure answers it
+# ("the cover price"), must stand beside the figure: a mileage rate is no stipend. Only a
+# thing named after "is the" ("how much did the open day raise?" names none), and not a
+# count: "how many copies" is answered by "print run 5k".
 _ASKED_OF = re.compile(
-    r"\b(?:how (?:much|long|big|often)|(?:what|which)(?:'s| is| was| are| were)?)"
-    r" (?:(?:is|was|are|were|will|would|does|did) )?(?:the |our |their |its |a )?"
-    rf"((?:{_NOT_A_NOUN}[\w-]+ ){{0,3}}?{_NOT_A_NOUN}[\w-]+)"
-    r"(?: (?:of|for|on|to|we|our|they|you|i|did|does|do|that|who|at|in|with|from|by|per)\b"
-    r"|\s*\?)",
+    r"\b(?:how (?:much|long|big|often) (?:is|was|are|were)|(?:what|which)(?:'s| is| was| are"
+    r"| were)) (?:the|our|their|its|a|an) ((?:[\w-]+ ){0,3}?[\w-]+)"
+    r"(?: (?:of|for|on|we|our|they|you|i|that|who|at|in|with|from|by|per)\b|\s*\?)",
     re.IGNORECASE,
 )
-ANY_FIGURE = VALUE_WORDS | {"rate", "fee", "total", "sum", "value", "charge", "quote", "estimate"}
+ANY_FIGURE = frozenset(
+    stem(w)
+    for w in VALUE_WORDS
+    | set(
+        """rate rates fee total totals sum sums value charge quote quoted estimate estimated
+        money spend spending spent payment payments pricing prices expense expenses bill bills
+        duration length period time""".split()
+    )
+)
 _LABELS = re.compile(r"\s*\((?:decided by|owner:)[^()]*\)")  # who, not what or when
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+")
 SPOKEN = re.compile(r"^\s*(?:-\s*)?[^:\n]{2,60}:\s+")
@@ -169,21 +176,15 @@ def key_terms(words: list[str]) -> list[str]:
 def _unknown_name(
     question: str, terms: list[str], counts: dict[str, int], directory: Directory
 ) -> str | None:
-    """A name inside the question (a run of capitalised words) with a word no fact holds, and
-    no word of a known name: "Kubernetes", "the Booker Prize" when no fact says Booker, but
-    not "Barry Hughes" when Barry is known or said."""
+    """A name inside the question (a run of capitalised words) that no fact and no known name
+    holds in any of its words: "Kubernetes", but not "Barry Hughes" when Barry is known."""
     names = [r.name for r in (*directory.people, *directory.projects, *directory.clients)]
     names += [a.alias for a in directory.aliases]
     known = {w.lower() for name in names for w in re.findall(r"\w+", name)}
     asked = {t.lower() for t in terms}
     for run in re.finditer(r"(?<!^)(?<![.?!]\s)\b[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*", question):
         words = [w for w in re.findall(r"[\w-]+", run.group()) if w.lower() in asked]
-        if not words or any(w.lower() in known for w in words):
-            continue
-        # a name's last word may be one never said ("Barry Hughes" when Barry is all anyone
-        # said), not the words before it ("the Booker Prize")
-        unsaid = [not counts.get(w.lower(), 0) for w in words]
-        if all(unsaid) or any(unsaid[:-1]):
+        if words and not any(counts.get(w.lower(), 0) or w.lower() in known for w in words):
             return run.group()
     return None
 
@@ -281,8 +282,10 @@ def gives_value(kind: str, line: str, asked: set[str]) -> bool:
         return any(is_date(v) for v in found)
     if kind == "money":
         return any(is_number(v) for v in found) and bool(_MONEY.search(line))
-    if kind == "number":  # or a length: "for a year", "a fortnight", "until March"
+    if kind == "length":  # a number, or "for a year", "a fortnight", "until March"
         return any(is_number(v) or is_date(v) for v in found) or bool(_LENGTH.search(line))
+    if kind == "number":
+        return any(is_number(v) for v in found)
     return any(not is_date(v) and not is_number(v) and v not in asked for v in found)
 
 
@@ -292,7 +295,7 @@ def _figure_missing(question: str, kind: str, hits: list[Hit]) -> str:
     of = _ASKED_OF.search(question)
     head = of.group(1).split()[-1] if of else ""
     words = content_words_and_parts(head)
-    if not words or words & ANY_FIGURE:
+    if not words or words & ANY_FIGURE or head.lower().endswith("ed"):
         return ""
     asked = {w.lower() for w in re.findall(r"[\w'-]+", question)}
     for hit in hits:
@@ -300,7 +303,7 @@ def _figure_missing(question: str, kind: str, hits: list[Hit]) -> str:
             line = _LABELS.sub("", SPOKEN.sub("", line))
             if words & content_words_and_parts(line) and gives_value(kind, line, asked):
                 return ""
-    value = "sum" if kind == "money" else "figure"
+    value = {"money": "sum", "length": "length"}.get(kind, "figure")
     return f"no {value} is given for the {head}"
 
 
@@ -321,7 +324,7 @@ def _no_value_given(
     kind = asked_value(question)
     if kind is None:
         return ""
-    if kind in ("money", "number") and not re.search(r"\bhow many\b", question, re.I):
+    if kind in ("money", "length", "number") and not re.search(r"\bhow many\b", question, re.I):
         missing = _figure_missing(question, kind, hits)
         if missing:
             return missing

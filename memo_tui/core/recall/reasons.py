@@ -24,14 +24,15 @@ from memo_tui.core.recall.grounds import AFTER, BEFORE, best_reason
 from memo_tui.core.recall.search import Hit
 from store import FactRecord, Store
 
-# "why", wherever it stands ("remind me why …", "back in March, why couldn't …"), or what
-# moved or ended a plan ("what made us …", "what killed the plan to …").
+# "why" where a question asks it ("why …", "remind me why …", "back in March, why
+# couldn't …"), or what moved or ended a plan ("what made us …", "what killed the plan …").
 ASKS_WHY = re.compile(
-    r"\b(?:why|how come)\b|\breason(?:s|ing)?\b|\brationale\b"
-    r"|\bwhat (?:made|led|drove|pushed|prompted|killed|stopped|sank|scuppered)\b",
+    r"(?:^|[,;:]|\b(?:me|us|explain|know|remember|wonder))\s*(?:why|how come)\b"
+    r"|\breason(?:s|ing)?\b|\brationale\b"
+    r"|\bwhat (?:made|led|drove|pushed|prompted) (?:us|them|you|me|him|her|the \w+)\b"
+    r"|\bwhat (?:killed|sank|scuppered|stopped) (?:the|our|their) (?:plan|idea)\b",
     re.IGNORECASE,
 )
-
 LEADS = 3  # how many of the best hits may be the decision asked about
 _TURN = re.compile(r"^\s*(?:-\s*)?([^:\n]{2,60}):\s+")
 _NOTE = re.compile(r"^\s*(?:[-*#>|]|\d+[.)]\s|\[[ x]\])")  # a bullet, a heading, a box
