@@ -511,3 +511,28 @@ def test_what_is_not_shown_is_counted_by_kind() -> None:
     assert answer.splitlines()[-1] == (
         "(4 more matching facts in the sources: 2 summaries, 1 action item, 1 excerpt)"
     )
+
+
+@pytest.mark.parametrize(
+    ("question", "kind", "line", "missing"),
+    [
+        (
+            "How long is the warranty on the van?",
+            "length",
+            "Warranty is with the dealer.",
+            "warranty",
+        ),
+        ("How long is the warranty on the van?", "length", "The warranty runs a year.", ""),
+        ("How much is the stipend we pay?", "money", "Mileage is 45p a mile.", "stipend"),
+        ("How much did the open day raise?", "number", "Nothing said.", ""),  # no thing named
+        ("How often is the bin collection?", "number", "Bins go weekly.", ""),  # a frequency
+        ("What's the cover price of the book?", "money", "The cover is blue.", ""),  # a price
+    ],
+)
+def test_a_figure_is_asked_of_the_thing_named(
+    question: str, kind: str, line: str, missing: str
+) -> None:
+    from memo_tui.core.recall.gate import _figure_missing
+
+    found = _figure_missing(question, kind, [_hit(1, line)])  # type: ignore[list-item]
+    assert found.endswith(f"the {missing}") if missing else found == "", found

@@ -131,9 +131,9 @@ VALUE_WORDS = frozenset(
 # warranty on …", "what's the cover price of …". Its head word, unless any figure answers it
 # ("the cover price"), must stand beside the figure: a mileage rate is no stipend. Only a
 # thing named after "is the" ("how much did the open day raise?" names none), and not a
-# count: "how many copies" is answered by "print run 5k".
+# count ("how many copies" is answered by "print run 5k") or a frequency ("weekly").
 _ASKED_OF = re.compile(
-    r"\b(?:how (?:much|long|big|often) (?:is|was|are|were)|(?:what|which)(?:'s| is| was| are"
+    r"\b(?:how (?:much|long|big) (?:is|was|are|were)|(?:what|which)(?:'s| is| was| are"
     r"| were)) (?:the|our|their|its|a|an) ((?:[\w-]+ ){0,3}?[\w-]+)"
     r"(?: (?:of|for|on|we|our|they|you|i|that|who|at|in|with|from|by|per)\b|\s*\?)",
     re.IGNORECASE,
