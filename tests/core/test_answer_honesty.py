@@ -534,5 +534,6 @@ def test_a_figure_is_asked_of_the_thing_named(
 ) -> None:
     from memo_tui.core.recall.gate import _figure_missing
 
-    found = _figure_missing(question, kind, [_hit(1, line)])  # type: ignore[list-item]
+    asked = set(question.lower().split())
+    found = _figure_missing(question, kind, [_hit(1, line)], asked)  # type: ignore[list-item]
     assert found.endswith(f"the {missing}") if missing else found == "", found

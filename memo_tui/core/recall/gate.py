@@ -289,15 +289,15 @@ def gives_value(kind: str, line: str, asked: set[str]) -> bool:
     return any(not is_date(v) and not is_number(v) and v not in asked for v in found)
 
 
-def _figure_missing(question: str, kind: str, hits: list[Hit]) -> str:
-    """Why no line gives the figure of what the question asks it of ("the stipend"), or ""
-    when one does or the question names nothing past the figure itself ("the price")."""
-    of = _ASKED_OF.search(question)
+def _figure_missing(question: str, kind: str, hits: list[Hit], asked: set[str]) -> str:
+    """Why no line gives the sum, length or number asked of what the question names ("the
+    stipend"), or "" when one does, the question asks for another kind of value, or it names
+    nothing past the figure itself ("the price")."""
+    of = _ASKED_OF.search(question) if kind in ("money", "length", "number") else None
     head = of.group(1).split()[-1] if of else ""
     words = content_words_and_parts(head)
     if not words or words & ANY_FIGURE or head.lower().endswith("ed"):
         return ""
-    asked = {w.lower() for w in re.findall(r"[\w'-]+", question)}
     for hit in hits:
         for line in hit.fact.text.splitlines():
             line = _LABELS.sub("", SPOKEN.sub("", line))
@@ -324,11 +324,10 @@ def _no_value_given(
     kind = asked_value(question)
     if kind is None:
         return ""
-    if kind in ("money", "length", "number") and not re.search(r"\bhow many\b", question, re.I):
-        missing = _figure_missing(question, kind, hits)
-        if missing:
-            return missing
     asked = {w.lower() for w in re.findall(r"[\w'-]+", question)} | initials
+    missing = _figure_missing(question, kind, hits, asked)
+    if missing:
+        return missing
     topic = {stem(t.lower()): weight[t] for t in terms if t.lower() not in VALUE_WORDS}
     mass = sum(topic.values())
     stored = [stem(t.lower()) for t in terms if t.lower() in known and stem(t.lower()) in topic]
