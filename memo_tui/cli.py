@@ -287,7 +287,7 @@ def _with_services(args: argparse.Namespace, settings: Settings, handler: Handle
 def _seed_demo(services: Services) -> None:
     from memo_tui.core.demo import seed_demo
 
-    if not services.store.captures():
+    if not services.store.captures.all():
         warn("Seeding the demo store with sample meetings...")
         seed_demo(services.capture)
 
@@ -335,9 +335,9 @@ def _facts(args: argparse.Namespace, services: Services) -> int:
         warn(f"memo facts: {problem}")
     if read.problems:
         return EXIT_USAGE
-    facts = services.store.filtered_facts(read.flt, limit=args.limit)
+    facts = services.store.facts.filtered(read.flt, limit=args.limit)
     if args.json:
-        people = services.store.fact_people(facts)
+        people = services.store.facts.people_of(facts)
         render.emit_json({"facts": [render.fact_json(f, people.get(f.fact_key)) for f in facts]})
     else:
         render.print_facts(facts, filtered=not read.flt.empty)
@@ -347,7 +347,7 @@ def _facts(args: argparse.Namespace, services: Services) -> int:
 def _costs(args: argparse.Namespace, services: Services) -> int:
     store = services.store
     report = {
-        group: [vars(line) for line in store.llm_costs(group, args.since)]
+        group: [vars(line) for line in store.ledger.costs(group, args.since)]
         for group in ("day", "trigger", "model")
     }
     totals = report["day"]
@@ -400,7 +400,7 @@ def _ask(args: argparse.Namespace, services: Services) -> int:
         return EXIT_REFUSED
     if args.json:
         cited = [hit.fact for hit in result.citations]
-        render.emit_json(render.ask_json(result, services.store.fact_people(cited)))
+        render.emit_json(render.ask_json(result, services.store.facts.people_of(cited)))
     else:
         print()
         render.print_sources(result)
@@ -417,15 +417,15 @@ def _people(args: argparse.Namespace, services: Services) -> int:
     if getattr(args, "people_command", None):
         return _people_change(args, services)
     people = _entities(services).people()
-    owed = services.store.owed_counts()
+    owed = services.store.people.owed_counts()
     if args.json:
-        mail = {r.person_id: r for r in services.store.people_report()}
+        mail = {r.person_id: r for r in services.store.reports.people()}
         render.emit_json(
             {
                 "people": [
                     render.person_json(p, mail.get(p.id), owed.get(p.id, 0)) for p in people
                 ],
-                "proposed_merges": [vars(a) for a in services.store.address_proposals()],
+                "proposed_merges": [vars(a) for a in services.store.email.address_proposals()],
             }
         )
     else:
@@ -630,21 +630,23 @@ def _default(args: argparse.Namespace, services: Services) -> int:
     if _interactive(args):
         from memo_tui.ui.app import MemoApp
 
-        app = MemoApp(services, seed_demo=args.demo and not services.store.captures())
+        app = MemoApp(services, seed_demo=args.demo and not services.store.captures.all())
         _follow_the_terminal()
         app.run()
         return EXIT_OK
     store = services.store
     print(f"memo {__version__}, store: {sanitize_line(str(store.path))}")
-    captures = store.captures()
+    captures = store.captures.all()
     if not captures:
         print("No captures yet. Try: memo capture meeting.txt   (or: memo --demo)")
         return EXIT_OK
     for capture in captures:
         render.print_meeting(
-            capture, store.decisions([capture.id]), store.action_items([capture.id])
+            capture,
+            store.captures.decisions([capture.id]),
+            store.captures.action_items([capture.id]),
         )
-    waiting = store.pending_mentions()
+    waiting = store.people.pending_mentions()
     if waiting:
         names = ", ".join(sanitize_line(w.mention) for w in waiting)
         print(f"\nWho is {names}? Several people fit: memo pending, then memo confirm.")

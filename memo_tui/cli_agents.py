@@ -73,7 +73,7 @@ def _run(args: argparse.Namespace, services: Services) -> int:
     except UnknownEntity as error:
         warn(f"memo: {error}")
         return EXIT_USAGE
-    run = services.store.run(outcome.run_id)
+    run = services.store.runs.get(outcome.run_id)
     asked = json.loads(run.spec_json) if run else {}
     payload = {
         "run_id": outcome.run_id,
@@ -115,7 +115,7 @@ def _chat(args: argparse.Namespace, services: Services) -> int:
         raise AssertionError("a chat always ends with its reply")
 
     reply = run_sync(answer())
-    run = services.store.run(reply.run_id)
+    run = services.store.runs.get(reply.run_id)
     sources: list[dict[str, Any]] = [
         {
             "n": n,
@@ -205,7 +205,7 @@ def _runs(args: argparse.Namespace, services: Services) -> int:
     from memo_tui.core.agents.service import interrupt_orphans
 
     interrupt_orphans(services)  # a run whose process died says so
-    runs = services.store.runs()
+    runs = services.store.runs.all()
     if args.json:
         render.emit_json({"runs": [vars(r) for r in runs]})
         return EXIT_OK
@@ -222,7 +222,7 @@ def _runs(args: argparse.Namespace, services: Services) -> int:
 
 
 def _concepts(args: argparse.Namespace, services: Services) -> int:
-    found = services.store.concepts()
+    found = services.store.concepts.all()
     if args.json:
         render.emit_json({"concepts": [vars(c) for c in found]})
         return EXIT_OK
@@ -240,7 +240,7 @@ def _concept(args: argparse.Namespace, services: Services) -> int:
     store = services.store
     if args.concept_command == "add":
         try:
-            concept_id = store.add_concept(args.name)
+            concept_id = store.concepts.add(args.name)
         except (NameTakenError, StoreError) as error:
             warn(f"memo: {error}")
             return EXIT_REFUSED
@@ -251,11 +251,11 @@ def _concept(args: argparse.Namespace, services: Services) -> int:
             print(sanitize_line(f"write its document: memo run concept_compile {args.name!r}"))
         return EXIT_OK
     wanted = " ".join(args.name.split()).lower()
-    found = next((c for c in store.concepts() if c.name.lower() == wanted), None)
+    found = next((c for c in store.concepts.all() if c.name.lower() == wanted), None)
     if found is None:
         warn(f"memo: no concept called {args.name!r}; memo concepts lists them")
         return EXIT_REFUSED
-    sections = store.sections("concept", found.id)
+    sections = store.sections.all("concept", found.id)
     if args.json:
         render.emit_json({"name": found.name, "sections": [section_json(s) for s in sections]})
         return EXIT_OK

@@ -23,7 +23,7 @@ def doctor(args: argparse.Namespace, services: Services) -> int:
     stats = store.stats()
     model_path = settings.embed_model_path
     provider = _doctor_provider(args, services)
-    runs_as, stored = services.embed.embedder.name, store.embedding_model()
+    runs_as, stored = services.embed.embedder.name, store.vectors.model()
     report = {
         "store": render.stats_json(stats),
         "integrity": store.integrity_check(),
@@ -42,7 +42,7 @@ def doctor(args: argparse.Namespace, services: Services) -> int:
             "fastembed_installed": importlib.util.find_spec("fastembed") is not None,
             "vectors": stats.vectors,
             "facts": sum(stats.facts_by_type.values()),
-            "without_vectors": store.count_without_vectors(),
+            "without_vectors": store.vectors.count_missing(),
         },
     }
     if args.json:

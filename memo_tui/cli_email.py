@@ -82,7 +82,7 @@ def print_summary(summary: ImportSummary) -> None:
 
 
 def _newsletters(args: argparse.Namespace, services: Services) -> int:
-    found = services.store.newsletters()
+    found = services.store.email.newsletters()
     if args.json:
         render.emit_json(
             {

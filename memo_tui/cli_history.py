@@ -119,22 +119,22 @@ def _items(args: argparse.Namespace, services: Services) -> int:
                 render.warn(f"memo items: no one memo knows is {name!r} (memo people lists them)")
                 return EXIT_USAGE
             wanted[option] = found.entity.id
-    items = store.action_items(store.capture_ids_by_date())
+    items = store.captures.action_items(store.captures.ids_by_date())
     if args.open:
         items = [i for i in items if i.status == "open"]
     if "owner" in wanted:
         items = [i for i in items if i.person_id == wanted["owner"]]
     if "owed_to" in wanted:
-        asker = store.person(wanted["owed_to"])
+        asker = store.people.get(wanted["owed_to"])
         names = {asker.name.lower(), *(a.alias.lower() for a in asker.aliases)} if asker else set()
         items = [
             i
             for i in items
             if (i.asked_by or "").lower() in names and i.person_id != wanted["owed_to"]
         ]
-    waiting = {c.old_id: c for c in store.changes(("proposed",)) if c.kind == "closes"}
-    titles = {c: store.capture(c) for c in {i.capture_id for i in items}}
-    called = _known_as(store.directory())
+    waiting = {c.old_id: c for c in store.changes.all(("proposed",)) if c.kind == "closes"}
+    titles = {c: store.captures.get(c) for c in {i.capture_id for i in items}}
+    called = _known_as(store.people.directory())
     if args.json:
         render.emit_json(
             {

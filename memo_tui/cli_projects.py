@@ -94,7 +94,7 @@ def _service(services: Services) -> ProjectService:
 
 
 def _projects(args: argparse.Namespace, services: Services) -> int:
-    projects = services.store.projects()
+    projects = services.store.projects.all()
     if args.json:
         render.emit_json({"projects": [vars(p) for p in projects]})
         return EXIT_OK
@@ -112,7 +112,7 @@ def _projects(args: argparse.Namespace, services: Services) -> int:
 
 
 def _clients(args: argparse.Namespace, services: Services) -> int:
-    clients = services.store.clients()
+    clients = services.store.clients.all()
     if args.json:
         render.emit_json({"clients": [vars(c) for c in clients]})
         return EXIT_OK
@@ -144,7 +144,7 @@ def _add(args: argparse.Namespace, services: Services) -> int:
     from store import NameTakenError
 
     try:
-        project_id = services.store.add_project(args.name, args.client)
+        project_id = services.store.projects.add(args.name, args.client)
     except NameTakenError as error:
         warn(f"memo: {error}")
         return EXIT_REFUSED
@@ -158,11 +158,11 @@ def _add(args: argparse.Namespace, services: Services) -> int:
 
 def _show(args: argparse.Namespace, services: Services) -> int:
     store = services.store
-    found = next((p for p in store.projects() if p.name.lower() == args.name.lower()), None)
+    found = next((p for p in store.projects.all() if p.name.lower() == args.name.lower()), None)
     if found is None:
         warn(f"memo: no project called {args.name!r}; memo projects lists them")
         return EXIT_REFUSED
-    sections = store.sections("project", found.id)
+    sections = store.sections.all("project", found.id)
     payload = {
         "name": found.name,
         "sections": [section_json(s) for s in sections],

@@ -72,8 +72,9 @@ from store.records import (
     ToolCallRecord,
     WrittenCapture,
 )
+from store.repository import utc_now
 from store.search import FactFilter
-from store.store import Store, utc_now
+from store.store import Store
 
 __all__ = [
     "FACT_TYPES",

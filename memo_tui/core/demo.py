@@ -54,10 +54,10 @@ def seed_demo(
 
 def _seed_projects(store: Store, user: str) -> None:
     """The demo's projects, client and notes, unless the store has projects already."""
-    if store.projects():
+    if store.projects.all():
         return
     for project, client in DEMO_PROJECTS:
-        store.add_project(project, client)
+        store.projects.add(project, client)
     now = utc_now()
-    store.add_client_note(DEMO_CLIENT, CLIENT_NOTE, Provenance("note", "demo", now, user))
-    store.add_project_note("Beacon", BEACON_NOTE, Provenance("note", "demo", now, user))
+    store.notes.add_for_client(DEMO_CLIENT, CLIENT_NOTE, Provenance("note", "demo", now, user))
+    store.notes.add_for_project("Beacon", BEACON_NOTE, Provenance("note", "demo", now, user))

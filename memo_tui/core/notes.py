@@ -74,24 +74,26 @@ class NotesService:
 
     def project(self, name: str) -> NoteOwner:
         """The project called `name` (any case); UnknownOwner when there is none."""
-        known = [(p.id, p.name) for p in self.store.projects()]
+        known = [(p.id, p.name) for p in self.store.projects.all()]
         return _named("project", name, known, "memo projects lists them")
 
     def client(self, name: str) -> NoteOwner:
         """The client called `name` (any case); UnknownOwner when there is none."""
-        known = [(c.id, c.name) for c in self.store.clients()]
+        known = [(c.id, c.name) for c in self.store.clients.all()]
         return _named("client", name, known, "memo projects lists them with their clients")
 
     def owners_of(self, project_id: int) -> list[NoteOwner]:
         """What a note written on a project's page may be about: the project, then its
         client when it has one. UnknownOwner when the project is gone."""
-        project = self.store.project(project_id)
+        project = self.store.projects.get(project_id)
         if project is None:
             raise UnknownOwner(f"no project {project_id}")
         owners = [NoteOwner("project", project_id, project.summary.name)]
         client = project.summary.client
         found = (
-            next((c for c in self.store.clients() if c.name == client), None) if client else None
+            next((c for c in self.store.clients.all() if c.name == client), None)
+            if client
+            else None
         )
         if found is not None:
             owners.append(NoteOwner("client", found.id, found.name))
@@ -108,9 +110,9 @@ class NotesService:
         text = _text(body)
         provenance = self.provenance(owner)
         if owner.kind == "client":
-            note_id = self.store.add_client_note(owner.name, text, provenance)
+            note_id = self.store.notes.add_for_client(owner.name, text, provenance)
         else:
-            note_id = self.store.add_project_note(owner.name, text, provenance)
+            note_id = self.store.notes.add_for_project(owner.name, text, provenance)
         self._refresh()
         return self.note(note_id)
 
@@ -122,7 +124,7 @@ class NotesService:
         if text == before.body:
             return Edited(before, changed=False)
         try:
-            self.store.update_note(note_id, text)
+            self.store.notes.update(note_id, text)
         except NotFoundError as error:  # deleted since it was read
             raise UnknownNote(_unknown(note_id)) from error
         self._refresh()
@@ -132,14 +134,14 @@ class NotesService:
         """Delete a note (its search entries and vector go with it); the note as it was.
         UnknownNote when there is no such note."""
         gone = self.note(note_id)
-        if not self.store.delete_note(note_id):
+        if not self.store.notes.delete(note_id):
             raise UnknownNote(_unknown(note_id))
         return gone
 
     # Reading
 
     def note(self, note_id: int) -> NoteRecord:
-        found = self.store.note(note_id)
+        found = self.store.notes.get(note_id)
         if found is None:
             raise UnknownNote(_unknown(note_id))
         return found
@@ -148,10 +150,10 @@ class NotesService:
         """Every note by owner; a project's (then its client's, as its page shows them); or
         a client's."""
         if owner is None:
-            return self.store.notes()
+            return self.store.notes.all()
         if owner.kind == "client":
-            return self.store.notes(client_id=owner.id)
-        project = self.store.project(owner.id)
+            return self.store.notes.all(client_id=owner.id)
+        project = self.store.projects.get(owner.id)
         return project.notes if project is not None else []
 
     def _refresh(self) -> None:

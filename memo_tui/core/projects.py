@@ -67,15 +67,15 @@ class ProjectService:
     def find(self, kind: Kind, name: str) -> tuple[int, str]:
         """The id and name of the project or client called `name`; UnknownName if none."""
         if kind == "project":
-            known = [(p.id, p.name) for p in self.store.projects()]
+            known = [(p.id, p.name) for p in self.store.projects.all()]
         else:
-            known = [(c.id, c.name) for c in self.store.clients()]
+            known = [(c.id, c.name) for c in self.store.clients.all()]
         return _named(kind, name, known)
 
     def attached(self, kind: Kind, name: str) -> Attached:
         """What deleting it would remove or change (for a question before a delete)."""
         entity_id, _ = self.find(kind, name)
-        return self.store.attached(kind, entity_id)
+        return self.store.projects.attached(kind, entity_id)
 
     def rename(self, kind: Kind, old: str, new: str) -> Renamed:
         """`old` is called `new` from now on (spacing tidied); everything stays linked."""
@@ -83,7 +83,7 @@ class ProjectService:
         name = " ".join(new.split())
         if not name:
             raise EmptyName(f"a {kind} needs a name")
-        rename = self.store.rename_project if kind == "project" else self.store.rename_client
+        rename = self.store.projects.rename if kind == "project" else self.store.clients.rename
         try:
             renamed = rename(entity_id, name)
         except NameTakenError as error:
@@ -98,7 +98,7 @@ class ProjectService:
         """Delete it; what it had. StillInUse, nothing deleted, when it has something that
         would be lost and not `force`."""
         entity_id, found = self.find(kind, name)
-        delete = self.store.delete_project if kind == "project" else self.store.delete_client
+        delete = self.store.projects.delete if kind == "project" else self.store.clients.delete
         try:
             return delete(entity_id, force)
         except InUseError as error:

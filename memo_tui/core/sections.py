@@ -51,11 +51,11 @@ class SectionService:
 
     def keys(self, entity_type: str, entity_id: int) -> list[str]:
         """The sections a document has, then those its agent writes that it has not yet."""
-        have = [s.key for s in self.store.sections(entity_type, entity_id)]
+        have = [s.key for s in self.store.sections.all(entity_type, entity_id)]
         return have + [k for k in agent_keys(entity_type) if k not in have]
 
     def section(self, entity_type: str, entity_id: int, key: str) -> SectionRecord | None:
-        found = self.store.sections(entity_type, entity_id)
+        found = self.store.sections.all(entity_type, entity_id)
         return next((s for s in found if s.key == key), None)
 
     def edit(
@@ -75,7 +75,7 @@ class SectionService:
         current = self._known(entity_type, entity_id, key)
         if cited_fact_keys is None:
             cited_fact_keys = current.cited_fact_keys if current is not None else []
-        outcome = self.store.write_section(
+        outcome = self.store.sections.write(
             entity_type, entity_id, key, text, cited_fact_keys, "user"
         )
         return self._change(entity_type, entity_id, key, outcome)
@@ -86,7 +86,7 @@ class SectionService:
         if self._known(entity_type, entity_id, key) is None:
             raise UnknownSection(f"there is no section {key!r} yet: nothing to give back")
         try:
-            reset = self.store.reset_section(entity_type, entity_id, key)
+            reset = self.store.sections.reset(entity_type, entity_id, key)
         except NotFoundError as error:  # deleted since it was read
             raise UnknownSection(f"there is no section {key!r} any more") from error
         return self._change(entity_type, entity_id, key, "written" if reset else "unchanged")

@@ -165,7 +165,7 @@ def demo_facts(memo, *options: str) -> list[dict[str, Any]]:  # type: ignore[no-
 def allowed(home: Path, **flt: Any) -> set[tuple[str, int]]:
     """The demo facts a store filter allows, as (type, id): what the feed and search show."""
     with Store(home / "demo.db") as store:
-        return {(f.fact_type, f.fact_id) for f in store.facts_page(FactFilter(**flt), 10_000)}
+        return {(f.fact_type, f.fact_id) for f in store.facts.page(FactFilter(**flt), 10_000)}
 
 
 def pairs(facts: list[dict[str, Any]]) -> set[tuple[str, int]]:
@@ -175,7 +175,7 @@ def pairs(facts: list[dict[str, Any]]) -> set[tuple[str, int]]:
 def test_facts_filters_by_person_project_and_client_names(memo) -> None:  # type: ignore[no-untyped-def]
     everything = demo_facts(memo)  # (seeds the demo store)
     with Store(memo.home / "demo.db") as store:
-        directory = store.directory()
+        directory = store.people.directory()
     ids = {e.name: e.id for e in [*directory.people, *directory.projects, *directory.clients]}
     # A name resolves as everywhere in memo: "Cheng" is Sam Cheng (not Sam Chen).
     cheng = demo_facts(memo, "--person", "Cheng", "--type", "decision")
@@ -267,7 +267,7 @@ def test_doctor_names_the_model_as_it_runs_and_says_when_vectors_are_another_mod
 ) -> None:  # type: ignore[no-untyped-def]
     db = tmp_path / "memo.db"
     with Store(db) as store:
-        store.set_embedding_space("someone/else-model", 384)
+        store.vectors.set_space("someone/else-model", 384)
     local = {"MEMO_EMBED_MODEL_PATH": str(tmp_path / "model")}
     embedding = memo("--db", str(db), "doctor", "--json", extra_env=local).json()["embedding"]
     assert embedding["runs_as"] == f"{embedding['model']}:int8"

@@ -68,13 +68,13 @@ def test_add_edit_delete_and_list_notes_with_json(memo: Any, db: Path) -> None:
     again = memo("--db", str(db), "note", "edit", str(note["id"]), "Pilot in Bergen and Oslo")
     assert again.code == 0 and "unchanged note" in again.stdout
     with Store(db) as store:
-        found = store.note(note["id"])
+        found = store.notes.get(note["id"])
         assert found is not None and found.body == "Pilot in Bergen and Oslo"
         assert (
             found.provenance is not None
             and found.provenance.captured_at == (provenance["captured_at"])
         )  # who wrote it first, and when, stay
-        hits = store.keyword_search("Oslo", FactFilter(), 10)
+        hits = store.search.keyword("Oslo", FactFilter(), 10)
         assert note["fact_key"] in {key for key, _ in hits}  # a fact: search finds it
     deleted = memo("--db", str(db), "note", "delete", str(note["id"]), "--json")
     assert deleted.code == 0 and deleted.json()["action"] == "deleted"
@@ -120,15 +120,15 @@ def test_a_note_written_from_the_cli_is_embedded_as_the_app_embeds_it(memo: Any,
     assert run.code == 0, run.stderr
     note = run.json()["note"]
     with Store(db) as store:
-        assert store.count_without_vectors() == 0  # (the note is the store's one fact)
-        assert store.fact(note["fact_key"]) is not None
+        assert store.vectors.count_missing() == 0  # (the note is the store's one fact)
+        assert store.facts.get(note["fact_key"]) is not None
     edited = memo("--db", str(db), "note", "edit", str(note["id"]), "Runs on MySQL")
     assert edited.code == 0  # (no model here: the edit stands, its vector waits)
     with Store(db) as store:
-        assert store.count_without_vectors() == 1
+        assert store.vectors.count_missing() == 1
     memo("--db", str(db), "note", "edit", str(note["id"]), "Runs on MySQL 8", extra_env=with_model)
     with Store(db) as store:
-        assert store.count_without_vectors() == 0
+        assert store.vectors.count_missing() == 0
 
 
 # memo forget: a capture deleted
@@ -156,8 +156,8 @@ def test_forget_deletes_a_capture_and_its_facts(memo: Any, tmp_path: Path) -> No
     }
     assert memo("--db", str(db), "facts", "--json").json()["facts"] == []
     with Store(db) as store:
-        assert store.captures() == [] and store.integrity_check() == "ok"
-        assert [p.name for p in store.people()]  # people outlive the meeting
+        assert store.captures.all() == [] and store.integrity_check() == "ok"
+        assert [p.name for p in store.people.all()]  # people outlive the meeting
     again = memo("--db", str(db), "capture", str(tmp_path / "kickoff.txt"), "--json")
     assert again.json()["results"][0]["status"] == "captured"  # not "already captured"
 
@@ -200,7 +200,7 @@ def test_forget_in_a_terminal_asks_first(
     err = capsys.readouterr().err
     assert "Delete capture 1, 'Atlas kickoff'" in err and "[y/N]" in err
     with Store(db) as store:
-        assert len(store.captures()) == left
+        assert len(store.captures.all()) == left
 
 
 def test_capture_still_takes_a_file_called_delete(memo: Any, tmp_path: Path) -> None:

@@ -32,7 +32,7 @@ def driven(request: pytest.FixtureRequest, services: Services) -> Iterator[Servi
         yield services
         return
     with FakeServer() as server:
-        server.default = model(services.store.facts("decision")[0].fact_key, pause=0.0)
+        server.default = model(services.store.facts.all("decision")[0].fact_key, pause=0.0)
         services.provider = AnthropicProvider(
             "test-key", server.url, services.ledger, RetryPolicy(2, 0.01, 0.05)
         )
@@ -41,7 +41,7 @@ def driven(request: pytest.FixtureRequest, services: Services) -> Iterator[Servi
 
 
 def beacon(services: Services) -> int:
-    return next(p.id for p in services.store.projects() if p.name == "Beacon")
+    return next(p.id for p in services.store.projects.all() if p.name == "Beacon")
 
 
 def test_project_compile_offline_writes_every_section_citing_real_facts(
@@ -51,20 +51,20 @@ def test_project_compile_offline_writes_every_section_citing_real_facts(
     assert outcome.status == "completed" and outcome.repair_turns == 0
     assert [w["key"] for w in outcome.writes] == list(PROJECT_SECTIONS)
     store = services.store
-    sections = {s.key: s for s in store.sections("project", beacon(services))}
+    sections = {s.key: s for s in store.sections.all("project", beacon(services))}
     assert set(sections) == set(PROJECT_SECTIONS)
     cited = [k for s in sections.values() for k in s.cited_fact_keys]
-    assert cited and set(store.facts_by_keys(cited)) == set(cited)  # every citation exists
+    assert cited and set(store.facts.by_keys(cited)) == set(cited)  # every citation exists
     assert "offline agent" in sections["summary"].body
     said = "\n".join(sections[key].body for key in PROJECT_SECTIONS)
     assert said.count("offline agent") == 1  # said once per document, not per section
     assert not re.search(r"[.!?]; [A-Z]", said)  # no "expected.; No decision" joins
-    events = store.events(outcome.run_id)
+    events = store.runs.events(outcome.run_id)
     assert [e.seq for e in events] == list(range(1, len(events) + 1))
     assert events[0].kind == "started" and events[-1].kind == "finished"
-    tail = store.events(outcome.run_id, after_seq=3)
+    tail = store.runs.events(outcome.run_id, after_seq=3)
     assert tail == events[3:]  # a late viewer replays exactly what it missed
-    run = store.run(outcome.run_id)
+    run = store.runs.get(outcome.run_id)
     assert run is not None and run.status == "completed" and run.tool_calls == 6
 
 
@@ -72,10 +72,10 @@ def test_a_user_edited_section_is_left_alone(driven: Services) -> None:
     services = driven
     store = services.store
     project = beacon(services)
-    store.write_section("project", project, "phases", "My own phases.", [], "user")
+    store.sections.write("project", project, "phases", "My own phases.", [], "user")
     outcome = run_agent(services, "project_compile", "Beacon")
     assert outcome.status == "completed"  # a skipped user edit satisfies the contract
-    phases = next(s for s in store.sections("project", project) if s.key == "phases")
+    phases = next(s for s in store.sections.all("project", project) if s.key == "phases")
     assert phases.body == "My own phases." and phases.edited_by == "user"
 
 
@@ -94,7 +94,7 @@ def test_unknown_project_or_agent_changes_nothing(services: Services) -> None:
 
 def test_a_run_left_running_by_a_dead_process_is_interrupted(services: Services) -> None:
     store = services.store
-    dead = store.start_run(
+    dead = store.runs.start(
         "project_compile",
         "project",
         beacon(services),
@@ -102,7 +102,7 @@ def test_a_run_left_running_by_a_dead_process_is_interrupted(services: Services)
         json.dumps({"pid": 2**22 + 12345}),  # no such process
     )
     assert interrupt_orphans(services) == [dead]
-    run = store.run(dead)
+    run = store.runs.get(dead)
     assert run is not None and run.status == "interrupted"
 
 
@@ -127,7 +127,7 @@ def scripted_run(services: Services, server: FakeServer) -> Any:
 
 
 def test_a_model_that_stops_short_gets_one_repair_turn(services: Services) -> None:
-    decision = services.store.facts("decision")[0].fact_key
+    decision = services.store.facts.all("decision")[0].fact_key
     with FakeServer() as server:
         server.push(
             turn("Loading.", ("get_project", {}), ("list_project_evidence", {})),
@@ -146,10 +146,10 @@ def test_a_model_that_stops_short_gets_one_repair_turn(services: Services) -> No
     assert outcome.status == "completed" and outcome.repair_turns == 1
     said = json.dumps(repair)
     assert "phases" in said and "friction_points" in said and "summary" not in said
-    run = services.store.run(outcome.run_id)
+    run = services.store.runs.get(outcome.run_id)
     assert run is not None and run.input_tokens == 5 * 200 and run.steps == 5
     assert run.cost_microdollars == 5 * (200 * 3 + 40 * 15)  # Sonnet's list price
-    ledger = [c for c in services.store.llm_calls() if c.run_id == outcome.run_id]
+    ledger = [c for c in services.store.ledger.calls() if c.run_id == outcome.run_id]
     assert len(ledger) == 5 and sum(c.cost_microdollars for c in ledger) == run.cost_microdollars
 
 
@@ -169,7 +169,7 @@ def test_a_model_that_stops_short_twice_fails_naming_what_is_missing(
         "write_section(key='friction_points')",
         "write_section(key='current_understanding')",
     ]
-    run = services.store.run(outcome.run_id)
+    run = services.store.runs.get(outcome.run_id)
     assert run is not None and run.status == "failed" and "phases" in (run.error or "")
 
 
@@ -222,12 +222,12 @@ def test_the_digest_lands_in_the_facts_as_a_digest(services: Services) -> None:
     outcome = run_agent(services, "digest", "2026-11-19")  # the week of 16-22 November
     assert outcome.status == "completed"
     assert outcome.writes == [{"tool": "write_digest", "key": "2026-11-16"}]
-    [digest] = services.store.facts("digest")
+    [digest] = services.store.facts.all("digest")
     assert "Week of 2026-11-16 to 2026-11-22: 3 decisions, 6 action items." in digest.text
     assert "PO numbers will be printed" in digest.text
     quiet = run_agent(services, "digest", "2026-12-30")
     assert quiet.status == "completed"
-    assert any("No meetings recorded" in f.text for f in services.store.facts("digest"))
+    assert any("No meetings recorded" in f.text for f in services.store.facts.all("digest"))
     with pytest.raises(UnknownEntity, match="YYYY-MM-DD"):
         run_agent(services, "digest", "someday")
 
@@ -237,7 +237,7 @@ def test_read_tools_answer_from_the_store(services: Services) -> None:
 
     spec = project_compile(beacon(services), "Beacon", "offline")
     context = ToolContext(services.store, spec, 0)
-    retro = next(c for c in services.store.captures() if "retro" in c.title.lower())
+    retro = next(c for c in services.store.captures.all() if "retro" in c.title.lower())
     meeting = TOOLS["get_capture"].handler(context, {"capture_id": retro.id})
     assert meeting["title"] == retro.title and len(meeting["decisions"]) == retro.decisions
     window = TOOLS["get_capture_lines"].handler(
@@ -263,13 +263,13 @@ def test_a_proposal_waits_for_the_user(
     from memo_tui.core.agents.runtime import Proposal
 
     store = services.store
-    atlas = next(p for p in store.projects() if p.name == "Atlas")
+    atlas = next(p for p in store.projects.all() if p.name == "Atlas")
     seen: list[Proposal] = []
     statuses: list[str] = []
 
     async def user(proposal: Proposal) -> str:
         seen.append(proposal)
-        run = store.run(proposal.run_id)
+        run = store.runs.get(proposal.run_id)
         statuses.append(run.status if run else "")
         if answer is None:
             await asyncio.sleep(30)  # never answers: the run's timeout decides
@@ -283,11 +283,11 @@ def test_a_proposal_waits_for_the_user(
     assert proposal.arguments["capture_ids"] and proposal.arguments["reason"]
     if services.provider.name == "offline":
         assert "names it" in proposal.arguments["reason"]
-    [stored] = store.run_decisions(outcome.run_id)
+    [stored] = store.runs.decisions(outcome.run_id)
     assert stored.decision == decision
-    after = next(p for p in store.projects() if p.name == "Atlas")
+    after = next(p for p in store.projects.all() if p.name == "Atlas")
     assert after.meetings == atlas.meetings + linked
-    kinds = [e.kind for e in store.events(outcome.run_id)]
+    kinds = [e.kind for e in store.runs.events(outcome.run_id)]
     assert kinds.index("approval_needed") < kinds.index("approval")
 
 
@@ -297,8 +297,8 @@ def test_person_enrich_writes_facets_and_a_profile(services: Services) -> None:
     outcome = run_agent(services, "person_enrich", "priya natarajan")
     assert outcome.status == "completed"
     assert [w["key"] for w in outcome.writes] == ["role", "topics", "commitments", "profile"]
-    priya = next(p.id for p in services.store.people() if p.name == "Priya Natarajan")
-    sections = {s.key: s for s in services.store.sections("person", priya)}
+    priya = next(p.id for p in services.store.people.all() if p.name == "Priya Natarajan")
+    sections = {s.key: s for s in services.store.sections.all("person", priya)}
     assert set(sections) == {"facet:role", "facet:topics", "facet:commitments", "profile"}
     assert "owes 9 open action items" in sections["facet:role"].body
     assert sections["facet:commitments"].cited_fact_keys  # what she owes, by fact id
@@ -313,7 +313,7 @@ def test_a_cut_off_run_resumes_without_repeating_a_write(services: Services) -> 
     from memo_tui.core.agents.service import UnknownEntity, resume_run
 
     store = services.store
-    decision = store.facts("decision")[0].fact_key
+    decision = store.facts.all("decision")[0].fact_key
     with FakeServer() as server:
         server.push(
             turn("Loading.", ("get_project", {}), ("list_project_evidence", {})),
@@ -337,7 +337,7 @@ def test_a_cut_off_run_resumes_without_repeating_a_write(services: Services) -> 
         resumed = resume_run(services, cut.run_id)
         replayed = server.seen[-2].body["messages"]
     assert resumed.status == "completed" and resumed.run_id == cut.run_id
-    calls = [c.tool_name for c in store.tool_calls(cut.run_id)]
+    calls = [c.tool_name for c in store.runs.tool_calls(cut.run_id)]
     assert calls.count("write_section") == 4 and calls.count("get_project") == 1
     assert any(  # the model saw the stored results of the calls made before the cut
         block.get("type") == "tool_result"
@@ -345,10 +345,10 @@ def test_a_cut_off_run_resumes_without_repeating_a_write(services: Services) -> 
         for block in m["content"]
         if isinstance(m["content"], list)
     )
-    assert {s.key for s in store.sections("project", beacon(services))} == set(PROJECT_SECTIONS)
-    kinds = [e.kind for e in store.events(cut.run_id)]
+    assert {s.key for s in store.sections.all("project", beacon(services))} == set(PROJECT_SECTIONS)
+    kinds = [e.kind for e in store.runs.events(cut.run_id)]
     assert kinds.count("started") == 1 and "resumed" in kinds and kinds[-1] == "finished"
-    indexes = [s.step_index for s in store.steps(cut.run_id)]
+    indexes = [s.step_index for s in store.runs.steps(cut.run_id)]
     assert len(indexes) == len(set(indexes))
     with pytest.raises(UnknownEntity, match="only interrupted or failed"):
         resume_run(services, cut.run_id)
@@ -364,7 +364,7 @@ def test_two_runs_on_one_project_write_one_at_a_time(
     store = services.store
     inside, most = 0, 0
     guard = threading.Lock()
-    write = store.write_section
+    write = store.sections.write
 
     def slow_write(*args: Any, **kwargs: Any) -> str:
         nonlocal inside, most
@@ -378,7 +378,7 @@ def test_two_runs_on_one_project_write_one_at_a_time(
             with guard:
                 inside -= 1
 
-    monkeypatch.setattr(store, "write_section", slow_write)
+    monkeypatch.setattr(store.sections, "write", slow_write)
     spec = project_compile(beacon(services), "Beacon", "offline")
 
     async def both() -> list[Any]:
@@ -396,10 +396,10 @@ def test_replay_from_a_seq_equals_the_live_stream(driven: Services) -> None:
     outcome = run_agent(
         services, "project_compile", "Beacon", lambda seq, kind, p: live.append((seq, kind, p))
     )
-    stored = services.store.events(outcome.run_id, after_seq=0)
+    stored = services.store.runs.events(outcome.run_id, after_seq=0)
     replayed = [(e.seq, e.kind, json.loads(e.payload_json)) for e in stored]
     assert replayed == live
-    late = services.store.events(outcome.run_id, after_seq=5)
+    late = services.store.runs.events(outcome.run_id, after_seq=5)
     assert [(e.seq, e.kind, json.loads(e.payload_json)) for e in late] == live[5:]
 
 
@@ -412,15 +412,15 @@ def test_link_evidence_adds_citations_to_an_agent_section_only(services: Service
     spec = project_compile(project, "Beacon", "offline")
     link = TOOLS["link_evidence"].handler
     context = ToolContext(store, spec, 0)
-    extra = store.facts("action_item")[0].fact_key
-    before = next(s for s in store.sections("project", project) if s.key == "summary")
+    extra = store.facts.all("action_item")[0].fact_key
+    before = next(s for s in store.sections.all("project", project) if s.key == "summary")
     done = link(context, {"key": "summary", "fact_ids": [extra]})
-    after = next(s for s in store.sections("project", project) if s.key == "summary")
+    after = next(s for s in store.sections.all("project", project) if s.key == "summary")
     assert done["outcome"] == "written" and after.body == before.body
     assert after.cited_fact_keys == [*before.cited_fact_keys, extra]
     assert "error" in link(context, {"key": "nonsense", "fact_ids": [extra]})
     assert "error" in link(context, {"key": "summary", "fact_ids": [123]})
-    store.write_section("project", project, "phases", "Mine.", [], "user")
+    store.sections.write("project", project, "phases", "Mine.", [], "user")
     assert link(context, {"key": "phases", "fact_ids": [extra]})["outcome"] == "skipped_user_edit"
 
 
@@ -441,8 +441,8 @@ def test_every_agent_runs_from_the_cli(
 ) -> None:  # type: ignore[no-untyped-def]
     """Offline (the scripted policies) and on a scripted model on the fake Messages API."""
     db = services.store.path
-    fact = services.store.facts("decision")[0].fact_key
-    services.store.add_concept("Postgres")
+    fact = services.store.facts.all("decision")[0].fact_key
+    services.store.concepts.add("Postgres")
     services.close()
     with FakeServer() as server:
         server.default = model(fact, pause=0.0)
@@ -475,15 +475,15 @@ def test_concept_compile_writes_its_three_sections_from_the_facts(services: Serv
     from memo_tui.core.agents.service import UnknownEntity
 
     store = services.store
-    concept = store.add_concept("Postgres")
+    concept = store.concepts.add("Postgres")
     outcome = run_agent(services, "concept_compile", "postgres")
     assert outcome.status == "completed"
-    sections = {s.key: s for s in store.sections("concept", concept)}
+    sections = {s.key: s for s in store.sections.all("concept", concept)}
     assert set(sections) == set(CONCEPT_SECTIONS)
     assert "comes up in" in sections["scope_summary"].body
     assert "We're moving Atlas to Postgres" in sections["distilled_insights"].body
     cited = [k for s in sections.values() for k in s.cited_fact_keys]
-    assert cited and set(store.facts_by_keys(cited)) == set(cited)
+    assert cited and set(store.facts.by_keys(cited)) == set(cited)
     with pytest.raises(UnknownEntity, match="memo concept add NAME"):
         run_agent(services, "concept_compile", "Kafka")
 

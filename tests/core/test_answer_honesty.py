@@ -470,11 +470,11 @@ def test_what_holds_now_opens_a_meeting_summary_into_its_decisions(
     from memo_tui.core.recall.search import Hit
 
     db = store[0]
-    ops = next(f for f in db.facts(fact_type="summary") if f.capture_title == "Ops review")
+    ops = next(f for f in db.facts.all(fact_type="summary") if f.capture_title == "Ops review")
     summary = Hit(ops, 1.0, 1, None, None)
     ordered = decisions_first(db, [summary], "Which courier takes our parcels now?")
     assert ordered[0].fact.text.startswith("Parcelwise it is"), [h.fact.text for h in ordered]
-    decided = db.decisions([ops.capture_id or 0])
+    decided = db.captures.decisions([ops.capture_id or 0])
     opened = _summaries_opened(db, [summary], {"parcelwise", "courier", "april"}, decided)
     texts = [h.fact.text for h in opened]
     assert texts == ["Parcelwise it is, from April. (decided by Libby Harcourt)"]

@@ -59,7 +59,7 @@ def test_a_why_question_cites_the_turn_that_gives_the_reason(
     # cited by its own line, which is where the capture says it
     assert (reason.line_start, reason.line_end) == (REASON_LINE, REASON_LINE)
     assert reason.capture_id is not None
-    said = store[0].capture_text(reason.capture_id).splitlines()[REASON_LINE - 1]
+    said = store[0].captures.text(reason.capture_id).splitlines()[REASON_LINE - 1]
     assert said.startswith("Ana Ruiz: The problem is the offline sync corrupts")
     assert "pastries" not in result.answer  # a "that's why" about something else
 

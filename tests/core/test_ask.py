@@ -190,7 +190,7 @@ def test_a_failing_router_falls_back_to_the_rules(demo: Store, embedder: FastEmb
 
 
 def test_rule_router_applies_known_names_and_reports_ambiguous_ones(demo: Store) -> None:
-    directory = demo.directory()
+    directory = demo.people.directory()
     owes = with_entities(
         parse_question("what does Sam Cheng owe?", TODAY), "what does Sam Cheng owe?", directory
     )
@@ -208,14 +208,14 @@ def test_rule_router_applies_known_names_and_reports_ambiguous_ones(demo: Store)
 
 def test_person_filter_keeps_to_that_person(demo: Store, embedder: FastEmbedder) -> None:
     result = ask(demo, embedder, "what does Sam Cheng owe?", today=TODAY)
-    cheng = next(p.id for p in demo.people() if p.name == "Sam Cheng")
-    attended = {c for c in range(1, 20) if cheng in demo.attendees([c])}
+    cheng = next(p.id for p in demo.people.all() if p.name == "Sam Cheng")
+    attended = {c for c in range(1, 20) if cheng in demo.people.attendees([c])}
     top = result.citations[:3]
     assert [h.fact.fact_type for h in top] == ["action_item"] * 3
     for hit in result.citations:
         assert hit.fact.capture_id in attended
         if hit.fact.fact_type == "action_item":
-            items = demo.action_items([hit.fact.capture_id or 0])
+            items = demo.captures.action_items([hit.fact.capture_id or 0])
             [item] = [a for a in items if a.id == hit.fact.fact_id]
             assert item.person_id == cheng
 

@@ -123,7 +123,7 @@ def test_a_new_version_asks_then_replaces_in_place(
     assert replaced.status == "replaced"
     assert replaced.capture_id == first.capture_id
     assert store.stats().captures == 1
-    assert [a.due_date for a in store.action_items([first.capture_id])] == ["2026-09-14"]
+    assert [a.due_date for a in store.captures.action_items([first.capture_id])] == ["2026-09-14"]
 
 
 def test_near_identical_text_from_another_file_is_a_version(

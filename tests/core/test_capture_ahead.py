@@ -122,10 +122,13 @@ def test_an_import_prepared_ahead_stores_what_one_without_does(tmp_path: Path) -
         ids = sorted(summary.capture_ids)
         stored.append(
             (
-                [(d.description, d.person_name, d.verified) for d in store.decisions(ids)],
-                [(a.description, a.person_name, a.due_date) for a in store.action_items(ids)],
-                sorted(p.name for p in store.people()),
-                [(f.fact_type, f.text, f.line_start) for f in store.facts()],
+                [(d.description, d.person_name, d.verified) for d in store.captures.decisions(ids)],
+                [
+                    (a.description, a.person_name, a.due_date)
+                    for a in store.captures.action_items(ids)
+                ],
+                sorted(p.name for p in store.people.all()),
+                [(f.fact_type, f.text, f.line_start) for f in store.facts.all()],
             )
         )
         services.close()

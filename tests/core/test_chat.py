@@ -66,7 +66,7 @@ def test_offline_chat_answers_a_follow_up_with_the_conversation(services: Servic
     answer = reply_of(follow).answer
     assert "(due 2026-10-14)" in answer
     assert [m.role for m in chat.history] == ["user", "assistant"] * 2
-    runs = services.store.runs()
+    runs = services.store.runs.all()
     assert [(r.agent_type, r.status) for r in runs] == [("chat", "completed")] * 2
     chat.reset()
     assert chat.history == [] and len(chat.labels) == 0
@@ -127,7 +127,7 @@ def test_a_streaming_model_cites_what_its_tools_returned(services: Services) -> 
     said: list[Any] = [m["content"] for m in third["messages"]]
     assert said[:2] == ["why Postgres?", "We chose managed Postgres [1] for its backups."]
     assert said[-1] == "remind me why?"
-    [run, _] = services.store.runs()
+    [run, _] = services.store.runs.all()
     assert run.agent_type == "chat" and run.cost_microdollars > 0
 
 
@@ -152,7 +152,7 @@ def test_chat_is_asked_not_run_on_an_entity_and_not_resumed(services: Services) 
     with pytest.raises(UnknownEntity, match="memo run chat QUESTION"):
         run_agent(services, "chat", "Beacon")
     reply = reply_of(converse(Chat(services), "Postgres"))
-    services.store.set_run_status(reply.run_id, "interrupted", "killed")
+    services.store.runs.set_status(reply.run_id, "interrupted", "killed")
     with pytest.raises(UnknownEntity, match="ask it again"):
         resume_run(services, reply.run_id)
 

@@ -80,35 +80,35 @@ def test_threads_newsletters_and_facts_that_cite_their_message(
     done = imported(services, archive)
     assert (done.messages, done.new, len(done.skipped)) == (19, 18, 1)
     store = services.store
-    captures = {c.title: c for c in store.captures()}
+    captures = {c.title: c for c in store.captures.all()}
     assert "Weekly update 1" not in captures and "October product update" not in captures
-    atlas = [c for c in store.captures() if c.title == "Atlas cutover plan"]
+    atlas = [c for c in store.captures.all() if c.title == "Atlas cutover plan"]
     assert len(atlas) == 2  # the March thread is another conversation
     first = min(atlas, key=lambda c: c.occurred_at or "")
-    thread = store.capture_messages(first.id)
+    thread = store.email.capture_messages(first.id)
     assert [m.message_id for m in thread] == [
         "<atlas-1@example.com>",
         "<atlas-2@example.com>",
         "<atlas-3@example.com>",  # joined by its subject (no References)
     ]
-    [decision] = store.decisions([first.id])
+    [decision] = store.captures.decisions([first.id])
     assert "cutover to Saturday" in decision.description
     assert decision.decided_by == "Priya Natarajan"
-    owners = {a.assignee_raw for a in store.action_items([first.id])}
+    owners = {a.assignee_raw for a in store.captures.action_items([first.id])}
     assert owners & {"Tom", "Tom Adeyemi"}
-    _, text, source_format, source = store.capture_source(first.id)
+    _, text, source_format, source = store.captures.source(first.id)
     assert source_format == "email" and source and source.endswith(thread[0].thread_key)
     meta = _meta(store, first.id)
     lines = {m["message_id"]: m["lines"] for m in meta["messages"]}
     start, end = lines["<atlas-1@example.com>"]
     assert start <= decision.line_start <= end  # the evidence is in the message it cites
     assert "cutover to Saturday" in text.split("\n")[decision.line_start - 1]
-    letters = {n.sender: n for n in store.newsletters()}
+    letters = {n.sender: n for n in store.email.newsletters()}
     assert set(letters) == {"news@vendor.example", "ceo-office@corp.example"}
     assert letters["news@vendor.example"].unsubscribe.startswith("<https://vendor.example")
     assert letters["ceo-office@corp.example"].messages == 6
     assert "one-way" in letters["ceo-office@corp.example"].reason
-    people = {p.name for p in store.people()}
+    people = {p.name for p in store.people.all()}
     assert {"Priya Natarajan", "Tom Adeyemi", "Elena Kowalski"} <= people
     assert not people & {"Vendor News", "CEO Office"}  # newsletters make nobody
     assert not list((tmp_path / "home").rglob(".bashrc"))  # an attachment is never written
@@ -140,16 +140,16 @@ def test_a_new_message_extends_its_thread_in_one_capture(
 ) -> None:
     imported(services, archive)
     store = services.store
-    old = next(c for c in store.captures() if c.occurred_at == "2026-10-12")
+    old = next(c for c in store.captures.all() if c.occurred_at == "2026-10-12")
     more = imported(services, mail.write_mbox(tmp_path / "later.mbox", mail.later()))
     assert (more.new, more.threads) == (1, 1)
-    now = [c for c in store.captures() if c.occurred_at == "2026-10-12"]
+    now = [c for c in store.captures.all() if c.occurred_at == "2026-10-12"]
     assert len(now) == 1  # replaced, not added beside
-    messages = store.capture_messages(now[0].id)
+    messages = store.email.capture_messages(now[0].id)
     assert [m.message_id for m in messages][-1] == "<atlas-4@example.com>" and len(messages) == 4
-    texts = [a.description for a in store.action_items([now[0].id])]
+    texts = [a.description for a in store.captures.action_items([now[0].id])]
     assert any("on-call schedule" in t for t in texts)
-    assert store.capture(old.id) is None or old.id == now[0].id
+    assert store.captures.get(old.id) is None or old.id == now[0].id
 
 
 def test_the_cli_imports_mail_and_lists_newsletters(memo, archive: Path) -> None:  # type: ignore[no-untyped-def]
@@ -213,7 +213,7 @@ def test_kill_9_mid_import_leaves_whole_threads_and_the_next_import_finishes(
             ).all()
             for capture_id, meta in rows:
                 listed = {m["message_id"] for m in json.loads(meta)["messages"]}
-                linked = {m.message_id for m in store.capture_messages(capture_id)}
+                linked = {m.message_id for m in store.email.capture_messages(capture_id)}
                 assert listed == linked, capture_id
             return len(rows)
 
@@ -231,7 +231,7 @@ def test_kill_9_mid_import_leaves_whole_threads_and_the_next_import_finishes(
     assert capture(clean).wait(timeout=300) == 0
     assert whole(db) == whole(clean)
     with Store(db) as store:
-        assert store.pending_threads() == []
+        assert store.email.pending_threads() == []
 
 
 def test_an_unquoted_from_line_inside_a_body_does_not_split_the_message(tmp_path: Path) -> None:
@@ -267,7 +267,7 @@ def test_a_broadcaster_written_to_later_is_a_person_again(
     their messages are captured."""
     imported(services, archive)
     store = services.store
-    assert "ceo-office@corp.example" in {n.sender for n in store.newsletters()}
+    assert "ceo-office@corp.example" in {n.sender for n in store.email.newsletters()}
     reply = mail._mail(
         mail.ME,
         "CEO Office <ceo-office@corp.example>",
@@ -279,8 +279,8 @@ def test_a_broadcaster_written_to_later_is_a_person_again(
         refs="<ceo-5@corp.example>",
     )
     imported(services, mail.write_mbox(tmp_path / "sent.mbox", [bytes(reply)]))
-    assert "ceo-office@corp.example" not in {n.sender for n in store.newsletters()}
-    titles = [c.title for c in store.captures()]
+    assert "ceo-office@corp.example" not in {n.sender for n in store.email.newsletters()}
+    titles = [c.title for c in store.captures.all()]
     assert "Weekly update 6" in titles and "Weekly update 1" in titles
 
 
@@ -317,8 +317,8 @@ def test_a_deleted_thread_is_not_captured_again(
 ) -> None:
     imported(services, archive)
     store = services.store
-    thread = next(c for c in store.captures() if c.occurred_at == "2026-10-12")
-    assert store.delete_capture(thread.id)
+    thread = next(c for c in store.captures.all() if c.occurred_at == "2026-10-12")
+    assert store.captures.delete(thread.id)
     before = dump(store)
     again = imported(services, archive)
     assert (again.new, again.threads) == (0, 0) and dump(store) == before
@@ -326,10 +326,12 @@ def test_a_deleted_thread_is_not_captured_again(
     assert more.threads == 1  # a new reply to it starts a thread of its own
     [fresh] = [
         c
-        for c in store.captures()
+        for c in store.captures.all()
         if c.occurred_at == "2026-10-14" and c.title == "Atlas cutover plan"
     ]
-    assert [m.message_id for m in store.capture_messages(fresh.id)] == ["<atlas-4@example.com>"]
+    assert [m.message_id for m in store.email.capture_messages(fresh.id)] == [
+        "<atlas-4@example.com>"
+    ]
 
 
 def test_hostile_messages_are_skipped_or_read_safely_and_never_stop_an_import(
@@ -375,11 +377,11 @@ def test_hostile_messages_are_skipped_or_read_safely_and_never_stop_an_import(
     done = imported(services, archive)
     assert time.monotonic() - started < 30  # the HTML part is capped, not parsed for minutes
     assert done.messages == 6 and done.failed == []
-    known = services.store.known_messages()
+    known = services.store.email.known_messages()
     assert not any("\x1b" in who for k in known for who in k.people)  # no raw escape kept
-    titles = {c.title for c in services.store.captures()}
+    titles = {c.title for c in services.store.captures.all()}
     assert {"far future", "nested", "forwards", "markup", "Grüße aus Köln"} <= titles
-    assert "Jöhn Grüße" in {p.name for p in services.store.people()}
+    assert "Jöhn Grüße" in {p.name for p in services.store.people.all()}
 
 
 def test_a_failing_extraction_skips_its_thread_and_the_import_goes_on(
@@ -396,9 +398,9 @@ def test_a_failing_extraction_skips_its_thread_and_the_import_goes_on(
 
     done = import_mail(services.store, archive, flaky)
     assert len(done.failed) == 1 and "timed out" in done.failed[0]
-    assert done.threads >= 5 and len(services.store.pending_threads()) == 1
+    assert done.threads >= 5 and len(services.store.email.pending_threads()) == 1
     again = imported(services, archive)  # the next import captures what failed
-    assert again.threads == 1 and services.store.pending_threads() == []
+    assert again.threads == 1 and services.store.email.pending_threads() == []
 
 
 def test_a_maildir_never_follows_a_link_or_reads_a_fifo(tmp_path: Path) -> None:
@@ -432,5 +434,7 @@ def test_the_same_subject_from_strangers_is_two_threads(services: Services, tmp_
         ask("b@one.example", "a@one.example", "<q4@x>", 5, "Re: Question"),  # a reply to q1
     ]
     imported(services, mail.write_mbox(tmp_path / "q.mbox", items))
-    threads = sorted(len(services.store.capture_messages(c.id)) for c in services.store.captures())
+    threads = sorted(
+        len(services.store.email.capture_messages(c.id)) for c in services.store.captures.all()
+    )
     assert threads == [1, 1, 2]

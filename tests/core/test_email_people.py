@@ -54,22 +54,25 @@ def test_addresses_join_people_on_strong_evidence_only(services: Services, tmp_p
     later = tmp_path / "b.mbox"
     mail.write_mbox(later, more)
     import_mail(store, later, services.capture.capture_thread)
-    people = {p.name: p.id for p in store.people()}
-    assert store.person_addresses(people["Tom Adeyemi"]) == ["tom.a@example.com", "tom@example.com"]
-    assert store.person_addresses(people["Priya Natarajan"]) == [
+    people = {p.name: p.id for p in store.people.all()}
+    assert store.email.person_addresses(people["Tom Adeyemi"]) == [
+        "tom.a@example.com",
+        "tom@example.com",
+    ]
+    assert store.email.person_addresses(people["Priya Natarajan"]) == [
         "priya.n@gmail.example",
         "priya@example.com",
     ]
-    assert "elena@elsewhere.example" not in store.person_addresses(people["Elena Kowalski"])
-    [proposal] = store.address_proposals()
+    assert "elena@elsewhere.example" not in store.email.person_addresses(people["Elena Kowalski"])
+    [proposal] = store.email.address_proposals()
     assert (proposal.address, proposal.proposed_name) == (
         "elena@elsewhere.example",
         "Elena Kowalski",
     )
     assert "P. N." not in people  # the user's address made nobody new
-    assert store.merge_address("elena@elsewhere.example", people["Elena Kowalski"])
-    assert store.address_proposals() == []
-    assert "elena@elsewhere.example" in store.person_addresses(people["Elena Kowalski"])
+    assert store.email.merge_address("elena@elsewhere.example", people["Elena Kowalski"])
+    assert store.email.address_proposals() == []
+    assert "elena@elsewhere.example" in store.email.person_addresses(people["Elena Kowalski"])
 
 
 def test_the_people_rollup_counts_mail(services: Services, tmp_path: Path) -> None:
@@ -79,7 +82,7 @@ def test_the_people_rollup_counts_mail(services: Services, tmp_path: Path) -> No
         mail.write_mbox(tmp_path / "a.mbox", mail.messages()),
         services.capture.capture_thread,
     )
-    rolled = {r.name: r for r in store.people_report()}
+    rolled = {r.name: r for r in store.reports.people()}
     tom = rolled["Tom Adeyemi"]
     assert tom.emails == ["tom@example.com"]
     assert tom.messages_sent >= 3 and tom.messages_received >= 1
@@ -111,7 +114,7 @@ def test_a_person_page_shows_their_mail(services: Services, tmp_path: Path) -> N
         mail.write_mbox(tmp_path / "a.mbox", mail.messages()),
         services.capture.capture_thread,
     )
-    tom = next(p.id for p in store.people() if p.name == "Tom Adeyemi")
+    tom = next(p.id for p in store.people.all() if p.name == "Tom Adeyemi")
     app = MemoApp(services)
 
     async def run() -> None:
@@ -143,7 +146,7 @@ def test_w_asks_about_a_proposed_address_and_links_it(services: Services, tmp_pa
     import_mail(
         store, mail.write_mbox(tmp_path / "b.mbox", [other]), services.capture.capture_thread
     )
-    elena = next(p.id for p in store.people() if p.name == "Elena Kowalski")
+    elena = next(p.id for p in store.people.all() if p.name == "Elena Kowalski")
     app = MemoApp(services)
 
     async def run() -> None:
@@ -164,8 +167,8 @@ def test_w_asks_about_a_proposed_address_and_links_it(services: Services, tmp_pa
             await pilot.pause()
 
     asyncio.run(run())
-    assert "elena@elsewhere.example" in store.person_addresses(elena)
-    assert store.address_proposals() == []
+    assert "elena@elsewhere.example" in store.email.person_addresses(elena)
+    assert store.email.address_proposals() == []
 
 
 def test_an_address_kept_apart_is_not_proposed_again(services: Services, tmp_path: Path) -> None:
@@ -179,15 +182,15 @@ def test_an_address_kept_apart_is_not_proposed_again(services: Services, tmp_pat
     import_mail(
         store, mail.write_mbox(tmp_path / "b.mbox", [other]), services.capture.capture_thread
     )
-    [proposal] = store.address_proposals()
-    assert store.merge_address(proposal.address, None)  # the user: not the same person
+    [proposal] = store.email.address_proposals()
+    assert store.email.merge_address(proposal.address, None)  # the user: not the same person
     again = message("Elena Kowalski <elena@elsewhere.example>", mail.ME, "Yo", 6, "Yo.", "<e2@x>")
     import_mail(
         store, mail.write_mbox(tmp_path / "c.mbox", [again]), services.capture.capture_thread
     )
-    assert store.address_proposals() == []
-    elena = next(p.id for p in store.people() if p.name == "Elena Kowalski")
-    assert "elena@elsewhere.example" not in store.person_addresses(elena)
+    assert store.email.address_proposals() == []
+    elena = next(p.id for p in store.people.all() if p.name == "Elena Kowalski")
+    assert "elena@elsewhere.example" not in store.email.person_addresses(elena)
 
 
 def test_the_name_others_give_your_address_does_not_make_it_theirs(
@@ -201,5 +204,5 @@ def test_the_name_others_give_your_address_does_not_make_it_theirs(
     )
     odd = message(mail.TOM, '"Tom Adeyemi" <priya.n@gmail.example>', "Oops", 7, "Hm.", "<o@x>")
     import_mail(store, mail.write_mbox(tmp_path / "b.mbox", [odd]), services.capture.capture_thread)
-    tom = next(p.id for p in store.people() if p.name == "Tom Adeyemi")
-    assert "priya.n@gmail.example" not in store.person_addresses(tom)
+    tom = next(p.id for p in store.people.all() if p.name == "Tom Adeyemi")
+    assert "priya.n@gmail.example" not in store.email.person_addresses(tom)

@@ -35,15 +35,15 @@ def test_facts_are_embedded_right_after_capture(store: Store, embedder: FastEmbe
     stats = store.stats()
     assert stats.vectors == sum(stats.facts_by_type.values()) > 100
     assert (stats.embedding_model, stats.embedding_dim) == (INT8, 384)
-    assert store.count_without_vectors() == 0
+    assert store.vectors.count_missing() == 0
 
 
 def test_semantic_neighbours_make_sense(store: Store, embedder: FastEmbedder) -> None:
     capture, _ = services(store, embedder)
     capture.capture_paths([DEMO])
     [query] = embedder.embed(["which database did we pick for the analytics platform?"])
-    keys = [key for key, _ in store.nearest(query, 5)]
-    texts = {f.fact_key: f.text for f in store.facts()}
+    keys = [key for key, _ in store.search.nearest(query, 5)]
+    texts = {f.fact_key: f.text for f in store.facts.all()}
     assert any("Postgres" in texts[key] for key in keys)
 
 
@@ -59,7 +59,7 @@ def test_backfill_is_idempotent_and_reuses_unchanged_text(
     path.write_text(path.read_text() + "Marcus Webb: One more thing, thanks all.\n")
     replaced = capture.capture_file(path, replace=True)
     assert replaced.status == "replaced"
-    assert store.count_without_vectors() == 0
+    assert store.vectors.count_missing() == 0
     # the replace re-created every fact; only the changed excerpt and summary were embedded
     with store.reader.connect() as conn:
         from sqlalchemy import text
@@ -89,7 +89,7 @@ def test_a_timed_out_batch_leaves_null_and_backfill_catches_up(
     capture, _ = services(store, SlowEmbedder(embedder, 1.0), timeout=0.2)
     result = capture.capture_file(DEMO / "2026-09-08-atlas-kickoff.txt")
     assert result.status == "captured"
-    assert store.count_without_vectors() > 0  # the capture stands without vectors
+    assert store.vectors.count_missing() > 0  # the capture stands without vectors
     _, embed = services(store, embedder)
     filled = embed.backfill()
     assert filled.error is None and filled.remaining == 0 and filled.embedded > 0

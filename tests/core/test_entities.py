@@ -112,7 +112,7 @@ def test_speakers_become_people_and_two_sams_stay_two(
 ) -> None:
     capture(service, ONE_SAM, "kickoff.txt")
     capture(service, TWO_SAMS, "review.txt")
-    names = [p.name for p in store.people()]
+    names = [p.name for p in store.people.all()]
     assert names == ["Priya Natarajan", "Sam Chen", "Sam Cheng", "Tom Adeyemi"]
 
 
@@ -149,7 +149,7 @@ def test_confirming_writes_an_alias_and_backfills_every_waiting_item(
     assert ("Sam", None, 1) not in owners(store)
     assert owners(store).count(("Sam", "Sam Cheng", 0)) == 1
     assert ("Sam", "Sam Chen", 0) in owners(store)  # the kickoff's Sam is untouched
-    [alias] = [a for a in store.directory().aliases if a.alias == "Sam"]
+    [alias] = [a for a in store.people.directory().aliases if a.alias == "Sam"]
     assert (alias.confidence, alias.auto_resolved, alias.confirmed_by) == (1.0, False, "ana")
     assert entities.pending() == []
     # With both Sams in the next meeting too, "Sam" waits again: an alias does not say
@@ -184,10 +184,10 @@ def test_resolution_bands_store_wide(service: CaptureService, store: Store) -> N
     assert isinstance(entities.resolve("Zed Zimmerman"), Unresolved)
     exact = entities.resolve("SAM CHENG")
     assert isinstance(exact, Resolved) and exact.via == "name"
-    assert not store.directory().aliases  # exact names need no alias
+    assert not store.people.directory().aliases  # exact names need no alias
     typo = entities.resolve("Priya Natarjan")
     assert isinstance(typo, Resolved) and typo.entity.name == "Priya Natarajan"
-    [cached] = store.directory().aliases
+    [cached] = store.people.directory().aliases
     assert (cached.alias, cached.auto_resolved) == ("Priya Natarjan", True)
     again = entities.resolve("priya natarjan")
     assert isinstance(again, Resolved) and again.via == "alias"
@@ -198,9 +198,9 @@ def test_a_newcomer_retires_a_cached_guess(service: CaptureService, store: Store
     entities = EntityService(store, "ana")
     guess = entities.resolve("Sam")  # only one Sam so far: resolved and cached
     assert isinstance(guess, Resolved) and guess.entity.name == "Sam Chen"
-    assert [a.alias for a in store.directory().aliases] == ["Sam"]
+    assert [a.alias for a in store.people.directory().aliases] == ["Sam"]
     capture(service, TWO_SAMS, "review.txt")  # Sam Cheng arrives
-    assert store.directory().aliases == []
+    assert store.people.directory().aliases == []
     assert isinstance(entities.resolve("Sam"), NeedsDisambiguation)
 
 
@@ -211,12 +211,12 @@ def test_role_labels_make_no_people(service: CaptureService, store: Store) -> No
         "Industrial Designer: I'll draw the case by Friday.\n",
         "ami.txt",
     )
-    assert store.people() == []
+    assert store.people.all() == []
 
 
 def test_people_summary_counts(service: CaptureService, store: Store) -> None:
     capture(service, ONE_SAM, "kickoff.txt")
-    people = {p.name: p for p in store.people()}
+    people = {p.name: p for p in store.people.all()}
     assert people["Sam Chen"].open_action_items == 1
     assert people["Sam Chen"].meetings == 1
     assert people["Priya Natarajan"].decisions >= 1
@@ -234,7 +234,7 @@ def test_demo_two_sams_are_pending_with_both_candidates(demo: Store) -> None:
     waiting = EntityService(demo, "t").pending()
     sam = [w for w in waiting if w.mention.mention == "Sam"]
     assert sam and {c.name for c in sam[0].resolution.candidates} == {"Sam Chen", "Sam Cheng"}
-    names = {p.name for p in demo.people()}
+    names = {p.name for p in demo.people.all()}
     assert {"Sam Chen", "Sam Cheng", "Ingrid Halvorsen", "Priya Natarajan"} <= names
 
 
@@ -284,13 +284,13 @@ def test_a_meeting_about_a_known_project_is_linked_and_filterable(
     from store import FactFilter, Provenance
 
     note = Provenance("note", "project:atlas", "2026-09-01T00:00:00+00:00", "ana")
-    store.add_project_note("Atlas", "The fleet-data platform; Postgres since September.", note)
+    store.notes.add_for_project("Atlas", "The fleet-data platform; Postgres since September.", note)
     atlas = capture(service, ONE_SAM, "kickoff.txt")
     other = capture(service, TWO_SAMS, "review.txt")  # about Beacon, never names Atlas
-    found, _ = entities_in("what did we decide about atlas?", store.directory())
+    found, _ = entities_in("what did we decide about atlas?", store.people.directory())
     assert [(e.entity_type, e.name) for e in found] == [("project", "Atlas")]
-    keys = store.keyword_search("Postgres sync devices", FactFilter(project_ids=(found[0].id,)), 50)
-    facts = store.facts_by_keys([key for key, _ in keys]).values()
+    keys = store.search.keyword("Postgres sync devices", FactFilter(project_ids=(found[0].id,)), 50)
+    facts = store.facts.by_keys([key for key, _ in keys]).values()
     assert {f.capture_id for f in facts} == {atlas, None}  # the meeting and the project note
     assert all(f.capture_id != other for f in facts)
 
@@ -304,7 +304,7 @@ def test_confirming_within_one_meeting_writes_no_alias(
     entities = EntityService(store, "ana")
     filled = entities.confirm("Sam", entities.person("Sam Cheng"), capture_ids=[review])
     assert filled.action_items == 1
-    assert store.directory().aliases == []
+    assert store.people.directory().aliases == []
     [waiting] = entities.pending()
     assert waiting.mention.capture_ids == [later]  # the other meeting still asks
 
@@ -358,7 +358,7 @@ def test_a_declined_name_is_not_linked_by_spelling_at_capture(
         "Standup\nDate: 2026-10-01\n\nSam: I'll send the report by Friday.\n",
         "standup.txt",
     )
-    assert "Sam" in [p.name for p in store.people()]  # the label is someone else
+    assert "Sam" in [p.name for p in store.people.all()]  # the label is someone else
     assert owners(store)[-1] == ("Sam", "Sam", 0)
 
 
@@ -389,7 +389,7 @@ def test_an_empty_store_with_a_model_has_no_index_to_offer(store: Store) -> None
     from memo_tui.core.recall.index import VectorIndex
     from store import FactFilter
 
-    store.set_embedding_space("m", 384)
+    store.vectors.set_space("m", 384)
     assert VectorIndex(store, min_vectors=0).search([1.0] * 384, FactFilter(), 5, 0.0) is None
 
 
@@ -418,7 +418,7 @@ def test_an_exact_label_keeps_its_person_from_an_aliased_short_label(
         "Sync\nDate: 2026-10-09\n\nSam: Morning.\nSam Chen: Morning, Sam.\n",
         "sync.txt",
     )
-    attended = store.attendees([later])
+    attended = store.people.attendees([later])
     assert len(attended) == 2 and entities.person("Sam Chen").id in attended
 
 

@@ -94,8 +94,8 @@ def test_a_models_quotes_verify_only_as_spans_of_speech_about_the_item(
     # a bare name, the attendee line, a turn about something else
     assert [(a.verified, a.line_start) for a in result.action_items] == [(False, None)] * 3
     # kept, shown unverified, and why is kept with the capture
-    assert len(store.decisions([result.capture_id or 0])) == 4
-    why = {u["item"]: u["why"] for u in store.capture_meta(result.capture_id or 0)["unverified"]}
+    assert len(store.captures.decisions([result.capture_id or 0])) == 4
+    why = {u["item"]: u["why"] for u in store.captures.meta(result.capture_id or 0)["unverified"]}
     unrelated = "shares no topic word with the item"
     assert why == {
         "decision 1": unrelated,  # "Maria Lopez" is also a speaker's label

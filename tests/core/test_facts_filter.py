@@ -15,7 +15,7 @@ def read(services: Services, **options: object) -> ReadFilter:
 
 
 def entity_id(services: Services, name: str) -> int:
-    directory = services.store.directory()
+    directory = services.store.people.directory()
     every = [*directory.people, *directory.projects, *directory.clients]
     return next(e.id for e in every if e.name == name)
 

@@ -241,14 +241,14 @@ def test_a_chat_saved_beside_its_transcript_is_the_meetings_side_channel(
     meeting = results[Path(transcript).name].capture_id
     chat_id = results[Path(chat).name].capture_id
     assert meeting is not None and chat_id is not None
-    stored = store.capture(chat_id)
+    stored = store.captures.get(chat_id)
     assert stored is not None and stored.channel_of == meeting
-    assert [c.id for c in store.side_channels(meeting)] == [chat_id]
+    assert [c.id for c in store.captures.side_channels(meeting)] == [chat_id]
     assert stored.title.endswith("(chat)")
-    facts = [f for f in store.facts("excerpt", capture_id=chat_id)]
+    facts = [f for f in store.facts.all("excerpt", capture_id=chat_id)]
     assert facts and all(f.capture_title and f.capture_title.endswith("(chat)") for f in facts)
-    assert store.delete_capture(meeting)
-    again = store.capture(chat_id)
+    assert store.captures.delete(meeting)
+    again = store.captures.get(chat_id)
     assert again is not None and again.channel_of is None  # the chat stays, on its own
 
 
@@ -268,7 +268,7 @@ def test_a_chat_from_another_meeting_stays_on_its_own(
         tmp_path / "b" / "2026-03-10_sprint-14_meeting_saved_chat.txt",
     )
     service.capture_paths([tmp_path / "a", tmp_path / "b"])
-    assert all(c.channel_of is None for c in store.captures())
+    assert all(c.channel_of is None for c in store.captures.all())
 
 
 def test_a_teams_word_download_reads_as_a_transcript(
@@ -278,10 +278,10 @@ def test_a_teams_word_download_reads_as_a_transcript(
     path.write_bytes(docx_bytes("teams.docx"))
     result = service.capture_file(path)
     assert result.status == "captured" and result.format == "teams_docx"
-    title, text, source_format, _ = store.capture_source(result.capture_id or 0)
+    title, text, source_format, _ = store.captures.source(result.capture_id or 0)
     assert title == "Data retention policy review" and source_format == "teams_docx"
     assert text.startswith("Siobhán O'Neill: Thanks for joining.")
-    meta = store.capture_meta(result.capture_id or 0)
+    meta = store.captures.meta(result.capture_id or 0)
     assert len(meta["source_lines"]) == len(text.split("\n"))
 
 
@@ -336,8 +336,8 @@ def test_evidence_opens_the_right_lines_for_every_format(tmp_path: Path) -> None
     checked = 0
     with store:
         for capture_id in ids:
-            _, text, _, _ = store.capture_source(capture_id)
-            meta = store.capture_meta(capture_id)
+            _, text, _, _ = store.captures.source(capture_id)
+            meta = store.captures.meta(capture_id)
             with store.reader.connect() as conn:
                 from sqlalchemy import text as sql
 
@@ -345,7 +345,10 @@ def test_evidence_opens_the_right_lines_for_every_format(tmp_path: Path) -> None
                     sql("SELECT raw_text FROM captures WHERE id = :c"), {"c": capture_id}
                 ).scalar_one()
             stored, file_lines = text.split("\n"), raw.split("\n")
-            items = [*store.decisions([capture_id]), *store.action_items([capture_id])]
+            items = [
+                *store.captures.decisions([capture_id]),
+                *store.captures.action_items([capture_id]),
+            ]
             for item in items:
                 if item.line_start is None or item.line_end is None:
                     continue
@@ -644,7 +647,7 @@ def test_zoom_cloud_names_pair_a_chat_with_its_own_meeting_only(
     )
     order = [chat, meeting, notes] if chat_first else [notes, meeting, chat]
     results = {Path(r.path).name: r.capture_id for r in service.capture_paths(map(Path, order))}
-    stored = store.capture(results[Path(chat).name] or 0)
+    stored = store.captures.get(results[Path(chat).name] or 0)
     assert stored is not None and stored.channel_of == results[Path(meeting).name]
 
 
@@ -659,7 +662,7 @@ def test_a_zoom_recording_folder_pairs_by_the_folder(
         [folder / "closed_caption.vtt", folder / "meeting_saved_chat.txt"]
     )
     assert meeting.title == "Sprint 14 planning"
-    stored = store.capture(chat.capture_id or 0)
+    stored = store.captures.get(chat.capture_id or 0)
     assert stored is not None and stored.channel_of == meeting.capture_id
     assert stored.title == "Sprint 14 planning (chat)" and stored.occurred_at == "2026-03-10"
 
@@ -947,5 +950,5 @@ def test_zoom_cloud_downloads_pair_the_chat_with_the_transcript_not_its_captions
     chat = shutil.copy(FIXTURES / "zoom_chat.txt", tmp_path / f"{stamp}newChat.txt")
     results = {Path(r.path).name: r for r in service.capture_paths([tmp_path])}
     assert results[Path(meeting).name].title == "Zoom meeting 10:00 GMT"
-    stored = store.capture(results[Path(chat).name].capture_id or 0)
+    stored = store.captures.get(results[Path(chat).name].capture_id or 0)
     assert stored is not None and stored.channel_of == results[Path(meeting).name].capture_id

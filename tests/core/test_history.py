@@ -50,8 +50,8 @@ def threaded(tmp_path: Path) -> Store:
 
 
 def decisions(store: Store) -> dict[str, tuple[str, int | None]]:
-    ids = store.capture_ids_by_date()
-    return {d.description: (d.status, d.superseded_by) for d in store.decisions(ids)}
+    ids = store.captures.ids_by_date()
+    return {d.description: (d.status, d.superseded_by) for d in store.captures.decisions(ids)}
 
 
 def test_a_later_meeting_that_moves_a_decision_replaces_it_and_says_so(
@@ -71,7 +71,7 @@ def test_a_later_meeting_that_moves_a_decision_replaces_it_and_says_so(
     assert "moved" in moved.reason and moved.old_day == "2026-02-02"
     assert moved.new_day == "2026-02-16"
     # the warehouse's hours are about nothing the review changed
-    assert not any("warehouse" in c.old_text for c in threaded.changes())
+    assert not any("warehouse" in c.old_text for c in threaded.changes.all())
 
 
 def test_undo_puts_the_old_decision_back_and_deleting_the_evidence_does_too(
@@ -79,7 +79,7 @@ def test_undo_puts_the_old_decision_back_and_deleting_the_evidence_does_too(
 ) -> None:
     capture(threaded, tmp_path, "2026-02-16-review.txt", REVIEW)
     service = ChangesService(threaded, "t")
-    courier = next(c for c in threaded.changes() if c.old_text == "Brightline it is.")
+    courier = next(c for c in threaded.changes.all() if c.old_text == "Brightline it is.")
     undone = service.decide(courier.id, "undo")
     assert undone.status == "undone" and undone.decided_by == "t"
     assert decisions(threaded)["Brightline it is."] == ("current", None)
@@ -87,10 +87,10 @@ def test_undo_puts_the_old_decision_back_and_deleting_the_evidence_does_too(
         service.decide(courier.id, "undo")  # only an applied change can be undone
     with pytest.raises(NotFoundError):
         service.decide(999, "accept")
-    review = threaded.capture_ids_by_date()[-1]
-    assert threaded.delete_capture(review)
+    review = threaded.captures.ids_by_date()[-1]
+    assert threaded.captures.delete(review)
     assert all(status == "current" for status, _ in decisions(threaded).values())
-    assert threaded.changes() == []
+    assert threaded.changes.all() == []
 
 
 def test_a_weak_candidate_waits_for_the_user(tmp_path: Path) -> None:
@@ -223,9 +223,9 @@ def test_migration_15_keeps_decisions_and_adds_changes(tmp_path: Path) -> None:
         captures.insert_capture(conn, new, None)
     with Store(path) as store:
         assert store.stats().schema_version == SCHEMA_VERSION
-        [kept] = store.decisions(store.capture_ids_by_date())
+        [kept] = store.captures.decisions(store.captures.ids_by_date())
         assert (kept.description, kept.status, kept.subject) == ("Use Postgres", "current", "")
-        assert store.changes() == []
+        assert store.changes.all() == []
 
 
 def test_memo_changes_lists_decides_and_refuses_bad_ids(memo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -349,7 +349,7 @@ def test_a_person_is_owed_what_they_asked_others_for(memo, tmp_path: Path) -> No
     owed = memo(*db, "items", "--open", "--owed-to", "Nadia", "--json").json()["items"]
     assert len(owed) == 3  # the contract was sent
     with Store(tmp_path / "memo.db") as store:
-        nadia = store.person(people["Nadia Roy"]["id"])
+        nadia = store.people.get(people["Nadia Roy"]["id"])
         assert nadia is not None and len(nadia.owed) == 3 and nadia.open_action_items == []
     plain = memo(*db, "people")
     assert "Nadia Roy (also: Nadia): owes 0, is owed 3," in plain.stdout
@@ -367,7 +367,7 @@ def test_migration_16_reads_who_asked_from_the_stored_lines(tmp_path: Path) -> N
         new = new_capture(text="\n".join(lines), line_count=len(lines), action_items=items)
         captures.insert_capture(conn, new, None)
     with Store(path) as store:
-        stored = store.action_items(store.capture_ids_by_date())
+        stored = store.captures.action_items(store.captures.ids_by_date())
         # Nadia asked on lines 1 and 3; line 2 is Omar's own "Will do.", line 4 Lena's "Sure."
         assert [i.asked_by for i in stored] == ["Nadia Roy", None, "Nadia Roy", None]
 
@@ -394,7 +394,7 @@ def test_the_app_reviews_a_proposal_one_dialog_at_a_time(
     for name, text in (("2026-02-02-ops.txt", TASKS), ("2026-02-09-ops.txt", DONE)):
         (tmp_path / name).write_text(text)
         services.capture.capture_file(tmp_path / name)
-    [waiting] = services.store.changes(("proposed",))
+    [waiting] = services.store.changes.all(("proposed",))
     app = MemoApp(services)
 
     def status() -> str:
@@ -417,7 +417,7 @@ def test_the_app_reviews_a_proposal_one_dialog_at_a_time(
             await pilot.press("a")
             await app.workers.wait_for_complete()
             await pilot.pause()
-            assert services.store.change(waiting.id).status == "applied"  # type: ignore[union-attr]
+            assert services.store.changes.get(waiting.id).status == "applied"  # type: ignore[union-attr]
             assert "to review" not in status()
 
     try:
@@ -433,11 +433,11 @@ def test_what_holds_leaves_replaced_decisions_out_of_listings(
     from store import FactFilter
 
     capture(threaded, tmp_path, "2026-02-16-review.txt", REVIEW)
-    every = threaded.facts_page(FactFilter(fact_types=("decision",)), 50)
-    held = threaded.facts_page(FactFilter(fact_types=("decision",), current=True), 50)
+    every = threaded.facts.page(FactFilter(fact_types=("decision",)), 50)
+    held = threaded.facts.page(FactFilter(fact_types=("decision",), current=True), 50)
     assert len(every) - len(held) == 2
     assert not any(f.text.endswith("(superseded)") for f in held)
-    assert len(threaded.facts(fact_type="decision", current=True)) == len(held)
+    assert len(threaded.facts.all(fact_type="decision", current=True)) == len(held)
 
 
 @pytest.mark.parametrize(
@@ -477,15 +477,15 @@ def test_a_scan_gives_older_decisions_the_subject_capture_would_have(
     db = ("--db", str(tmp_path / "memo.db"))
     assert memo(*db, "capture", str(tmp_path / "2026-02-02-kickoff.txt")).code == 0
     with Store(tmp_path / "memo.db") as store:
-        ids = store.capture_ids_by_date()
-        captured = {d.id: d.subject for d in store.decisions(ids)}
+        ids = store.captures.ids_by_date()
+        captured = {d.id: d.subject for d in store.captures.decisions(ids)}
         with store.writer.begin() as conn:
             conn.exec_driver_sql("UPDATE decisions SET subject = ''")
     assert all(captured.values())
     scanned = memo(*db, "changes", "scan", "--json").json()
     assert scanned["subjects_filled"] == len(captured)
     with Store(tmp_path / "memo.db") as store:
-        assert {d.id: d.subject for d in store.decisions(ids)} == captured
+        assert {d.id: d.subject for d in store.captures.decisions(ids)} == captured
     again = memo(*db, "changes", "scan")
     assert "older decisions" not in again.stdout  # nothing left to fill
 

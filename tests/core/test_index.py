@@ -23,7 +23,7 @@ def test_the_index_returns_what_vec0_returns(
     demo: Store, embedder: FastEmbedder, question: str, flt: FactFilter
 ) -> None:
     [vector] = embedder.embed([question])
-    exact = demo.vector_search(vector, flt, 20, 0.0)
+    exact = demo.search.vector(vector, flt, 20, 0.0)
     copied = VectorIndex(demo, min_vectors=0).search(vector, flt, 20, 0.0)
     assert copied is not None
     assert [key for key, _ in copied] == [key for key, _ in exact]
@@ -55,5 +55,5 @@ def test_a_stale_copy_reloads_before_it_answers(store: Store, embedder: FastEmbe
     assert second.ok
     after = index.search(vector, FactFilter(), 1, -1.0)
     assert after is not None and after[0][0] != before[0][0]
-    [fact] = store.facts_by_keys([after[0][0]]).values()
+    [fact] = store.facts.by_keys([after[0][0]]).values()
     assert fact.capture_id == second.capture_id

@@ -109,7 +109,7 @@ def test_a_model_call_that_fails_writes_nothing_but_the_ledger_row(
     assert result.status == "rejected"
     assert "llm extractor" in (result.error or "") and "HTTP 500" in (result.error or "")
     assert dump(store) == before
-    [row] = store.llm_calls()
+    [row] = store.ledger.calls()
     assert (row.status, row.trigger, row.capture_id) == ("error", "capture", None)
     assert len(server.seen) == 3  # bounded retries
     assert result.llm_calls == 1  # the rejected capture says what it spent, as the ledger does
@@ -123,7 +123,7 @@ def test_a_timed_out_call_writes_nothing(tmp_path: Path, store: Store, server: F
     )
     assert result.status == "rejected" and "did not finish within 0.5 s" in (result.error or "")
     assert store.stats().captures == 0
-    assert [r.status for r in store.llm_calls()] == ["error"]
+    assert [r.status for r in store.ledger.calls()] == ["error"]
 
 
 def test_invalid_output_is_repaired_once_then_refused_naming_the_model(
@@ -134,7 +134,7 @@ def test_invalid_output_is_repaired_once_then_refused_naming_the_model(
     assert result.status == "rejected"
     assert "'claude-sonnet-4-6' returned invalid Extraction twice" in (result.error or "")
     assert len(server.seen) == 2 and store.stats().captures == 0
-    assert result.llm_calls == 2 and len(store.llm_calls()) == 2  # the call and its repair
+    assert result.llm_calls == 2 and len(store.ledger.calls()) == 2  # the call and its repair
 
 
 def test_an_unverifiable_quote_is_kept_but_marked(
@@ -159,7 +159,7 @@ def test_ledger_rows_carry_tokens_cost_and_the_capture(
 ) -> None:
     server.default = obedient_extractor  # usage 1000 in / 200 out on claude-sonnet-4-6
     result = llm_service(store, server).capture_file(write(tmp_path / "k.txt", MEETING))
-    [row] = store.llm_calls()
+    [row] = store.ledger.calls()
     assert (row.provider, row.model, row.trigger) == ("anthropic", "claude-sonnet-4-6", "capture")
     assert (row.input_tokens, row.output_tokens) == (1000, 200)
     assert row.cost_microdollars == 1000 * 3 + 200 * 15  # $3 / $15 per million tokens
@@ -184,7 +184,7 @@ def test_long_meetings_are_read_in_chunks_and_keep_their_opening_decisions(
     assert any("staging" in a.description for a in result.action_items)
     prompts = [user_text(s.body) for s in server.seen]
     assert all(len(p) < 42_000 for p in prompts) and "part 1 of 3" in prompts[0]
-    assert len(store.llm_calls()) == 3
+    assert len(store.ledger.calls()) == 3
 
 
 def test_past_the_chunk_budget_the_middle_is_skipped_and_the_result_says_so(
@@ -198,7 +198,7 @@ def test_past_the_chunk_budget_the_middle_is_skipped_and_the_result_says_so(
     service = llm_service(store, server, max_chunks=2, slice_chars=25_000)
     result = service.capture_file(write(tmp_path / "long.txt", "\n".join(lines)))
     assert result.truncated and result.chunks == 2
-    assert store.captures()[0].truncated
+    assert store.captures.all()[0].truncated
 
 
 def test_the_cli_works_the_same_with_the_fake_anthropic_server(
@@ -269,7 +269,7 @@ def test_the_llm_extractor_works_under_a_running_event_loop(
         return service.capture_file(write(tmp_path / "k.txt", MEETING)).status
 
     assert asyncio.run(in_a_tui()) == "captured"
-    assert store.llm_calls()[0].capture_id is not None
+    assert store.ledger.calls()[0].capture_id is not None
 
 
 def test_costs_group_by_today(memo, tmp_path: Path, server: FakeServer) -> None:  # type: ignore[no-untyped-def]
@@ -345,12 +345,12 @@ def test_the_model_path_gets_the_roster_and_keeps_a_replaced_call_as_history(
     assert "<roster>\nNadia Roy\nOmar Haddad\nNadia\nOmar\n</roster>" in roster
     system = server.seen[0].body["system"]
     assert "superseded" in json.dumps(system) and "roster" in json.dumps(system)
-    old, new, unlinked = store.decisions([result.capture_id])  # type: ignore[list-item]
+    old, new, unlinked = store.captures.decisions([result.capture_id])  # type: ignore[list-item]
     assert (old.status, old.superseded_by) == ("superseded", new.id)
     assert (new.status, unlinked.status) == ("current", "current")
     # The same evidence check as offline: a quote that is not in the text stays unverified.
     assert old.verified and new.verified
-    [task] = store.action_items([result.capture_id])  # type: ignore[list-item]
+    [task] = store.captures.action_items([result.capture_id])  # type: ignore[list-item]
     assert task.owner == "Omar Haddad" and task.due_date == "2026-11-06"
 
 
@@ -440,7 +440,7 @@ def test_a_models_links_that_go_round_in_a_circle_retire_nothing(
     server.default = circular
     result = llm_service(store, server).capture_file(write(tmp_path / "vendor.txt", SWITCHED))
     assert result.status == "captured", result.error
-    decisions = store.decisions([result.capture_id])  # type: ignore[list-item]
+    decisions = store.captures.decisions([result.capture_id])  # type: ignore[list-item]
     assert [d.status for d in decisions] == ["current", "current"]
 
 
@@ -497,7 +497,7 @@ def test_a_replacement_the_model_names_is_proposed_never_applied(
     prompt = user_text(asked[-1])
     assert "N1. Final answer: couriers go to Parcelwise" in prompt
     assert "E1. (2026-02-02) Brightline it is." in prompt
-    held = store.decisions(store.capture_ids_by_date())
+    held = store.captures.decisions(store.captures.ids_by_date())
     assert {d.description[:15]: d.status for d in held}["Brightline it i"] == "current"
 
 
@@ -514,4 +514,4 @@ def test_a_model_that_fails_to_link_costs_the_capture_nothing(
     service.capture_file(write(tmp_path / "2026-02-02-couriers.txt", COURIERS))
     second = service.capture_file(write(tmp_path / "2026-03-02-couriers.txt", COURIERS_AGAIN))
     assert second.status == "captured" and second.changes == []
-    assert store.changes() == []
+    assert store.changes.all() == []

@@ -151,7 +151,7 @@ def test_a_wrapper_with_none_of_the_fields_is_no_empty_answer(
         filters, note = asyncio.run(
             route(
                 "what does Sam owe?",
-                store.directory(),
+                store.people.directory(),
                 dt.date(2026, 12, 1),
                 provider(server),
                 "qwen-coder-0.5b",
@@ -213,7 +213,7 @@ def test_the_larger_model_capture_is_stored_through_a_json_schema(
         result = service.capture_file(path)
         assert result.capture_id is not None
         assert len(result.decisions) == 5 and len(result.action_items) == 3
-        assert [c.status for c in store.llm_calls()] == ["ok"]
+        assert [c.status for c in store.ledger.calls()] == ["ok"]
     assert len(server.seen) == 1  # valid the first time: no repair
 
 
@@ -258,7 +258,7 @@ def test_a_chat_run_whose_model_writes_its_call_as_text_searches_and_answers(
     assert called["tool_calls"][0]["function"]["name"] == "search_facts"
     assert any(m["role"] == "tool" for m in second)  # the search's result went back
     with Store(db) as store:
-        assert [c.status for c in store.llm_calls()] == ["ok", "ok"]
+        assert [c.status for c in store.ledger.calls()] == ["ok", "ok"]
 
 
 # Said by the 1.5B model on a live llama.cpp server (tests/cli/test_local_llm_e2e.py's first run),

@@ -16,8 +16,8 @@ NOW = "2026-12-01T09:00:00+00:00"
 
 
 def notes_on(store: Store, refreshed: list[str] | None = None) -> NotesService:
-    store.add_project("Beacon", "Halvorsen Freight")
-    store.add_project("Atlas")
+    store.projects.add("Beacon", "Halvorsen Freight")
+    store.projects.add("Atlas")
     calls = refreshed if refreshed is not None else []
     return NotesService(store, "Pat", refreshed=lambda: calls.append("embed"), clock=lambda: NOW)
 
@@ -33,9 +33,9 @@ def test_a_note_records_who_wrote_it_when_and_about_what(store: Store) -> None:
     assert about_client.provenance == Provenance("note", "client:Halvorsen Freight", NOW, "Pat")
     assert (about_client.kind, about_client.owner) == ("client", "Halvorsen Freight")
     # A note is a fact: the facts view lists it with its provenance, search finds it.
-    fact = store.fact(about_project.fact_key)
+    fact = store.facts.get(about_project.fact_key)
     assert fact is not None and fact.source_id == f"project:{beacon.id}"
-    hits = store.keyword_search("invoices", FactFilter(), 10)
+    hits = store.search.keyword("invoices", FactFilter(), 10)
     assert about_client.fact_key in {key for key, _ in hits}
 
 
@@ -104,8 +104,8 @@ def test_a_deleted_note_is_gone_from_the_facts_and_search(store: Store) -> None:
     note = notes.add(notes.project("Beacon"), "Pilot in Bergen")
     gone = notes.delete(note.id)
     assert gone == note
-    assert store.fact(note.fact_key) is None
-    assert store.keyword_search("Bergen", FactFilter(), 10) == []
+    assert store.facts.get(note.fact_key) is None
+    assert store.search.keyword("Bergen", FactFilter(), 10) == []
     with pytest.raises(UnknownNote):
         notes.note(note.id)
 
@@ -117,7 +117,7 @@ def test_deleting_a_capture_takes_what_it_owns(store: Store, service: CaptureSer
     assert found.decisions + found.action_items > 0
     gone = delete_capture(store, kickoff.capture_id)
     assert gone == found
-    assert store.captures() == [] and store.facts() == []
+    assert store.captures.all() == [] and store.facts.all() == []
     assert store.integrity_check() == "ok"
     before = dump(store)
     with pytest.raises(UnknownCapture):

@@ -174,7 +174,7 @@ def test_configured_prices_change_the_cost(tmp_path) -> None:  # type: ignore[no
     with Store(tmp_path / "m.db") as store:
         ledger = StoreLedger(store, {**DEFAULT_PRICES, "llama3": (0.1, 0.2)})
         ledger.record(CallRecord("openai", "llama3.1", "ask", "ok", Usage(1000, 500)))
-        [row] = store.llm_calls()
+        [row] = store.ledger.calls()
         assert row.cost_microdollars == 1000 * 0.1 + 500 * 0.2
 
 

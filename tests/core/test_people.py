@@ -39,7 +39,7 @@ def linked(store: Store, table: str = "action_items") -> list[tuple[str | None, 
 
 
 def names(store: Store) -> list[str]:
-    return sorted(p.name for p in store.people())
+    return sorted(p.name for p in store.people.all())
 
 
 @pytest.mark.parametrize(
@@ -109,7 +109,7 @@ def test_the_meetings_roster_decides_before_an_alias(service: CaptureService, st
         "Lee Wong",
         "Raj Mehta",
     ]
-    assert len(store.attendees([later])) == 4
+    assert len(store.people.attendees([later])) == 4
 
 
 ALEXES = (
@@ -222,7 +222,7 @@ def test_a_meeting_says_who_an_unnamed_speaker_and_a_misheard_name_are(
     entities = EntityService(store, "t")
     assert entities.resolve_in("Speaker 3", review).candidates[0].name == "Hannah Osei"
     assert entities.resolve_in("Shivon", sync).candidates[0].name == "Siobhán D'Arcy"
-    assert store.capture_meta(sync)["names"] == {"Shivon": "Siobhán D'Arcy"}
+    assert store.captures.meta(sync)["names"] == {"Shivon": "Siobhán D'Arcy"}
 
 
 @pytest.mark.parametrize("reverse", [False, True], ids=["short first", "full first"])
@@ -358,7 +358,7 @@ def test_merge_moves_everything_in_one_go_and_split_puts_it_back(
     assert ("Raj Iyer", None) not in merged["people"]  # type: ignore[operator]
     assert ("Raj Iyer", "Rajesh Kumar") in merged["aliases"]  # type: ignore[operator]
     assert ("Send the quotes by Friday. (owner: Rajesh Kumar) (due 2026-01-30)",) in merged["facts"]  # type: ignore[operator]
-    assert store.people_report()[0].name  # the rollups were rebuilt with it
+    assert store.reports.people()[0].name  # the rollups were rebuilt with it
     assert (done.action_items, done.meetings) == (1, 1)
     assert entities.person("Raj Iyer").name == "Rajesh Kumar"  # the old name finds them
     entities.split("Raj Iyer")  # by the name that was merged, or by the kept person's
@@ -405,7 +405,7 @@ def test_the_people_pane_merges_and_unmerges_after_asking(
     services = offline(tmp_path, monkeypatch)
     for number, body in enumerate(TWO_NAMES):
         capture(services.capture, body, f"{number}.txt")
-    ids = {p.name: p.id for p in services.store.people()}
+    ids = {p.name: p.id for p in services.store.people.all()}
     app = MemoApp(services)
 
     async def script(pilot: Any) -> None:  # noqa: ANN401
@@ -421,14 +421,16 @@ def test_the_people_pane_merges_and_unmerges_after_asking(
         await until(pilot, lambda: isinstance(app.screen, dialogs.Confirm), "confirm")
         await pilot.click("#yes")
         await until(
-            pilot, lambda: "Raj Iyer" not in {p.name for p in services.store.people()}, "merged"
+            pilot, lambda: "Raj Iyer" not in {p.name for p in services.store.people.all()}, "merged"
         )
         await settle(pilot)
         table.move_cursor(row=table.get_row_index(str(ids["Rajesh Kumar"])))
         await pilot.press("u")
         await until(pilot, lambda: isinstance(app.screen, dialogs.Confirm), "confirm split")
         await pilot.click("#yes")
-        await until(pilot, lambda: "Raj Iyer" in {p.name for p in services.store.people()}, "split")
+        await until(
+            pilot, lambda: "Raj Iyer" in {p.name for p in services.store.people.all()}, "split"
+        )
 
     drive(app, script)
 
@@ -452,7 +454,7 @@ def test_relink_applies_todays_rules_to_old_captures_and_says_what_changed(
     planning = captured[1]["capture_id"]
     assert memo("confirm", "Sam", "Sam Lindqvist", "--capture", str(planning)).code == 0
     with Store(memo.home / "memo.db") as store:
-        ids = {p.name: p.id for p in store.people()}
+        ids = {p.name: p.id for p in store.people.all()}
         with store.writer.begin() as conn:  # as an older memo linked the walk's "Sam"
             conn.execute(
                 text("UPDATE action_items SET person_id = :p WHERE capture_id = :c"),

@@ -38,15 +38,15 @@ def everything(store: Store) -> dict[str, Any]:
 
 
 def project_id(store: Store, name: str) -> int:
-    return next(p.id for p in store.projects() if p.name == name)
+    return next(p.id for p in store.projects.all() if p.name == name)
 
 
 def client_id(store: Store, name: str) -> int:
-    return next(c.id for c in store.clients() if c.name == name)
+    return next(c.id for c in store.clients.all() if c.name == name)
 
 
 def keyword_keys(store: Store, query: str) -> set[int]:
-    return {key for key, _ in store.keyword_search(query, FactFilter(), 200)}
+    return {key for key, _ in store.search.keyword(query, FactFilter(), 200)}
 
 
 # The store
@@ -58,43 +58,43 @@ def test_a_renamed_project_keeps_everything_and_its_notes_are_found_by_the_new_n
     store = services.store
     beacon = project_id(store, "Beacon")
     run_agent(services, "project_compile", "Beacon")
-    before = store.project(beacon)
-    sections = store.sections("project", beacon)
+    before = store.projects.get(beacon)
+    sections = store.sections.all("project", beacon)
     assert before is not None and before.notes and sections
     note = next(n for n in before.notes if n.kind == "project")
     assert note.fact_key not in keyword_keys(store, "Lighthouse")
 
-    renamed = store.rename_project(beacon, "Lighthouse")
+    renamed = store.projects.rename(beacon, "Lighthouse")
 
     assert (renamed.old_name, renamed.name, renamed.changed) == ("Beacon", "Lighthouse", True)
     assert renamed.notes_reindexed == 1 and renamed.aliases_dropped == 0
-    after = store.project(beacon)
+    after = store.projects.get(beacon)
     assert after is not None and after.summary.name == "Lighthouse"
     assert after.summary.client == CLIENT
     assert after.captures == before.captures and [n.id for n in after.notes] == [
         n.id for n in before.notes
     ]
     assert after.summary.facts == before.summary.facts
-    assert store.sections("project", beacon) == sections
-    assert store.runs()[0].entity_name == "Lighthouse"
-    assert [r.name for r in store.projects_report() if r.project_id == beacon] == ["Lighthouse"]
+    assert store.sections.all("project", beacon) == sections
+    assert store.runs.all()[0].entity_name == "Lighthouse"
+    assert [r.name for r in store.reports.projects() if r.project_id == beacon] == ["Lighthouse"]
     # The note's fact text starts with the project's name: it is indexed under the new one.
     assert note.fact_key in keyword_keys(store, "Lighthouse")
-    assert store.fact(note.fact_key).text.startswith("Lighthouse: ")  # type: ignore[union-attr]
+    assert store.facts.get(note.fact_key).text.startswith("Lighthouse: ")  # type: ignore[union-attr]
     # The old name is not kept as an alias.
-    assert not [a for a in store.directory().aliases if a.alias.lower() == "beacon"]
+    assert not [a for a in store.people.directory().aliases if a.alias.lower() == "beacon"]
 
 
 def test_a_rename_drops_an_alias_that_would_shadow_the_new_name(services: Services) -> None:
     store = services.store
     atlas, beacon = project_id(store, "Atlas"), project_id(store, "Beacon")
-    store.cache_alias("project", "Lighthouse", atlas, 0.9)
-    found = resolve("Lighthouse", store.directory(), "project")
+    store.people.cache_alias("project", "Lighthouse", atlas, 0.9)
+    found = resolve("Lighthouse", store.people.directory(), "project")
     assert isinstance(found, Resolved) and found.entity.id == atlas
 
-    assert store.rename_project(beacon, "Lighthouse").aliases_dropped == 1
+    assert store.projects.rename(beacon, "Lighthouse").aliases_dropped == 1
 
-    found = resolve("Lighthouse", store.directory(), "project")
+    found = resolve("Lighthouse", store.people.directory(), "project")
     assert isinstance(found, Resolved) and found.entity.id == beacon
 
 
@@ -104,24 +104,24 @@ def test_a_rename_in_case_only_is_allowed_and_to_the_same_name_changes_nothing(
     store = services.store
     beacon = project_id(store, "Beacon")
     before = dump(store)  # (the rollups are rebuilt: their refreshed_at moves)
-    assert not store.rename_project(beacon, "Beacon").changed
+    assert not store.projects.rename(beacon, "Beacon").changed
     assert dump(store) == before
-    assert store.rename_project(beacon, "BEACON").name == "BEACON"
+    assert store.projects.rename(beacon, "BEACON").name == "BEACON"
 
 
 def test_rename_clash_unknown_and_empty_names_change_nothing(services: Services) -> None:
     store = services.store
     beacon, halvorsen = project_id(store, "Beacon"), client_id(store, CLIENT)
-    store.add_project("Zephyr", "Other Client")
+    store.projects.add("Zephyr", "Other Client")
     before = everything(store)
     with pytest.raises(NameTakenError, match="already a project called 'Atlas'"):
-        store.rename_project(beacon, "atlas")
+        store.projects.rename(beacon, "atlas")
     with pytest.raises(NameTakenError, match="already a client called 'Other Client'"):
-        store.rename_client(halvorsen, "other client")
+        store.clients.rename(halvorsen, "other client")
     with pytest.raises(NotFoundError):
-        store.rename_project(9999, "Anything")
+        store.projects.rename(9999, "Anything")
     with pytest.raises(NotFoundError):
-        store.delete_client(9999, force=True)
+        store.clients.delete(9999, force=True)
     assert everything(store) == before
 
 
@@ -129,51 +129,51 @@ def test_a_project_in_use_is_deleted_only_when_forced(services: Services) -> Non
     store = services.store
     beacon = project_id(store, "Beacon")
     run_agent(services, "project_compile", "Beacon")
-    store.cache_alias("project", "Beakon", beacon, 0.9)
-    project = store.project(beacon)
+    store.people.cache_alias("project", "Beakon", beacon, 0.9)
+    project = store.projects.get(beacon)
     assert project is not None
     note = next(n for n in project.notes if n.kind == "project")
     meetings = [c.id for c in project.captures]
     before = everything(store)
 
     with pytest.raises(InUseError) as refused:
-        store.delete_project(beacon)
+        store.projects.delete(beacon)
     assert everything(store) == before
     had = refused.value.attached
     assert (had.name, had.meetings, had.notes, had.sections) == ("Beacon", 5, 1, 4)
     assert (had.aliases, had.runs, had.projects) == (1, 1, ())
 
-    assert store.delete_project(beacon, force=True) == had
+    assert store.projects.delete(beacon, force=True) == had
 
-    assert store.project(beacon) is None
-    assert all(store.capture(c) is not None for c in meetings)  # meetings are never deleted
-    assert store.facts_by_keys([note.fact_key]) == {}
+    assert store.projects.get(beacon) is None
+    assert all(store.captures.get(c) is not None for c in meetings)  # meetings are never deleted
+    assert store.facts.by_keys([note.fact_key]) == {}
     assert note.fact_key not in keyword_keys(store, "Beacon")
-    assert store.sections("project", beacon) == []
-    assert not [a for a in store.directory().aliases if a.alias == "Beakon"]
-    run = store.runs()[0]  # kept as history, pointing at nothing
+    assert store.sections.all("project", beacon) == []
+    assert not [a for a in store.people.directory().aliases if a.alias == "Beakon"]
+    run = store.runs.all()[0]  # kept as history, pointing at nothing
     assert (run.entity_type, run.entity_id, run.entity_name) == ("project", None, None)
     assert json.loads(run.spec_json)["entity"] == "Beacon"
-    assert CLIENT in {c.name for c in store.clients()}  # its client stays
+    assert CLIENT in {c.name for c in store.clients.all()}  # its client stays
 
 
 def test_a_new_project_given_a_deleted_ones_id_inherits_nothing(services: Services) -> None:
     store = services.store
     cobalt = project_id(store, "Cobalt")
-    assert cobalt == max(p.id for p in store.projects())  # SQLite hands its id out again
+    assert cobalt == max(p.id for p in store.projects.all())  # SQLite hands its id out again
     run_agent(services, "project_compile", "Cobalt")
-    store.delete_project(cobalt, force=True)
-    assert store.add_project("Dune") == cobalt
-    assert store.sections("project", cobalt) == []
-    assert store.runs()[0].entity_name is None
+    store.projects.delete(cobalt, force=True)
+    assert store.projects.add("Dune") == cobalt
+    assert store.sections.all("project", cobalt) == []
+    assert store.runs.all()[0].entity_name is None
 
 
 def test_a_project_with_nothing_attached_is_deleted_without_force(store: Store) -> None:
-    bare = store.add_project("Typo Project", "Some Client")
-    had = store.delete_project(bare)
+    bare = store.projects.add("Typo Project", "Some Client")
+    had = store.projects.delete(bare)
     assert not had.in_use and had.name == "Typo Project"
-    assert [c.name for c in store.clients()] == ["Some Client"]  # the client stays
-    assert store.projects() == []
+    assert [c.name for c in store.clients.all()] == ["Some Client"]  # the client stays
+    assert store.projects.all() == []
 
 
 def test_a_client_in_use_is_deleted_only_when_forced_and_its_projects_stay(
@@ -181,20 +181,20 @@ def test_a_client_in_use_is_deleted_only_when_forced_and_its_projects_stay(
 ) -> None:
     store = services.store
     halvorsen, beacon = client_id(store, CLIENT), project_id(store, "Beacon")
-    client_note = next(n for n in store.project(beacon).notes if n.kind == "client")  # type: ignore[union-attr]
+    client_note = next(n for n in store.projects.get(beacon).notes if n.kind == "client")  # type: ignore[union-attr]
     before = everything(store)
     with pytest.raises(InUseError) as refused:
-        store.delete_client(halvorsen)
+        store.clients.delete(halvorsen)
     assert everything(store) == before
     assert (refused.value.attached.projects, refused.value.attached.notes) == (("Beacon",), 1)
 
-    store.delete_client(halvorsen, force=True)
+    store.clients.delete(halvorsen, force=True)
 
-    assert store.clients() == []
-    project = store.project(beacon)
+    assert store.clients.all() == []
+    project = store.projects.get(beacon)
     assert project is not None and project.summary.client is None
     assert [n.kind for n in project.notes] == ["project"]  # its own note stays
-    assert store.facts_by_keys([client_note.fact_key]) == {}
+    assert store.facts.by_keys([client_note.fact_key]) == {}
 
 
 def test_a_renamed_client_keeps_its_projects_and_its_notes_say_the_new_name(
@@ -202,24 +202,24 @@ def test_a_renamed_client_keeps_its_projects_and_its_notes_say_the_new_name(
 ) -> None:
     store = services.store
     halvorsen, beacon = client_id(store, CLIENT), project_id(store, "Beacon")
-    renamed = store.rename_client(halvorsen, "Halvorsen Logistics")
+    renamed = store.clients.rename(halvorsen, "Halvorsen Logistics")
     assert renamed.notes_reindexed == 1
-    project = store.project(beacon)
+    project = store.projects.get(beacon)
     assert project is not None and project.summary.client == "Halvorsen Logistics"
     note = next(n for n in project.notes if n.kind == "client")
     assert note.fact_key in keyword_keys(store, "Logistics")
 
 
 def test_reset_gives_a_user_section_back_to_the_agents_keeping_its_text(store: Store) -> None:
-    project = store.add_project("Atlas")
-    store.write_section("project", project, "summary", "Mine.", [], "user")
-    assert store.reset_section("project", project, "summary") is True
-    [section] = store.sections("project", project)
+    project = store.projects.add("Atlas")
+    store.sections.write("project", project, "summary", "Mine.", [], "user")
+    assert store.sections.reset("project", project, "summary") is True
+    [section] = store.sections.all("project", project)
     assert (section.body, section.edited_by) == ("Mine.", "agent")
-    assert store.reset_section("project", project, "summary") is False
+    assert store.sections.reset("project", project, "summary") is False
     with pytest.raises(NotFoundError):
-        store.reset_section("project", project, "phases")
-    assert store.write_section("project", project, "summary", "Agent's.", [], "agent") == (
+        store.sections.reset("project", project, "phases")
+    assert store.sections.write("project", project, "summary", "Agent's.", [], "agent") == (
         "written"
     )
 
@@ -250,7 +250,7 @@ def test_a_section_edited_is_left_by_the_agent_and_one_reset_is_rewritten(
     beacon = project_id(store, "Beacon")
     sections = SectionService(store)
     run_agent(services, "project_compile", "Beacon")
-    written = {s.key: s for s in store.sections("project", beacon)}
+    written = {s.key: s for s in store.sections.all("project", beacon)}
 
     edited = sections.edit("project", beacon, "summary", "  My summary.\n")
     assert edited.outcome == "written" and edited.section.body == "My summary."
@@ -268,7 +268,7 @@ def test_a_section_edited_is_left_by_the_agent_and_one_reset_is_rewritten(
 
 
 def test_a_section_the_agent_writes_may_be_written_first_but_no_other(store: Store) -> None:
-    project = store.add_project("Atlas")
+    project = store.projects.add("Atlas")
     sections = SectionService(store)
     assert sections.keys("project", project) == list(PROJECT_SECTIONS)
     assert sections.edit("project", project, "phases", "Kickoff, then build.").outcome == (
@@ -280,19 +280,19 @@ def test_a_section_the_agent_writes_may_be_written_first_but_no_other(store: Sto
         sections.reset("project", project, "summary")
     with pytest.raises(EmptySection):
         sections.edit("project", project, "phases", " \n ")
-    assert [s.body for s in store.sections("project", project)] == ["Kickoff, then build."]
+    assert [s.body for s in store.sections.all("project", project)] == ["Kickoff, then build."]
 
 
 def test_a_run_cut_off_before_a_rename_resumes_under_the_new_name(services: Services) -> None:
     store = services.store
     beacon = project_id(store, "Beacon")
     spec = json.dumps({"entity": "Beacon", "pid": 0})
-    cut = store.start_run("project_compile", "project", beacon, "offline", spec)
-    store.set_run_status(cut, "interrupted", "the process running it ended")
-    store.rename_project(beacon, "Lighthouse")
+    cut = store.runs.start("project_compile", "project", beacon, "offline", spec)
+    store.runs.set_status(cut, "interrupted", "the process running it ended")
+    store.projects.rename(beacon, "Lighthouse")
     outcome = resume_run(services, cut)
     assert outcome.status == "completed" and outcome.run_id == cut
-    assert {s.key for s in store.sections("project", beacon)} == set(PROJECT_SECTIONS)
+    assert {s.key for s in store.sections.all("project", beacon)} == set(PROJECT_SECTIONS)
 
 
 # The command

@@ -37,15 +37,15 @@ class Crash(BaseException):
 
 def crash_when_recording(monkeypatch: pytest.MonkeyPatch, store: Store, tool: str) -> None:
     """Die just after `tool`'s write, before the record that the call finished."""
-    finish = store.finish_tool_call
+    finish = store.runs.finish_tool_call
 
     def dying(run_id: int, call_id: str, status: str, result: str | None) -> None:
-        names = {c.call_id: c.tool_name for c in store.tool_calls(run_id)}
+        names = {c.call_id: c.tool_name for c in store.runs.tool_calls(run_id)}
         if names.get(call_id) == tool:
             raise Crash
         finish(run_id, call_id, status, result)
 
-    monkeypatch.setattr(store, "finish_tool_call", dying)
+    monkeypatch.setattr(store.runs, "finish_tool_call", dying)
 
 
 def test_a_crash_after_a_write_leaves_neither_the_write_nor_its_record(
@@ -55,14 +55,14 @@ def test_a_crash_after_a_write_leaves_neither_the_write_nor_its_record(
     crash_when_recording(monkeypatch, store, "write_digest")
     with pytest.raises(Crash):
         run_agent(services, "digest", "2026-11-19")
-    assert store.facts("digest") == []  # the digest went with its record
-    [cut] = store.runs()
-    store.set_run_status(cut.id, "interrupted", "killed")  # what the next start would do
+    assert store.facts.all("digest") == []  # the digest went with its record
+    [cut] = store.runs.all()
+    store.runs.set_status(cut.id, "interrupted", "killed")  # what the next start would do
     monkeypatch.undo()
     resumed = resume_run(services, cut.id)
     assert resumed.status == "completed"
-    assert len(store.facts("digest")) == 1  # written once, by the resumed run
-    writes = [c for c in store.tool_calls(cut.id) if c.tool_name == "write_digest"]
+    assert len(store.facts.all("digest")) == 1  # written once, by the resumed run
+    writes = [c for c in store.runs.tool_calls(cut.id) if c.tool_name == "write_digest"]
     assert [c.status for c in writes] == ["completed"]
 
 
@@ -70,7 +70,7 @@ def test_an_answer_given_before_a_crash_stands_when_the_run_resumes(
     services: Services, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     store = services.store
-    atlas = next(p for p in store.projects() if p.name == "Atlas")
+    atlas = next(p for p in store.projects.all() if p.name == "Atlas")
     asked: list[Proposal] = []
 
     async def yes(proposal: Proposal) -> str:
@@ -81,15 +81,15 @@ def test_an_answer_given_before_a_crash_stands_when_the_run_resumes(
     spec = collector(atlas.id, "Atlas", "offline")
     with pytest.raises(Crash):
         asyncio.run(AgentRun(store, services.provider, spec, approver=yes).run(brief(spec)))
-    after_crash = next(p for p in store.projects() if p.name == "Atlas")
+    after_crash = next(p for p in store.projects.all() if p.name == "Atlas")
     assert after_crash.meetings == atlas.meetings  # the links went with the crash
-    [cut] = store.runs()
-    store.set_run_status(cut.id, "interrupted", "killed")
+    [cut] = store.runs.all()
+    store.runs.set_status(cut.id, "interrupted", "killed")
     monkeypatch.undo()
     resumed = resume_run(services, cut.id)  # nobody to ask now: the stored yes stands
     assert resumed.status == "completed" and len(asked) == 1
-    assert [d.decision for d in store.run_decisions(cut.id)] == ["accepted"]
-    linked = next(p for p in store.projects() if p.name == "Atlas")
+    assert [d.decision for d in store.runs.decisions(cut.id)] == ["accepted"]
+    linked = next(p for p in store.projects.all() if p.name == "Atlas")
     assert linked.meetings > atlas.meetings
 
 
@@ -113,7 +113,7 @@ def wait_for_run(store: Store, after: int, proc: subprocess.Popen[bytes]) -> int
     """The id of the run `proc` started (None if it ended first)."""
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline and proc.poll() is None:
-        newer = [r.id for r in store.runs() if r.id > after]
+        newer = [r.id for r in store.runs.all() if r.id > after]
         if newer:
             return max(newer)
         time.sleep(0.01)
@@ -122,21 +122,21 @@ def wait_for_run(store: Store, after: int, proc: subprocess.Popen[bytes]) -> int
 
 def check(store: Store, run_id: int, agent: str) -> None:
     """The run finished, once, and each of its writes was made exactly once."""
-    run = store.run(run_id)
+    run = store.runs.get(run_id)
     assert run is not None and run.status == "completed", run
-    calls = store.tool_calls(run_id)
+    calls = store.runs.tool_calls(run_id)
     assert all(c.finished_at for c in calls)
     writes = [json.loads(c.arguments_json) for c in calls if c.mutating]
     if agent == "project_compile":
         assert sorted(w["key"] for w in writes) == sorted(PROJECT_SECTIONS)
     else:
         assert len(writes) == 1
-    events = store.events(run_id)
+    events = store.runs.events(run_id)
     assert [e.seq for e in events] == list(range(1, len(events) + 1))
     kinds = [e.kind for e in events]
     assert kinds.count("started") == 1 and kinds.count("finished") == 1
     assert kinds[-1] == "finished"
-    indexes = [s.step_index for s in store.steps(run_id)]
+    indexes = [s.step_index for s in store.runs.steps(run_id)]
     assert len(indexes) == len(set(indexes))
 
 
@@ -147,7 +147,7 @@ def test_kill_9_mid_run_many_times_resumes_without_a_repeated_write(tmp_path: Pa
     seeding.close()
     rng = random.Random(1729)
     store = Store(db).open()
-    fact_id = store.facts("decision")[0].fact_key
+    fact_id = store.facts.all("decision")[0].fact_key
     resumed = digests = 0
     try:
         with FakeServer() as server:
@@ -163,19 +163,19 @@ def test_kill_9_mid_run_many_times_resumes_without_a_repeated_write(tmp_path: Pa
                 proc.send_signal(signal.SIGKILL)
                 proc.wait()  # reaped: its pid is gone, as after a real crash
                 last = run_id
-                run = store.run(run_id)
+                run = store.runs.get(run_id)
                 assert run is not None
                 if run.status != "completed":
                     again = memo_run(db, server.url, "--resume", str(run_id))
                     out, err = again.communicate(timeout=120)
                     assert again.returncode == 0, err.decode()
                     assert json.loads(out)["status"] == "completed"
-                    assert store.run(run_id).status == "completed"  # type: ignore[union-attr]
+                    assert store.runs.get(run_id).status == "completed"  # type: ignore[union-attr]
                     resumed += 1
                 check(store, run_id, agent)
                 if agent == "digest":
                     digests += 1
-        assert len(store.facts("digest")) == digests  # one digest per run, never two
+        assert len(store.facts.all("digest")) == digests  # one digest per run, never two
         assert resumed >= KILLS // 2  # most kills landed mid-run
     finally:
         store.close()

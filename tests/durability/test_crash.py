@@ -84,7 +84,7 @@ def embed_some(store: Store, rng: random.Random, count: int = 40) -> None:
         ]
     for key in rng.sample(keys, min(count, len(keys))):
         vector = [rng.uniform(-1, 1) for _ in range(384)]
-        store.put_embedding(key, vector, "crash-test-model", "h")
+        store.vectors.put(key, vector, "crash-test-model", "h")
 
 
 def check(store: Store) -> tuple[int, int]:

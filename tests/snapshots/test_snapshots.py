@@ -316,7 +316,7 @@ def test_concepts_pane(snap_compare: Snap, services: Services, size: tuple[int, 
     """8, after an offline concept_compile on one concept (its timestamps pinned)."""
     from memo_tui.core.agents.service import run_agent
 
-    services.store.add_concept("Postgres")
+    services.store.concepts.add("Postgres")
     run_agent(services, "concept_compile", "Postgres")
     pin_timestamps(services.store)
     assert shot(snap_compare, services, size, keys("8"))
@@ -360,7 +360,7 @@ def test_concept_page(snap_compare: Snap, services: Services, size: tuple[int, i
     """enter on a compiled concept: its living document, section by section."""
     from memo_tui.core.agents.service import run_agent
 
-    services.store.add_concept("Postgres")
+    services.store.concepts.add("Postgres")
     run_agent(services, "concept_compile", "Postgres")
     pin_timestamps(services.store)
     assert shot(snap_compare, services, size, keys("8", "enter"))

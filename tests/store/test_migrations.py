@@ -442,7 +442,7 @@ def reference(path: Path, old_columns: dict[str, list[str]]) -> Reference:
                 for table, today in columns_of(conn).items()
             }
             add_rows(conn, {t: c for t, c in wanted.items() if t in old_columns})
-        fresh.rebuild_reports()
+        fresh.reports.rebuild()
         with fresh.reader.connect() as conn:
             texts = " ".join(r[0] for r in conn.exec_driver_sql("SELECT text FROM facts"))
             subjects = " ".join(r[0] for r in conn.exec_driver_sql("SELECT subject FROM decisions"))

@@ -83,7 +83,7 @@ def test_concurrent_writers_all_commit(tmp_path: Path) -> None:
         try:
             with Store(path, busy_timeout_ms=10_000) as mine:
                 for i in range(10):
-                    mine.write_capture(new_capture(f"w{worker}-{i}"))
+                    mine.captures.write(new_capture(f"w{worker}-{i}"))
         except BaseException as error:  # noqa: BLE001 - reported below
             errors.append(error)
 
@@ -139,9 +139,9 @@ def test_table_classes_match_the_migrated_schema(store: Store) -> None:
 def test_provenance_is_required_by_helper_and_by_the_database(store: Store) -> None:
     orphan = Provenance("meeting", "file:/x.txt", "2026-09-08T10:00:00+00:00")
     with pytest.raises(ProvenanceError, match="no provenance"):
-        store.write_capture(new_capture(provenance=orphan))
+        store.captures.write(new_capture(provenance=orphan))
     with pytest.raises(ProvenanceError):
-        store.add_digest("2026-09-01", "2026-09-07", "week", orphan)
+        store.notes.add_digest("2026-09-01", "2026-09-07", "week", orphan)
     assert store.stats().captures == 0
     with pytest.raises(sqlalchemy.exc.IntegrityError, match="CHECK"), store.writer.begin() as c:
         c.execute(
@@ -153,15 +153,15 @@ def test_provenance_is_required_by_helper_and_by_the_database(store: Store) -> N
 
 
 def test_capture_writes_every_arm_and_the_fts_index(store: Store) -> None:
-    written = store.write_capture(new_capture())
-    store.add_client_note("Halvorsen Freight", "Prefers email over calls.", PROV)
-    store.add_project_note("Atlas", "Cutover planned for October.", PROV, client="Northwind")
-    store.add_digest("2026-09-07", "2026-09-13", "Postgres chosen for Atlas.", PROV)
+    written = store.captures.write(new_capture())
+    store.notes.add_for_client("Halvorsen Freight", "Prefers email over calls.", PROV)
+    store.notes.add_for_project("Atlas", "Cutover planned for October.", PROV, client="Northwind")
+    store.notes.add_digest("2026-09-07", "2026-09-13", "Postgres chosen for Atlas.", PROV)
     stats = store.stats()
     assert set(stats.facts_by_type) == set(FACT_TYPES)
     assert all(count == 1 for count in stats.facts_by_type.values())
     assert stats.fts_rows == 7
-    decision = store.facts(fact_type="decision")[0]
+    decision = store.facts.all(fact_type="decision")[0]
     assert decision.fact_id == written.decisions[0].id
     assert decision.text.startswith("Use Postgres Reasoning: JSONB and PostGIS")
     assert (decision.line_start, decision.line_end) == (1, 2)
@@ -184,50 +184,50 @@ def test_a_failed_transaction_leaves_no_rows_and_no_index_entries(store: Store) 
 
 
 def test_replace_swaps_facts_and_reindexes_in_place(store: Store) -> None:
-    first = store.write_capture(new_capture())
+    first = store.captures.write(new_capture())
     key = (1 << 32) | first.decisions[0].id
-    store.put_embedding(key, [0.1] * 384, "test-model", "hash")
+    store.vectors.put(key, [0.1] * 384, "test-model", "hash")
     replacement = new_capture(
         "h2", decisions=[NewDecision("Use MySQL", None, "Sam", 2, 2, "b")], action_items=[]
     )
-    again = store.write_capture(replacement, replace_id=first.capture_id)
+    again = store.captures.write(replacement, replace_id=first.capture_id)
     assert again.capture_id == first.capture_id
     stats = store.stats()
     assert stats.captures == 1 and stats.vectors == 0  # the old fact's vector went with it
-    assert [f.text for f in store.facts(fact_type="decision")] == ["Use MySQL (decided by Sam)"]
+    assert [f.text for f in store.facts.all(fact_type="decision")] == ["Use MySQL (decided by Sam)"]
     assert stats.fts_rows == sum(stats.facts_by_type.values())
 
 
 def test_vectors_replace_by_delete_then_insert_and_refuse_bad_input(store: Store) -> None:
-    written = store.write_capture(new_capture())
+    written = store.captures.write(new_capture())
     key = (1 << 32) | written.decisions[0].id
-    store.put_embedding(key, [0.1] * 384, "test-model", "h")
-    store.put_embedding(key, [0.2] * 384, "test-model", "h2")  # the same key again
+    store.vectors.put(key, [0.1] * 384, "test-model", "h")
+    store.vectors.put(key, [0.2] * 384, "test-model", "h2")  # the same key again
     assert store.stats().vectors == 1
     assert store.stats().embedding_model == "test-model"
     for bad in ([math.nan] * 384, [math.inf] + [0.0] * 383):
         with pytest.raises(VectorError, match="NaN or infinity"):
-            store.put_embedding(key, bad, "test-model", "h")
+            store.vectors.put(key, bad, "test-model", "h")
     with pytest.raises(VectorError, match="dimensions"):
-        store.put_embedding(key, [0.1] * 10, "test-model", "h")
+        store.vectors.put(key, [0.1] * 10, "test-model", "h")
     with pytest.raises(VectorError, match="refusing to mix"):
-        store.put_embedding(key, [0.1] * 384, "other-model", "h")
+        store.vectors.put(key, [0.1] * 384, "other-model", "h")
 
 
 def test_records_are_plain_dataclasses_not_orm_rows(store: Store) -> None:
     from sqlmodel import SQLModel
 
-    written = store.write_capture(new_capture())
-    for record in [written, *written.decisions, *written.action_items, *store.facts()]:
+    written = store.captures.write(new_capture())
+    for record in [written, *written.decisions, *written.action_items, *store.facts.all()]:
         assert not isinstance(record, SQLModel)
         assert hasattr(record, "__dataclass_fields__")
 
 
 def test_facts_filter_by_type_and_since(store: Store) -> None:
-    store.write_capture(new_capture("old", occurred_at="2026-01-05"))
-    store.write_capture(new_capture("new", occurred_at="2026-09-08"))
-    assert len(store.facts(fact_type="decision")) == 2
-    recent = store.facts(since="2026-06-01")
+    store.captures.write(new_capture("old", occurred_at="2026-01-05"))
+    store.captures.write(new_capture("new", occurred_at="2026-09-08"))
+    assert len(store.facts.all(fact_type="decision")) == 2
+    recent = store.facts.all(since="2026-06-01")
     assert {f.occurred_at for f in recent} == {"2026-09-08"}
 
 
@@ -269,10 +269,10 @@ def test_migration_4_gives_vectors_small_ids_so_vec0_filters_hold(tmp_path: Path
             rowids = [r for (r,) in conn.execute(text("SELECT rowid FROM fact_vectors"))]
         assert len(rowids) == len(keys) and max(rowids) < 2**32
         query = [1.0, 0.5] + [0.0] * 382  # nearer the excerpt and summary than the decision
-        found = store.vector_search(query, FactFilter(fact_types=("decision",)), 5, -1.0)
+        found = store.search.vector(query, FactFilter(fact_types=("decision",)), 5, -1.0)
         assert [key >> 32 for key, _ in found] == [1]
-        assert {key for key, _ in store.vector_search(query, FactFilter(), 10, -1.0)} == set(keys)
-        store.write_capture(new_capture(summary="Changed."), replace_id=1)  # triggers still work
+        assert {key for key, _ in store.search.vector(query, FactFilter(), 10, -1.0)} == set(keys)
+        store.captures.write(new_capture(summary="Changed."), replace_id=1)  # triggers still work
         with store.reader.connect() as conn:
             assert conn.execute(text("SELECT count(*) FROM fact_vectors")).scalar_one() == 0
             assert conn.execute(text("SELECT count(*) FROM fact_embeddings")).scalar_one() == 0
@@ -303,15 +303,15 @@ def test_migration_10_marks_ticked_off_items_in_their_fact_text(tmp_path: Path) 
 
     with Store(path) as store:
         assert store.stats().schema_version == SCHEMA_VERSION
-        rows = {r.fact_id: r for r in store.facts_page(FactFilter(fact_types=("action_item",)), 9)}
+        rows = {r.fact_id: r for r in store.facts.page(FactFilter(fact_types=("action_item",)), 9)}
         assert rows[1].text == "Set up staging (owner: Tom) (due 2026-09-15) (done)"
         assert rows[2].text == old[2][1] == "Write the runbook (owner: Tom)"
-        assert [k for k, _ in store.keyword_search("done", FactFilter(), 5)] == [old[1][0]]
-        without = {key for key, _ in store.facts_without_vectors(50)}
+        assert [k for k, _ in store.search.keyword("done", FactFilter(), 5)] == [old[1][0]]
+        without = {key for key, _ in store.vectors.missing(50)}
         assert without == {old[1][0]}  # embedded again at the next backfill; the rest kept
         with store.writer.begin() as conn:  # a later change of status re-indexes too
             conn.exec_driver_sql("UPDATE action_items SET status = 'done' WHERE id = 2")
-        found = {k for k, _ in store.keyword_search("done", FactFilter(), 5)}
+        found = {k for k, _ in store.search.keyword("done", FactFilter(), 5)}
         assert found == {old[1][0], old[2][0]}
 
 
@@ -339,18 +339,18 @@ def test_migration_12_reads_deciders_and_owners_as_their_people(tmp_path: Path) 
 
     with Store(path) as store:
         assert store.stats().schema_version == SCHEMA_VERSION
-        texts = {f.text for f in store.facts_page(FactFilter(), 20)}
+        texts = {f.text for f in store.facts.page(FactFilter(), 20)}
         assert {
             "Use Postgres (decided by Priya Natarajan)",
             "Set up staging (owner: Tom Adeyemi)",
         } <= texts
         assert "Write the runbook (owner: Sam)" in texts
-        assert len(store.keyword_search("Adeyemi", FactFilter(), 5)) == 1
+        assert len(store.search.keyword("Adeyemi", FactFilter(), 5)) == 1
         with store.writer.begin() as conn:
             conn.exec_driver_sql(
                 "UPDATE people SET name = 'Tomas Adeyemi' WHERE name = 'Tom Adeyemi'"
             )
-        assert len(store.keyword_search("Tomas", FactFilter(), 5)) == 1
+        assert len(store.search.keyword("Tomas", FactFilter(), 5)) == 1
 
 
 def test_keyword_search_leaves_out_words_most_facts_hold_when_rarer_ones_are_asked(
@@ -369,29 +369,29 @@ def test_keyword_search_leaves_out_words_most_facts_hold_when_rarer_ones_are_ask
         for n in range(count)
     ]
     with Store(tmp_path / "m.db") as store:
-        store.write_capture(
+        store.captures.write(
             new_capture(
                 excerpts=[NewExcerpt(1, 1, t) for t in texts], decisions=[], action_items=[]
             )
         )
-        found = {k for k, _ in store.keyword_search("budget quarterly", FactFilter(), 500)}
-        by_text = {f.fact_key: f.text for f in store.facts(fact_type="excerpt")}
+        found = {k for k, _ in store.search.keyword("budget quarterly", FactFilter(), 500)}
+        by_text = {f.fact_key: f.text for f in store.facts.all(fact_type="excerpt")}
         assert found and all("quarterly" in by_text[k] for k in found)  # not "budget" alone
-        alone = store.keyword_search("budget", FactFilter(), 500)  # nothing rarer: kept
+        alone = store.search.keyword("budget", FactFilter(), 500)  # nothing rarer: kept
         assert len(alone) == 500 and all("budget" in by_text[k] for k, _ in alone)
-        misspelt = store.keyword_search("budget quartrely", FactFilter(), 500)  # found nowhere
+        misspelt = store.search.keyword("budget quartrely", FactFilter(), 500)  # found nowhere
         assert len(misspelt) == 500 and all("budget" in by_text[k] for k, _ in misspelt)
-        other = store.write_capture(
+        other = store.captures.write(
             new_capture("h2", excerpts=[NewExcerpt(1, 1, "budget only")], decisions=[])
         )
         only_there = FactFilter(capture_ids=(other.capture_id,))  # "quarterly" is not there
-        assert len(store.keyword_search("budget quarterly", only_there, 10)) == 1
+        assert len(store.search.keyword("budget quarterly", only_there, 10)) == 1
     with Store(tmp_path / "small.db") as store:  # a small store: every word is cheap
-        store.write_capture(
+        store.captures.write(
             new_capture(
                 excerpts=[NewExcerpt(1, 1, t) for t in texts[:200]], decisions=[], action_items=[]
             )
         )
-        small = {k for k, _ in store.keyword_search("budget quarterly", FactFilter(), 500)}
-        by_text = {f.fact_key: f.text for f in store.facts(fact_type="excerpt")}
+        small = {k for k, _ in store.search.keyword("budget quarterly", FactFilter(), 500)}
+        by_text = {f.fact_key: f.text for f in store.facts.all(fact_type="excerpt")}
         assert any("quarterly" not in by_text[k] for k in small)

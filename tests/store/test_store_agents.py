@@ -30,7 +30,7 @@ def add_meeting(
     store: Store, content_hash: str, occurred_at: str, project_ids: tuple[int, ...] = ()
 ) -> int:
     """A meeting Priya and Tom attend, where Priya decides and Tom owes two items (one done)."""
-    known = {p.name: p.id for p in store.people()}
+    known = {p.name: p.id for p in store.people.all()}
     priya, tom = (known.get(name, name) for name in ("Priya", "Tom"))
     new = NewCapture(
         source_kind="file",
@@ -58,7 +58,7 @@ def add_meeting(
         aliases=(NewAlias("P.", priya, 0.9, True),),
         project_ids=project_ids,
     )
-    return store.write_capture(new).capture_id
+    return store.captures.write(new).capture_id
 
 
 def sections_and_rows(store: Store) -> dict[str, list[tuple[Any, ...]]]:
@@ -69,20 +69,22 @@ def sections_and_rows(store: Store) -> dict[str, list[tuple[Any, ...]]]:
 
 
 def test_a_run_keeps_its_spec_steps_tool_calls_usage_and_outcome(store: Store) -> None:
-    project = store.add_project("Atlas")
-    run_id = store.start_run("project_compile", "project", project, "m-1", '{"tools": []}')
-    step = store.start_step(run_id, 0, "model")
-    store.finish_step(step, "completed", 120, 30, '{"text": "hi", "tool_calls": ["c1"]}')
-    call = store.start_tool_call(run_id, step, "c1", "write_section", '{"key": "summary"}', True)
-    store.finish_tool_call(run_id, "c1", "completed", '{"status": "written"}')
-    store.start_step(run_id, 1, "repair")
-    store.add_run_usage(run_id, 120, 30, 900)
-    store.add_run_usage(run_id, 10, 5, 100)
+    project = store.projects.add("Atlas")
+    run_id = store.runs.start("project_compile", "project", project, "m-1", '{"tools": []}')
+    step = store.runs.start_step(run_id, 0, "model")
+    store.runs.finish_step(step, "completed", 120, 30, '{"text": "hi", "tool_calls": ["c1"]}')
+    call = store.runs.start_tool_call(
+        run_id, step, "c1", "write_section", '{"key": "summary"}', True
+    )
+    store.runs.finish_tool_call(run_id, "c1", "completed", '{"status": "written"}')
+    store.runs.start_step(run_id, 1, "repair")
+    store.runs.add_usage(run_id, 120, 30, 900)
+    store.runs.add_usage(run_id, 10, 5, 100)
 
-    running = store.run(run_id)
+    running = store.runs.get(run_id)
     assert running is not None and running.status == "running" and running.finished_at is None
-    store.set_run_status(run_id, "failed", "missing: phases")
-    run = store.run(run_id)
+    store.runs.set_status(run_id, "failed", "missing: phases")
+    run = store.runs.get(run_id)
     assert run is not None
     assert (run.agent_type, run.entity_type, run.entity_id, run.entity_name) == (
         "project_compile",
@@ -100,7 +102,7 @@ def test_a_run_keeps_its_spec_steps_tool_calls_usage_and_outcome(store: Store) -
     assert (run.steps, run.tool_calls, run.repair_turns) == (2, 1, 1)
     assert run.finished_at is not None
 
-    first, second = store.steps(run_id)
+    first, second = store.runs.steps(run_id)
     assert (first.id, first.status, first.input_tokens, first.output_tokens) == (
         step,
         "completed",
@@ -109,7 +111,7 @@ def test_a_run_keeps_its_spec_steps_tool_calls_usage_and_outcome(store: Store) -
     )
     assert first.message_json == '{"text": "hi", "tool_calls": ["c1"]}' and first.finished_at
     assert (second.kind, second.status, second.message_json) == ("repair", "running", None)
-    [recorded] = store.tool_calls(run_id)
+    [recorded] = store.runs.tool_calls(run_id)
     assert (recorded.id, recorded.call_id, recorded.mutating, recorded.status) == (
         call,
         "c1",
@@ -118,27 +120,27 @@ def test_a_run_keeps_its_spec_steps_tool_calls_usage_and_outcome(store: Store) -
     )
     assert recorded.result_json == '{"status": "written"}'
 
-    store.set_run_status(run_id, "running")  # resumed: no longer finished, no error
-    resumed = store.run(run_id)
+    store.runs.set_status(run_id, "running")  # resumed: no longer finished, no error
+    resumed = store.runs.get(run_id)
     assert resumed is not None and resumed.finished_at is None and resumed.error is None
 
 
 def test_runs_are_listed_newest_first_and_missing_ones_are_reported(store: Store) -> None:
-    ids = [store.start_run("digest", None, None, None, "{}") for _ in range(3)]
-    assert [r.id for r in store.runs()] == ids[::-1]
-    assert [r.id for r in store.runs(limit=2)] == ids[:0:-1]
-    assert store.run(999) is None
+    ids = [store.runs.start("digest", None, None, None, "{}") for _ in range(3)]
+    assert [r.id for r in store.runs.all()] == ids[::-1]
+    assert [r.id for r in store.runs.all(limit=2)] == ids[:0:-1]
+    assert store.runs.get(999) is None
     with pytest.raises(NotFoundError):
-        store.set_run_status(999, "completed")
+        store.runs.set_status(999, "completed")
     with pytest.raises(NotFoundError):
-        store.finish_tool_call(ids[0], "nope", "completed", "{}")
+        store.runs.finish_tool_call(ids[0], "nope", "completed", "{}")
 
 
 def test_event_seqs_are_gap_free_with_concurrent_appenders(tmp_path: Path) -> None:
     """Two stores on one file (as two processes) and two threads each append to one run."""
     path = tmp_path / "events.db"
     with Store(path) as first, Store(path, busy_timeout_ms=10_000) as second:
-        run_id = first.start_run("collector", None, None, None, "{}")
+        run_id = first.runs.start("collector", None, None, None, "{}")
         taken: list[list[int]] = []
         errors: list[BaseException] = []
 
@@ -147,7 +149,9 @@ def test_event_seqs_are_gap_free_with_concurrent_appenders(tmp_path: Path) -> No
             taken.append(mine)
             try:
                 for i in range(25):
-                    mine.append(store.append_event(run_id, "text", f'{{"w": {worker}, "i": {i}}}'))
+                    mine.append(
+                        store.runs.append_event(run_id, "text", f'{{"w": {worker}, "i": {i}}}')
+                    )
             except BaseException as error:  # noqa: BLE001 - reported below
                 errors.append(error)
 
@@ -163,43 +167,43 @@ def test_event_seqs_are_gap_free_with_concurrent_appenders(tmp_path: Path) -> No
         assert errors == []
         assert all(seqs == sorted(seqs) for seqs in taken)  # monotonic for each appender
         assert sorted(s for seqs in taken for s in seqs) == list(range(1, 101))
-        assert [e.seq for e in second.events(run_id)] == list(range(1, 101))
-        other = first.start_run("collector", None, None, None, "{}")
-        assert first.append_event(other, "text", "{}") == 1  # seqs count per run
+        assert [e.seq for e in second.runs.events(run_id)] == list(range(1, 101))
+        other = first.runs.start("collector", None, None, None, "{}")
+        assert first.runs.append_event(other, "text", "{}") == 1  # seqs count per run
 
 
 def test_events_after_a_seq_replay_exactly_the_tail(store: Store) -> None:
-    run_id = store.start_run("chat", None, None, None, "{}")
+    run_id = store.runs.start("chat", None, None, None, "{}")
     for n in range(1, 8):
-        assert store.append_event(run_id, "step", f'{{"n": {n}}}') == n
-    tail = store.events(run_id, after_seq=4)
+        assert store.runs.append_event(run_id, "step", f'{{"n": {n}}}') == n
+    tail = store.runs.events(run_id, after_seq=4)
     assert [(e.seq, e.kind, e.payload_json) for e in tail] == [
         (5, "step", '{"n": 5}'),
         (6, "step", '{"n": 6}'),
         (7, "step", '{"n": 7}'),
     ]
-    assert store.events(run_id) == store.events(run_id, after_seq=0)
-    assert store.events(run_id)[4:] == tail
-    assert store.events(run_id, after_seq=7) == []
+    assert store.runs.events(run_id) == store.runs.events(run_id, after_seq=0)
+    assert store.runs.events(run_id)[4:] == tail
+    assert store.runs.events(run_id, after_seq=7) == []
 
 
 def test_mark_interrupted_flips_live_runs_and_their_unfinished_work(store: Store) -> None:
     statuses = ["running", "waiting_for_user", "completed", "failed", "queued", "running"]
     ids = []
     for status in statuses:
-        run_id = store.start_run("person_enrich", None, None, None, "{}")
+        run_id = store.runs.start("person_enrich", None, None, None, "{}")
         if status != "running":
-            store.set_run_status(run_id, status)
+            store.runs.set_status(run_id, status)
         ids.append(run_id)
-    done = store.start_step(ids[0], 0, "model")
-    store.finish_step(done, "completed", 1, 1, "{}")
-    store.start_step(ids[0], 1, "model")
-    store.start_tool_call(ids[0], done, "c1", "get_person", "{}", False)
-    store.start_tool_call(ids[0], done, "c2", "write_section", "{}", True)
-    store.finish_tool_call(ids[0], "c2", "completed", "{}")
+    done = store.runs.start_step(ids[0], 0, "model")
+    store.runs.finish_step(done, "completed", 1, 1, "{}")
+    store.runs.start_step(ids[0], 1, "model")
+    store.runs.start_tool_call(ids[0], done, "c1", "get_person", "{}", False)
+    store.runs.start_tool_call(ids[0], done, "c2", "write_section", "{}", True)
+    store.runs.finish_tool_call(ids[0], "c2", "completed", "{}")
 
-    assert store.mark_interrupted() == [ids[0], ids[1], ids[5]]
-    assert [store.run(i).status for i in ids] == [
+    assert store.runs.mark_interrupted() == [ids[0], ids[1], ids[5]]
+    assert [store.runs.get(i).status for i in ids] == [
         "interrupted",
         "interrupted",
         "completed",
@@ -207,25 +211,27 @@ def test_mark_interrupted_flips_live_runs_and_their_unfinished_work(store: Store
         "queued",
         "interrupted",
     ]
-    assert store.run(ids[1]).finished_at is not None
-    assert [s.status for s in store.steps(ids[0])] == ["completed", "interrupted"]
-    assert [(c.status, c.finished_at is None) for c in store.tool_calls(ids[0])] == [
+    assert store.runs.get(ids[1]).finished_at is not None
+    assert [s.status for s in store.runs.steps(ids[0])] == ["completed", "interrupted"]
+    assert [(c.status, c.finished_at is None) for c in store.runs.tool_calls(ids[0])] == [
         ("interrupted", True),
         ("completed", False),
     ]
-    assert store.mark_interrupted() == []
+    assert store.runs.mark_interrupted() == []
 
 
 def test_a_resumed_run_reuses_finished_calls_and_restarts_unfinished_ones(store: Store) -> None:
-    run_id = store.start_run("project_compile", None, None, None, "{}")
-    step = store.start_step(run_id, 0, "model")
-    store.start_tool_call(run_id, step, "done", "write_section", '{"key": "summary"}', True)
-    store.finish_tool_call(run_id, "done", "completed", '{"status": "written"}')
-    cut = store.start_tool_call(run_id, step, "cut", "write_section", '{"key": "phases"}', True)
-    assert store.completed_tool_call(run_id, "cut") is None  # started, never finished
-    store.mark_interrupted()
+    run_id = store.runs.start("project_compile", None, None, None, "{}")
+    step = store.runs.start_step(run_id, 0, "model")
+    store.runs.start_tool_call(run_id, step, "done", "write_section", '{"key": "summary"}', True)
+    store.runs.finish_tool_call(run_id, "done", "completed", '{"status": "written"}')
+    cut = store.runs.start_tool_call(
+        run_id, step, "cut", "write_section", '{"key": "phases"}', True
+    )
+    assert store.runs.completed_tool_call(run_id, "cut") is None  # started, never finished
+    store.runs.mark_interrupted()
 
-    found = store.completed_tool_call(run_id, "done")
+    found = store.runs.completed_tool_call(run_id, "done")
     assert found is not None
     assert (found.tool_name, found.arguments_json, found.result_json, found.mutating) == (
         "write_section",
@@ -233,36 +239,38 @@ def test_a_resumed_run_reuses_finished_calls_and_restarts_unfinished_ones(store:
         '{"status": "written"}',
         True,
     )
-    assert store.completed_tool_call(run_id, "missing") is None
-    assert store.completed_tool_call(run_id + 1, "done") is None
+    assert store.runs.completed_tool_call(run_id, "missing") is None
+    assert store.runs.completed_tool_call(run_id + 1, "done") is None
     with pytest.raises(StoreError, match="already finished"):
-        store.start_tool_call(run_id, step, "done", "write_section", "{}", True)
+        store.runs.start_tool_call(run_id, step, "done", "write_section", "{}", True)
 
-    store.set_run_status(run_id, "running")
-    again = store.start_tool_call(run_id, step, "cut", "write_section", '{"key": "phases"}', True)
+    store.runs.set_status(run_id, "running")
+    again = store.runs.start_tool_call(
+        run_id, step, "cut", "write_section", '{"key": "phases"}', True
+    )
     assert again == cut  # the same row: UNIQUE (session_id, call_id) holds
-    assert [(c.call_id, c.status) for c in store.tool_calls(run_id)] == [
+    assert [(c.call_id, c.status) for c in store.runs.tool_calls(run_id)] == [
         ("done", "completed"),
         ("cut", "running"),
     ]
 
 
 def test_decisions_are_recorded_per_run(store: Store) -> None:
-    run_id = store.start_run("collector", "project", 1, None, "{}")
-    call = store.start_tool_call(run_id, None, "c1", "propose_backfill", "{}", True)
-    accepted = store.record_decision(run_id, call, "accepted", "ana", '{"captures": [3]}')
-    skipped = store.record_decision(run_id, None, "skipped", "timeout")
-    decisions = store.run_decisions(run_id)
+    run_id = store.runs.start("collector", "project", 1, None, "{}")
+    call = store.runs.start_tool_call(run_id, None, "c1", "propose_backfill", "{}", True)
+    accepted = store.runs.record_decision(run_id, call, "accepted", "ana", '{"captures": [3]}')
+    skipped = store.runs.record_decision(run_id, None, "skipped", "timeout")
+    decisions = store.runs.decisions(run_id)
     assert [(d.id, d.tool_call_id, d.decision, d.decided_by) for d in decisions] == [
         (accepted, call, "accepted", "ana"),
         (skipped, None, "skipped", "timeout"),
     ]
     assert decisions[0].payload_json == '{"captures": [3]}' and decisions[1].payload_json == "{}"
-    assert store.run_decisions(run_id + 1) == []
+    assert store.runs.decisions(run_id + 1) == []
 
 
 def test_an_agent_never_overwrites_a_section_the_user_edited(store: Store) -> None:
-    write = store.write_section
+    write = store.sections.write
     assert write("project", 1, "summary", "Draft.", [1 << 32 | 7], "agent") == "written"
     assert write("project", 1, "phases", "One phase.", [], "agent") == "written"
     assert write("project", 1, "summary", "Draft.", [1 << 32 | 7], "agent") == "unchanged"
@@ -278,7 +286,7 @@ def test_an_agent_never_overwrites_a_section_the_user_edited(store: Store) -> No
     assert write("project", 1, "summary", "Mine, edited.", [], "user") == "written"
     assert write("project", 1, "phases", "Two phases.", [], "agent") == "written"
     assert write("person", 1, "summary", "Someone else.", [], "agent") == "written"
-    summary, phases = store.sections("project", 1)
+    summary, phases = store.sections.all("project", 1)
     assert (summary.key, summary.body, summary.cited_fact_keys, summary.edited_by) == (
         "summary",
         "Mine, edited.",
@@ -286,30 +294,30 @@ def test_an_agent_never_overwrites_a_section_the_user_edited(store: Store) -> No
         "user",
     )
     assert (phases.key, phases.body, phases.edited_by) == ("phases", "Two phases.", "agent")
-    assert [s.body for s in store.sections("person", 1)] == ["Someone else."]
-    assert store.sections("project", 2) == []
+    assert [s.body for s in store.sections.all("person", 1)] == ["Someone else."]
+    assert store.sections.all("project", 2) == []
 
 
 def test_a_user_edit_of_an_agent_section_takes_it_over(store: Store) -> None:
-    store.write_section("person", 3, "role", "Engineer.", [4 << 32 | 1], "agent")
-    assert store.write_section("person", 3, "role", "Engineer.", [4 << 32 | 1], "user") == (
+    store.sections.write("person", 3, "role", "Engineer.", [4 << 32 | 1], "agent")
+    assert store.sections.write("person", 3, "role", "Engineer.", [4 << 32 | 1], "user") == (
         "written"
     )
-    [role] = store.sections("person", 3)
+    [role] = store.sections.all("person", 3)
     assert (role.edited_by, role.cited_fact_keys) == ("user", [4 << 32 | 1])
 
 
 def test_rollups_count_what_the_people_and_projects_panes_count(store: Store) -> None:
-    atlas = store.add_project("Atlas", client="Acme")
-    store.add_project("Borealis")
+    atlas = store.projects.add("Atlas", client="Acme")
+    store.projects.add("Borealis")
     add_meeting(store, "m1", "2026-09-01", project_ids=(atlas,))
     later = add_meeting(store, "m2", "2026-09-10", project_ids=(atlas,))
     add_meeting(store, "m3", "2026-09-20")  # about no project
-    store.add_person("Nobody")
-    store.rebuild_reports()
+    store.people.add("Nobody")
+    store.reports.rebuild()
 
-    people = store.people()
-    report = store.people_report()
+    people = store.people.all()
+    report = store.reports.people()
     assert [(r.person_id, r.name, r.aliases) for r in report] == [
         (p.id, p.name, p.aliases) for p in people
     ]
@@ -321,8 +329,8 @@ def test_rollups_count_what_the_people_and_projects_panes_count(store: Store) ->
     assert by_name["Priya"].aliases == ["P."] and by_name["Tom"].last_seen == "2026-09-20"
     assert (by_name["Nobody"].meetings, by_name["Nobody"].last_seen) == (0, None)
 
-    projects = store.projects()
-    rollup = store.projects_report()
+    projects = store.projects.all()
+    rollup = store.reports.projects()
     assert [(r.project_id, r.name, r.client, r.captures, r.last_activity) for r in rollup] == [
         (p.id, p.name, p.client, p.meetings, p.last_meeting) for p in projects
     ]
@@ -331,24 +339,24 @@ def test_rollups_count_what_the_people_and_projects_panes_count(store: Store) ->
         ("Borealis", 0, 0, 0),
     ]
 
-    store.delete_capture(later)
-    store.rebuild_reports()
-    atlas_row = store.projects_report()[0]
+    store.captures.delete(later)
+    store.reports.rebuild()
+    atlas_row = store.reports.projects()[0]
     assert (atlas_row.captures, atlas_row.decisions, atlas_row.last_activity) == (
         1,
         1,
         "2026-09-01",
     )
-    assert [r.meetings for r in store.people_report()] == [p.meetings for p in store.people()]
+    assert [r.meetings for r in store.reports.people()] == [p.meetings for p in store.people.all()]
 
 
 def test_rebuilding_the_rollups_leaves_the_facts_alone(store: Store) -> None:
     add_meeting(store, "m1", "2026-09-01")
     before = dump(store)
-    store.rebuild_reports()
-    store.rebuild_reports()
+    store.reports.rebuild()
+    store.reports.rebuild()
     assert dump(store) == before
-    assert len(store.people_report()) == 2
+    assert len(store.reports.people()) == 2
 
 
 def test_migration_from_schema_4_keeps_runs_and_makes_them_resumable(tmp_path: Path) -> None:
@@ -366,12 +374,12 @@ def test_migration_from_schema_4_keeps_runs_and_makes_them_resumable(tmp_path: P
 
     with Store(path) as store:
         assert store.stats().schema_version == SCHEMA_VERSION == 17
-        old = store.run(1)
+        old = store.runs.get(1)
         assert old is not None and (old.spec_json, old.status, old.steps) == ("{}", "running", 1)
-        assert store.steps(1)[0].message_json is None
-        assert store.mark_interrupted() == [1]
-        assert store.start_step(1, 1, "model") > 0
-        assert store.append_event(1, "resumed", "{}") == 1
+        assert store.runs.steps(1)[0].message_json is None
+        assert store.runs.mark_interrupted() == [1]
+        assert store.runs.start_step(1, 1, "model") > 0
+        assert store.runs.append_event(1, "resumed", "{}") == 1
         with store.reader.connect() as conn:
             indexes = {r[0] for r in conn.execute(text("SELECT name FROM sqlite_master"))}
         assert {"agent_tool_calls_step", "agent_decisions_session"} <= indexes
@@ -382,34 +390,34 @@ def test_every_write_that_changes_a_count_rebuilds_the_rollups(store: Store) -> 
 
     def agree() -> None:
         people = {
-            p.id: (p.name, p.open_action_items, p.decisions, p.meetings) for p in store.people()
+            p.id: (p.name, p.open_action_items, p.decisions, p.meetings) for p in store.people.all()
         }
         rolled = {
             r.person_id: (r.name, r.open_action_items, r.decisions, r.meetings)
-            for r in store.people_report()
+            for r in store.reports.people()
         }
         assert rolled == people
-        projects = {p.id: (p.name, p.client, p.meetings) for p in store.projects()}
-        assert {r.project_id: (r.name, r.client, r.captures) for r in store.projects_report()} == (
+        projects = {p.id: (p.name, p.client, p.meetings) for p in store.projects.all()}
+        assert {r.project_id: (r.name, r.client, r.captures) for r in store.reports.projects()} == (
             projects
         )
 
-    beacon = store.add_project("Beacon", client="Halvorsen")
+    beacon = store.projects.add("Beacon", client="Halvorsen")
     agree()
     first = add_meeting(store, "m1", "2026-09-01", project_ids=(beacon,))
     agree()
-    assert [(r.name, r.decisions, r.open_action_items) for r in store.projects_report()] == [
+    assert [(r.name, r.decisions, r.open_action_items) for r in store.reports.projects()] == [
         ("Beacon", 1, 1)
     ]
     second = add_meeting(store, "m2", "2026-09-08")
-    assert store.link_captures(beacon, [second], "user") == 1
+    assert store.projects.link_captures(beacon, [second], "user") == 1
     agree()
-    assert store.projects_report()[0].last_activity == "2026-09-08"
-    store.add_person("Sam")
+    assert store.reports.projects()[0].last_activity == "2026-09-08"
+    store.people.add("Sam")
     agree()
-    assert store.delete_capture(first)
+    assert store.captures.delete(first)
     agree()
-    assert [r.meetings for r in store.people_report() if r.name == "Priya"] == [1]
+    assert [r.meetings for r in store.reports.people() if r.name == "Priya"] == [1]
 
 
 def test_a_store_from_before_gets_its_rollups_filled(tmp_path: Path) -> None:
@@ -457,4 +465,4 @@ def test_a_store_from_before_gets_its_rollups_filled(tmp_path: Path) -> None:
             conn.exec_driver_sql("PRAGMA user_version = 5")
     with Store(path) as store:
         assert store.stats().schema_version == SCHEMA_VERSION
-        assert {r.name for r in store.people_report()} == {"Priya", "Tom"}
+        assert {r.name for r in store.reports.people()} == {"Priya", "Tom"}

@@ -45,7 +45,7 @@ def every_page(store: Store, flt: FactFilter, limit: int) -> list[int]:
     """The feed's fact keys, page by page, to the end."""
     keys: list[int] = []
     after = None
-    while page := store.facts_page(flt, limit, after):
+    while page := store.facts.page(flt, limit, after):
         keys += [fact.fact_key for fact in page]
         after = FactCursor.after(page[-1])
     return keys
@@ -62,18 +62,18 @@ def count(store: Store, sql: str, **params: object) -> int:
 @pytest.fixture
 def feed(store: Store) -> Store:
     """Three meetings (two on one day, one with no date) and a note and a digest."""
-    store.write_capture(new_capture("a", **meeting("alpha", "2026-09-08")))
-    store.write_capture(new_capture("b", **meeting("bravo", "2026-10-01")))
-    store.write_capture(new_capture("c", **meeting("charlie", "2026-10-01")))
-    store.write_capture(new_capture("d", **meeting("delta", None)))  # captured 2026-09-08
-    store.add_project_note("Atlas", "Atlas runs on Postgres.", NOTE)
-    store.add_digest("2026-10-01", "2026-10-07", "A week of decisions.", NOTE)
+    store.captures.write(new_capture("a", **meeting("alpha", "2026-09-08")))
+    store.captures.write(new_capture("b", **meeting("bravo", "2026-10-01")))
+    store.captures.write(new_capture("c", **meeting("charlie", "2026-10-01")))
+    store.captures.write(new_capture("d", **meeting("delta", None)))  # captured 2026-09-08
+    store.notes.add_for_project("Atlas", "Atlas runs on Postgres.", NOTE)
+    store.notes.add_digest("2026-10-01", "2026-10-07", "A week of decisions.", NOTE)
     return store
 
 
 def test_the_feed_is_newest_meeting_first_in_a_total_order(feed: Store) -> None:
-    page = feed.facts_page(FactFilter(), 100)
-    assert len(page) == len(feed.facts()) == 4 * 4 + 2
+    page = feed.facts.page(FactFilter(), 100)
+    assert len(page) == len(feed.facts.all()) == 4 * 4 + 2
     # Same day: the later capture first; notes after the meetings of their day (09-10); a
     # meeting with no date counts from the day it was captured (09-08).
     assert [f.capture_title or f.fact_type for f in page] == [
@@ -89,16 +89,16 @@ def test_the_feed_is_newest_meeting_first_in_a_total_order(feed: Store) -> None:
 
 
 def test_keyset_pages_cover_the_feed_once_whatever_the_page_size(feed: Store) -> None:
-    whole = [f.fact_key for f in feed.facts_page(FactFilter(), 1000)]
+    whole = [f.fact_key for f in feed.facts.page(FactFilter(), 1000)]
     for limit in (1, 3, 5, 17):
         assert every_page(feed, FactFilter(), limit) == whole
 
 
 def test_a_fact_stored_meanwhile_does_not_shift_the_pages_after_the_cursor(feed: Store) -> None:
-    first = feed.facts_page(FactFilter(), 5)
-    rest = [f.fact_key for f in feed.facts_page(FactFilter(), 100, FactCursor.after(first[-1]))]
-    feed.write_capture(new_capture("e", **meeting("echo", "2026-12-01")))  # newer than all
-    again = feed.facts_page(FactFilter(), 100, FactCursor.after(first[-1]))
+    first = feed.facts.page(FactFilter(), 5)
+    rest = [f.fact_key for f in feed.facts.page(FactFilter(), 100, FactCursor.after(first[-1]))]
+    feed.captures.write(new_capture("e", **meeting("echo", "2026-12-01")))  # newer than all
+    again = feed.facts.page(FactFilter(), 100, FactCursor.after(first[-1]))
     assert [f.fact_key for f in again] == rest
 
 
@@ -120,17 +120,17 @@ def test_the_feed_filters_exactly_as_search_does(feed: Store, flt: FactFilter) -
         )
     paged = every_page(feed, flt, 2)
     assert paged and len(paged) == len(set(paged))
-    assert set(paged) == set(feed.allowed_keys(flt))
+    assert set(paged) == set(feed.search.allowed_keys(flt))
 
 
 def test_the_person_filter_keeps_their_facts_and_meetings(store: Store) -> None:
     tom_attends = {"new_people": ("Tom Adeyemi",), "attendees": ("Tom Adeyemi",)}
-    store.write_capture(new_capture("a", **meeting("alpha", "2026-09-08", **tom_attends)))
-    store.write_capture(new_capture("b", **meeting("bravo", "2026-09-09")))
-    [tom] = store.people()
+    store.captures.write(new_capture("a", **meeting("alpha", "2026-09-08", **tom_attends)))
+    store.captures.write(new_capture("b", **meeting("bravo", "2026-09-09")))
+    [tom] = store.people.all()
     flt = FactFilter(person_ids=(tom.id,))
-    assert {f.capture_title for f in store.facts_page(flt, 50)} == {"alpha meeting"}
-    assert set(every_page(store, flt, 1)) == set(store.allowed_keys(flt))
+    assert {f.capture_title for f in store.facts.page(flt, 50)} == {"alpha meeting"}
+    assert set(every_page(store, flt, 1)) == set(store.search.allowed_keys(flt))
 
 
 def test_the_status_filter_keeps_decisions_and_items_in_it(store: Store) -> None:
@@ -142,14 +142,14 @@ def test_the_status_filter_keeps_decisions_and_items_in_it(store: Store) -> None
         NewActionItem(f"Do {status}", None, None, 2, 2, "b", status=status)
         for status in ("open", "done", "dropped")
     ]
-    store.write_capture(
+    store.captures.write(
         new_capture("a", **meeting("alpha", "2026-09-08", decisions=decisions, action_items=items))
     )
-    store.write_capture(new_capture("b", **meeting("bravo", "2026-10-01")))  # current and open
+    store.captures.write(new_capture("b", **meeting("bravo", "2026-10-01")))  # current and open
 
     def described(flt: FactFilter) -> set[str]:
         """What the feed shows: each fact's text up to its notes, and its meeting."""
-        return {f"{f.text.split(' (')[0]} @ {f.capture_title}" for f in store.facts_page(flt, 99)}
+        return {f"{f.text.split(' (')[0]} @ {f.capture_title}" for f in store.facts.page(flt, 99)}
 
     assert described(FactFilter(statuses=("superseded",))) == {"Decide superseded @ alpha meeting"}
     assert described(FactFilter(statuses=("retracted",))) == {"Decide retracted @ alpha meeting"}
@@ -162,68 +162,68 @@ def test_the_status_filter_keeps_decisions_and_items_in_it(store: Store) -> None
     assert described(FactFilter(statuses=("open",), fact_types=("decision",))) == set()
     for status in ("current", "superseded", "retracted", "open", "done", "dropped"):
         flt = FactFilter(statuses=(status,))
-        shown = [f.fact_key for f in store.filtered_facts(flt)]  # `memo facts`
+        shown = [f.fact_key for f in store.facts.filtered(flt)]  # `memo facts`
         assert (
             set(shown)
-            == set(store.allowed_keys(flt))
-            == {f.fact_key for f in store.facts_page(flt, 100)}
+            == set(store.search.allowed_keys(flt))
+            == {f.fact_key for f in store.facts.page(flt, 100)}
         )
     # Search shares the filter: "Do" is in every item, only the dropped one is left.
-    [(key, _)] = store.keyword_search("Do", FactFilter(statuses=("dropped",)), 10)
-    found = store.fact(key)
+    [(key, _)] = store.search.keyword("Do", FactFilter(statuses=("dropped",)), 10)
+    found = store.facts.get(key)
     assert found is not None and found.text.startswith("Do dropped")
 
 
 def test_one_fact_by_key(feed: Store) -> None:
-    decision = feed.facts_page(FactFilter(fact_types=("decision",)), 1)[0]
-    assert feed.fact(decision.fact_key) == decision
-    assert feed.fact((1 << 32) | 999) is None and feed.fact(12) is None
+    decision = feed.facts.page(FactFilter(fact_types=("decision",)), 1)[0]
+    assert feed.facts.get(decision.fact_key) == decision
+    assert feed.facts.get((1 << 32) | 999) is None and feed.facts.get(12) is None
 
 
 # Projects, clients and notes
 
 
 def test_add_project_refuses_a_name_taken_in_any_case(store: Store) -> None:
-    beacon = store.add_project("Beacon", client="Halvorsen Freight")
+    beacon = store.projects.add("Beacon", client="Halvorsen Freight")
     with pytest.raises(NameTakenError, match="already a project called 'Beacon'") as taken:
-        store.add_project("  beacon ")
+        store.projects.add("  beacon ")
     assert taken.value.existing_id == beacon
     with pytest.raises(StoreError, match="needs a name"):
-        store.add_project("   ")
-    atlas = store.add_project("Atlas")
-    assert store.add_project("Cobalt", client="halvorsen freight") > atlas  # the same client
-    [client] = store.clients()
+        store.projects.add("   ")
+    atlas = store.projects.add("Atlas")
+    assert store.projects.add("Cobalt", client="halvorsen freight") > atlas  # the same client
+    [client] = store.clients.all()
     assert (client.name, client.projects, client.notes) == ("Halvorsen Freight", 2, 0)
 
 
 def test_projects_count_meetings_facts_and_notes_as_the_filter_does(store: Store) -> None:
-    atlas = store.add_project("Atlas", client="Northwind")
-    store.add_project("Beacon")
-    store.write_capture(new_capture("a", **meeting("alpha", "2026-09-08", project_ids=(atlas,))))
-    store.write_capture(new_capture("b", **meeting("bravo", "2026-10-01", project_ids=(atlas,))))
-    store.write_capture(new_capture("c", **meeting("charlie", "2026-11-01")))
-    store.add_project_note("Atlas", "Cutover planned for October.", NOTE)
-    store.add_client_note("Northwind", "Prefers email.", NOTE)
-    summary, beacon = store.projects()
+    atlas = store.projects.add("Atlas", client="Northwind")
+    store.projects.add("Beacon")
+    store.captures.write(new_capture("a", **meeting("alpha", "2026-09-08", project_ids=(atlas,))))
+    store.captures.write(new_capture("b", **meeting("bravo", "2026-10-01", project_ids=(atlas,))))
+    store.captures.write(new_capture("c", **meeting("charlie", "2026-11-01")))
+    store.notes.add_for_project("Atlas", "Cutover planned for October.", NOTE)
+    store.notes.add_for_client("Northwind", "Prefers email.", NOTE)
+    summary, beacon = store.projects.all()
     assert (summary.name, summary.client, summary.meetings, summary.notes) == (
         "Atlas",
         "Northwind",
         2,
         1,
     )
-    assert summary.facts == len(store.allowed_keys(FactFilter(project_ids=(atlas,)))) == 9
+    assert summary.facts == len(store.search.allowed_keys(FactFilter(project_ids=(atlas,)))) == 9
     assert summary.last_meeting == "2026-10-01"
     assert (beacon.meetings, beacon.facts, beacon.notes, beacon.last_meeting) == (0, 0, 0, None)
 
 
 def test_a_project_page_has_its_notes_its_clients_and_its_meetings(store: Store) -> None:
-    atlas = store.add_project("Atlas", client="Northwind")
-    store.write_capture(new_capture("a", **meeting("alpha", "2026-09-08", project_ids=(atlas,))))
-    store.write_capture(new_capture("b", **meeting("bravo", "2026-10-01", project_ids=(atlas,))))
-    mine = store.add_project_note("Atlas", "Cutover planned for October.", NOTE)
-    theirs = store.add_client_note("Northwind", "Prefers email.", NOTE)
-    store.add_project_note("Beacon", "Not about Atlas.", NOTE)
-    page = store.project(atlas)
+    atlas = store.projects.add("Atlas", client="Northwind")
+    store.captures.write(new_capture("a", **meeting("alpha", "2026-09-08", project_ids=(atlas,))))
+    store.captures.write(new_capture("b", **meeting("bravo", "2026-10-01", project_ids=(atlas,))))
+    mine = store.notes.add_for_project("Atlas", "Cutover planned for October.", NOTE)
+    theirs = store.notes.add_for_client("Northwind", "Prefers email.", NOTE)
+    store.notes.add_for_project("Beacon", "Not about Atlas.", NOTE)
+    page = store.projects.get(atlas)
     assert page is not None and page.summary.name == "Atlas"
     assert [(n.id, n.kind, n.owner, n.body) for n in page.notes] == [
         (mine, "project", "Atlas", "Cutover planned for October."),
@@ -234,73 +234,73 @@ def test_a_project_page_has_its_notes_its_clients_and_its_meetings(store: Store)
         ("bravo meeting", "2026-10-01"),
         ("alpha meeting", "2026-09-08"),
     ]
-    assert store.project(999) is None
+    assert store.projects.get(999) is None
 
 
 def test_editing_a_note_reindexes_it_and_drops_its_stale_vector(store: Store) -> None:
-    note = store.add_project_note("Atlas", "The warehouse runs on MySQL.", NOTE)
+    note = store.notes.add_for_project("Atlas", "The warehouse runs on MySQL.", NOTE)
     key = (6 << 32) | note
-    store.put_embedding(key, VECTOR, "test-model", "old-text")
-    assert store.count_without_vectors() == 0
-    store.update_note(note, "The warehouse runs on Postgres.")
-    assert [k for k, _ in store.keyword_search("postgres", FactFilter(), 10)] == [key]
-    assert store.keyword_search("mysql", FactFilter(), 10) == []
+    store.vectors.put(key, VECTOR, "test-model", "old-text")
+    assert store.vectors.count_missing() == 0
+    store.notes.update(note, "The warehouse runs on Postgres.")
+    assert [k for k, _ in store.search.keyword("postgres", FactFilter(), 10)] == [key]
+    assert store.search.keyword("mysql", FactFilter(), 10) == []
     assert store.stats().vectors == 0  # backfill embeds the new text
-    assert store.facts_without_vectors(10) == [(key, "Atlas: The warehouse runs on Postgres.")]
-    page = store.project(1)
+    assert store.vectors.missing(10) == [(key, "Atlas: The warehouse runs on Postgres.")]
+    page = store.projects.get(1)
     assert page is not None
     [edited] = page.notes
     assert edited.body.endswith("Postgres.") and edited.updated_at != NOTE.captured_at
-    fact = store.fact(key)  # who wrote it first still stands
+    fact = store.facts.get(key)  # who wrote it first still stands
     assert fact is not None and (fact.source_type, fact.captured_at) == ("note", NOTE.captured_at)
     with pytest.raises(NotFoundError):
-        store.update_note(note + 1, "No such note.")
+        store.notes.update(note + 1, "No such note.")
     with pytest.raises(StoreError, match="cannot be empty"):
-        store.update_note(note, "  ")
+        store.notes.update(note, "  ")
     assert store.integrity_check() == "ok"
 
 
 def test_deleting_a_note_removes_it_from_search(store: Store) -> None:
-    note = store.add_client_note("Halvorsen Freight", "Prefers email over calls.", NOTE)
-    store.put_embedding((5 << 32) | note, VECTOR, "test-model", "h")
-    assert store.delete_note(note) is True
-    assert store.keyword_search("email", FactFilter(), 10) == []
+    note = store.notes.add_for_client("Halvorsen Freight", "Prefers email over calls.", NOTE)
+    store.vectors.put((5 << 32) | note, VECTOR, "test-model", "h")
+    assert store.notes.delete(note) is True
+    assert store.search.keyword("email", FactFilter(), 10) == []
     assert store.stats().vectors == 0 and store.stats().fts_rows == 0
-    assert store.delete_note(note) is False
+    assert store.notes.delete(note) is False
 
 
 # Deleting a capture
 
 
 def test_deleting_a_capture_takes_everything_it_owns_and_nothing_else(store: Store) -> None:
-    atlas = store.add_project("Atlas")
+    atlas = store.projects.add("Atlas")
     people = {"new_people": ("Tom Adeyemi",), "attendees": ("Tom Adeyemi",)}
-    gone = store.write_capture(
+    gone = store.captures.write(
         new_capture("a", **meeting("alpha", "2026-09-08", project_ids=(atlas,), **people))
     )
-    kept = store.write_capture(
+    kept = store.captures.write(
         new_capture("b", **meeting("bravo", "2026-09-09", project_ids=(atlas,), **people))
     )
-    for fact in store.facts():
-        store.put_embedding(fact.fact_key, VECTOR, "test-model", f"h{fact.fact_key}")
-    kept_facts = store.facts(capture_id=kept.capture_id)
-    assert store.capture(gone.capture_id) is not None
+    for fact in store.facts.all():
+        store.vectors.put(fact.fact_key, VECTOR, "test-model", f"h{fact.fact_key}")
+    kept_facts = store.facts.all(capture_id=kept.capture_id)
+    assert store.captures.get(gone.capture_id) is not None
 
-    assert store.delete_capture(gone.capture_id) is True
-    assert store.capture(gone.capture_id) is None
-    assert store.keyword_search("alpha", FactFilter(), 10) == []
-    assert len(store.keyword_search("bravo", FactFilter(), 10)) == 4
+    assert store.captures.delete(gone.capture_id) is True
+    assert store.captures.get(gone.capture_id) is None
+    assert store.search.keyword("alpha", FactFilter(), 10) == []
+    assert len(store.search.keyword("bravo", FactFilter(), 10)) == 4
     stats = store.stats()
     assert stats.captures == 1 and stats.fts_rows == stats.vectors == len(kept_facts) == 4
-    assert store.facts() == kept_facts
-    kept_summary = store.capture(kept.capture_id)
+    assert store.facts.all() == kept_facts
+    kept_summary = store.captures.get(kept.capture_id)
     assert kept_summary is not None and kept_summary.decisions == kept_summary.action_items == 1
     for table in ("decisions", "action_items", "excerpts", "capture_people", "capture_projects"):
         assert count(store, f"SELECT count(*) FROM {table} WHERE capture_id = 1") == 0, table
-    assert store.projects()[0].meetings == 1 and len(store.people()) == 1
+    assert store.projects.all()[0].meetings == 1 and len(store.people.all()) == 1
     assert store.integrity_check() == "ok"
     assert count(store, "SELECT count(*) FROM pragma_foreign_key_check") == 0
-    assert store.delete_capture(gone.capture_id) is False
+    assert store.captures.delete(gone.capture_id) is False
 
 
 # A person's page
@@ -308,7 +308,7 @@ def test_deleting_a_capture_takes_everything_it_owns_and_nothing_else(store: Sto
 
 def test_a_persons_page_lists_what_they_owe_decided_attended_and_what_waits(store: Store) -> None:
     priya_decides = NewDecision("Use Postgres", None, "Priya", 1, 1, "a", person="Priya Natarajan")
-    first = store.write_capture(
+    first = store.captures.write(
         new_capture(
             "a",
             **meeting(
@@ -324,8 +324,8 @@ def test_a_persons_page_lists_what_they_owe_decided_attended_and_what_waits(stor
             ),
         )
     )
-    tom = next(p.id for p in store.people() if p.name == "Tom Adeyemi")
-    later = store.write_capture(  # Tom owes something from a meeting he did not attend
+    tom = next(p.id for p in store.people.all() if p.name == "Tom Adeyemi")
+    later = store.captures.write(  # Tom owes something from a meeting he did not attend
         new_capture(
             "b",
             **meeting(
@@ -338,10 +338,10 @@ def test_a_persons_page_lists_what_they_owe_decided_attended_and_what_waits(stor
             ),
         )
     )
-    store.cache_alias("person", "Tommy", tom, 0.9)
-    store.confirm_alias("person", "T.A.", tom, "ana")
+    store.people.cache_alias("person", "Tommy", tom, 0.9)
+    store.people.confirm_alias("person", "T.A.", tom, "ana")
 
-    page = store.person(tom)
+    page = store.people.get(tom)
     assert page is not None and page.name == "Tom Adeyemi"
     assert [(a.alias, a.confirmed) for a in page.aliases] == [("T.A.", True), ("Tommy", False)]
     assert [a.description for a in page.open_action_items] == [
@@ -353,9 +353,9 @@ def test_a_persons_page_lists_what_they_owe_decided_attended_and_what_waits(stor
     assert page.captures[later.capture_id].title == "bravo meeting"
     assert page.captures[first.capture_id].day == "2026-09-08"
 
-    priya = store.person(next(p.id for p in store.people() if p.name == "Priya Natarajan"))
+    priya = store.people.get(next(p.id for p in store.people.all() if p.name == "Priya Natarajan"))
     assert priya is not None and [d.description for d in priya.decisions] == ["Use Postgres"]
-    assert store.person(999) is None
+    assert store.people.get(999) is None
 
 
 # The demo store
@@ -364,20 +364,20 @@ def test_a_persons_page_lists_what_they_owe_decided_attended_and_what_waits(stor
 def test_the_demo_has_projects_a_client_and_notes_and_seeds_once(store: Store) -> None:
     capture = CaptureService(store, CaptureOptions(user="ana"))
     assert all(result.status == "captured" for result in seed_demo(capture))
-    projects = {p.name: p for p in store.projects()}
+    projects = {p.name: p for p in store.projects.all()}
     assert set(projects) == {"Atlas", "Beacon", "Cobalt"}
     assert projects["Beacon"].client == "Halvorsen Freight"
     assert all(p.meetings and p.facts for p in projects.values())
-    beacon = store.project(projects["Beacon"].id)
+    beacon = store.projects.get(projects["Beacon"].id)
     assert beacon is not None
     assert {c.title for c in beacon.captures} >= {
         "Beacon review with Halvorsen Freight",
         "Beacon planning",
     }
     assert [n.kind for n in beacon.notes] == ["project", "client"]
-    atlas = store.project(projects["Atlas"].id)
+    atlas = store.projects.get(projects["Atlas"].id)
     assert atlas is not None and "Atlas kickoff" in {c.title for c in atlas.captures}
-    [client] = store.clients()
+    [client] = store.clients.all()
     assert (client.name, client.projects, client.notes) == ("Halvorsen Freight", 1, 1)
 
     def links() -> list[tuple[object, ...]]:

@@ -47,5 +47,5 @@ def test_the_apps_own_writes_are_no_outside_change(services: Services) -> None:
     """Only another connection's commit moves the version the app watches."""
     store = services.store
     seen = store.data_version()
-    store.add_project("Kestrel chilled")
+    store.projects.add("Kestrel chilled")
     assert store.data_version() == seen

@@ -51,10 +51,10 @@ async def dismissed(pilot: Any, kind: type, what: str) -> None:
 
 def test_keys_post_what_the_user_asked_for_and_the_app_routes_it(services: Services) -> None:
     store = services.store
-    newest = store.captures()[-1]  # the Captures pane lists the newest first
-    priya = next(p.id for p in store.people() if p.name == "Priya Natarajan")
-    before = store.captures()
-    first_project = store.projects_report()[0]  # the first row of the Projects pane
+    newest = store.captures.all()[-1]  # the Captures pane lists the newest first
+    priya = next(p.id for p in store.people.all() if p.name == "Priya Natarajan")
+    before = store.captures.all()
+    first_project = store.reports.projects()[0]  # the first row of the Projects pane
     app = MemoApp(services)
 
     async def script(pilot: Any) -> None:
@@ -89,9 +89,9 @@ def test_keys_post_what_the_user_asked_for_and_the_app_routes_it(services: Servi
         ("NoteWriteRequested", first_project.project_id),
         ("AgentRunRequested", "project_compile", ("project", first_project.project_id)),
     ]
-    assert said[2][1] in {p.id for p in store.people()}
-    assert store.captures() == before  # each dialog was dismissed: nothing changed
-    [run] = store.runs()
+    assert said[2][1] in {p.id for p in store.people.all()}
+    assert store.captures.all() == before  # each dialog was dismissed: nothing changed
+    [run] = store.runs.all()
     assert (run.agent_type, run.status) == ("project_compile", "completed")
 
 
@@ -117,8 +117,8 @@ def test_a_panes_rows_are_built_from_the_store_alone(services: Services) -> None
         assert isinstance(pane.fill(services, 80), list)
     captures = CapturesPane(id="captures")
     narrow, wide = captures.fill(services, 80), captures.fill(services, 200)
-    assert [r.key for r in narrow] == [str(c.id) for c in reversed(services.store.captures())]
-    longest = max(len(c.title) for c in services.store.captures())
+    assert [r.key for r in narrow] == [str(c.id) for c in reversed(services.store.captures.all())]
+    longest = max(len(c.title) for c in services.store.captures.all())
     assert max(len(str(r.cells[0])) for r in narrow) < longest  # cut to 80 columns
     assert max(len(str(r.cells[0])) for r in wide) == longest
 

@@ -64,7 +64,7 @@ def test_captures_pane_lists_and_opens_a_capture_with_provenance(services: Servi
         assert "\x1b" not in transcript
         await pilot.press("escape")
         assert not isinstance(app.screen, CaptureScreen)
-        sync = next(c.id for c in services.store.captures() if c.occurred_at == "2026-09-15")
+        sync = next(c.id for c in services.store.captures.all() if c.occurred_at == "2026-09-15")
         app.open_capture(sync)
         await settle(pilot)
         record = as_text(app.screen.query_one("#capture-record").content)
@@ -133,7 +133,7 @@ def test_the_arrows_move_between_a_dialogs_buttons(services: Services) -> None:
         await settle(pilot)
 
     drive(app, script)
-    assert len(services.store.captures()) == 8
+    assert len(services.store.captures.all()) == 8
 
 
 def test_escape_in_the_note_editor_asks_before_dropping_typed_text(services: Services) -> None:
@@ -155,7 +155,7 @@ def test_escape_in_the_note_editor_asks_before_dropping_typed_text(services: Ser
 
 
 def test_delete_removes_the_capture_and_its_facts(services: Services) -> None:
-    newest = services.store.captures()[-1]
+    newest = services.store.captures.all()[-1]
     app = MemoApp(services)
 
     async def script(pilot: Any) -> None:
@@ -166,8 +166,8 @@ def test_delete_removes_the_capture_and_its_facts(services: Services) -> None:
         assert app.query_one("#captures-table").row_count == 7
 
     drive(app, script)
-    assert newest.id not in {c.id for c in services.store.captures()}
-    assert services.store.facts(capture_id=newest.id) == []
+    assert newest.id not in {c.id for c in services.store.captures.all()}
+    assert services.store.facts.all(capture_id=newest.id) == []
     assert services.store.integrity_check() == "ok"
 
 
@@ -201,7 +201,7 @@ def test_capture_a_file_from_the_app_then_settle_its_names(
         assert app.query_one("#captures-table").row_count == 1
 
     drive(app, script)
-    assert [c.title for c in built.store.captures()] == ["Beacon planning"]
+    assert [c.title for c in built.store.captures.all()] == ["Beacon planning"]
     built.close()
 
 
@@ -227,7 +227,7 @@ def test_the_path_dialog_refuses_what_it_cannot_capture(
         assert not isinstance(app.screen, dialogs.CaptureFile)
 
     drive(app, script, size=(80, 24))
-    assert built.store.captures() == []
+    assert built.store.captures.all() == []
     built.close()
 
 
@@ -248,7 +248,7 @@ def test_replace_shows_what_differs_and_does_what_the_user_says(
     services: Services, tmp_path: Path, answer: str
 ) -> None:
     store = services.store
-    retro = next(c for c in store.captures() if "retro" in c.title.lower())
+    retro = next(c for c in store.captures.all() if "retro" in c.title.lower())
     edited = _edited_retro(tmp_path)
     before = dump(store)
     app = MemoApp(services)
@@ -267,9 +267,9 @@ def test_replace_shows_what_differs_and_does_what_the_user_says(
     if answer == "no":
         assert dump(store) == before
     else:
-        now = next(c for c in store.captures() if "retro" in c.title.lower())
+        now = next(c for c in store.captures.all() if "retro" in c.title.lower())
         assert now.decisions == retro.decisions + 1
-        assert len(store.captures()) == 8
+        assert len(store.captures.all()) == 8
 
 
 def test_replace_shows_a_changed_line_when_the_counts_are_the_same(
@@ -325,7 +325,7 @@ def test_a_failed_capture_shows_an_error_and_the_app_carries_on(
         assert app.query_one("#panes").current == "facts"
 
     drive(app, script)
-    assert built.store.captures() == []
+    assert built.store.captures.all() == []
     built.close()
 
 
@@ -356,7 +356,7 @@ def test_ctrl_x_stops_a_capture_between_files(
         await until(pilot, lambda: not job.has_class("running"), "the job bar to go")
 
     drive(app, script)
-    assert len(built.store.captures()) == 1  # the file under way finished; no more started
+    assert len(built.store.captures.all()) == 1  # the file under way finished; no more started
     built.close()
 
 
@@ -369,7 +369,7 @@ def test_an_unexpected_failure_shows_an_error_dialog(
         def fails() -> None:
             raise RuntimeError("disk on fire")
 
-        monkeypatch.setattr(services.store, "projects_report", fails)
+        monkeypatch.setattr(services.store.reports, "projects", fails)
         app.refresh_lists()
         await until(pilot, lambda: isinstance(app.screen, dialogs.ErrorDialog), "the error")
         assert "disk on fire" in shown(app)
@@ -387,7 +387,7 @@ def test_the_facts_feed_pages_and_opens_a_fact(
     services: Services, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(FactsPane, "PAGE", 20)  # the demo has more than two pages of 20
-    total = len(services.store.facts())
+    total = len(services.store.facts.all())
     app = MemoApp(services)
 
     async def script(pilot: Any) -> None:
@@ -426,10 +426,10 @@ def test_facts_filter_by_type_person_and_date_and_search(services: Services) -> 
         pane.query_one("#facts-person").focus()
         await pilot.press(*"Sam Cheng", "enter")
         await settle(pilot)
-        cheng = next(p.id for p in services.store.people() if p.name == "Sam Cheng")
+        cheng = next(p.id for p in services.store.people.all() if p.name == "Sam Cheng")
         theirs = FactFilter(fact_types=("decision",), person_ids=(cheng,))
-        assert {f.fact_key for f in pane.facts} == set(services.store.allowed_keys(theirs))
-        assert 0 < len(pane.facts) < len(services.store.facts("decision"))
+        assert {f.fact_key for f in pane.facts} == set(services.store.search.allowed_keys(theirs))
+        assert 0 < len(pane.facts) < len(services.store.facts.all("decision"))
         pane.query_one("#facts-since").focus()
         await pilot.press(*"2026-10-01", "enter")
         await settle(pilot)
@@ -456,7 +456,7 @@ def test_facts_filter_by_type_person_and_date_and_search(services: Services) -> 
 def test_facts_filter_says_who_a_name_could_be_and_leaves_it_out(services: Services) -> None:
     """The pane reads its boxes as `memo facts` reads its options (core's read_filter)."""
     app = MemoApp(services)
-    atlas = next(p.id for p in services.store.projects() if p.name == "Atlas")
+    atlas = next(p.id for p in services.store.projects.all() if p.name == "Atlas")
 
     async def script(pilot: Any) -> None:
         pane = app.query_one(FactsPane)
@@ -472,7 +472,7 @@ def test_facts_filter_says_who_a_name_could_be_and_leaves_it_out(services: Servi
         await pilot.press(*"atlas", "enter")
         await settle(pilot)
         assert pane.flt == FactFilter(project_ids=(atlas,))
-        assert {f.fact_key for f in pane.facts} == set(services.store.allowed_keys(pane.flt))
+        assert {f.fact_key for f in pane.facts} == set(services.store.search.allowed_keys(pane.flt))
         assert "could be Sam Chen" in str(pane.query_one("#facts-info").render())
 
     drive(app, script)
@@ -507,7 +507,7 @@ def test_people_show_their_pending_assignments(services: Services) -> None:
     (To settle) and list it on their page; Priya, in the same meetings, does not. (The
     other "Sam" requests were taken on by who answered them.)"""
     app = MemoApp(services)
-    people = {p.name: p.id for p in services.store.people()}
+    people = {p.name: p.id for p in services.store.people.all()}
 
     def row_of(name: str) -> list[str]:
         table = app.query_one("#people-table")
@@ -563,7 +563,7 @@ def test_projects_notes_add_edit_and_delete(services: Services) -> None:
         await until(pilot, lambda: bool(client._suggestion), "a known client suggested")
         await pilot.press("tab", "enter")  # tab takes it: no second, misspelt client
         await settle(pilot)
-        zephyr = next(p for p in store.projects() if p.name == "Zephyr")
+        zephyr = next(p for p in store.projects.all() if p.name == "Zephyr")
         assert zephyr.client == "Halvorsen Freight"
         await pilot.press("slash", *"Zephyr", "enter", "enter")
         await settle(pilot)
@@ -574,7 +574,7 @@ def test_projects_notes_add_edit_and_delete(services: Services) -> None:
         await settle(pilot)
 
         def own_notes() -> list[NoteRecord]:  # (the client's note shows on the page too)
-            return [n for n in store.project(zephyr.id).notes if n.kind == "project"]
+            return [n for n in store.projects.get(zephyr.id).notes if n.kind == "project"]
 
         [note] = own_notes()
         assert note.body == "Kickoff moved to March"
@@ -592,7 +592,7 @@ def test_projects_notes_add_edit_and_delete(services: Services) -> None:
         await pilot.press("end", *" (confirmed)", "ctrl+s")
         await settle(pilot)
         assert own_notes()[0].body == "Kickoff moved to March (confirmed)"
-        hits = store.keyword_search("confirmed", FactFilter(), 10)
+        hits = store.search.keyword("confirmed", FactFilter(), 10)
         assert note.fact_key in {key for key, _ in hits}
         select(page, NoteRecord)
         await pilot.press("x")
@@ -681,7 +681,7 @@ def test_a_follow_up_is_read_with_the_conversation_and_ctrl_l_starts_afresh(
         await settle(pilot)
         assert not app.query(".exchange") and app.query_one(AskPane).chat.history == []  # type: ignore[union-attr]
         assert app.query_one("#ask-input").value == ""
-        runs = services.store.runs()
+        runs = services.store.runs.all()
         assert [r.agent_type for r in runs] == ["chat", "chat"]
 
     drive(app, script)
@@ -695,7 +695,7 @@ def test_two_sams_in_the_room_are_settled_item_by_item(services: Services) -> No
     its own, with its transcript lines, and the answers stay with their items (no alias:
     the next meeting with both Sams asks again)."""
     store = services.store
-    people = {p.name: p for p in store.people()}
+    people = {p.name: p for p in store.people.all()}
     chen = people["Sam Chen"].id
     answers = {  # who the transcript says owns each ("End of the week, yes." is no taking on)
         "Get the route-change push into the pilot build": chen,
@@ -722,8 +722,8 @@ def test_two_sams_in_the_room_are_settled_item_by_item(services: Services) -> No
         assert "to settle" not in str(app.query_one("#status").render())
 
     drive(app, script, size=(100, 30))
-    assert store.pending_mentions() == []
-    after = {p.name: p for p in store.people()}
+    assert store.people.pending_mentions() == []
+    after = {p.name: p for p in store.people.all()}
     assert after["Sam Chen"].open_action_items == people["Sam Chen"].open_action_items + 1
     assert after["Sam Cheng"].open_action_items == people["Sam Cheng"].open_action_items
     assert "Sam" not in after["Sam Chen"].aliases + after["Sam Cheng"].aliases
@@ -748,7 +748,7 @@ def test_a_name_nobody_in_the_room_fits_is_answered_once_and_remembered(
     )
     result = services.capture.capture_text(meeting, "ana.txt", "txt")
     assert result.ok and result.pending_names == ["Sam"]
-    chen = next(p.id for p in store.people() if p.name == "Sam Chen")
+    chen = next(p.id for p in store.people.all() if p.name == "Sam Chen")
     entities = EntityService(store, "tester")
     [in_room, elsewhere] = entities.pending()  # the demo's two-Sam meetings, and this one
     assert in_room.in_room and not elsewhere.in_room
@@ -764,9 +764,13 @@ def test_a_name_nobody_in_the_room_fits_is_answered_once_and_remembered(
         await settle(pilot)
 
     drive(app, script, size=(100, 30))
-    [item] = [a for a in store.action_items([result.capture_id]) if "device list" in a.description]
+    [item] = [
+        a
+        for a in store.captures.action_items([result.capture_id])
+        if "device list" in a.description
+    ]
     assert item.person_id == chen and not item.pending
-    assert "Sam" in next(p for p in store.people() if p.id == chen).aliases
+    assert "Sam" in next(p for p in store.people.all() if p.id == chen).aliases
 
 
 def test_escape_leaves_the_names_waiting(services: Services) -> None:
@@ -779,7 +783,7 @@ def test_escape_leaves_the_names_waiting(services: Services) -> None:
         await settle(pilot)
 
     drive(app, script, size=(80, 24))
-    assert [m.mention for m in services.store.pending_mentions()] == ["Sam"]
+    assert [m.mention for m in services.store.people.pending_mentions()] == ["Sam"]
 
 
 # Help, palette, keymap, theme, demo
@@ -818,7 +822,7 @@ def test_the_palette_goes_to_a_person(services: Services) -> None:
 
 
 def test_the_palette_has_whole_meeting_titles_at_80_columns(services: Services) -> None:
-    title = next(c.title for c in services.store.captures() if "Halvorsen" in c.title)
+    title = next(c.title for c in services.store.captures.all() if "Halvorsen" in c.title)
     assert len(title) > 24  # longer than the Captures pane shows at 80 columns
     app = MemoApp(services)
 
@@ -840,12 +844,12 @@ def test_the_palette_has_whole_meeting_titles_at_80_columns(services: Services) 
 
 def test_a_run_whose_process_died_shows_as_interrupted(services: Services) -> None:
     store = services.store
-    dead = store.start_run("digest", None, None, "offline", json.dumps({"pid": 2**22 + 12345}))
+    dead = store.runs.start("digest", None, None, "offline", json.dumps({"pid": 2**22 + 12345}))
     app = MemoApp(services)
 
     async def script(pilot: Any) -> None:
         await pilot.press("6")
-        run = store.run(dead)
+        run = store.runs.get(dead)
         assert run is not None and run.status == "interrupted"
         assert "interrupted" in shown(app)
 
@@ -879,7 +883,7 @@ def test_the_demo_seeds_in_the_background(tmp_path: Path, monkeypatch: pytest.Mo
         assert app.query_one("#captures-table").row_count == 8
 
     drive(app, script)
-    assert len(built.store.captures()) == 8 and built.store.projects()
+    assert len(built.store.captures.all()) == 8 and built.store.projects.all()
     built.close()
 
 
@@ -934,8 +938,8 @@ def test_an_agents_section_opens_in_the_editor_with_its_controls_visible(
     editor shows them as glyphs, and saving it untouched changes nothing (it is not
     rewritten, nor marked as the user's)."""
     store = services.store
-    beacon = next(p.id for p in store.projects() if p.name == "Beacon")
-    store.write_section("project", beacon, "summary", f"The agent {HOSTILE}", [], "agent")
+    beacon = next(p.id for p in store.projects.all() if p.name == "Beacon")
+    store.sections.write("project", beacon, "summary", f"The agent {HOSTILE}", [], "agent")
     app = MemoApp(services)
 
     async def script(pilot: Any) -> None:
@@ -952,7 +956,7 @@ def test_an_agents_section_opens_in_the_editor_with_its_controls_visible(
         assert not isinstance(app.screen, dialogs.NoteEditor)
 
     drive(app, script)
-    [summary] = [s for s in store.sections("project", beacon) if s.key == "summary"]
+    [summary] = [s for s in store.sections.all("project", beacon) if s.key == "summary"]
     assert summary.body == f"The agent {HOSTILE}" and summary.edited_by == "agent"
 
 
@@ -975,7 +979,7 @@ def test_pasted_text_has_its_controls_made_visible(services: Services) -> None:
 def test_a_name_with_controls_is_never_suggested(services: Services) -> None:
     """The Facts pane's project box completes known names; a suggestion is drawn as it is,
     so a name holding controls is left out (typing it whole still filters)."""
-    services.store.add_project(f"Atlantis {HOSTILE}")
+    services.store.projects.add(f"Atlantis {HOSTILE}")
     app = MemoApp(services)
 
     async def script(pilot: Any) -> None:
@@ -1001,7 +1005,7 @@ def test_ctrl_x_stops_a_backfill_and_the_rest_waits(
     seed_demo(bare.capture)
     bare.close()
     built = offline(tmp_path, monkeypatch, embed_model_path=model_path())
-    total = built.store.count_without_vectors()
+    total = built.store.vectors.count_missing()
     real = built.embed.embedder
     started, release = threading.Event(), threading.Event()
 
@@ -1029,7 +1033,7 @@ def test_ctrl_x_stops_a_backfill_and_the_rest_waits(
         await until(pilot, lambda: not job.has_class("running"), "the job bar to go")
 
     drive(app, script)
-    left = built.store.count_without_vectors()
+    left = built.store.vectors.count_missing()
     assert 0 < left < total  # a round was stored, the rest waits for memo backfill
     assert any("Embedding stopped" in text for text in said)
     built.close()
@@ -1066,13 +1070,13 @@ def test_a_stray_enter_does_not_answer_who_is_it(services: Services) -> None:
         await pilot.press("escape")
 
     drive(app, script)
-    assert [m.mention for m in services.store.pending_mentions()] == ["Sam"]
+    assert [m.mention for m in services.store.people.pending_mentions()] == ["Sam"]
 
 
 def test_a_deleted_meeting_leaves_the_open_person_page(services: Services) -> None:
     store = services.store
-    priya = next(p.id for p in store.people() if p.name == "Priya Natarajan")
-    retro = next(c for c in store.captures() if "retro" in c.title.lower())
+    priya = next(p.id for p in store.people.all() if p.name == "Priya Natarajan")
+    retro = next(c for c in store.captures.all() if "retro" in c.title.lower())
     app = MemoApp(services)
 
     def meetings_listed() -> list[str]:
@@ -1108,14 +1112,14 @@ def test_fast_scrolling_loads_each_page_once(
     monkeypatch.setattr(FactsPane, "PAGE", 20)
     store = services.store
     release = threading.Event()
-    page = store.facts_page
+    page = store.facts.page
 
     def held(*args: Any, **kwargs: Any) -> Any:  # the next page takes its time
         if len(args) > 2 or kwargs.get("after") is not None:
             release.wait(30)
         return page(*args, **kwargs)
 
-    monkeypatch.setattr(store, "facts_page", held)
+    monkeypatch.setattr(store.facts, "page", held)
     app = MemoApp(services)
 
     async def script(pilot: Any) -> None:
@@ -1133,9 +1137,9 @@ def test_fast_scrolling_loads_each_page_once(
 
 def test_a_note_about_the_projects_client(services: Services) -> None:
     store = services.store
-    beacon = next(p for p in store.projects() if p.name == "Beacon")
+    beacon = next(p for p in store.projects.all() if p.name == "Beacon")
     assert beacon.client == "Halvorsen Freight"
-    before = {n.id for n in store.project(beacon.id).notes if n.kind == "client"}
+    before = {n.id for n in store.projects.get(beacon.id).notes if n.kind == "client"}
     app = MemoApp(services)
 
     async def script(pilot: Any) -> None:
@@ -1149,7 +1153,7 @@ def test_a_note_about_the_projects_client(services: Services) -> None:
         await settle(pilot)
 
     drive(app, script)
-    after = [n for n in store.project(beacon.id).notes if n.kind == "client"]
+    after = [n for n in store.projects.get(beacon.id).notes if n.kind == "client"]
     [new] = [n for n in after if n.id not in before]
     assert new.owner == "Halvorsen Freight" and new.body == "Invoices need PO numbers"
     assert new.provenance is not None and new.provenance.source_type == "note"
@@ -1159,7 +1163,7 @@ def test_a_note_about_the_projects_client(services: Services) -> None:
 
 def test_r_runs_the_agent_and_e_edits_a_section_for_good(services: Services) -> None:
     store = services.store
-    beacon = next(p.id for p in store.projects() if p.name == "Beacon")
+    beacon = next(p.id for p in store.projects.all() if p.name == "Beacon")
     app = MemoApp(services)
 
     async def script(pilot: Any) -> None:
@@ -1169,7 +1173,7 @@ def test_r_runs_the_agent_and_e_edits_a_section_for_good(services: Services) -> 
         await settle(pilot)
         page = app.screen
         assert isinstance(page, ProjectPage)
-        assert {s.key for s in store.sections("project", beacon)} >= {"summary", "phases"}
+        assert {s.key for s in store.sections.all("project", beacon)} >= {"summary", "phases"}
         assert isinstance(next(iter(page.targets.values())), SectionRecord)  # listed first
         select(page, SectionRecord)
         await pilot.press("e")
@@ -1181,9 +1185,9 @@ def test_r_runs_the_agent_and_e_edits_a_section_for_good(services: Services) -> 
         await settle(pilot)
 
     drive(app, script)
-    summary = next(s for s in store.sections("project", beacon) if s.key == "summary")
+    summary = next(s for s in store.sections.all("project", beacon) if s.key == "summary")
     assert summary.body == "Our own summary." and summary.edited_by == "user"
-    assert [r.status for r in store.runs()] == ["completed", "completed"]
+    assert [r.status for r in store.runs.all()] == ["completed", "completed"]
 
 
 def test_ctrl_x_stops_a_run_on_a_model_and_r_in_runs_resumes_it(services: Services) -> None:
@@ -1197,8 +1201,8 @@ def test_ctrl_x_stops_a_run_on_a_model_and_r_in_runs_resumes_it(services: Servic
     from memo_tui.core.llm.base import RetryPolicy
 
     store = services.store
-    beacon = next(p.id for p in store.projects() if p.name == "Beacon")
-    fact = store.facts("decision")[0].fact_key
+    beacon = next(p.id for p in store.projects.all() if p.name == "Beacon")
+    fact = store.facts.all("decision")[0].fact_key
     with FakeServer() as server:
         server.default = model(fact, pause=0.3)
         services.provider = AnthropicProvider(
@@ -1208,18 +1212,18 @@ def test_ctrl_x_stops_a_run_on_a_model_and_r_in_runs_resumes_it(services: Servic
         app = MemoApp(services)
 
         def run_status() -> str:
-            runs = store.runs()
+            runs = store.runs.all()
             return runs[0].status if runs else ""
 
         async def script(pilot: Any) -> None:
             app.go_to("project", beacon)
             await settle(pilot)
             await pilot.press("r")
-            await until(pilot, lambda: len(store.tool_calls(1)) >= 1, "the first tool call")
+            await until(pilot, lambda: len(store.runs.tool_calls(1)) >= 1, "the first tool call")
             await pilot.press("ctrl+x")
             await until(pilot, lambda: run_status() == "interrupted", "the run stopped")
             await settle(pilot)
-            assert len(store.sections("project", beacon)) < len(PROJECT_SECTIONS)
+            assert len(store.sections.all("project", beacon)) < len(PROJECT_SECTIONS)
             await pilot.press("escape", "6")
             await settle(pilot)
             await pilot.press("r")  # the only run, highlighted
@@ -1227,10 +1231,10 @@ def test_ctrl_x_stops_a_run_on_a_model_and_r_in_runs_resumes_it(services: Servic
             await settle(pilot)
 
         drive(app, script)
-    assert {s.key for s in store.sections("project", beacon)} == set(PROJECT_SECTIONS)
-    kinds = [e.kind for e in store.events(1)]
+    assert {s.key for s in store.sections.all("project", beacon)} == set(PROJECT_SECTIONS)
+    kinds = [e.kind for e in store.runs.events(1)]
     assert kinds.count("started") == 1 and "resumed" in kinds and kinds[-1] == "finished"
-    writes = [c for c in store.tool_calls(1) if c.tool_name == "write_section"]
+    writes = [c for c in store.runs.tool_calls(1) if c.tool_name == "write_section"]
     assert len(writes) == len(PROJECT_SECTIONS)  # none made twice
 
 
@@ -1282,7 +1286,7 @@ def test_the_runs_pane_and_a_run_replayed_in_its_view(services: Services) -> Non
         assert isinstance(app.screen, RunScreen) and app.screen.run_id == done.run_id
         log = as_text(app.screen.query_one("#run-events").content)
         assert "→ write_section" in log and "finished: completed" in log
-        assert app.screen.seen == len(services.store.events(done.run_id))
+        assert app.screen.seen == len(services.store.runs.events(done.run_id))
 
     drive(app, script)
 
@@ -1296,7 +1300,7 @@ def test_the_collector_asks_before_it_links(
     built = offline(tmp_path, monkeypatch, approval_timeout_s=1.0 if button is None else 60.0)
     seed_demo(built.capture)
     store = built.store
-    atlas = next(p for p in store.projects() if p.name == "Atlas")
+    atlas = next(p for p in store.projects.all() if p.name == "Atlas")
     app = MemoApp(built)
     said: list[str] = []
     notify = app.notify
@@ -1314,11 +1318,11 @@ def test_the_collector_asks_before_it_links(
         await until(pilot, lambda: not job.has_class("running"), "the run to end")
 
     drive(app, script)
-    [run] = store.runs()
-    [decision] = store.run_decisions(run.id)
+    [run] = store.runs.all()
+    [decision] = store.runs.decisions(run.id)
     expected = {"yes": "accepted", "no": "rejected", None: "skipped"}[button]
     assert run.status == "completed" and decision.decision == expected
-    meetings = next(p for p in store.projects() if p.name == "Atlas").meetings
+    meetings = next(p for p in store.projects.all() if p.name == "Atlas").meetings
     assert meetings == atlas.meetings + (1 if button == "yes" else 0)
     assert f"collector completed: {'1 write' if button == 'yes' else '0 writes'}" in said
     built.close()
@@ -1337,11 +1341,11 @@ def test_every_agent_runs_from_the_tui(services: Services, on: str) -> None:
     from memo_tui.core.llm.base import RetryPolicy
 
     store = services.store
-    priya = next(p.id for p in store.people() if p.name == "Priya Natarajan")
-    atlas = next(p for p in store.projects() if p.name == "Atlas")
+    priya = next(p.id for p in store.people.all() if p.name == "Priya Natarajan")
+    atlas = next(p for p in store.projects.all() if p.name == "Atlas")
     with FakeServer() as server:
         if on == "model":
-            server.default = model(store.facts("decision")[0].fact_key, pause=0.0)
+            server.default = model(store.facts.all("decision")[0].fact_key, pause=0.0)
             services.provider = AnthropicProvider(
                 "test-key", server.url, services.ledger, RetryPolicy(2, 0.01, 0.05)
             )
@@ -1362,7 +1366,7 @@ def test_every_agent_runs_from_the_tui(services: Services, on: str) -> None:
             await pilot.press("escape", "ctrl+p", *"this week's digest")
             await pilot.pause(0.3)
             await pilot.press("enter")
-            await until(pilot, lambda: len(store.runs()) == 3, "the digest run")
+            await until(pilot, lambda: len(store.runs.all()) == 3, "the digest run")
             await settle(pilot)
             await pilot.press("5", *"why did we pick Postgres?", "enter")
             await settle(pilot)
@@ -1371,13 +1375,13 @@ def test_every_agent_runs_from_the_tui(services: Services, on: str) -> None:
             assert app.query_one("#ask-sources").option_count >= 1
 
         drive(app, script)
-    runs = {r.agent_type: r for r in store.runs()}
+    runs = {r.agent_type: r for r in store.runs.all()}
     assert set(runs) == {"person_enrich", "collector", "digest", "chat"}
     assert all(r.status == "completed" for r in runs.values())
     assert all((r.cost_microdollars > 0) == (on == "model") for r in runs.values())
-    assert {s.key for s in store.sections("person", priya)} >= {"facet:role", "profile"}
-    assert next(p for p in store.projects() if p.name == "Atlas").meetings > atlas.meetings
-    assert store.facts("digest")
+    assert {s.key for s in store.sections.all("person", priya)} >= {"facet:role", "profile"}
+    assert next(p for p in store.projects.all() if p.name == "Atlas").meetings > atlas.meetings
+    assert store.facts.all("digest")
 
 
 def test_a_new_run_is_selected_in_runs_when_it_starts(services: Services) -> None:
@@ -1394,9 +1398,9 @@ def test_a_new_run_is_selected_in_runs_when_it_starts(services: Services) -> Non
         await pilot.press("6", "down")  # the older one selected
         older = selected()
         await pilot.press("4", "down", "r")  # a third run, from the Projects pane
-        await until(pilot, lambda: len(services.store.runs()) == 3, "the third run")
+        await until(pilot, lambda: len(services.store.runs.all()) == 3, "the third run")
         await settle(pilot)
-        newest = services.store.runs()[0]
+        newest = services.store.runs.all()[0]
         assert older != str(newest.id) and selected() == str(newest.id)
 
     drive(app, script)
@@ -1413,7 +1417,8 @@ def test_r_in_the_people_and_projects_panes_runs_their_agent(services: Services)
 
     drive(app, script)
     runs = [
-        (r.agent_type, json.loads(r.spec_json)["entity"], r.status) for r in services.store.runs()
+        (r.agent_type, json.loads(r.spec_json)["entity"], r.status)
+        for r in services.store.runs.all()
     ]
     assert runs == [
         ("person_enrich", "Elena Kowalski", "completed"),
@@ -1463,18 +1468,18 @@ def test_ctrl_x_stops_a_mail_import_and_the_next_one_goes_on(
     async def script(pilot: Any) -> None:
         await path_dialog(pilot)
         await enter_path(pilot, archive)
-        await until(pilot, lambda: bool(store.known_messages()), "the first messages")
+        await until(pilot, lambda: bool(store.email.known_messages()), "the first messages")
         await pilot.press("ctrl+x")
         await until(pilot, lambda: not app.running("capture"), "the import to stop")
 
     drive(app, script)
-    stopped = len(store.known_messages())
-    assert 0 < stopped < 1500 or store.pending_threads()  # it stopped part way
+    stopped = len(store.email.known_messages())
+    assert 0 < stopped < 1500 or store.email.pending_threads()  # it stopped part way
     from memo_tui.core.email.importer import import_mail
 
     done = import_mail(store, archive, built.capture.capture_thread)
     assert done.new == 1500 - stopped and not done.stopped
-    assert store.pending_threads() == []
+    assert store.email.pending_threads() == []
     built.close()
 
 
@@ -1497,7 +1502,7 @@ def test_concepts_pane_adds_one_and_r_writes_its_document(services: Services) ->
         assert "Scope summary" in shown(app) and "3 sections" in shown(app)
 
     drive(app, script)
-    [run] = services.store.runs()
+    [run] = services.store.runs.all()
     assert run.agent_type == "concept_compile" and run.status == "completed"
 
 
@@ -1521,12 +1526,12 @@ def test_vectors_another_model_made_are_made_again_when_the_app_starts(
     EmbedService(bare.store, Older()).backfill()  # type: ignore[arg-type]
     bare.close()
     built = offline(tmp_path, monkeypatch, embed_model_path=model_path())
-    assert built.store.embedding_model() == "test/older-model"
+    assert built.store.vectors.model() == "test/older-model"
     app = MemoApp(built)
 
     async def script(pilot: Any) -> None:
         job = app.query_one("#job")
-        await until(pilot, lambda: built.store.embedding_model() == INT8, "the new space")
+        await until(pilot, lambda: built.store.vectors.model() == INT8, "the new space")
         await until(pilot, lambda: not job.has_class("running"), "the job bar to go")
         app.refresh_lists()
         status = app.query_one("#status")
@@ -1553,12 +1558,12 @@ def test_facts_left_without_a_vector_are_embedded_when_the_app_starts(
     built.capture.capture_file(DEMO / "2026-09-08-atlas-kickoff.txt")  # embedded after commit
     built.capture.after_commit = None
     built.capture.capture_file(DEMO / "2026-10-20-atlas-migration-retro.txt")  # not embedded
-    assert built.store.count_without_vectors() > 0
+    assert built.store.vectors.count_missing() > 0
     app = MemoApp(built)
 
     async def script(pilot: Any) -> None:
         job = app.query_one("#job")
-        await until(pilot, lambda: built.store.count_without_vectors() == 0, "every vector")
+        await until(pilot, lambda: built.store.vectors.count_missing() == 0, "every vector")
         await until(pilot, lambda: not job.has_class("running"), "the job bar to go")
 
     drive(app, script)

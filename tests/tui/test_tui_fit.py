@@ -105,7 +105,7 @@ def test_a_page_reloaded_keeps_every_wrapped_line(services: Services) -> None:
     must still get every line it wraps to. (OptionList measures an entry once, so one
     measured before the scrollbar appeared lost its last line: 'due 2026-11-30' vanished.)"""
     app = MemoApp(services)
-    atlas = next(p.id for p in services.store.projects() if p.name == "Atlas")
+    atlas = next(p.id for p in services.store.projects.all() if p.name == "Atlas")
 
     def stale() -> list[int]:
         entries = app.screen.query_one("#page-entries")

@@ -197,4 +197,4 @@ class Chat:
 
     def _fact(self, n: int) -> FactRecord:
         key = self.labels.keys[n - 1]
-        return self.services.store.facts_by_keys([key])[key]
+        return self.services.store.facts.by_keys([key])[key]

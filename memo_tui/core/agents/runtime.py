@@ -157,14 +157,16 @@ class AgentRun:
         self.outcome = Outcome(0, "running")
 
     def _event(self, kind: str, **payload: Any) -> None:
-        seq = self.store.append_event(self.run_id, kind, json.dumps(payload, ensure_ascii=False))
+        seq = self.store.runs.append_event(
+            self.run_id, kind, json.dumps(payload, ensure_ascii=False)
+        )
         if self.listener is not None:
             self.listener(seq, kind, payload)
 
     async def run(self, brief: str, history: Sequence[Message] = ()) -> Outcome:
         """Run from `brief` (after `history`: earlier turns of a conversation)."""
         spec = self.spec
-        self.run_id = self.store.start_run(
+        self.run_id = self.store.runs.start(
             spec.agent, spec.entity_type, spec.entity_id, spec.model, self._spec_json()
         )
         self.outcome = Outcome(self.run_id, "running")
@@ -176,11 +178,11 @@ class AgentRun:
         tool calls are not made again: their stored results are what the model sees."""
         self.run_id = run_id
         self.outcome = Outcome(run_id, "running")
-        self.store.set_run_spec(run_id, self._spec_json())  # this process runs it now
-        self.store.set_run_status(run_id, "running")
+        self.store.runs.set_spec(run_id, self._spec_json())  # this process runs it now
+        self.store.runs.set_status(run_id, "running")
         self._event("resumed")
         messages = [Message("user", brief)]
-        steps = [step for step in self.store.steps(run_id) if step.message_json]
+        steps = [step for step in self.store.runs.steps(run_id) if step.message_json]
         repairing = False
         for step in steps:
             if step.kind == "repair":
@@ -195,7 +197,7 @@ class AgentRun:
             if calls:
                 results = [await self._replayed(step.id, call) for call in calls]
                 messages.append(Message("user", tool_results=tuple(results)))
-        last = max((step.step_index for step in self.store.steps(run_id)), default=-1)
+        last = max((step.step_index for step in self.store.runs.steps(run_id)), default=-1)
         return await self._guarded(self._loop(messages, last + 1, repairing))
 
     def _spec_json(self) -> str:
@@ -209,7 +211,7 @@ class AgentRun:
     async def _replayed(self, step_id: int, call: ToolCall) -> ToolResult:
         """A call of a completed step: its stored result, or (cut off before it finished)
         made now."""
-        done = self.store.completed_tool_call(self.run_id, call.id)
+        done = self.store.runs.completed_tool_call(self.run_id, call.id)
         if done is None:
             return await self._call(step_id, call)
         result = json.loads(done.result_json or "{}")
@@ -235,7 +237,9 @@ class AgentRun:
             if self.stop is not None and self.stop():
                 self._finish("interrupted", "stopped by the user: resume it to go on")
                 return
-            step_id = self.store.start_step(self.run_id, index, "repair" if repairing else "turn")
+            step_id = self.store.runs.start_step(
+                self.run_id, index, "repair" if repairing else "turn"
+            )
             request = Request(
                 spec.model,
                 tuple(messages),
@@ -254,13 +258,13 @@ class AgentRun:
                     for c in completion.tool_calls
                 ],
             }
-            self.store.finish_step(
+            self.store.runs.finish_step(
                 step_id, "completed", usage.input_tokens, usage.output_tokens, json.dumps(turn)
             )
             cost = cost_microdollars(
                 completion.model, usage.input_tokens, usage.output_tokens, self.prices
             )
-            self.store.add_run_usage(self.run_id, usage.input_tokens, usage.output_tokens, cost)
+            self.store.runs.add_usage(self.run_id, usage.input_tokens, usage.output_tokens, cost)
             self.outcome.steps += 1
             if completion.text:
                 self._event("model_text", text=completion.text)
@@ -326,7 +330,7 @@ class AgentRun:
     async def _call(self, step_id: int, call: ToolCall) -> ToolResult:
         tool = TOOLS[call.name]
         arguments = json.dumps(call.arguments, ensure_ascii=False, sort_keys=True)
-        row = self.store.start_tool_call(
+        row = self.store.runs.start_tool_call(
             self.run_id, step_id, call.id, call.name, arguments, tool.mutating
         )
         self._event("tool_call", id=call.id, name=call.name, arguments=call.arguments)
@@ -355,14 +359,14 @@ class AgentRun:
             if self.label is not None:
                 result = self.label(result)
             status = "failed" if "error" in result else "completed"
-            self.store.finish_tool_call(self.run_id, call.id, status, result_text(result))
+            self.store.runs.finish_tool_call(self.run_id, call.id, status, result_text(result))
         return result
 
     async def _approval(self, call: ToolCall, row: int) -> Approval:
         """Wait for the user's yes or no (the run says it is waiting); no answer in time, or
         nobody to ask, is 'skipped'. The decision is stored with the call; a resumed run
         does not ask again."""
-        asked = [d for d in self.store.run_decisions(self.run_id) if d.tool_call_id == row]
+        asked = [d for d in self.store.runs.decisions(self.run_id) if d.tool_call_id == row]
         if asked:  # answered before the run was cut off: the answer stands
             prior = asked[-1].decision
             if prior == "accepted":
@@ -372,7 +376,7 @@ class AgentRun:
         proposal = Proposal(
             self.run_id, self.spec.agent, call.id, call.name, call.arguments, timeout
         )
-        self.store.set_run_status(self.run_id, "waiting_for_user")
+        self.store.runs.set_status(self.run_id, "waiting_for_user")
         self._event("approval_needed", id=call.id, arguments=call.arguments, timeout_s=timeout)
         decision: Approval = "skipped"
         by = "timeout"
@@ -383,13 +387,13 @@ class AgentRun:
                 answer = "skipped"
             if answer in ("accepted", "rejected"):
                 decision, by = ("accepted" if answer == "accepted" else "rejected"), "user"
-        self.store.record_decision(self.run_id, row, decision, by, json.dumps(call.arguments))
-        self.store.set_run_status(self.run_id, "running")
+        self.store.runs.record_decision(self.run_id, row, decision, by, json.dumps(call.arguments))
+        self.store.runs.set_status(self.run_id, "running")
         self._event("approval", id=call.id, decision=decision, decided_by=by)
         return decision
 
     def _finish(self, status: RunStatus, error: str | None = None) -> None:
         self.outcome.status, self.outcome.error = status, error
         with self.store.atomically():  # a finished run always has its 'finished' event
-            self.store.set_run_status(self.run_id, status, error)
+            self.store.runs.set_status(self.run_id, status, error)
             self._event("finished", status=status, error=error)

@@ -50,7 +50,7 @@ def run_agent(
     spec = _spec(services, agent, entity)
     run = _agent_run(services, spec, listener, approver, stop)
     outcome = asyncio.run(run.run(brief(spec)))
-    services.store.rebuild_reports()
+    services.store.reports.rebuild()
     return outcome
 
 
@@ -65,7 +65,7 @@ def resume_run(
     import asyncio
 
     interrupt_orphans(services)
-    found = services.store.run(run_id)
+    found = services.store.runs.get(run_id)
     if found is None:
         raise UnknownEntity(f"no run {run_id}; memo runs lists them")
     if found.status not in ("interrupted", "failed"):
@@ -81,7 +81,7 @@ def resume_run(
     spec = _spec(services, found.agent_type, entity)
     run = _agent_run(services, spec, listener, approver, stop)
     outcome = asyncio.run(run.resume(run_id, brief(spec)))
-    services.store.rebuild_reports()
+    services.store.reports.rebuild()
     return outcome
 
 
@@ -118,7 +118,7 @@ def _spec(services: Services, agent: str, entity: str) -> RunSpec:
         person_id, name = _person(services, entity)
         return person_enrich(person_id, name, model, limit)
     if agent == "concept_compile":
-        concepts = {c.name.lower(): c for c in services.store.concepts()}
+        concepts = {c.name.lower(): c for c in services.store.concepts.all()}
         concept = concepts.get(" ".join(entity.split()).lower())
         if concept is None:
             known = ", ".join(sorted(c.name for c in concepts.values())) or "none yet"
@@ -126,7 +126,7 @@ def _spec(services: Services, agent: str, entity: str) -> RunSpec:
                 f"no concept called {entity!r} (concepts: {known}); memo concept add NAME"
             )
         return concept_compile(concept.id, concept.name, model, limit)
-    projects = {p.name.lower(): p for p in services.store.projects()}
+    projects = {p.name.lower(): p for p in services.store.projects.all()}
     found = projects.get(entity.strip().lower())
     if found is None:
         known = ", ".join(sorted(p.name for p in projects.values())) or "none yet"
@@ -139,7 +139,7 @@ def _person(services: Services, entity: str) -> tuple[int, str]:
     """The one person a name means (spelling as memo resolves names), or why not."""
     from memo_tui.core.entities.resolve import NeedsDisambiguation, Resolved, resolve
 
-    found = resolve(entity, services.store.directory())
+    found = resolve(entity, services.store.people.directory())
     if isinstance(found, Resolved):
         return found.entity.id, found.entity.name
     if isinstance(found, NeedsDisambiguation):
@@ -167,10 +167,10 @@ def week_of(entity: str) -> tuple[str, str]:
 def interrupt_orphans(services: Services) -> list[int]:
     """Runs left 'running' by a process that is gone become 'interrupted'."""
     orphans = []
-    for run in services.store.runs():
+    for run in services.store.runs.all():
         pid = json.loads(run.spec_json or "{}").get("pid")
         if run.status in ("running", "waiting_for_user") and not _alive(pid):
-            services.store.set_run_status(run.id, "interrupted", "the process running it ended")
+            services.store.runs.set_status(run.id, "interrupted", "the process running it ended")
             orphans.append(run.id)
     return orphans
 

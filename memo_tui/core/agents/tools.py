@@ -81,7 +81,9 @@ def _search_facts(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     from memo_tui.core.recall.retrieve import retrieve
 
     query = str(args["query"])
-    filters = with_entities(parse_question(query, dt.date.today()), query, ctx.store.directory())
+    filters = with_entities(
+        parse_question(query, dt.date.today()), query, ctx.store.people.directory()
+    )
     if args.get("types"):
         filters = replace(filters, fact_types=tuple(args["types"]))
     search = ctx.search or SearchContext(None)
@@ -92,7 +94,7 @@ def _search_facts(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
 
 
 def _get_fact(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
-    fact = ctx.store.fact(int(args["fact_id"]))
+    fact = ctx.store.facts.get(int(args["fact_id"]))
     return {"fact": fact_json(fact)} if fact else {"error": f"no fact {args['fact_id']}"}
 
 
@@ -100,13 +102,13 @@ def _project_id(ctx: ToolContext, args: dict[str, Any]) -> int | None:
     name = args.get("project")
     if name is None:
         return ctx.spec.entity_id if ctx.spec.entity_type == "project" else None
-    found = [p.id for p in ctx.store.projects() if p.name.lower() == str(name).lower()]
+    found = [p.id for p in ctx.store.projects.all() if p.name.lower() == str(name).lower()]
     return found[0] if found else None
 
 
 def _get_project(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     project_id = _project_id(ctx, args)
-    detail = ctx.store.project(project_id) if project_id is not None else None
+    detail = ctx.store.projects.get(project_id) if project_id is not None else None
     if detail is None:
         return {"error": f"no project {args.get('project')!r}"}
     s = detail.summary
@@ -117,7 +119,7 @@ def _get_project(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
         "notes": [{"about": n.owner, "body": n.body} for n in detail.notes],
         "sections": [
             {"key": x.key, "body": x.body, "edited_by": x.edited_by}
-            for x in ctx.store.sections("project", s.id)
+            for x in ctx.store.sections.all("project", s.id)
         ],
     }
 
@@ -127,7 +129,7 @@ def _list_project_evidence(ctx: ToolContext, args: dict[str, Any]) -> dict[str, 
     if project_id is None:
         return {"error": f"no project {args.get('project')!r}"}
     types = tuple(args.get("types") or ("decision", "action_item", "project_note", "client_note"))
-    facts = ctx.store.facts_page(
+    facts = ctx.store.facts.page(
         FactFilter(project_ids=(project_id,), fact_types=types, current=True),
         int(args.get("limit", 60)),
     )
@@ -136,7 +138,7 @@ def _list_project_evidence(ctx: ToolContext, args: dict[str, Any]) -> dict[str, 
 
 def _context_status(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     """How full the context is: the latest model turn's input, against the run's limit."""
-    finished = [step for step in ctx.store.steps(ctx.run_id) if step.finished_at]
+    finished = [step for step in ctx.store.runs.steps(ctx.run_id) if step.finished_at]
     used = finished[-1].input_tokens if finished else 0
     share = used / ctx.spec.context_limit
     level = "normal"
@@ -150,11 +152,11 @@ def _write_section(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     if ctx.spec.entity_type is None or ctx.spec.entity_id is None:
         return {"error": "this run has no entity to write about"}
     cited = [int(k) for k in args.get("cited_fact_ids") or []]
-    known = ctx.store.facts_by_keys(cited)
+    known = ctx.store.facts.by_keys(cited)
     missing = [k for k in cited if k not in known]
     if missing:
         return {"error": f"no such fact ids: {missing}; cite ids the tools returned"}
-    outcome = ctx.store.write_section(
+    outcome = ctx.store.sections.write(
         ctx.spec.entity_type,
         ctx.spec.entity_id,
         str(args["key"]),
@@ -171,24 +173,24 @@ def _record_no_change(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
 
 def _get_capture(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     capture_id = int(args["capture_id"])
-    found = ctx.store.capture(capture_id)
+    found = ctx.store.captures.get(capture_id)
     if found is None:
         return {"error": f"no meeting {capture_id}"}
     return {
         "id": found.id,
         "title": found.title,
         "date": found.occurred_at,
-        "decisions": [_decision(d) for d in ctx.store.decisions([capture_id])],
-        "action_items": [_action(a) for a in ctx.store.action_items([capture_id])],
+        "decisions": [_decision(d) for d in ctx.store.captures.decisions([capture_id])],
+        "action_items": [_action(a) for a in ctx.store.captures.action_items([capture_id])],
     }
 
 
 def _get_capture_lines(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     capture_id, start = int(args["capture_id"]), max(1, int(args["start"]))
     end = min(int(args.get("end", start + 20)), start + 80)  # a window, never the whole text
-    if ctx.store.capture(capture_id) is None:
+    if ctx.store.captures.get(capture_id) is None:
         return {"error": f"no meeting {capture_id}"}
-    _, body, _, _ = ctx.store.capture_source(capture_id)
+    _, body, _, _ = ctx.store.captures.source(capture_id)
     lines = body.split("\n")
     return {
         "lines": [{"n": n, "text": lines[n - 1]} for n in range(start, min(end, len(lines)) + 1)]
@@ -221,7 +223,7 @@ def _action(a: ActionItemRecord) -> dict[str, Any]:
 def _listed(ctx: ToolContext, args: dict[str, Any], fact_type: str) -> dict[str, Any]:
     since = args.get("since")
     flt = FactFilter(fact_types=(fact_type,), since=since, until=args.get("until"), current=True)
-    facts = ctx.store.facts_page(flt, int(args.get("limit", 50)))
+    facts = ctx.store.facts.page(flt, int(args.get("limit", 50)))
     return {"facts": [fact_json(f) for f in facts]}
 
 
@@ -235,13 +237,13 @@ def _list_action_items(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]
 
 def _get_person(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     name = str(args.get("person", ""))
-    people = {p.name.lower(): p.id for p in ctx.store.people()}
+    people = {p.name.lower(): p.id for p in ctx.store.people.all()}
     person_id = (
         people.get(name.lower())
         if name
         else (ctx.spec.entity_id if ctx.spec.entity_type == "person" else None)
     )
-    person = ctx.store.person(person_id) if person_id is not None else None
+    person = ctx.store.people.get(person_id) if person_id is not None else None
     if person is None:
         return {"error": f"no person {name!r}"}
     return {
@@ -262,7 +264,7 @@ def _write_digest(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     provenance = Provenance(
         "agent", f"run:{ctx.run_id}", utc_now(), triggered_by_agent=ctx.spec.agent
     )
-    digest_id = ctx.store.add_digest(
+    digest_id = ctx.store.notes.add_digest(
         str(args["period_start"]), str(args["period_end"]), body, provenance
     )
     return {"digest_id": digest_id, "outcome": "written"}
@@ -270,10 +272,10 @@ def _write_digest(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
 
 def _find_unlinked_evidence(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     project_id = _project_id(ctx, args)
-    detail = ctx.store.project(project_id) if project_id is not None else None
+    detail = ctx.store.projects.get(project_id) if project_id is not None else None
     if detail is None:
         return {"error": f"no project {args.get('project')!r}"}
-    found = ctx.store.unlinked_mentions(detail.summary.id, detail.summary.name)
+    found = ctx.store.projects.unlinked_mentions(detail.summary.id, detail.summary.name)
     return {
         "project": detail.summary.name,
         "meetings": [{"id": c, "title": t, "mentions": n} for c, t, n in found[:20]],
@@ -286,7 +288,7 @@ def _propose_backfill(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     if project_id is None:
         return {"error": f"no project {args.get('project')!r}"}
     ids = [int(c) for c in args.get("capture_ids") or []]
-    linked = ctx.store.link_captures(project_id, ids, "agent")
+    linked = ctx.store.projects.link_captures(project_id, ids, "agent")
     return {"outcome": "accepted", "linked": linked}
 
 
@@ -302,16 +304,16 @@ def _link_evidence(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     if ctx.spec.entity_type is None or ctx.spec.entity_id is None:
         return {"error": "this run has no entity to link evidence to"}
     key = str(args["key"])
-    current = {x.key: x for x in ctx.store.sections(ctx.spec.entity_type, ctx.spec.entity_id)}
+    current = {x.key: x for x in ctx.store.sections.all(ctx.spec.entity_type, ctx.spec.entity_id)}
     section = current.get(key)
     if section is None:
         return {"error": f"no section {key!r} yet: write it first"}
     added = [int(k) for k in args.get("fact_ids") or []]
-    missing = [k for k in added if k not in ctx.store.facts_by_keys(added)]
+    missing = [k for k in added if k not in ctx.store.facts.by_keys(added)]
     if missing:
         return {"error": f"no such fact ids: {missing}; cite ids the tools returned"}
     cited = list(dict.fromkeys([*section.cited_fact_keys, *added]))
-    outcome = ctx.store.write_section(
+    outcome = ctx.store.sections.write(
         ctx.spec.entity_type, ctx.spec.entity_id, key, section.body, cited, "agent"
     )
     return {"key": key, "outcome": outcome, "cited_fact_ids": cited}

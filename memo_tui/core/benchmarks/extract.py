@@ -280,13 +280,13 @@ def run_set(data: Path, extractor: Extractor | None = None) -> SetBench:
         bench.extractor = service.extractor_name
         _time_extraction(service, bench, count_chars=True)
         done = labelled.capture_all(service, data, rows, Path(scratch))
-        names = {p.id: p.name for p in store.directory().people}
+        names = {p.id: p.name for p in store.people.directory().people}
         for row in rows:
             capture_id = done[row["file"]].capture_id
             raw = (data / row["file"]).read_text(encoding="utf-8", errors="replace")
             found = SetFile(row["file"], error=done[row["file"]].error)
-            decisions = store.decisions([capture_id]) if capture_id else []
-            actions = store.action_items([capture_id]) if capture_id else []
+            decisions = store.captures.decisions([capture_id]) if capture_id else []
+            actions = store.captures.action_items([capture_id]) if capture_id else []
             _score_file(
                 found, row, raw, (decisions, actions), lambda i: cast.member(names.get(i or 0))
             )
@@ -318,7 +318,9 @@ def _score_links(
     for row in rows:
         capture_id = done[row["file"]].capture_id
         if capture_id:
-            for ours, wanted in labelled.match(store.decisions([capture_id]), row["decisions"]):
+            for ours, wanted in labelled.match(
+                store.captures.decisions([capture_id]), row["decisions"]
+            ):
                 truth_of[ours.id] = (row["file"], wanted["id"])
     truth = _truth_links(rows)
 
@@ -333,7 +335,7 @@ def _score_links(
 
     tally = {f"{s} {v}": 0 for s in ("applied", "proposed") for v in ("right", "wrong")}
     found: set[tuple[tuple[str, str], tuple[str, str]]] = set()
-    for change in store.changes():
+    for change in store.changes.all():
         if change.kind != "supersedes" or change.new_decision_id is None:
             continue
         old, new = truth_of.get(change.old_id), truth_of.get(change.new_decision_id)
@@ -367,11 +369,13 @@ def _score_closes(
     for row in rows:
         capture_id = done[row["file"]].capture_id
         if capture_id:
-            for ours, wanted in labelled.match(store.action_items([capture_id]), row["actions"]):
+            for ours, wanted in labelled.match(
+                store.captures.action_items([capture_id]), row["actions"]
+            ):
                 item_truth[ours.id] = wanted | {"file": row["file"]}
     tally = {f"closed {s} {v}": 0 for s in ("applied", "proposed") for v in ("right", "wrong")}
     closed: set[int] = set()
-    for change in store.changes():
+    for change in store.changes.all():
         if change.kind != "closes":
             continue
         later = (item_truth.get(change.old_id) or {}).get("closed_by") or ""

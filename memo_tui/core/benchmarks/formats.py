@@ -185,7 +185,7 @@ def run(data: Path) -> FormatsBench:
                 captured[path.name] = result.capture_id
         for figures in bench.files:
             if figures.companion and figures.file in captured:
-                chat = store.capture(captured[figures.file])
+                chat = store.captures.get(captured[figures.file])
                 figures.companion_linked = chat is not None and chat.channel_of == captured.get(
                     figures.companion
                 )

@@ -88,7 +88,7 @@ def run(data: Path) -> PeopleBench:
         capture = CaptureService(store, CaptureOptions(max_chars=10_000_000, user="bench"))
         done = capture_all(capture, data, truth, Path(scratch))
         ids = {file: result.capture_id for file, result in done.items()}
-        names = {p.id: p.name for p in store.directory().people}
+        names = {p.id: p.name for p in store.people.directory().people}
         bench.people = len(names)
         _score_people(bench, store, truth, ids, names, cast)
         service = EntityService(store, "bench")
@@ -123,7 +123,10 @@ def _score_people(
         capture_id = ids[row["file"]]
         if capture_id is None:
             continue
-        decisions, actions = store.decisions([capture_id]), store.action_items([capture_id])
+        decisions, actions = (
+            store.captures.decisions([capture_id]),
+            store.captures.action_items([capture_id]),
+        )
         items: list[DecisionRecord | ActionItemRecord] = [*decisions, *actions]
         for item in items:
             member = cast.member(names.get(item.person_id or 0))

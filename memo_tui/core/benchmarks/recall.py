@@ -229,7 +229,7 @@ def _capture_all(
         if result.status != "captured" or result.capture_id is None:
             bench.rejected.append(f"{path.stem}: {result.status} {result.error or ''}".strip())
             continue
-        facts = store.facts(capture_id=result.capture_id)
+        facts = store.facts.all(capture_id=result.capture_id)
         bench.facts += len(facts)
         meetings[path.stem] = Meeting(result.capture_id, _fact_ranges(facts), _turn_offsets(text))
         progress(f"captured {n}/{len(paths)} meetings")

@@ -251,12 +251,14 @@ def _write_facts(
     """Write the captures; (fact key, stored text) of each generated fact, in generation order."""
     texts = [" ".join(words) for words in tokens]
     for number, first in enumerate(range(0, len(texts), FACTS_PER_CAPTURE)):
-        store.write_capture(_capture(number, texts[first : first + FACTS_PER_CAPTURE], first, seed))
+        store.captures.write(
+            _capture(number, texts[first : first + FACTS_PER_CAPTURE], first, seed)
+        )
         if (number + 1) % 200 == 0:
             say(f"{len(texts):,} facts: {first + FACTS_PER_CAPTURE:,} written")
     # Within a type, keys grow in insertion order, and facts_without_vectors sorts by key.
     stored: dict[str, list[tuple[int, str]]] = {}
-    for key, body in store.facts_without_vectors(len(texts)):
+    for key, body in store.vectors.missing(len(texts)):
         stored.setdefault(FACT_TYPES[(key >> 32) - 1], []).append((key, body))
     made: dict[str, list[int]] = {}
     for index in range(len(texts)):
@@ -284,10 +286,12 @@ def build_store(
     centres = _unit(rng.standard_normal((TOPICS, DIM)))
     noise = rng.standard_normal((facts, DIM)) * FACT_NOISE / np.sqrt(DIM)
     vectors = _unit(centres[topics] + noise)
-    store.set_embedding_space(MODEL, DIM)
+    store.vectors.set_space(MODEL, DIM)
     for first in range(0, facts, VECTOR_BATCH):
         batch = range(first, min(first + VECTOR_BATCH, facts))
-        store.put_embeddings([(keys[i], vectors[i].tobytes(), f"bench-{i}") for i in batch], MODEL)
+        store.vectors.put_many(
+            [(keys[i], vectors[i].tobytes(), f"bench-{i}") for i in batch], MODEL
+        )
         say(f"{facts:,} facts: {batch.stop:,} vectors written")
     return Corpus(
         keys=keys,
@@ -352,8 +356,8 @@ def _time_queries(
     for n, (text, vector) in enumerate(zip(texts, vectors, strict=True)):
         as_list = [float(x) for x in vector]
         embedder = _Precomputed(MODEL, as_list)
-        _, kw = _timed(store.keyword_search, text, everything, POOL, STOPWORDS)
-        knn, vec = _timed(store.vector_search, as_list, everything, POOL, 0.0)
+        _, kw = _timed(store.search.keyword, text, everything, POOL, STOPWORDS)
+        knn, vec = _timed(store.search.vector, as_list, everything, POOL, 0.0)
         result, hyb = _timed(
             hybrid_search, store, embedder, text, everything, LIMIT, 0.0, pool=POOL
         )
@@ -363,7 +367,7 @@ def _time_queries(
         _, hyb_filtered = _timed(
             hybrid_search, store, embedder, text, FILTERED, LIMIT, 0.0, pool=POOL, index=index
         )
-        _, fetch = _timed(store.facts_by_keys, [hit.fact.fact_key for hit in result.hits])
+        _, fetch = _timed(store.facts.by_keys, [hit.fact.fact_key for hit in result.hits])
         if n >= warmup:
             for name, ms in (
                 ("keyword", kw),

@@ -19,7 +19,7 @@ class UnknownCapture(LookupError):
 def capture_to_delete(store: Store, capture_id: int) -> CaptureSummary:
     """The capture a delete would remove (for the question asked first); UnknownCapture when
     there is no such capture."""
-    found = store.capture(capture_id)
+    found = store.captures.get(capture_id)
     if found is None:
         raise UnknownCapture(_unknown(capture_id))
     return found
@@ -29,7 +29,7 @@ def delete_capture(store: Store, capture_id: int) -> CaptureSummary:
     """Delete a capture and all it owns; the capture as it was. UnknownCapture, and nothing
     written, when there is no such capture."""
     found = capture_to_delete(store, capture_id)
-    if not store.delete_capture(capture_id):  # deleted since it was read
+    if not store.captures.delete(capture_id):  # deleted since it was read
         raise UnknownCapture(_unknown(capture_id))
     return found
 

@@ -213,7 +213,7 @@ class CaptureService:
         except CaptureRejected as problem:
             return CaptureResult(label, "rejected", error=problem.message)
         content_hash = dedup.content_hash(transcript.text)
-        existing = self.store.capture_by_hash(content_hash)
+        existing = self.store.captures.by_hash(content_hash)
         if existing is not None:
             return self._unchanged(label, existing.id, existing.title)
         signature = dedup.signature(transcript.text)
@@ -266,16 +266,16 @@ class CaptureService:
             if self.proposer is not None:
                 found += self.proposer(self.store, capture_id, found)
             found += closings(self.store, capture_id)
-            ids = self.store.add_changes(found)
+            ids = self.store.changes.add(found)
         except StoreError:
             return []
-        return [c for c in (self.store.change(i) for i in ids) if c is not None]
+        return [c for c in (self.store.changes.get(i) for i in ids) if c is not None]
 
     def _touched(self, outcome: CaptureResult) -> list[int]:
         """Captures whose facts an applied change re-worded (their text says superseded or
         done now, so their vectors are made again)."""
         applied = [c for c in outcome.changes if c.status == "applied"]
-        return self.store.captures_of(
+        return self.store.captures.of_facts(
             [c.old_id for c in applied if c.kind == "supersedes"],
             [c.old_id for c in applied if c.kind == "closes"],
         )
@@ -292,10 +292,13 @@ class CaptureService:
         in one transaction; (capture id, decisions, action items). `prepared` is this
         transcript's capture as `thread_preparer` built it ahead, names not yet linked."""
         content_hash = dedup.content_hash(transcript.text)
-        existing = self.store.capture_by_hash(content_hash)
+        existing = self.store.captures.by_hash(content_hash)
         if existing is not None:  # the same text is stored: link the thread to it
-            self.store.attach_thread(thread_key, existing.id)
-            found = self.store.decisions([existing.id]), self.store.action_items([existing.id])
+            self.store.email.attach_thread(thread_key, existing.id)
+            found = (
+                self.store.captures.decisions([existing.id]),
+                self.store.captures.action_items([existing.id]),
+            )
             return existing.id, len(found[0]), len(found[1])
         source_path = thread_source(str(meta.get("source", "mail")), thread_key)
         prepared = prepared or self._preparer()((transcript, source_path))
@@ -303,9 +306,9 @@ class CaptureService:
         listed = meta.get("participants", [])
         participants = [(str(a), str(n), bool(s)) for a, n, s in listed]  # type: ignore[attr-defined]
         with self.store.atomically():
-            written = self.store.write_capture(new, replace_id)
-            self.store.attach_thread(thread_key, written.capture_id)
-            self.store.link_participants(participants, self.options.my_addresses)
+            written = self.store.captures.write(new, replace_id)
+            self.store.email.attach_thread(thread_key, written.capture_id)
+            self.store.email.link_participants(participants, self.options.my_addresses)
         if self.after_commit is not None:
             self.after_commit(written.capture_id)
         return written.capture_id, len(written.decisions), len(written.action_items)
@@ -349,7 +352,7 @@ class CaptureService:
 
     def _linked(self, transcript: Transcript, new: NewCapture) -> NewCapture:
         """The capture with its names linked to people (and the names it taught kept)."""
-        directory = self.store.directory()
+        directory = self.store.people.directory()
         taught = taught_names(transcript.turns, [*transcript.speakers, *transcript.attendees])
         if taught:  # kept, so the meeting's names read the same way later (memo resolve)
             new = replace(new, meta={**new.meta, "names": taught})
@@ -359,7 +362,7 @@ class CaptureService:
         self, source_path: str | None, transcript: Transcript, replace_id: int | None
     ) -> Pairing:
         day = transcript.occurred_at.isoformat() if transcript.occurred_at else None
-        stored = [c for c in self.store.capture_candidates() if c.id != replace_id]
+        stored = [c for c in self.store.captures.candidates() if c.id != replace_id]
         return pairing(source_path, transcript.source_format, day, stored)
 
     def _write(
@@ -370,13 +373,13 @@ class CaptureService:
         paired = paired or Pairing()
         try:
             with self.store.atomically():
-                written = self.store.write_capture(new, replace_id)
+                written = self.store.captures.write(new, replace_id)
                 if paired.chat_of is not None:
-                    self.store.link_side_channel(written.capture_id, paired.chat_of)
+                    self.store.captures.link_side_channel(written.capture_id, paired.chat_of)
                 for chat in paired.chats:
-                    self.store.link_side_channel(chat, written.capture_id)
+                    self.store.captures.link_side_channel(chat, written.capture_id)
         except DuplicateCaptureError:  # another process stored the same text just now
-            again = self.store.capture_by_hash(new.content_hash)
+            again = self.store.captures.by_hash(new.content_hash)
             assert again is not None
             return self._unchanged(label, again.id, again.title)
         return CaptureResult(
@@ -394,16 +397,16 @@ class CaptureService:
         )
 
     def _unchanged(self, label: str, capture_id: int, title: str) -> CaptureResult:
-        stored = self.store.capture(capture_id)
+        stored = self.store.captures.get(capture_id)
         return CaptureResult(
             label,
             "unchanged",
             capture_id=capture_id,
             title=title,
-            decisions=self.store.decisions([capture_id]),
-            action_items=self.store.action_items([capture_id]),
+            decisions=self.store.captures.decisions([capture_id]),
+            action_items=self.store.captures.action_items([capture_id]),
             format=stored.source_format if stored else None,
-            skipped=self.store.capture_meta(capture_id).get("skipped", {}),
+            skipped=self.store.captures.meta(capture_id).get("skipped", {}),
             channel_of=stored.channel_of if stored else None,
         )
 
@@ -417,7 +420,7 @@ class CaptureService:
         """
         day = transcript.occurred_at.isoformat() if transcript.occurred_at else None
         best: tuple[float, int, str] | None = None
-        for candidate in self.store.capture_candidates():
+        for candidate in self.store.captures.candidates():
             if day and candidate.occurred_at and candidate.occurred_at != day:
                 continue
             score = dedup.similarity(signature, candidate.signature)

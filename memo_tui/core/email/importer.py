@@ -136,15 +136,15 @@ def import_mail(
             batch.append(_new(item, threader, str(path)))
             summary.bulk += batch[-1].bulk_reason is not None
         if len(batch) >= BATCH:
-            summary.new += store.add_email_messages(batch)
+            summary.new += store.email.add_messages(batch)
             batch = []
         if summary.messages % 200 == 0:
             say(state)
             if stop is not None and stop():
                 summary.stopped = True
                 break
-    summary.new += store.add_email_messages(batch)
-    summary.bulk += store.mark_one_way_senders(ONE_WAY_LEAST)
+    summary.new += store.email.add_messages(batch)
+    summary.bulk += store.email.mark_one_way_senders(ONE_WAY_LEAST)
     with store.reports_deferred():  # the rollups once at the end, not after every thread
         _capture_threads(store, path, capture, summary, state, say, stop, prepare)
     state.stage = "done"
@@ -156,7 +156,7 @@ def _threader(store: Store) -> tuple[Threader, set[str]]:
     """A threader that knows the stored messages, and their Message-IDs."""
     threader = Threader()
     stored: set[str] = set()
-    for known in store.known_messages():
+    for known in store.email.known_messages():
         stored.add(known.message_id)
         if known.thread_key.startswith((DELETED, "bulk:")):
             continue  # a reply to a deleted thread, or to a newsletter, starts its own
@@ -182,7 +182,7 @@ def _capture_threads(
     stop: Callable[[], bool] | None,
     prepare: Callable[[tuple[Transcript, str]], object] | None,
 ) -> None:
-    pending = store.pending_threads()
+    pending = store.email.pending_threads()
     state.stage, state.threads_total = "threads", len(pending)
     say(state)
 
@@ -190,7 +190,7 @@ def _capture_threads(
 
     def rendered() -> Iterator[tuple[Rendered, tuple[Transcript, str]]]:
         for key in pending:
-            messages = store.thread_messages(key)
+            messages = store.email.thread_messages(key)
             if messages:
                 transcript, meta = render_thread(messages)
                 meta["source"] = str(path)
@@ -203,7 +203,7 @@ def _capture_threads(
         key, transcript, meta = ahead.item
         try:
             capture_id, decisions, actions = capture(
-                transcript, key, store.thread_capture(key), meta, ahead.done()
+                transcript, key, store.email.thread_capture(key), meta, ahead.done()
             )
         except Exception as error:  # noqa: BLE001 - one thread must not stop an import
             summary.failed.append(f"{transcript.title}: {type(error).__name__}: {error}"[:300])

@@ -71,15 +71,15 @@ class EmbedService:
         """Embed every fact without a vector (idempotent and resumable: each batch commits)."""
         result = BackfillResult()
         try:
-            result.reset = self.store.set_embedding_space(self.embedder.name, self._dim())
+            result.reset = self.store.vectors.set_space(self.embedder.name, self._dim())
             while True:
-                pending = self.store.facts_without_vectors(self.batch_size * ROUND, capture_id)
+                pending = self.store.vectors.missing(self.batch_size * ROUND, capture_id)
                 if not pending or not self._round(pending, result, progress):
                     break
         except (EmbeddingUnavailable, StoreError, FutureTimeout) as error:
             result.error = str(error) or "embedding timed out"
         if capture_id is None:  # the whole-store count is for backfill, not every capture
-            result.remaining = self.store.count_without_vectors()
+            result.remaining = self.store.vectors.count_missing()
         return result
 
     def _dim(self) -> int:
@@ -100,12 +100,12 @@ class EmbedService:
         """One round of batches, `progress` after each; False when a batch failed (stop, leave
         the rest NULL)."""
         hashes = {key: content_hash(text) for key, text in pending}
-        cached = self.store.cached_vectors(list(set(hashes.values())), self.embedder.name)
+        cached = self.store.vectors.cached(list(set(hashes.values())), self.embedder.name)
         reuse = [
             (key, cached[hashes[key]], hashes[key]) for key, _ in pending if hashes[key] in cached
         ]
         if reuse:
-            self.store.put_embeddings(reuse, self.embedder.name)
+            self.store.vectors.put_many(reuse, self.embedder.name)
             result.reused += len(reuse)
             if progress is not None:
                 progress(result)
@@ -123,7 +123,7 @@ class EmbedService:
             items = [
                 (key, vector, hashes[key]) for (key, _), vector in zip(batch, vectors, strict=True)
             ]
-            self.store.put_embeddings(items, self.embedder.name)
+            self.store.vectors.put_many(items, self.embedder.name)
             result.embedded += len(batch)
             if progress is not None:
                 progress(result)

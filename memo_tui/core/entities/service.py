@@ -86,19 +86,19 @@ class EntityService:
 
     def resolve(self, mention: str, entity_type: EntityType = "person") -> Resolution:
         """Resolve store-wide; a confident guess by spelling is cached as an auto alias."""
-        found = resolve(mention, self.store.directory(), entity_type)
+        found = resolve(mention, self.store.people.directory(), entity_type)
         if isinstance(found, Resolved) and found.via == "fuzzy":
-            self.store.cache_alias(entity_type, mention, found.entity.id, found.entity.score)
+            self.store.people.cache_alias(entity_type, mention, found.entity.id, found.entity.score)
         return found
 
     def resolve_in(self, mention: str, capture_id: int) -> Resolution:
         """What `mention` means said in capture `capture_id`, as its capture links owners
         and deciders: its attendees first, then store-wide."""
-        if self.store.capture(capture_id) is None:
+        if self.store.captures.get(capture_id) is None:
             raise UnknownPerson(f"no capture {capture_id}: see memo facts or memo (no command)")
-        attendees = self.store.attendees([capture_id])
-        taught = self.store.capture_meta(capture_id).get("names", {})
-        return resolve_in_meeting(mention, attendees, self.store.directory(), taught)
+        attendees = self.store.people.attendees([capture_id])
+        taught = self.store.captures.meta(capture_id).get("names", {})
+        return resolve_in_meeting(mention, attendees, self.store.people.directory(), taught)
 
     def merge(self, merged: str, kept: str) -> PersonMerge:
         """`merged` is the same person as `kept` (names, aliases or ids): everything of
@@ -106,23 +106,23 @@ class EntityService:
         one, other = self.person(merged), self.person(kept)
         if one.id == other.id:
             raise UnknownPerson(f"{merged!r} and {kept!r} are one person already ({one.name})")
-        return self.store.merge_people(one.id, other.id, self.user)
+        return self.store.people.merge(one.id, other.id, self.user)
 
     def split(self, person: str, merged: str | None = None) -> tuple[PersonMerge, int]:
         """Undo a merge into `person` (the latest, or the one of `merged`'s name): the
         merged person back, with what the merge moved. Returns it and their new id."""
         kept = self.person(person)
-        undoable = self.store.merges_into(kept.id)
+        undoable = self.store.people.merges_into(kept.id)
         if merged is not None:
             undoable = [m for m in undoable if normalize(m.merged_name) == normalize(merged)]
         if not undoable:
             named = f" of {merged!r}" if merged else ""
             raise UnknownPerson(f"{kept.name} has no merge{named} to undo: see memo people")
-        return undoable[0], self.store.split_person(undoable[0].id)
+        return undoable[0], self.store.people.split(undoable[0].id)
 
     def person(self, name_or_id: str) -> PersonRow:
         """The one person `name_or_id` names exactly (an id, a full name or an alias)."""
-        directory = self.store.directory()
+        directory = self.store.people.directory()
         if name_or_id.strip().isdecimal() and name_or_id.strip().isascii():
             wanted = int(name_or_id)
             found = [p for p in directory.people if p.id == wanted]
@@ -149,7 +149,7 @@ class EntityService:
         and no alias is written unless `remember`."""
         if not normalize(mention):
             raise ValueError(f"{mention!r} is not a name")
-        directory = self.store.directory()
+        directory = self.store.people.directory()
         if person is None and any(
             normalize(p.name) == normalize(mention) for p in directory.people
         ):
@@ -158,17 +158,17 @@ class EntityService:
                 "are nobody memo knows"
             )
         if capture_ids is not None:
-            known = {c.id for c in self.store.captures()}
+            known = {c.id for c in self.store.captures.all()}
             missing = [c for c in capture_ids if c not in known]
             if missing:
                 raise UnknownPerson(f"no capture {missing[0]}: see memo facts or memo (no command)")
         entity_id = person.id if person is not None else None
         spellings = [  # "Jose" settles a waiting "José" too: names compare normalized
             m.mention
-            for m in self.store.pending_mentions()
+            for m in self.store.people.pending_mentions()
             if normalize(m.mention) == normalize(mention)
         ]
-        return self.store.confirm_alias(
+        return self.store.people.confirm_alias(
             "person", mention, entity_id, self.user, capture_ids, spellings, remember
         )
 
@@ -179,7 +179,7 @@ class EntityService:
         what changed."""
         changes: list[Relink] = []
         meetings = 0
-        for summary in sorted(self.store.captures(), key=lambda c: (c.occurred_at or "", c.id)):
+        for summary in sorted(self.store.captures.all(), key=lambda c: (c.occurred_at or "", c.id)):
             found = self._relink_one(summary.id, summary.title)
             meetings += bool(found)
             changes += found
@@ -199,10 +199,10 @@ class EntityService:
         from memo_tui.core.capture.sources import parse
         from memo_tui.core.entities.linking import link_names
 
-        _, _, source_format, path = self.store.capture_source(capture_id)
+        _, _, source_format, path = self.store.captures.source(capture_id)
         name = Path(path or "meeting.txt").name
         try:
-            transcript = parse(self.store.capture_raw(capture_id), name, Path(name).suffix[1:])
+            transcript = parse(self.store.captures.raw(capture_id), name, Path(name).suffix[1:])
         except CaptureRejected:
             return None
         new = NewCapture(
@@ -230,12 +230,12 @@ class EntityService:
             ],
         )
         taught = taught_names(transcript.turns, [*transcript.speakers, *transcript.attendees])
-        directory = self.store.directory()
+        directory = self.store.people.directory()
         return link_names(new, transcript.speakers, transcript.attendees, directory, taught)
 
     def _relink_one(self, capture_id: int, title: str) -> list[Relink]:
-        decisions = self.store.decisions([capture_id])
-        actions = self.store.action_items([capture_id])
+        decisions = self.store.captures.decisions([capture_id])
+        actions = self.store.captures.action_items([capture_id])
         named = self._linked_afresh(capture_id, title, decisions, actions)
         if named is None:
             return []
@@ -253,17 +253,17 @@ class EntityService:
             for table, fact, ref, pending in facts
             if _should_change(fact.person_id, fact.pending, ref, pending, room)
         ]
-        attended = set(self.store.attendees([capture_id]))
+        attended = set(self.store.people.attendees([capture_id]))
         if not changing and attended == room and not named.new_people and not named.renames:
             return []
-        created = self.store.relink_capture(
+        created = self.store.people.relink(
             capture_id,
             named,
             [d.id for d in decisions],
             [a.id for a in actions],
             [(table, fact.id) for table, fact, _, _ in changing],
         )
-        names = {p.id: p.name for p in self.store.directory().people}
+        names = {p.id: p.name for p in self.store.people.directory().people}
         return [
             Relink(
                 capture_id,
@@ -277,26 +277,28 @@ class EntityService:
         ]
 
     def people(self) -> list[PersonSummary]:
-        return self.store.people()
+        return self.store.people.all()
 
     def pending(self) -> list[Pending]:
         """Each waiting name with the people to offer. Meetings where the people it fits
         were in the room (two Sams) are one question, offering them; the name's other
         meetings are another, offering everyone memo knows who fits."""
-        directory = self.store.directory()
+        directory = self.store.people.directory()
         waiting = []
-        for mention in self.store.pending_mentions():
+        for mention in self.store.people.pending_mentions():
             room = [
                 capture_id
                 for capture_id in mention.capture_ids
                 if isinstance(
-                    resolve(mention.mention, directory, among=self.store.attendees([capture_id])),
+                    resolve(
+                        mention.mention, directory, among=self.store.people.attendees([capture_id])
+                    ),
                     NeedsDisambiguation,
                 )
             ]
             elsewhere = [c for c in mention.capture_ids if c not in room]
             if room:
-                among = self.store.attendees(room)
+                among = self.store.people.attendees(room)
                 here = resolve(mention.mention, directory, among=among)
                 waiting.append(Pending(self._part(mention, room), here, in_room=True))
             if elsewhere:
@@ -317,7 +319,7 @@ class EntityService:
     ) -> Backfill:
         """These waiting facts are `person`'s (None: nobody memo knows); no alias is
         written, so the name is asked again elsewhere."""
-        return self.store.settle_facts(
+        return self.store.people.settle_facts(
             person.id if person is not None else None,
             [item.id for item in items if isinstance(item, ActionItemRecord)],
             [item.id for item in items if isinstance(item, DecisionRecord)],
@@ -330,8 +332,8 @@ class EntityService:
         def waits(raw: str | None) -> bool:
             return (raw or "").strip().lower() == said
 
-        items = self.store.action_items(mention.capture_ids)
-        decisions = self.store.decisions(mention.capture_ids)
+        items = self.store.captures.action_items(mention.capture_ids)
+        decisions = self.store.captures.decisions(mention.capture_ids)
         return [
             *(a for a in items if a.pending and waits(a.assignee_raw)),
             *(d for d in decisions if d.pending and waits(d.decided_by)),
@@ -341,10 +343,10 @@ class EntityService:
         """For each person, the waiting names they are offered for (their pending
         assignments: settle one, and its items may become theirs). One resolution a name,
         not one a meeting as `pending` does: the People pane reads this on every refresh."""
-        directory = self.store.directory()
+        directory = self.store.people.directory()
         by_person: dict[int, list[PendingMention]] = {}
-        for mention in self.store.pending_mentions():
-            among = self.store.attendees(mention.capture_ids)
+        for mention in self.store.people.pending_mentions():
+            among = self.store.people.attendees(mention.capture_ids)
             found = resolve(mention.mention, directory, among=among)
             if not isinstance(found, NeedsDisambiguation):
                 found = resolve(mention.mention, directory)

@@ -88,15 +88,17 @@ def _said_names(text: str) -> set[str]:
 
 def closings(store: Store, capture_id: int) -> list[NewChange]:
     """Earlier open action items this capture reports done: one sentence closes one item."""
-    said = done_sentences(store.capture_text(capture_id))
+    said = done_sentences(store.captures.text(capture_id))
     if not said:
         return []
-    asked = {c.old_id for c in store.changes(("proposed", "applied")) if c.kind == "closes"}
-    items = [i for i in store.open_items_before(capture_id) if i.id not in asked]
+    asked = {c.old_id for c in store.changes.all(("proposed", "applied")) if c.kind == "closes"}
+    items = [i for i in store.changes.open_items_before(capture_id) if i.id not in asked]
     if not items:
         return []
     counts = Counter(w for item in items for w in subject_words([item.description]))
-    firsts = Counter(p.name.split()[0].lower() for p in store.directory().people if p.name.split())
+    firsts = Counter(
+        p.name.split()[0].lower() for p in store.people.directory().people if p.name.split()
+    )
     common = {name for name, n in firsts.items() if n > 1}  # two Sams: "Sam" names neither
 
     def rarity(word: str) -> float:

@@ -66,17 +66,17 @@ class ModelProposer:
     ) -> list[NewChange]:
         """Proposals for this capture's decisions that `found` (the rules' finds) and earlier
         links leave unlinked; [] when there is nothing to ask or the model fails."""
-        linked = {c.new_decision_id for c in store.changes() if c.kind == "supersedes"}
+        linked = {c.new_decision_id for c in store.changes.all() if c.kind == "supersedes"}
         linked |= {c.new_decision_id for c in found}
         replaced = {c.old_decision_id for c in found}
         fresh = [
             d
-            for d in store.capture_decisions(capture_id)
+            for d in store.changes.decisions_of(capture_id)
             if d.status == "current" and d.id not in linked
         ]
         if not fresh or not self.model:
             return []
-        candidates = store.earlier_current_decisions(capture_id, fresh[0].day)
+        candidates = store.changes.earlier_current(capture_id, fresh[0].day)
         earlier = _nearest([d for d in candidates if d.id not in replaced], fresh)
         if not earlier:
             return []

@@ -27,16 +27,16 @@ class ChangesService:
 
     def review(self) -> list[ChangeRecord]:
         """What waits for the user: proposals, oldest evidence first."""
-        return sorted(self.store.changes(("proposed",)), key=lambda c: c.id)
+        return sorted(self.store.changes.all(("proposed",)), key=lambda c: c.id)
 
     def listed(self, everything: bool = False) -> list[ChangeRecord]:
         """Proposed and applied changes (every one, with `everything`), newest first."""
-        return self.store.changes(() if everything else ("proposed", "applied"))
+        return self.store.changes.all(() if everything else ("proposed", "applied"))
 
     def decide(self, change_id: int, verb: str) -> ChangeRecord:
         """`accept` a proposal (it takes effect), `reject` it, or `undo` an applied change (the
         old decision holds again, the item is open again)."""
-        done = self.store.decide_change(change_id, VERBS[verb], self.user)
+        done = self.store.changes.decide(change_id, VERBS[verb], self.user)
         if self.refreshed is not None:
             self.refreshed()
         return done
@@ -47,15 +47,15 @@ class ChangesService:
         from memo_tui.core.history.closing import closings
         from memo_tui.core.history.threads import supersessions
 
-        ids = self.store.capture_ids_by_date()
+        ids = self.store.captures.ids_by_date()
         filled = fill_subjects(self.store, ids)
-        before = {c.id for c in self.store.changes()}
+        before = {c.id for c in self.store.changes.all()}
         for n, capture_id in enumerate(ids, 1):
             here = supersessions(self.store, capture_id) + closings(self.store, capture_id)
-            self.store.add_changes(here)
+            self.store.changes.add(here)
             if progress is not None:
                 progress(n, len(ids))
-        found = [c for c in self.store.changes() if c.id not in before]
+        found = [c for c in self.store.changes.all() if c.id not in before]
         if (found or filled) and self.refreshed is not None:
             self.refreshed()  # a decision given its subject is searched by it: embedded again
         return Scanned(len(ids), sorted(found, key=lambda c: c.id), filled)
@@ -70,11 +70,11 @@ def fill_subjects(store: Store, capture_ids: list[int]) -> int:
 
     filled: dict[int, str] = {}
     for capture_id in capture_ids:
-        missing = [d for d in store.decisions([capture_id]) if not d.subject]
-        summary = store.capture(capture_id) if missing else None
+        missing = [d for d in store.captures.decisions([capture_id]) if not d.subject]
+        summary = store.captures.get(capture_id) if missing else None
         if summary is None:
             continue
-        text = store.capture_text(capture_id)
+        text = store.captures.text(capture_id)
         transcript = parse(text, summary.title, "txt", stored_format(summary.source_format))
         speakers = {t.speaker for t in transcript.turns if t.speaker} | set(transcript.attendees)
         for d in missing:
@@ -83,5 +83,5 @@ def fill_subjects(store: Store, capture_ids: list[int]) -> int:
             if subject:
                 filled[d.id] = subject
     if filled:
-        store.set_decision_subjects(filled)
+        store.changes.set_decision_subjects(filled)
     return len(filled)

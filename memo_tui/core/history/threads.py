@@ -203,23 +203,23 @@ def link(
 def supersessions(store: Store, capture_id: int) -> list[NewChange]:
     """The earlier decisions this capture's current decisions replace: one each at most, and
     each earlier decision replaced once."""
-    linked = {c.new_decision_id for c in store.changes() if c.kind == "supersedes"}
+    linked = {c.new_decision_id for c in store.changes.all() if c.kind == "supersedes"}
     fresh = [
         d
-        for d in store.capture_decisions(capture_id)
+        for d in store.changes.decisions_of(capture_id)
         if d.status == "current" and d.id not in linked
     ]
     if not fresh:
         return []
-    earlier = store.earlier_current_decisions(capture_id, fresh[0].day)
+    earlier = store.changes.earlier_current(capture_id, fresh[0].day)
     if not earlier:
         return []
-    directory = store.directory()
+    directory = store.people.directory()
     names = [p.name for p in directory.people] + [
         a.alias for a in directory.aliases if a.entity_type == "person"
     ]
     people = frozenset(w.lower() for name in names for w in re.findall(r"\w+", name))
-    subjects = store.decision_subjects()
+    subjects = store.changes.decision_subjects()
     counts = Counter(w for subject in subjects for w in set(subject.split()))
 
     total = len(subjects) + 1

@@ -49,7 +49,7 @@ class StoreLedger:
 
     def record(self, call: CallRecord) -> int:
         usage = call.usage
-        row_id = self.store.record_llm_call(
+        row_id = self.store.ledger.record(
             LLMCallRow(
                 provider=call.provider,
                 model=call.model,

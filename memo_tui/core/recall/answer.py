@@ -146,7 +146,7 @@ async def ask_stream(
     index: VectorIndex | None = None,
 ) -> AsyncIterator[AskEvent]:
     """Retrieved, then AnswerDelta and Cited events as the answer comes, then Answered."""
-    directory = await asyncio.to_thread(store.directory)
+    directory = await asyncio.to_thread(store.people.directory)
     filters, router_note = await route(
         question, directory, today or dt.date.today(), provider, router_model, router_deadline_s
     )

@@ -56,10 +56,10 @@ def _holds_now(store: Store, decision_id: int, states: dict[int, FactPeople]) ->
     for _ in range(MOST_LINKS):
         state = states.get(key)
         if state is None:
-            fact = store.fact(key)
+            fact = store.facts.get(key)
             if fact is None:
                 return key
-            states.update(store.fact_people([fact]))
+            states.update(store.facts.people_of([fact]))
             state = states.get(key)
         if state is None or state.status != "superseded" or state.superseded_by is None:
             return key
@@ -79,7 +79,9 @@ def decisions_first(store: Store, hits: list[Hit], question: str) -> list[Hit]:
     if not asked:
         return hits
     found = [h for h in hits[:REACH] if h.fact.fact_type in ("decision", "summary")]
-    decided = store.decisions(sorted({h.fact.capture_id for h in found if h.fact.capture_id}))
+    decided = store.captures.decisions(
+        sorted({h.fact.capture_id for h in found if h.fact.capture_id})
+    )
     opened = _summaries_opened(store, hits, asked, decided)
     near = [h for h in found if h.fact.fact_type == "decision"] + opened
     hits = hits + [h for h in opened if h not in hits]
@@ -136,7 +138,7 @@ def _summaries_opened(
         and d.fact_key not in near
         and len(asked & content_words_and_parts(f"{d.description} {d.subject}")) >= enough
     ]
-    facts = store.facts_by_keys([d.fact_key for d in about if d.fact_key not in below])
+    facts = store.facts.by_keys([d.fact_key for d in about if d.fact_key not in below])
     return [
         below.get(d.fact_key) or Hit(facts[d.fact_key], meetings[d.capture_id].score, *_UNRANKED)
         for d in about
@@ -180,7 +182,7 @@ def lead_with_current(
 ) -> tuple[list[Hit], list[Change]]:
     """The hits with each replaced decision's current one put first, and the changes."""
     hits = decisions_first(store, hits, question)
-    states = store.fact_people([hit.fact for hit in hits])
+    states = store.facts.people_of([hit.fact for hit in hits])
     ordered: list[Hit] = []
     placed: dict[int, int] = {}  # fact key -> index in `ordered`
     changes: list[Change] = []
@@ -196,7 +198,7 @@ def lead_with_current(
             if now not in placed:
                 current = by_key.get(now)
                 if current is None:
-                    fact = store.fact(now)
+                    fact = store.facts.get(now)
                     current = Hit(fact, hit.score, None, None, None) if fact else None
                 if current is not None:
                     placed[now] = len(ordered)

@@ -99,7 +99,7 @@ def _entity_ids(
         if not name:
             continue
         if directory is None:
-            directory = store.directory()
+            directory = store.people.directory()
         found = resolve(name, directory, kind)
         if isinstance(found, Resolved):
             ids[kind] = (found.entity.id,)
@@ -121,4 +121,4 @@ def _unresolved(kind: EntityType, name: str, candidates: tuple[Candidate, ...]) 
 
 def page_after(store: Store, flt: FactFilter, size: int, last: FactRecord) -> list[FactRecord]:
     """The feed's next page under `flt`: the `size` facts after `last`, newest first."""
-    return store.facts_page(flt, size, FactCursor.after(last))
+    return store.facts.page(flt, size, FactCursor.after(last))

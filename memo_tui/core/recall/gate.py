@@ -198,7 +198,7 @@ def judge(
     if not terms or not hits:
         return Relevance(bool(hits), topic)
     keys = [hit.fact.fact_key for hit in hits]
-    seen = store.term_coverage(terms, keys)
+    seen = store.search.term_coverage(terms, keys)
     name = _unknown_name(question, terms, seen.counts, directory)
     if name:
         return Relevance(False, topic, f"no fact mentions {name}")

@@ -39,10 +39,10 @@ class VectorIndex:
         the store is too small to bother."""
         import numpy as np
 
-        stamp = self.store.vector_epoch()
+        stamp = self.store.vectors.epoch()
         with self._lock:
             if stamp != self._epoch:
-                epoch, keys, blobs = self.store.all_vectors()
+                epoch, keys, blobs = self.store.vectors.all()
                 if keys:
                     flat = np.frombuffer(b"".join(blobs), dtype=np.float32)
                     matrix = flat.reshape(len(keys), -1)
@@ -66,7 +66,7 @@ class VectorIndex:
     def search(
         self, vector: list[float], flt: FactFilter, k: int, min_similarity: float
     ) -> list[tuple[int, float]] | None:
-        """(fact_key, cosine similarity) best first, as store.vector_search returns them;
+        """(fact_key, cosine similarity) best first, as store.search.vector returns them;
         None when vec0 should answer instead."""
         import numpy as np
 
@@ -78,7 +78,7 @@ class VectorIndex:
         norm = float(np.linalg.norm(query))
         scores = matrix @ (query / norm if norm else query)
         if not flt.empty:
-            allowed = np.asarray(self.store.allowed_keys(flt), dtype=np.int64)
+            allowed = np.asarray(self.store.search.allowed_keys(flt), dtype=np.int64)
             scores = np.where(np.isin(keys, allowed), scores, -np.inf)
         k = min(k, len(scores))
         if k <= 0:

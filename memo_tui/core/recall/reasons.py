@@ -49,13 +49,13 @@ class _Captures:
 
     def lines(self, capture_id: int) -> list[str]:
         if capture_id not in self._lines:
-            self._lines[capture_id] = self.store.capture_text(capture_id).split("\n")
+            self._lines[capture_id] = self.store.captures.text(capture_id).split("\n")
         return self._lines[capture_id]
 
     def holders(self, capture_id: int) -> dict[int, FactRecord]:
         if capture_id not in self._holders:
             held: dict[int, FactRecord] = {}
-            for e in self.store.facts(fact_type="excerpt", capture_id=capture_id):
+            for e in self.store.facts.all(fact_type="excerpt", capture_id=capture_id):
                 if e.line_start is not None and e.line_end is not None:
                     held.update(dict.fromkeys(range(e.line_start, e.line_end + 1), e))
             self._holders[capture_id] = held

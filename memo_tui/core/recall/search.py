@@ -61,7 +61,7 @@ def _query_vector(
     store: Store, embedder: QueryEmbedder | None, query: str
 ) -> tuple[list[float] | None, str | None]:
     """The query's vector, or None and why vectors cannot be used."""
-    model = store.embedding_model()
+    model = store.vectors.model()
     if embedder is None or model is None:
         return None, "no embedding model (set MEMO_EMBED_MODEL_PATH)"
     if model != embedder.name:
@@ -102,7 +102,7 @@ def _vector_side(
     for only in filters:
         found = index.search(vector, only, pool, min_similarity) if index else None
         if found is None:
-            found = store.vector_search(vector, only, pool, min_similarity)
+            found = store.search.vector(vector, only, pool, min_similarity)
         similarity.update(found)
         rankings.append([key for key, _ in found])
     return rankings, similarity
@@ -136,7 +136,7 @@ def hybrid_search(
     # The keyword side runs beside the query's embedding and the vector side (SQLite, ONNX
     # and NumPy let go of the GIL): on two cores a search takes the longer, not the sum.
     keyword = (
-        [_beside().submit(store.keyword_search, query, only, pool, STOPWORDS) for only in filters]
+        [_beside().submit(store.search.keyword, query, only, pool, STOPWORDS) for only in filters]
         if mode != "vector"
         else []
     )
@@ -155,7 +155,7 @@ def hybrid_search(
         rankings += keyword_rankings[number : number + 1] + vector_rankings[number : number + 1]
     scores = fuse(rankings)
     best = sorted(scores, key=lambda key: (-scores[key], key))[:limit]
-    records = store.facts_by_keys(best)
+    records = store.facts.by_keys(best)
     hits = [
         Hit(
             records[key],

@@ -49,7 +49,7 @@ class AgentsController(Controller):
         store = self.services.store
         entity = ""
         if resume is not None:
-            run = store.run(resume)
+            run = store.runs.get(resume)
             if run is None:
                 return
             if run.status not in ("interrupted", "failed"):
@@ -64,9 +64,9 @@ class AgentsController(Controller):
         elif on is not None:
             kind, key = on
             named = {
-                "person": lambda: [p.name for p in [store.person(key)] if p is not None],
-                "project": lambda: [p.name for p in store.projects() if p.id == key],
-                "concept": lambda: [c.name for c in store.concepts() if c.id == key],
+                "person": lambda: [p.name for p in [store.people.get(key)] if p is not None],
+                "project": lambda: [p.name for p in store.projects.all() if p.id == key],
+                "concept": lambda: [c.name for c in store.concepts.all() if c.id == key],
             }.get(kind, list)()
             if not named:
                 self.from_thread(self.app.notify, "Nothing selected.")
@@ -85,7 +85,7 @@ class AgentsController(Controller):
         def follow(seq: int, kind: str, payload: dict[str, Any]) -> None:
             nonlocal steps
             if kind == "started":  # a new run: listed in Runs, and selected there
-                newest = self.services.store.runs(limit=1)[0].id  # newest first
+                newest = self.services.store.runs.all(limit=1)[0].id  # newest first
                 self.from_thread(self._started, newest)
             if kind == "tool_call":
                 steps += 1
@@ -121,7 +121,7 @@ class AgentsController(Controller):
         Approve dialog on the app's thread; its answer, or 'skipped' when time runs out."""
         store = self.services.store
         ids = [int(c) for c in proposal.arguments.get("capture_ids", [])]
-        meetings = {i: store.capture(i) for i in ids}
+        meetings = {i: store.captures.get(i) for i in ids}
         said = "\n".join(
             [f"Link {plural(len(ids), 'meeting')} to the project:"]
             + [f"- {m.title if m else f'meeting {i}'}" for i, m in meetings.items()]

@@ -116,8 +116,8 @@ class CaptureController(Controller):
         from memo_tui.core.capture import versions
 
         store = self.services.store
-        stored = store.capture(replacement.stored_id)
-        title, body, _, _ = store.capture_source(replacement.stored_id)
+        stored = store.captures.get(replacement.stored_id)
+        title, body, _, _ = store.captures.source(replacement.stored_id)
         new = replacement.new
         dialog = dialogs.replace_dialog(
             replacement.name,

@@ -82,9 +82,9 @@ class JobsController(Controller):
         settings, services = self.services.settings, self.services
         if settings.embed_model_path is None and not settings.embed_download:
             return  # no model to make them with: the status line says "keyword search only"
-        stored = services.store.embedding_model()
+        stored = services.store.vectors.model()
         stale = stored is not None and stored != services.embed.embedder.name
-        if stale or services.store.count_without_vectors():  # (a capture may have reset them)
+        if stale or services.store.vectors.count_missing():  # (a capture may have reset them)
             self.from_thread(self.start_backfill)
 
     def start_backfill(self, quiet: bool = False) -> None:
@@ -100,7 +100,7 @@ class JobsController(Controller):
         """A batch at a time (ctrl+x stops)."""
         worker = get_current_worker()
         embed = self.services.embed
-        total = self.services.store.count_without_vectors()
+        total = self.services.store.vectors.count_missing()
         if not quiet:
             self.from_thread(self.show, "Embedding facts", 0, total)
 

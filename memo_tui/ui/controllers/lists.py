@@ -60,13 +60,13 @@ class ListsController(Controller):
         self.data_version = store.data_version()  # what these lists will show
         interrupt_orphans(self.services)
         rows = {pane: pane.fill(self.services, width) for pane in panes}
-        directory = store.directory()
+        directory = store.people.directory()
         catalog = {
             "person": [(p.id, p.name) for p in directory.people],
             "project": [(p.id, p.name) for p in directory.projects],
             "capture": [  # titles whole, and the day: recurring meetings share a title
                 (c.id, f"{c.title} ({c.occurred_at or c.captured_at[:10]})")
-                for c in reversed(store.captures())
+                for c in reversed(store.captures.all())
             ],
         }
         # The first load: earlier sessions' questions, to ask again.
@@ -115,17 +115,17 @@ class ListsController(Controller):
         services, store = self.services, self.services.store
         provider = services.provider.name
         model = "" if provider == "offline" else " " + select.model_for(services.settings, "answer")
-        vectors = store.embedding_model()
+        vectors = store.vectors.model()
         # The model by its own name ("all-MiniLM-L6-v2:int8"): "F1 help" stays on at 80 columns.
         model_name = (vectors or "").rsplit("/", 1)[-1]
         search = "keyword search only" if services.embed.unavailable or not vectors else model_name
-        waiting = len(store.pending_mentions()) + len(store.address_proposals())
+        waiting = len(store.people.pending_mentions()) + len(store.email.address_proposals())
         today = dt.datetime.now(dt.UTC).date().isoformat()  # the ledger keeps UTC
-        spend = sum(cost.cost_microdollars for cost in store.llm_costs("day", today))
+        spend = sum(cost.cost_microdollars for cost in store.ledger.costs("day", today))
         parts = [f"{provider}{model}", search]
         if waiting:
             parts.append(f"{plural(waiting, 'name')} to settle (w)")
-        changes = len(store.changes(("proposed",)))
+        changes = len(store.changes.all(("proposed",)))
         if changes:
             parts.append(f"{plural(changes, 'change')} to review (v)")
         parts.append(f"today ${spend / 1e6:.2f}")

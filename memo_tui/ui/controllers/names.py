@@ -30,7 +30,9 @@ class NamesController(Controller):
         waiting = await asyncio.to_thread(entities.pending)
         if only is not None:
             waiting = [w for w in waiting if w.mention.mention in only]
-        addresses = [] if only is not None else await asyncio.to_thread(store.address_proposals)
+        addresses = (
+            [] if only is not None else await asyncio.to_thread(store.email.address_proposals)
+        )
         if not waiting and not addresses:
             if only is None:
                 self.app.notify("No names are waiting: every owner and decider is settled.")
@@ -89,7 +91,7 @@ class NamesController(Controller):
 
     def _person(self, choice: int) -> PersonRow | None:
         """The person a Who is it? button names (0: None of these)."""
-        people = self.services.store.directory().people
+        people = self.services.store.people.directory().people
         return next((p for p in people if p.id == choice), None) if choice else None
 
     def _said_who(self, mention: str, person: PersonRow | None, filled: Backfill) -> None:
@@ -114,7 +116,7 @@ class NamesController(Controller):
             if choice is None:
                 return
             await asyncio.to_thread(
-                self.services.store.merge_address, proposal.address, choice or None
+                self.services.store.email.merge_address, proposal.address, choice or None
             )
             who = proposal.proposed_name if choice else "someone memo does not know yet"
             self.say(f"{proposal.address} = {who}")
@@ -124,7 +126,9 @@ class NamesController(Controller):
         from store import ActionItemRecord
 
         store = self.services.store
-        meetings = {c: found for c in {f.capture_id for f in facts} if (found := store.capture(c))}
+        meetings = {
+            c: found for c in {f.capture_id for f in facts} if (found := store.captures.get(c))
+        }
         said = []
         for fact in facts:
             kind = "owes" if isinstance(fact, ActionItemRecord) else "decided"
@@ -139,7 +143,7 @@ class NamesController(Controller):
         """The transcript lines a waiting item came from (True), and one on each side."""
         if fact.line_start is None:
             return []
-        body = self.services.store.capture_source(fact.capture_id)[1].split("\n")
+        body = self.services.store.captures.source(fact.capture_id)[1].split("\n")
         start = fact.line_start
         end = fact.line_end if fact.line_end is not None else start
         first, last = max(1, start - 1), min(len(body), end + 1, start + 4)
@@ -155,7 +159,7 @@ class NamesController(Controller):
         from memo_tui.core.entities.names import similarity
 
         store = self.services.store
-        directory = await asyncio.to_thread(store.directory)
+        directory = await asyncio.to_thread(store.people.directory)
         merged = next((p for p in directory.people if p.id == person_id), None)
         if merged is None:
             return
@@ -176,7 +180,7 @@ class NamesController(Controller):
         ):
             return
         done = await asyncio.to_thread(
-            store.merge_people, merged.id, kept.id, self.services.settings.user_name
+            store.people.merge, merged.id, kept.id, self.services.settings.user_name
         )
         self.say(f"Merged {merged.name} into {kept.name} ({done.action_items} items)")
         self.app.refresh_lists()
@@ -188,8 +192,8 @@ class NamesController(Controller):
     async def _split(self, person_id: int) -> None:
         """Undo the latest merge into a person, once asked."""
         store = self.services.store
-        undoable = await asyncio.to_thread(store.merges_into, person_id)
-        person = await asyncio.to_thread(store.person, person_id)
+        undoable = await asyncio.to_thread(store.people.merges_into, person_id)
+        person = await asyncio.to_thread(store.people.get, person_id)
         if person is None:
             return
         if not undoable:
@@ -204,7 +208,7 @@ class NamesController(Controller):
         title = f"Split {latest.merged_name} back out of {person.name}?"
         if not await self.app.push_screen_wait(dialogs.Confirm(title, body, "Split")):
             return
-        await asyncio.to_thread(store.split_person, latest.id)
+        await asyncio.to_thread(store.people.split, latest.id)
         self.say(f"Split {latest.merged_name} back out")
         self.app.refresh_lists()
         self.app.refresh_pages()

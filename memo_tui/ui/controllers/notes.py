@@ -22,14 +22,14 @@ class NotesController(Controller):
         self.run(self._add_project(), group="edit")
 
     async def _add_project(self) -> None:
-        directory = await asyncio.to_thread(self.services.store.directory)
+        directory = await asyncio.to_thread(self.services.store.people.directory)
         clients = [client.name for client in directory.clients]
         answer = await self.app.push_screen_wait(dialogs.NewProject(clients))
         if answer is None:
             return
         name, client = answer
         try:
-            await asyncio.to_thread(self.services.store.add_project, name, client)
+            await asyncio.to_thread(self.services.store.projects.add, name, client)
         except Exception as error:  # noqa: BLE001 - e.g. the name is taken: say so
             self.app.push_screen(dialogs.ErrorDialog("Project not added", str(error)))
             return
@@ -44,7 +44,7 @@ class NotesController(Controller):
         if name is None:
             return
         try:
-            await asyncio.to_thread(self.services.store.add_concept, name)
+            await asyncio.to_thread(self.services.store.concepts.add, name)
         except Exception as error:  # noqa: BLE001 - e.g. the name is taken: say so
             self.app.push_screen(dialogs.ErrorDialog("Concept not added", str(error)))
             return

@@ -58,7 +58,7 @@ class StartupController(Controller):
         assert opener is not None
         try:
             services = opener()
-            seed = self.app.seed_demo and not services.store.captures()
+            seed = self.app.seed_demo and not services.store.captures.all()
         except Exception as error:  # noqa: BLE001 - the app cannot work without its store
             bad_settings = isinstance(error, ValueError)  # (the opener says which setting)
             message = f"memo: {error}" if bad_settings else f"memo: cannot open the store: {error}"

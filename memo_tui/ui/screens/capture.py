@@ -69,16 +69,16 @@ class CaptureScreen(Screen[None]):
 
     def render_capture(self) -> tuple[RenderableType, RenderableType, Table | None]:
         store = self.services.store
-        found = store.capture(self.capture_id)
+        found = store.captures.get(self.capture_id)
         if found is None:
             return styled("This capture is gone (deleted).", "bold"), Text(), None
-        title, body, source_format, source_path = store.capture_source(self.capture_id)
-        decisions = store.decisions([self.capture_id])
-        actions = store.action_items([self.capture_id])
-        summary = next((f.text for f in store.facts("summary", capture_id=self.capture_id)), "")
+        title, body, source_format, source_path = store.captures.source(self.capture_id)
+        decisions = store.captures.decisions([self.capture_id])
+        actions = store.captures.action_items([self.capture_id])
+        summary = next((f.text for f in store.facts.all("summary", capture_id=self.capture_id)), "")
         head = line(title, style="bold")
         head.append(f"\n{found.occurred_at or 'no meeting date'}", style="dim")
-        meeting = store.capture(found.channel_of) if found.channel_of is not None else None
+        meeting = store.captures.get(found.channel_of) if found.channel_of is not None else None
         if meeting is not None:
             head.append("\nthe chat of ", style="dim")
             head.append(line(f"{meeting.title} (capture {meeting.id})", style="dim italic"))
@@ -86,13 +86,15 @@ class CaptureScreen(Screen[None]):
         if summary:
             parts += [Text(), plain(summary)]
         parts += _facts(decisions, actions)
-        chats = store.side_channels(self.capture_id)
+        chats = store.captures.side_channels(self.capture_id)
         for chat in chats:
             parts += [Text(), styled(f"From the meeting's chat (capture {chat.id})", "bold")]
-            chat_facts = _facts(store.decisions([chat.id]), store.action_items([chat.id]), "chat ")
+            chat_facts = _facts(
+                store.captures.decisions([chat.id]), store.captures.action_items([chat.id]), "chat "
+            )
             parts += chat_facts or [styled("no decisions or action items", "dim")]
         read = "; TRUNCATED: the extractor read only the start" if found.truncated else ""
-        meta = store.capture_meta(self.capture_id)
+        meta = store.captures.meta(self.capture_id)
         parts += [
             Text(),
             styled("Provenance", "bold underline"),
@@ -107,7 +109,7 @@ class CaptureScreen(Screen[None]):
             parts.append(line(f"left out of the file: {describe_skipped(meta['skipped'])}"))
         transcript, above = self._transcript(body, [*decisions, *actions])
         for chat in chats:
-            _, chat_body, _, _ = store.capture_source(chat.id)
+            _, chat_body, _, _ = store.captures.source(chat.id)
             transcript.renderables.append(_numbered_lines(chat_body, "Chat"))
         return Group(*parts), transcript, above
 

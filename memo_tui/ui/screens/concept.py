@@ -29,7 +29,7 @@ class ConceptPage(Page):
         self.entity_id = concept_id
 
     def build(self) -> tuple[Text, list[Entry]]:
-        found = [c for c in self.services.store.concepts() if c.id == self.entity_id]
+        found = [c for c in self.services.store.concepts.all() if c.id == self.entity_id]
         if not found:
             return styled("This concept is no longer in the store.", "bold"), []
         concept = found[0]

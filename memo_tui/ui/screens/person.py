@@ -37,7 +37,7 @@ class PersonPage(Page):
         self.person_id = self.entity_id = person_id
 
     def build(self) -> tuple[Text, list[Entry]]:
-        person = self.services.store.person(self.person_id)
+        person = self.services.store.people.get(self.person_id)
         if person is None:
             return styled("This person is no longer in the store.", "bold"), []
         head = line(person.name, style="bold")
@@ -86,14 +86,14 @@ class PersonPage(Page):
     def _meetings(self, found: list[ActionItemRecord | DecisionRecord]) -> dict[int, CaptureLink]:
         meetings = {}
         for capture_id in {item.capture_id for item in found}:
-            if (meeting := self.services.store.capture(capture_id)) is not None:
+            if (meeting := self.services.store.captures.get(capture_id)) is not None:
                 day = meeting.occurred_at or meeting.captured_at[:10]
                 meetings[capture_id] = CaptureLink(capture_id, meeting.title, day)
         return meetings
 
     def _mail(self) -> Text:
         """Their addresses and mail, from the people rollup ('' when no mail names them)."""
-        rolled = [r for r in self.services.store.people_report() if r.person_id == self.person_id]
+        rolled = [r for r in self.services.store.reports.people() if r.person_id == self.person_id]
         if not rolled or not rolled[0].emails:
             return Text("")
         r = rolled[0]

@@ -48,7 +48,7 @@ class ProjectPage(Page):
 
     def build(self) -> tuple[Text, list[Entry]]:
         store = self.services.store
-        project = store.project(self.project_id)
+        project = store.projects.get(self.project_id)
         if project is None:
             return styled("This project is no longer in the store.", "bold"), []
         s = project.summary
@@ -72,7 +72,7 @@ class ProjectPage(Page):
             entries.append(heading("Meetings"))
             entries += [(items([(c.day, line(c.title))]), (c.id, None)) for c in project.captures]
         kinds = FactFilter(project_ids=(self.project_id,), fact_types=("decision", "action_item"))
-        facts = store.facts_page(kinds, 100)
+        facts = store.facts.page(kinds, 100)
         if facts:
             entries.append(heading("Decisions and action items"))
         for fact in facts:

@@ -56,8 +56,8 @@ class RunScreen(Screen[None]):
     def follow(self) -> None:
         """New events since the last seen (all of them the first time)."""
         store = self.services.store
-        found = store.run(self.run_id)
-        events = store.events(self.run_id, after_seq=self.seen)
+        found = store.runs.get(self.run_id)
+        events = store.runs.events(self.run_id, after_seq=self.seen)
         if superseded() or found is None:
             return
         head = line(f"Run {found.id}: {found.agent_type}", style="bold")

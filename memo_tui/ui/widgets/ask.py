@@ -123,7 +123,7 @@ class AskPane(Pane):
     @staticmethod
     def past_questions(services: Services, most: int = 20) -> list[str]:
         """Questions asked in earlier sessions, newest first (each one a chat run)."""
-        runs = services.store.runs(limit=10 * most)
+        runs = services.store.runs.all(limit=10 * most)
         asked = [json.loads(r.spec_json or "{}").get("entity") for r in runs]
         found = [q for q, r in zip(asked, runs, strict=True) if r.agent_type == "chat" and q]
         return list(dict.fromkeys(str(q) for q in found))[:most]

@@ -44,7 +44,7 @@ class CapturesPane(ListPane):
                 c.extractor.split()[0],  # "offline", "llm"
                 Text("TRUNCATED", style="bold") if c.truncated else "whole",
             )
-            for c in reversed(services.store.captures())
+            for c in reversed(services.store.captures.all())
         ]
 
     def action_delete(self) -> None:

@@ -38,7 +38,7 @@ class ConceptsPane(ListPane):
                 str(c.sections) if c.sections else "none yet (r)",
                 (c.updated_at or "")[:16].replace("T", " "),
             )
-            for c in services.store.concepts()
+            for c in services.store.concepts.all()
         ]
 
     def action_add(self) -> None:

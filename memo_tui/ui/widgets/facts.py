@@ -127,7 +127,7 @@ class FactsPane(Pane):
             info = f"{plural(len(hits), 'result')} for {typed['search']!r}"
             facts = [hit.fact for hit in hits]
         else:
-            facts = self.services.store.facts_page(flt, self.PAGE)
+            facts = self.services.store.facts.page(flt, self.PAGE)
             info = "newest first" + ("" if len(facts) < self.PAGE else "; more load as you scroll")
         if not flt.empty:
             info += " · filtered"

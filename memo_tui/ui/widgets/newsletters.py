@@ -35,5 +35,5 @@ class NewslettersPane(ListPane):
                 line(n.reason, 16),
                 line(n.unsubscribe, room),
             )
-            for n in services.store.newsletters()
+            for n in services.store.email.newsletters()
         ]

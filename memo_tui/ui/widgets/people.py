@@ -41,8 +41,8 @@ class PeoplePane(ListPane):
 
         entities = EntityService(services.store, services.settings.user_name)
         waiting = entities.waiting_by_person()
-        people = services.store.people_report()
-        owed = services.store.owed_counts()
+        people = services.store.reports.people()
+        owed = services.store.people.owed_counts()
         room = max(24, width - 62)  # the names get what the counts leave
         name = min(32, room - 6, max((len(p.name) for p in people), default=0))
         return [

@@ -43,7 +43,7 @@ class ProjectsPane(ListPane):
                 str(p.open_action_items),
                 p.last_activity or "",
             )
-            for p in services.store.projects_report()
+            for p in services.store.reports.projects()
         ]
 
     def action_add(self) -> None:

@@ -59,7 +59,7 @@ class RunsPane(ListPane):
                 r.started_at[5:16].replace("T", " "),  # UTC, as stored
                 took(r.started_at, r.finished_at),
             )
-            for r in services.store.runs()
+            for r in services.store.runs.all()
         ]
 
     def action_resume(self) -> None:

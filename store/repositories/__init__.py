@@ -1,0 +1,1 @@
+"""The store's repositories, one per area: `store.captures`, `store.people`, `store.runs`, …"""
