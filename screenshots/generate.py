@@ -146,7 +146,7 @@ async def shoot() -> None:
             await until(on(dialogs.ErrorDialog))
             save("error")
             await pilot.press("escape")
-            atlas = next(p.id for p in services.store.projects() if p.name == "Atlas")
+            atlas = next(p.id for p in services.store.projects.all() if p.name == "Atlas")
             app.go_to("project", atlas)
             await settle()
             await pilot.press("b")  # the collector asks before it links a meeting
@@ -173,7 +173,7 @@ async def shoot() -> None:
             await pilot.press("1")
             await settle()
             save("captures-with-mail")
-            await asyncio.to_thread(services.store.add_concept, "Postgres")
+            await asyncio.to_thread(services.store.concepts.add, "Postgres")
             app.refresh_lists()
             await pilot.press("8")
             await settle()
