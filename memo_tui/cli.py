@@ -641,11 +641,7 @@ def _default(args: argparse.Namespace, services: Services) -> int:
         print("No captures yet. Try: memo capture meeting.txt   (or: memo --demo)")
         return EXIT_OK
     for capture in captures:
-        render.print_meeting(
-            capture,
-            store.captures.decisions([capture.id]),
-            store.captures.action_items([capture.id]),
-        )
+        render.print_meeting(capture, *store.captures.items([capture.id]))
     waiting = store.people.pending_mentions()
     if waiting:
         names = ", ".join(sanitize_line(w.mention) for w in waiting)

@@ -116,6 +116,15 @@ class Captures(Repository):
         with self._read() as conn:
             return captures.action_items_for(conn, capture_ids)
 
+    def items(
+        self, capture_ids: Sequence[int]
+    ) -> tuple[list[DecisionRecord], list[ActionItemRecord]]:
+        """The decisions and the action items of these captures, read together."""
+        with self._read() as conn:
+            return captures.decisions_for(conn, capture_ids), captures.action_items_for(
+                conn, capture_ids
+            )
+
     def source(self, capture_id: int) -> tuple[str, str, str, str | None]:
         """(title, stored text, source format, source path) of a capture."""
         with self._read() as conn:

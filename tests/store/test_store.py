@@ -223,6 +223,22 @@ def test_records_are_plain_dataclasses_not_orm_rows(store: Store) -> None:
         assert hasattr(record, "__dataclass_fields__")
 
 
+def test_each_area_is_a_repository_on_the_store(store: Store) -> None:
+    written = store.captures.write(new_capture())
+    other = store.captures.write(new_capture("h2"))
+    ids = [written.capture_id, other.capture_id]
+    assert store.captures.items(ids) == (
+        store.captures.decisions(ids),
+        store.captures.action_items(ids),
+    )
+    assert len(store.captures.items(ids)[0]) == 2 and store.captures.items([999]) == ([], [])
+    with store.atomically():  # a repository's write joins the thread's transaction
+        store.people.add("Ana Lima")
+        store.notes.add_for_client("Northwind", "Likes short calls.", PROV)
+        assert store.people.all() == []  # a read takes another connection: not yet committed
+    assert [p.name for p in store.people.all()] == ["Ana Lima"]
+
+
 def test_facts_filter_by_type_and_since(store: Store) -> None:
     store.captures.write(new_capture("old", occurred_at="2026-01-05"))
     store.captures.write(new_capture("new", occurred_at="2026-09-08"))

@@ -232,14 +232,13 @@ class AgentRun:
         return self.outcome
 
     async def _loop(self, messages: list[Message], first: int, repairing: bool) -> None:
-        spec, tools = self.spec, [TOOLS[name].as_spec() for name in self.spec.tools]
+        spec, kind = self.spec, "repair" if repairing else "turn"
+        tools = [TOOLS[name].as_spec() for name in spec.tools]
         for index in range(first, first + spec.max_steps - self.outcome.steps):
             if self.stop is not None and self.stop():
                 self._finish("interrupted", "stopped by the user: resume it to go on")
                 return
-            step_id = self.store.runs.start_step(
-                self.run_id, index, "repair" if repairing else "turn"
-            )
+            step_id = self.store.runs.start_step(self.run_id, index, kind)
             request = Request(
                 spec.model,
                 tuple(messages),
@@ -250,7 +249,7 @@ class AgentRun:
                 run_id=self.run_id,
             )
             completion = await self._turn(request)
-            usage = completion.usage
+            tokens = completion.usage.input_tokens, completion.usage.output_tokens
             turn = {
                 "text": completion.text,
                 "tool_calls": [
@@ -258,13 +257,9 @@ class AgentRun:
                     for c in completion.tool_calls
                 ],
             }
-            self.store.runs.finish_step(
-                step_id, "completed", usage.input_tokens, usage.output_tokens, json.dumps(turn)
-            )
-            cost = cost_microdollars(
-                completion.model, usage.input_tokens, usage.output_tokens, self.prices
-            )
-            self.store.runs.add_usage(self.run_id, usage.input_tokens, usage.output_tokens, cost)
+            self.store.runs.finish_step(step_id, "completed", *tokens, json.dumps(turn))
+            cost = cost_microdollars(completion.model, *tokens, self.prices)
+            self.store.runs.add_usage(self.run_id, *tokens, cost)
             self.outcome.steps += 1
             if completion.text:
                 self._event("model_text", text=completion.text)

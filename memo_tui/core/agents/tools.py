@@ -80,10 +80,8 @@ def _search_facts(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     from memo_tui.core.recall.filters import parse_question, with_entities
     from memo_tui.core.recall.retrieve import retrieve
 
-    query = str(args["query"])
-    filters = with_entities(
-        parse_question(query, dt.date.today()), query, ctx.store.people.directory()
-    )
+    query, directory = str(args["query"]), ctx.store.people.directory()
+    filters = with_entities(parse_question(query, dt.date.today()), query, directory)
     if args.get("types"):
         filters = replace(filters, fact_types=tuple(args["types"]))
     search = ctx.search or SearchContext(None)

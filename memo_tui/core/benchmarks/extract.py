@@ -285,11 +285,8 @@ def run_set(data: Path, extractor: Extractor | None = None) -> SetBench:
             capture_id = done[row["file"]].capture_id
             raw = (data / row["file"]).read_text(encoding="utf-8", errors="replace")
             found = SetFile(row["file"], error=done[row["file"]].error)
-            decisions = store.captures.decisions([capture_id]) if capture_id else []
-            actions = store.captures.action_items([capture_id]) if capture_id else []
-            _score_file(
-                found, row, raw, (decisions, actions), lambda i: cast.member(names.get(i or 0))
-            )
+            items = store.captures.items([capture_id]) if capture_id else ([], [])
+            _score_file(found, row, raw, items, lambda i: cast.member(names.get(i or 0)))
             bench.files.append(found)
         _score_links(bench, store, rows, done)
     bench.seconds = time.perf_counter() - started
@@ -316,12 +313,9 @@ def _score_links(
     decisions that memo neither made nor proposed are missed."""
     truth_of: dict[int, tuple[str, str]] = {}
     for row in rows:
-        capture_id = done[row["file"]].capture_id
-        if capture_id:
-            for ours, wanted in labelled.match(
-                store.captures.decisions([capture_id]), row["decisions"]
-            ):
-                truth_of[ours.id] = (row["file"], wanted["id"])
+        decided = store.captures.decisions([done[row["file"]].capture_id or 0])
+        for ours, wanted in labelled.match(decided, row["decisions"]):
+            truth_of[ours.id] = (row["file"], wanted["id"])
     truth = _truth_links(rows)
 
     def reaches(old: tuple[str, str], new: tuple[str, str]) -> bool:
@@ -367,12 +361,9 @@ def _score_closes(
     item_truth: dict[int, dict[str, Any]] = {}
     file_of = {r.capture_id: f for f, r in done.items() if r.capture_id is not None}
     for row in rows:
-        capture_id = done[row["file"]].capture_id
-        if capture_id:
-            for ours, wanted in labelled.match(
-                store.captures.action_items([capture_id]), row["actions"]
-            ):
-                item_truth[ours.id] = wanted | {"file": row["file"]}
+        owed = store.captures.action_items([done[row["file"]].capture_id or 0])
+        for ours, wanted in labelled.match(owed, row["actions"]):
+            item_truth[ours.id] = wanted | {"file": row["file"]}
     tally = {f"closed {s} {v}": 0 for s in ("applied", "proposed") for v in ("right", "wrong")}
     closed: set[int] = set()
     for change in store.changes.all():

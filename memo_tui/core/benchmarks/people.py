@@ -123,10 +123,7 @@ def _score_people(
         capture_id = ids[row["file"]]
         if capture_id is None:
             continue
-        decisions, actions = (
-            store.captures.decisions([capture_id]),
-            store.captures.action_items([capture_id]),
-        )
+        decisions, actions = store.captures.items([capture_id])
         items: list[DecisionRecord | ActionItemRecord] = [*decisions, *actions]
         for item in items:
             member = cast.member(names.get(item.person_id or 0))

@@ -250,13 +250,11 @@ def _write_facts(
 ) -> list[tuple[int, str]]:
     """Write the captures; (fact key, stored text) of each generated fact, in generation order."""
     texts = [" ".join(words) for words in tokens]
-    for number, first in enumerate(range(0, len(texts), FACTS_PER_CAPTURE)):
-        store.captures.write(
-            _capture(number, texts[first : first + FACTS_PER_CAPTURE], first, seed)
-        )
-        if (number + 1) % 200 == 0:
+    for n, first in enumerate(range(0, len(texts), FACTS_PER_CAPTURE)):
+        store.captures.write(_capture(n, texts[first : first + FACTS_PER_CAPTURE], first, seed))
+        if (n + 1) % 200 == 0:
             say(f"{len(texts):,} facts: {first + FACTS_PER_CAPTURE:,} written")
-    # Within a type, keys grow in insertion order, and facts_without_vectors sorts by key.
+    # Within a type, keys grow in insertion order, and vectors.missing sorts by key.
     stored: dict[str, list[tuple[int, str]]] = {}
     for key, body in store.vectors.missing(len(texts)):
         stored.setdefault(FACT_TYPES[(key >> 32) - 1], []).append((key, body))
@@ -285,18 +283,16 @@ def build_store(
     wrote = time.perf_counter()
     centres = _unit(rng.standard_normal((TOPICS, DIM)))
     noise = rng.standard_normal((facts, DIM)) * FACT_NOISE / np.sqrt(DIM)
-    vectors = _unit(centres[topics] + noise)
+    unit = _unit(centres[topics] + noise)
     store.vectors.set_space(MODEL, DIM)
     for first in range(0, facts, VECTOR_BATCH):
         batch = range(first, min(first + VECTOR_BATCH, facts))
-        store.vectors.put_many(
-            [(keys[i], vectors[i].tobytes(), f"bench-{i}") for i in batch], MODEL
-        )
+        store.vectors.put_many([(keys[i], unit[i].tobytes(), f"bench-{i}") for i in batch], MODEL)
         say(f"{facts:,} facts: {batch.stop:,} vectors written")
     return Corpus(
         keys=keys,
         texts=[body for _, body in written],
-        vectors=vectors,
+        vectors=unit,
         tokens=tokens,
         fact_types=dict(Counter(_fact_type(i) for i in range(facts))),
         captures=len(range(0, facts, FACTS_PER_CAPTURE)),

@@ -295,11 +295,8 @@ class CaptureService:
         existing = self.store.captures.by_hash(content_hash)
         if existing is not None:  # the same text is stored: link the thread to it
             self.store.email.attach_thread(thread_key, existing.id)
-            found = (
-                self.store.captures.decisions([existing.id]),
-                self.store.captures.action_items([existing.id]),
-            )
-            return existing.id, len(found[0]), len(found[1])
+            decisions, actions = self.store.captures.items([existing.id])
+            return existing.id, len(decisions), len(actions)
         source_path = thread_source(str(meta.get("source", "mail")), thread_key)
         prepared = prepared or self._preparer()((transcript, source_path))
         new = self._linked(transcript, replace(prepared, meta={**prepared.meta, **meta}))

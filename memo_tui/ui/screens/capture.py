@@ -73,8 +73,7 @@ class CaptureScreen(Screen[None]):
         if found is None:
             return styled("This capture is gone (deleted).", "bold"), Text(), None
         title, body, source_format, source_path = store.captures.source(self.capture_id)
-        decisions = store.captures.decisions([self.capture_id])
-        actions = store.captures.action_items([self.capture_id])
+        decisions, actions = store.captures.items([self.capture_id])
         summary = next((f.text for f in store.facts.all("summary", capture_id=self.capture_id)), "")
         head = line(title, style="bold")
         head.append(f"\n{found.occurred_at or 'no meeting date'}", style="dim")
@@ -89,9 +88,7 @@ class CaptureScreen(Screen[None]):
         chats = store.captures.side_channels(self.capture_id)
         for chat in chats:
             parts += [Text(), styled(f"From the meeting's chat (capture {chat.id})", "bold")]
-            chat_facts = _facts(
-                store.captures.decisions([chat.id]), store.captures.action_items([chat.id]), "chat "
-            )
+            chat_facts = _facts(*store.captures.items([chat.id]), "chat ")
             parts += chat_facts or [styled("no decisions or action items", "dim")]
         read = "; TRUNCATED: the extractor read only the start" if found.truncated else ""
         meta = store.captures.meta(self.capture_id)

@@ -1,0 +1,76 @@
+"""Decisions replaced and items closed across meetings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class HistoryDecision:
+    """A decision as the search for what replaced it reads it."""
+
+    id: int
+    capture_id: int
+    day: str  # its meeting's date (else the day it was captured)
+    captured_at: str
+    description: str
+    quote: str
+    subject: str  # space-separated key words
+    status: str
+    project_ids: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class NewChange:
+    """A change found across meetings: `strong` ones are applied at once (and can be undone),
+    `weak` ones are proposed to the user."""
+
+    kind: str  # "supersedes" or "closes"
+    capture_id: int  # the meeting holding the evidence
+    evidence: str  # its words
+    reason: str  # why memo thinks so, for the review
+    strength: str  # "strong" or "weak"
+    old_decision_id: int | None = None
+    old_item_id: int | None = None
+    new_decision_id: int | None = None
+    line_start: int | None = None
+    line_end: int | None = None
+
+
+@dataclass(frozen=True)
+class ChangeRecord:
+    """A change with both sides, as the review shows it."""
+
+    id: int
+    kind: str
+    status: str  # applied, proposed, rejected, undone
+    strength: str
+    reason: str
+    evidence: str
+    capture_id: int
+    line_start: int | None
+    line_end: int | None
+    old_id: int  # the decision replaced or the action item closed
+    new_decision_id: int | None
+    previous_status: str
+    created_at: str
+    decided_at: str | None
+    decided_by: str | None
+    old_text: str
+    old_quote: str | None
+    old_day: str | None
+    old_title: str | None
+    new_text: str | None
+    new_day: str | None
+    new_title: str | None
+
+
+@dataclass(frozen=True)
+class OpenItem:
+    """An open action item as the search for its closing reads it."""
+
+    id: int
+    capture_id: int
+    day: str
+    description: str
+    owner: str | None  # the person it was settled as, else the name as said
