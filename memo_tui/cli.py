@@ -285,9 +285,9 @@ def _with_services(args: argparse.Namespace, settings: Settings, handler: Handle
 
 
 def _seed_demo(services: Services) -> None:
-    from memo_tui.core.demo import seed_demo
+    from memo_tui.core.demo import seed_demo, unseeded
 
-    if not services.store.captures.all():
+    if unseeded(services.store):
         warn("Seeding the demo store with sample meetings...")
         seed_demo(services.capture)
 
@@ -628,9 +628,10 @@ def _interactive(args: argparse.Namespace) -> bool:
 def _default(args: argparse.Namespace, services: Services) -> int:
     """`memo` / `memo --demo`: the app in a terminal; piped, every meeting as text."""
     if _interactive(args):
+        from memo_tui.core.demo import unseeded
         from memo_tui.ui.app import MemoApp
 
-        app = MemoApp(services, seed_demo=args.demo and not services.store.captures.all())
+        app = MemoApp(services, seed_demo=args.demo and unseeded(services.store))
         _follow_the_terminal()
         app.run()
         return EXIT_OK

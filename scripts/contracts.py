@@ -6,6 +6,8 @@
   drops off it). Anything new must fit.
 - Privates: no module imports another module's private name (`from store.vectors import
   _pack`): what a module shares, it names without the underscore.
+- Slow tests: a test that kills a process (SIGKILL), drives tmux or runs `memo bench` is
+  marked `slow` (itself or its module), so `-m 'not slow'` is the quick suite it claims to be.
 """
 
 from __future__ import annotations
@@ -71,6 +73,41 @@ def private_imports() -> list[str]:
     return found
 
 
+SLOW_SIGNS = ("SIGKILL", '"tmux"', 'memo("bench"', '"bench",')
+
+
+def _marked_slow(node: ast.AST) -> bool:
+    """`@pytest.mark.slow` on a function, or `pytestmark = pytest.mark.slow` in a module."""
+    marks = getattr(node, "decorator_list", [])
+    if isinstance(node, ast.Module):
+        marks = [
+            s.value
+            for s in node.body
+            if isinstance(s, ast.Assign)
+            and any(getattr(t, "id", "") == "pytestmark" for t in s.targets)
+        ]
+    return any(ast.unparse(mark) == "pytest.mark.slow" for mark in marks)
+
+
+def unmarked_slow_tests() -> list[str]:
+    """Every test that kills, drives tmux or runs a benchmark without the `slow` mark."""
+    found = []
+    for path in sorted((ROOT / "tests").rglob("test_*.py")):
+        source = path.read_text(encoding="utf-8")
+        module = ast.parse(source)
+        if _marked_slow(module):
+            continue
+        for node in module.body:
+            if not isinstance(node, ast.FunctionDef) or not node.name.startswith("test_"):
+                continue
+            body = ast.get_source_segment(source, node) or ""
+            if any(sign in body for sign in SLOW_SIGNS) and not _marked_slow(node):
+                found.append(
+                    f"{path.relative_to(ROOT).as_posix()}:{node.lineno}: {node.name} is slow"
+                )
+    return found
+
+
 def read_baseline() -> dict[str, int]:
     if not BASELINE.exists():
         return {}
@@ -95,13 +132,14 @@ def main(argv: list[str]) -> int:
         for name, size in sorted(over.items())
         if size > allowed.get(name, 0)
     ]
-    privates = private_imports()
-    for line in broken + privates:
+    privates, unmarked = private_imports(), unmarked_slow_tests()
+    for line in broken + privates + unmarked:
         print(line)
     listed = sum(1 for name in over if name in allowed)
     print(f"size limits: {len(broken)} broken; {listed} listed from before the limits")
     print(f"private imports: {len(privates)}")
-    return 1 if broken or privates else 0
+    print(f"slow tests not marked slow: {len(unmarked)}")
+    return 1 if broken or privates or unmarked else 0
 
 
 if __name__ == "__main__":

@@ -52,6 +52,13 @@ def seed_demo(
     return results
 
 
+def unseeded(store: Store) -> bool:
+    """Whether a sample meeting is missing from the demo store: its first run, or a seeding
+    stopped part way (ctrl+x). Seeding again adds only what is missing."""
+    seeded = sum(c.source_kind == "demo" for c in store.captures.all())
+    return seeded < len(demo_meetings())
+
+
 def _seed_projects(store: Store, user: str) -> None:
     """The demo's projects, client and notes, unless the store has projects already."""
     if store.projects.all():

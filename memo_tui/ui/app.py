@@ -190,9 +190,10 @@ class MemoApp(App[None]):
         await super().on_event(event)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """A dialog on top owns the keyboard: the app's keys wait (ctrl+q still quits)."""
+        """A dialog on top owns the keyboard: the app's keys wait (ctrl+q still quits, and F1
+        explains the dialog)."""
         if isinstance(self.screen, dialogs.Dialog) and action in _MAIN_SCREEN_ACTIONS:
-            return False
+            return action == "help" and not isinstance(self.screen, dialogs.Help)
         if action in _NEEDS_THE_STORE and not self.ready:
             return False
         if action == "who":  # shown while names wait (the status line says how many)
@@ -216,6 +217,10 @@ class MemoApp(App[None]):
     def action_help(self) -> None:
         """The focused pane's (or page's) purpose and its keys, with their binding ids."""
         screen = self.screen
+        if isinstance(screen, dialogs.Dialog):  # what it asks, and its own keys only
+            rows = keys.help_rows(self, screen, app_keys=False)
+            self.push_screen(dialogs.Help(f"{screen.help_title()}: keys", screen.HELP, rows))
+            return
         about = getattr(screen, "HELP", "") if len(self.screen_stack) > 1 else ""
         title = type(screen).__name__.removesuffix("Screen").removesuffix("Page")
         if not about:

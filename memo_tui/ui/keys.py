@@ -57,12 +57,17 @@ def _own(app: App[None]) -> list[Binding]:
     ]
 
 
-def help_rows(app: App[None], screen: Screen[object]) -> list[tuple[str, str, str]]:
+def help_rows(
+    app: App[None], screen: Screen[object], app_keys: bool = True
+) -> list[tuple[str, str, str]]:
     """(keys, what they do, binding id) for each key of `screen`, and the app's keys that
-    show only sometimes (listed even while hidden)."""
+    show only sometimes (listed even while hidden); `app_keys=False`: the screen's own keys
+    (a dialog's, where the app's wait)."""
     keys: dict[str, tuple[list[str], str]] = {}  # binding id: its keys, what it does
-    active = [(key, a.binding) for key, a in screen.active_bindings.items()]
+    bound = screen.active_bindings.items()
+    active = [(key, a.binding) for key, a in bound if app_keys or a.node is not app]
     later = [(key, b) for b in _own(app) if b.id in SOMETIMES for key in b.key.split(",")]
+    later = later if app_keys else []
     for key, binding in [*active, *later]:
         if binding.description and binding.id:
             does = SOMETIMES.get(binding.id, binding.description)

@@ -309,6 +309,7 @@ QUESTIONS = [
 ]  # fmt: skip
 
 
+@pytest.mark.slow
 def test_bench_ask_judges_each_kind(memo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     data = tmp_path / "set"
     data.mkdir()

@@ -59,6 +59,7 @@ def test_no_worker_process_means_the_work_is_done_here(monkeypatch: pytest.Monke
     assert all(a.result is None and a.error is None for a in done)
 
 
+@pytest.mark.slow
 def test_the_worker_leaves_when_its_parent_is_killed(tmp_path: Path) -> None:
     """kill -9 of the importing process must not leave a worker waiting forever."""
     script = textwrap.dedent(

@@ -381,6 +381,7 @@ def test_capture_json_says_which_format_was_read_and_what_was_left_out(memo: Any
     assert "zoom_vtt" in plain.stdout  # unchanged, and it still says what it read
 
 
+@pytest.mark.slow
 @needs_dev_set
 def test_bench_formats_prints_the_dev_set_figures(memo: Any) -> None:  # noqa: ANN401
     run = memo("bench", "formats", "--data", str(DEV), "--json", timeout=300)

@@ -379,6 +379,7 @@ def test_chunks_keep_the_link_to_the_call_that_replaced_one() -> None:
     ]
 
 
+@pytest.mark.slow
 def test_bench_extract_runs_a_labelled_set_through_a_model(
     memo, tmp_path: Path, server: FakeServer
 ) -> None:  # type: ignore[no-untyped-def]

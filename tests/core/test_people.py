@@ -282,6 +282,7 @@ def test_resolve_in_a_meeting_from_the_cli(memo: Any, tmp_path: Any) -> None:  #
     assert missing.code != 0 and "no capture 999" in missing.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not DEV.is_dir(), reason=f"the dev set is not at {DEV}")
 def test_bench_people_meets_its_targets_on_the_dev_set(memo: Any) -> None:  # noqa: ANN401
     figures = memo("bench", "people", "--data", str(DEV), "--json", timeout=300).json()

@@ -28,7 +28,7 @@ from support.tui import (
 )
 
 from memo_tui.core.capture import versions
-from memo_tui.core.demo import seed_demo
+from memo_tui.core.demo import seed_demo, unseeded
 from memo_tui.core.entities.service import EntityService
 from memo_tui.core.services import Services
 from memo_tui.settings import Settings
@@ -805,6 +805,27 @@ def test_help_lists_the_pane_keys_with_their_ids(services: Services) -> None:
     drive(app, script)
 
 
+def test_f1_in_a_dialog_explains_it_with_its_own_keys(services: Services) -> None:
+    app = MemoApp(services)
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("4", "a")
+        await until(pilot, lambda: isinstance(app.screen, dialogs.NewProject), "new project")
+        await pilot.press("f1")
+        await until(pilot, lambda: isinstance(app.screen, dialogs.Help), "help")
+        text = shown(app)
+        assert "New project: keys" in text and "its client" in text
+        ids = [binding_id for _, _, binding_id in app.screen.keys]
+        assert "dialog.cancel" in ids and "project.complete" in ids
+        assert not {"pane.ask", "projects.add", "app.cancel"} & set(ids)  # they wait
+        await pilot.press("f1")  # closes the help, back to the dialog
+        await until(pilot, lambda: isinstance(app.screen, dialogs.NewProject), "the dialog")
+        await pilot.press("escape")
+        assert not isinstance(app.screen, dialogs.Dialog)
+
+    drive(app, script)
+
+
 def test_the_palette_goes_to_a_person(services: Services) -> None:
     app = MemoApp(services)
 
@@ -884,6 +905,48 @@ def test_the_demo_seeds_in_the_background(tmp_path: Path, monkeypatch: pytest.Mo
 
     drive(app, script)
     assert len(built.store.captures.all()) == 8 and built.store.projects.all()
+    built.close()
+
+
+def test_ctrl_x_stops_the_demo_seeding_and_the_next_start_finishes_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    built = offline(tmp_path, monkeypatch)
+    started, release = threading.Event(), threading.Event()
+    extract = built.capture.extractor
+
+    def slow(transcript: Any) -> Any:
+        started.set()
+        release.wait(30)
+        return extract(transcript)
+
+    built.capture.extractor = slow
+    app = MemoApp(built, seed_demo=True)
+    said: list[str] = []
+    monkeypatch.setattr(app, "notify", lambda message, **_: said.append(str(message)))
+
+    async def script() -> None:
+        async with app.run_test(size=(120, 36)) as pilot:
+            await until(pilot, started.is_set, "the first meeting's extraction")
+            assert "Seeding the demo meetings" in shown(app)
+            await pilot.press("ctrl+x")
+            release.set()
+            job = app.query_one("#job")
+            await until(pilot, lambda: not job.has_class("running"), "the job bar to go")
+            await settle(pilot)
+
+    asyncio.run(script())
+    assert len(built.store.captures.all()) == 1  # the meeting under way is stored whole
+    assert any("stopped after 1 of 8 meetings" in message for message in said)
+    assert unseeded(built.store)
+    built.capture.extractor = extract
+    again = MemoApp(built, seed_demo=unseeded(built.store))
+
+    async def finish(pilot: Any) -> None:
+        assert again.query_one("#captures-table").row_count == 8
+
+    drive(again, finish)
+    assert len(built.store.captures.all()) == 8 and not unseeded(built.store)
     built.close()
 
 

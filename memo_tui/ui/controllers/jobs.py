@@ -19,7 +19,7 @@ CANCELLABLE = ("capture", "backfill", "seed", "agent", "ask", "facts")
 
 
 class _Stopped(Exception):
-    """The user pressed ctrl+x during a backfill."""
+    """The user pressed ctrl+x during a backfill or the demo's seeding."""
 
 
 class JobsController(Controller):
@@ -131,8 +131,11 @@ class JobsController(Controller):
         self.run_thread(self._seed, group="seed", exclusive=True)
 
     def _seed(self) -> None:
+        """A meeting at a time: ctrl+x stops after the one under way (each is stored whole,
+        and seeding again skips what is there)."""
         from memo_tui.core.demo import demo_meetings, seed_demo
 
+        worker = get_current_worker()
         total = len(demo_meetings())
         self.from_thread(self.show, "Seeding the demo meetings", 0, total)
         done = 0
@@ -141,7 +144,14 @@ class JobsController(Controller):
             nonlocal done
             done += 1
             self.from_thread(self.show, "Seeding the demo meetings", done, total)
+            if worker.is_cancelled and done < total:
+                raise _Stopped
 
-        seed_demo(self.services.capture, progress=one)
-        self.from_thread(self.done)
+        try:
+            seed_demo(self.services.capture, progress=one)
+        except _Stopped:
+            said = f"Demo seeding stopped after {done} of {total} meetings; memo --demo finishes it"
+            self.from_thread(self.done, said)
+        else:
+            self.from_thread(self.done)
         self.from_thread(self.app.refresh_lists)

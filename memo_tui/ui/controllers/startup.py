@@ -58,7 +58,9 @@ class StartupController(Controller):
         assert opener is not None
         try:
             services = opener()
-            seed = self.app.seed_demo and not services.store.captures.all()
+            from memo_tui.core.demo import unseeded  # (after the opener's imports)
+
+            seed = self.app.seed_demo and unseeded(services.store)
         except Exception as error:  # noqa: BLE001 - the app cannot work without its store
             bad_settings = isinstance(error, ValueError)  # (the opener says which setting)
             message = f"memo: {error}" if bad_settings else f"memo: cannot open the store: {error}"

@@ -17,6 +17,11 @@ class Approve(Dialog[bool]):
     answer (then the proposal is skipped). Nothing is focused at first: it may pop up while
     the user types."""
 
+    HELP = (
+        "An agent asks before it changes something: what it proposes and why. Answer before the "
+        "time runs out, or the proposal is skipped (the run goes on without it)."
+    )
+
     AUTO_FOCUS = ""
 
     def __init__(self, agent: str, proposal: str, timeout_s: float) -> None:

@@ -1,9 +1,11 @@
-"""What every dialog is: a centred box with a typed result; escape cancels, and the arrows move
-between its buttons. A dialog returns what the caller needs and never touches the store."""
+"""What every dialog is: a centred box with a typed result; escape cancels, F1 says what it asks,
+and the arrows move between its buttons. A dialog returns what the caller needs and never
+touches the store."""
 
 from __future__ import annotations
 
-from typing import Generic, TypeVar
+import re
+from typing import ClassVar, Generic, TypeVar
 
 from textual.binding import Binding
 from textual.screen import ModalScreen
@@ -17,9 +19,19 @@ class Dialog(ModalScreen[T | None], Generic[T]):
 
     BINDINGS = [
         Binding("escape", "cancel", "Cancel", id="dialog.cancel"),
+        Binding("f1", "app.help", "Help", id="dialog.help", show=False),
         Binding("left,up", "app.focus_previous", "Previous", id="dialog.previous", show=False),
         Binding("right,down", "app.focus_next", "Next", id="dialog.next", show=False),
     ]
+
+    # What F1 says of the dialog: what it asks, and what each answer does.
+    HELP: ClassVar[str] = ""
+
+    @classmethod
+    def help_title(cls) -> str:
+        """The dialog's name as F1 heads it ("Who is it", "Change review")."""
+        words = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", cls.__name__).split()
+        return " ".join([words[0], *(w.lower() for w in words[1:])]) if words else "Dialog"
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -97,6 +97,11 @@ class CaptureFile(Dialog[Path]):
     """The path of a transcript or folder to capture: completed as you type (tab or right
     arrow accepts), checked before it is accepted."""
 
+    HELP = (
+        "A transcript, a chat log, a mailbox or a folder of them to capture. Tab completes the "
+        "path from the file system; a file memo has already is not stored twice."
+    )
+
     BINDINGS = [Binding("tab", "complete", "Complete", id="capture.complete", priority=True)]
 
     def __init__(self, start: str = "") -> None:

@@ -28,6 +28,12 @@ class ChangeReview(Dialog[str]):
     """Dismisses with "accept", "reject", "later" (look at the next one), or None (escape:
     stop reviewing)."""
 
+    HELP = (
+        "A later decision seems to replace an earlier one: both quotes with their dates. Accept "
+        "links them (the earlier one is kept as history), reject leaves both current, later "
+        "moves on to the next proposal."
+    )
+
     BINDINGS = [
         Binding("a", "answer('accept')", "Accept", id="changes.accept"),
         Binding("r", "answer('reject')", "Reject", id="changes.reject"),

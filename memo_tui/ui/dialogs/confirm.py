@@ -16,6 +16,11 @@ from memo_tui.ui.text import line, plural
 class Confirm(Dialog[bool]):
     """A question with a yes button (named for what it does) and a no."""
 
+    HELP = (
+        "A question before memo does something you may not want: the yes button says what it "
+        "does, no leaves everything as it is."
+    )
+
     def __init__(
         self, title: str, body: Text | Table, yes: str, no: str = "Cancel", danger: bool = False
     ) -> None:

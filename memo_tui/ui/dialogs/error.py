@@ -14,6 +14,8 @@ from memo_tui.ui.text import line, plain
 class ErrorDialog(Dialog[None]):
     """Something failed: what, and what to do. The app carries on."""
 
+    HELP = "Something failed: what, and what to do. The app carries on."
+
     def __init__(self, title: str, message: str) -> None:
         super().__init__()
         self.title_text = title

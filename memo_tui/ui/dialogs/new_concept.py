@@ -13,6 +13,11 @@ from memo_tui.ui.dialogs.base import Dialog
 class NewConcept(Dialog[str]):
     """A concept's name: an idea to follow across meetings and mail."""
 
+    HELP = (
+        "A concept is an idea to follow across meetings and mail; its agent keeps a living "
+        "document about it."
+    )
+
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Label("New concept (an idea to follow, e.g. event sourcing)", classes="title")

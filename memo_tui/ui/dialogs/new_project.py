@@ -19,6 +19,11 @@ class NewProject(Dialog[tuple[str, str | None]]):
     """A project's name and, optionally, its client (the clients memo knows complete as
     you type: tab or the right arrow takes one)."""
 
+    HELP = (
+        "A project's name and, if it has one, its client (the clients memo knows complete with "
+        "tab or the right arrow)."
+    )
+
     BINDINGS = [Binding("tab", "complete", "Complete", id="project.complete", priority=True)]
 
     def __init__(self, clients: Sequence[str] = ()) -> None:

@@ -31,6 +31,11 @@ class NoteEditor(Dialog[Written]):
     visible; saved unchanged, it dismisses with None, so nothing is rewritten or marked as
     the user's."""
 
+    HELP = (
+        "A note about a project or a client, kept beside the meetings and found by search and "
+        "ask. ctrl+s saves it."
+    )
+
     BINDINGS = [Binding("ctrl+s", "save", "Save", id="note.save")]
 
     def __init__(self, title: str, body: str = "", owners: tuple[str, ...] = ()) -> None:

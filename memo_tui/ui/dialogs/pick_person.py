@@ -19,6 +19,11 @@ class PickPerson(Dialog[int]):
     """Who a person really is: the other people, likeliest first. Dismisses with the id
     picked, or None when escaped."""
 
+    HELP = (
+        "Who this person really is: pick the same person under another name and memo merges the "
+        "two (split undoes it)."
+    )
+
     def __init__(self, name: str, people: Sequence[tuple[int, str]], note: str = "") -> None:
         super().__init__()
         self.person_name = name

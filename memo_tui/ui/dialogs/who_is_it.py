@@ -20,6 +20,11 @@ class WhoIsIt(Dialog[int]):
 
     Dismisses with the person's id, 0 for "none of these", or None when escaped."""
 
+    HELP = (
+        "A name in a meeting could mean more than one person: pick who was meant, and memo "
+        "remembers the answer for that name. 'None of these' means nobody memo knows."
+    )
+
     # Nothing chosen on opening: it may pop up while the user types elsewhere, and a stray
     # enter must not answer for them (tab moves to the choices).
     AUTO_FOCUS = ""
