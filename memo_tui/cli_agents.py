@@ -51,7 +51,7 @@ def add_parsers(commands: Any, common: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace, services: Services) -> int:
-    from memo_tui.core.agents.service import UnknownEntity, resume_run, run_agent
+    from memo_tui.core.agents.service import UnknownEntity, resume_run, run_agent, what_changed
 
     def follow(seq: int, kind: str, payload: dict[str, Any]) -> None:
         if not args.json:
@@ -93,7 +93,7 @@ def _run(args: argparse.Namespace, services: Services) -> int:
         print(
             sanitize_line(
                 f"run {outcome.run_id}: {outcome.status}, {outcome.steps} steps, "
-                f"{plural(outcome.tool_calls, 'tool call')}, {plural(len(outcome.writes), 'write')}"
+                f"{plural(outcome.tool_calls, 'tool call')}, {what_changed(outcome)}"
                 + (f"; {outcome.error}" if outcome.error else "")
             )
         )
@@ -164,10 +164,11 @@ def _approver(mode: str) -> Approver:
             return "accepted" if mode == "all" else "rejected"
         if not sys.stdin.isatty():
             return "skipped"
-        reason = proposal.arguments.get("reason", "")
-        ids = proposal.arguments.get("capture_ids", [])
+        from memo_tui.core.agents.proposals import described
+
+        said = described(proposal.arguments, proposal.evidence)
         print(
-            sanitize_line(f"{proposal.tool}: link meetings {ids}? {reason}")
+            "\n".join(sanitize_line(line) for line in said)
             + f"\n  accept? [y/N] ({proposal.timeout_s:g} s) ",
             end="",
             file=sys.stderr,

@@ -339,6 +339,14 @@ class MemoApp(App[None]):
     def _add_concept(self) -> None:
         self.controllers.notes.add_concept()
 
+    @on(messages.ProjectRenameRequested)
+    def _rename_project(self, event: messages.ProjectRenameRequested) -> None:
+        self.controllers.projects.rename(event.project_id, event.page)
+
+    @on(messages.ProjectDeleteRequested)
+    def _delete_project(self, event: messages.ProjectDeleteRequested) -> None:
+        self.controllers.projects.delete(event.project_id, event.page)
+
     @on(messages.NoteWriteRequested)
     def _write_note(self, event: messages.NoteWriteRequested) -> None:
         self.controllers.notes.write(event.project_id, event.page)
@@ -354,6 +362,12 @@ class MemoApp(App[None]):
     @on(messages.SectionEditRequested)
     def _edit_section(self, event: messages.SectionEditRequested) -> None:
         self.controllers.notes.edit_section(
+            event.entity_type, event.entity_id, event.section, event.page
+        )
+
+    @on(messages.SectionResetRequested)
+    def _reset_section(self, event: messages.SectionResetRequested) -> None:
+        self.controllers.projects.reset_section(
             event.entity_type, event.entity_id, event.section, event.page
         )
 

@@ -74,6 +74,20 @@ class ConceptAddRequested(Message):
     pass
 
 
+class ProjectRenameRequested(Message):
+    def __init__(self, project_id: int, page: Page) -> None:
+        super().__init__()
+        self.project_id, self.page = project_id, page
+
+
+class ProjectDeleteRequested(Message):
+    """Delete the project (after a question saying what goes with it); its page closes."""
+
+    def __init__(self, project_id: int, page: Page) -> None:
+        super().__init__()
+        self.project_id, self.page = project_id, page
+
+
 class NoteWriteRequested(Message):
     """A new note about a project (or its client); `page` shows it once written."""
 
@@ -99,6 +113,17 @@ class SectionEditRequested(Message):
 
     def __init__(
         self, entity_type: str, entity_id: int, section: SectionRecord, page: Page | None
+    ) -> None:
+        super().__init__()
+        self.entity_type, self.entity_id = entity_type, entity_id
+        self.section, self.page = section, page
+
+
+class SectionResetRequested(Message):
+    """Give a section the user edited back to the agent that writes the document."""
+
+    def __init__(
+        self, entity_type: str, entity_id: int, section: SectionRecord, page: Page
     ) -> None:
         super().__init__()
         self.entity_type, self.entity_id = entity_type, entity_id

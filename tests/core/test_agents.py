@@ -17,7 +17,7 @@ from support.fakes.server import FakeServer, Reply
 
 from memo_tui.core.agents.agents import PROJECT_SECTIONS, brief, project_compile
 from memo_tui.core.agents.runtime import AgentRun
-from memo_tui.core.agents.service import interrupt_orphans, run_agent
+from memo_tui.core.agents.service import interrupt_orphans, run_agent, what_changed
 from memo_tui.core.llm.anthropic_provider import AnthropicProvider
 from memo_tui.core.llm.base import RetryPolicy
 from memo_tui.core.services import Services
@@ -66,6 +66,10 @@ def test_project_compile_offline_writes_every_section_citing_real_facts(
     assert tail == events[3:]  # a late viewer replays exactly what it missed
     run = store.runs.get(outcome.run_id)
     assert run is not None and run.status == "completed" and run.tool_calls == 6
+    assert what_changed(outcome) == "4 writes"
+    again = run_agent(services, "project_compile", "beacon")  # nothing new since
+    assert again.status == "completed" and again.writes == [] and again.tool_calls == 6
+    assert what_changed(again) == "no change"
 
 
 def test_a_user_edited_section_is_left_alone(driven: Services) -> None:
@@ -283,6 +287,13 @@ def test_a_proposal_waits_for_the_user(
     assert proposal.arguments["capture_ids"] and proposal.arguments["reason"]
     if services.provider.name == "offline":
         assert "names it" in proposal.arguments["reason"]
+    # What the user is shown: each proposed meeting with the lines of it that say "Atlas".
+    assert [f.capture_id for f in proposal.evidence] == proposal.arguments["capture_ids"]
+    for found in proposal.evidence:
+        text = store.captures.text(found.capture_id).splitlines()
+        assert found.lines and all(text[n - 1].strip() == line for n, line in found.lines)
+        assert all("atlas" in line.lower() for _, line in found.lines)
+    assert outcome.writes == ([{"tool": "propose_backfill", "key": ""}] if linked else [])
     [stored] = store.runs.decisions(outcome.run_id)
     assert stored.decision == decision
     after = next(p for p in store.projects.all() if p.name == "Atlas")

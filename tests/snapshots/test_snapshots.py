@@ -24,6 +24,7 @@ from textual.command import CommandList, CommandPalette
 from textual.screen import Screen
 from textual.widgets import Input, TextArea
 
+from memo_tui.core.agents.proposals import Found, described
 from memo_tui.core.demo import seed_demo
 from memo_tui.core.services import Services
 from memo_tui.ui import dialogs
@@ -329,8 +330,16 @@ def test_approve_dialog(snap_compare: Snap, services: Services, size: tuple[int,
         pilot.app.push_screen(
             dialogs.Approve(
                 "collector",
-                "Link 1 meeting(s) to the project:\n- Cobalt billing design\n"
-                "Why: Cobalt billing design names it 3x",
+                "\n".join(
+                    described(
+                        {"reason": "Cobalt billing design names it 3x"},
+                        [
+                            Found(
+                                4, "Cobalt billing design", ((3, "Priya: Cobalt bills per seat."),)
+                            )
+                        ],
+                    )
+                ),
                 90,
             )
         )

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import threading
 from pathlib import Path
 from typing import Any
@@ -1253,6 +1254,72 @@ def test_r_runs_the_agent_and_e_edits_a_section_for_good(services: Services) -> 
     assert [r.status for r in store.runs.all()] == ["completed", "completed"]
 
 
+def test_u_gives_an_edited_section_back_to_the_agent(services: Services) -> None:
+    store = services.store
+    beacon = next(p.id for p in store.projects.all() if p.name == "Beacon")
+    app = MemoApp(services)
+
+    def summary() -> SectionRecord:
+        return next(s for s in store.sections.all("project", beacon) if s.key == "summary")
+
+    async def script(pilot: Any) -> None:
+        app.go_to("project", beacon)
+        await settle(pilot)
+        await pilot.press("r")  # the agent writes the document
+        await settle(pilot)
+        page = app.screen
+        written = summary().body
+        store.sections.write("project", beacon, "summary", "Our own summary.", [], "user")
+        page.reload()
+        await settle(pilot)
+        select(page, SectionRecord)  # the summary, listed first
+        await pilot.press("u")
+        await until(pilot, lambda: summary().edited_by == "agent", "the section given back")
+        assert summary().body == "Our own summary."  # its text stays until the agent runs
+        await pilot.press("u")  # the agent's already: nothing to give back
+        await pilot.press("r")
+        await settle(pilot)
+        assert summary().body == written
+
+    drive(app, script)
+
+
+def test_R_renames_and_D_deletes_a_project_from_its_page(services: Services) -> None:
+    store = services.store
+    cobalt = next(p for p in store.projects.all() if p.name == "Cobalt")
+    meetings = len(store.captures.all())
+    app = MemoApp(services)
+
+    async def script(pilot: Any) -> None:
+        app.go_to("project", cobalt.id)
+        await settle(pilot)
+        await pilot.press("R")
+        await until(pilot, lambda: isinstance(app.screen, dialogs.Rename), "the rename")
+        box = app.screen.query_one("#new-name")
+        assert box.value == "Cobalt"
+        box.value = "  Cobalt   billing "
+        await pilot.press("enter")
+        await until(pilot, lambda: "Cobalt billing" in shown(app), "the new name on the page")
+        assert [p.id for p in store.projects.all() if p.name == "Cobalt billing"] == [cobalt.id]
+        await pilot.press("R")  # a name another project has is refused; nothing changes
+        await until(pilot, lambda: isinstance(app.screen, dialogs.Rename), "the rename")
+        app.screen.query_one("#new-name").value = "atlas"
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, dialogs.ErrorDialog), "the refusal")
+        assert "atlas" in shown(app).lower()
+        await pilot.press("escape")
+        await pilot.press("D")
+        await until(pilot, lambda: isinstance(app.screen, dialogs.Confirm), "the question")
+        assert "its meetings stay" in shown(app)
+        await pilot.click("#yes")
+        await until(pilot, lambda: not isinstance(app.screen, ProjectPage), "the page closed")
+
+    drive(app, script)
+    assert "Cobalt billing" not in {p.name for p in store.projects.all()}
+    assert {p.name for p in store.projects.all()} == {"Atlas", "Beacon"}
+    assert len(store.captures.all()) == meetings  # its meetings stay
+
+
 def test_ctrl_x_stops_a_run_on_a_model_and_r_in_runs_resumes_it(services: Services) -> None:
     """project_compile against a scripted model on the fake Messages API, from the TUI:
     stopped after a step, then resumed from the Runs pane to the end."""
@@ -1375,6 +1442,7 @@ def test_the_collector_asks_before_it_links(
         await pilot.press("b")
         await until(pilot, lambda: isinstance(app.screen, dialogs.Approve), "the question")
         assert "Link 1 meeting to the project" in shown(app)
+        assert re.search(r"line \d+: .*Atlas", shown(app))  # what it found, not a count
         if button is not None:
             await pilot.click(f"#{button}")
         job = app.query_one("#job")
@@ -1387,7 +1455,7 @@ def test_the_collector_asks_before_it_links(
     assert run.status == "completed" and decision.decision == expected
     meetings = next(p for p in store.projects.all() if p.name == "Atlas").meetings
     assert meetings == atlas.meetings + (1 if button == "yes" else 0)
-    assert f"collector completed: {'1 write' if button == 'yes' else '0 writes'}" in said
+    assert f"collector completed: {'1 write' if button == 'yes' else 'no change'}" in said
     built.close()
 
 

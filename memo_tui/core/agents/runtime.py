@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from memo_tui.core.agents.proposals import Found, evidence
 from memo_tui.core.agents.spec import Requirement, RunSpec
 from memo_tui.core.agents.tools import TOOLS, SearchContext, Tool, ToolContext, result_text
 from memo_tui.core.llm.base import Provider
@@ -58,8 +59,11 @@ class Proposal:
     tool: str
     arguments: dict[str, Any]
     timeout_s: float
+    evidence: tuple[Found, ...] = ()  # the meetings it names, with the lines that say why
 
 
+# What a write tool says when it changed nothing: it is no write of the run's.
+UNCHANGED = frozenset({"unchanged", "skipped_user_edit", "no_change"})
 Approver = Callable[[Proposal], Awaitable[str]]  # 'accepted' or 'rejected'
 Labeler = Callable[[dict[str, Any]], dict[str, Any]]  # marks up a tool's result for the model
 
@@ -335,7 +339,8 @@ class AgentRun:
         self._event("tool_result", id=call.id, name=call.name, result=result)
         self.outcome.tool_calls += 1
         self.contract.record(call.name, call.arguments, result)
-        if tool.mutating and "error" not in result and decision == "accepted":
+        made = "error" not in result and result.get("outcome") not in UNCHANGED
+        if tool.mutating and made and decision == "accepted":
             self.outcome.writes.append({"tool": call.name, "key": _written_key(call.arguments)})
         return ToolResult(call.id, text, "error" in result)
 
@@ -368,8 +373,9 @@ class AgentRun:
                 return "accepted"
             return "rejected" if prior == "rejected" else "skipped"
         timeout = self.approval_timeout_s
+        found = evidence(self.store, self.spec, call.arguments)
         proposal = Proposal(
-            self.run_id, self.spec.agent, call.id, call.name, call.arguments, timeout
+            self.run_id, self.spec.agent, call.id, call.name, call.arguments, timeout, found
         )
         self.store.runs.set_status(self.run_id, "waiting_for_user")
         self._event("approval_needed", id=call.id, arguments=call.arguments, timeout_s=timeout)

@@ -12,6 +12,7 @@ from memo_tui.ui.controllers.jobs import JobsController
 from memo_tui.ui.controllers.lists import ListsController
 from memo_tui.ui.controllers.names import NamesController
 from memo_tui.ui.controllers.notes import NotesController
+from memo_tui.ui.controllers.projects import ProjectsController
 from memo_tui.ui.controllers.startup import StartupController
 
 if TYPE_CHECKING:
@@ -29,4 +30,5 @@ class Controllers:
         self.names = NamesController(app)
         self.changes = ChangesController(app)
         self.notes = NotesController(app)
+        self.projects = ProjectsController(app)
         self.agents = AgentsController(app)

@@ -11,7 +11,6 @@ from textual.worker import get_current_worker
 
 from memo_tui.ui import dialogs
 from memo_tui.ui.controllers.base import Controller
-from memo_tui.ui.text import plural
 from memo_tui.ui.widgets.runs import RunsPane
 
 if TYPE_CHECKING:
@@ -76,7 +75,12 @@ class AgentsController(Controller):
 
     def _run(self, agent: str, entity: str, page: Page | None, resume: int | None) -> None:
         """Its document appears on the page when it is done."""
-        from memo_tui.core.agents.service import UnknownEntity, resume_run, run_agent
+        from memo_tui.core.agents.service import (
+            UnknownEntity,
+            resume_run,
+            run_agent,
+            what_changed,
+        )
 
         jobs = self.app.controllers.jobs
         worker = get_current_worker()
@@ -104,7 +108,7 @@ class AgentsController(Controller):
         except UnknownEntity as error:
             self.from_thread(jobs.done, str(error))
             return
-        said = f"{agent} {outcome.status}: {plural(len(outcome.writes), 'write')}" + (
+        said = f"{agent} {outcome.status}: {what_changed(outcome)}" + (
             f"; {outcome.error}" if outcome.error else ""
         )
         self.from_thread(jobs.done, said)
@@ -119,14 +123,9 @@ class AgentsController(Controller):
     async def _ask_user(self, proposal: Proposal) -> str:
         """An agent's proposal (from the run's own event loop, on the worker's thread): the
         Approve dialog on the app's thread; its answer, or 'skipped' when time runs out."""
-        store = self.services.store
-        ids = [int(c) for c in proposal.arguments.get("capture_ids", [])]
-        meetings = {i: store.captures.get(i) for i in ids}
-        said = "\n".join(
-            [f"Link {plural(len(ids), 'meeting')} to the project:"]
-            + [f"- {m.title if m else f'meeting {i}'}" for i, m in meetings.items()]
-            + [f"Why: {proposal.arguments.get('reason', '')}"]
-        )
+        from memo_tui.core.agents.proposals import described
+
+        said = "\n".join(described(proposal.arguments, proposal.evidence))
         dialog = dialogs.Approve(proposal.agent, said, proposal.timeout_s)
         answer = self.ask_from_thread(dialog)
         try:

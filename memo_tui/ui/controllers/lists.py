@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.widgets import Static
+from textual.worker import get_current_worker
 
 from memo_tui.ui.controllers.base import Controller
 from memo_tui.ui.text import line, plural
@@ -71,7 +72,10 @@ class ListsController(Controller):
         }
         # The first load: earlier sessions' questions, to ask again.
         past = AskPane.past_questions(self.services) if first else None
-        self.from_thread(self._show, rows, catalog, self._status(), past)
+        status = self._status()
+        if get_current_worker().is_cancelled:  # a newer refresh is under way: its rows win
+            return
+        self.from_thread(self._show, rows, catalog, status, past)
 
     def _show(
         self,
@@ -102,7 +106,8 @@ class ListsController(Controller):
 
     def _relayout(self, panes: list[ListPane], width: int) -> None:
         rows = {pane: pane.fill(self.services, width) for pane in panes}
-        self.from_thread(self._rows, rows)
+        if not get_current_worker().is_cancelled:
+            self.from_thread(self._rows, rows)
 
     @staticmethod
     def _rows(rows: dict[ListPane, list[Row]]) -> None:

@@ -11,6 +11,7 @@ from memo_tui.ui.dialogs.new_concept import NewConcept
 from memo_tui.ui.dialogs.new_project import NewProject
 from memo_tui.ui.dialogs.note_editor import NoteEditor
 from memo_tui.ui.dialogs.pick_person import PickPerson
+from memo_tui.ui.dialogs.rename import Rename
 from memo_tui.ui.dialogs.replace import replace_dialog
 from memo_tui.ui.dialogs.who_is_it import WhoIsIt
 
@@ -26,6 +27,7 @@ __all__ = [
     "NewProject",
     "NoteEditor",
     "PickPerson",
+    "Rename",
     "WhoIsIt",
     "delete_dialog",
     "replace_dialog",

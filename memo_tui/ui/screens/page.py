@@ -44,6 +44,7 @@ class Page(Screen[None]):
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back", id="page.back"),
         Binding("r", "compile", "Run agent", id="page.run"),
+        Binding("u", "reset_section", "Give back", id="page.reset_section", show=False),
     ]
 
     def __init__(self, services: Services) -> None:
@@ -120,6 +121,18 @@ class Page(Screen[None]):
         """r: run the agent that (re)writes the living document."""
         if self.entity_name:
             self.post_message(messages.AgentRunRequested(self.agent, self.entity_name, self))
+
+    def action_reset_section(self) -> None:
+        """u: give the selected section, which the user edited, back to the agent."""
+        target = self.selected()
+        if not isinstance(target, SectionRecord):
+            self.notify("Select a section you edited to give it back to the agent.")
+        elif target.edited_by != "user":
+            self.notify("The agent writes this section already.")
+        else:
+            self.post_message(
+                messages.SectionResetRequested(self.entity_type, self.entity_id, target, self)
+            )
 
     def action_edit(self) -> None:
         """e: edit the selected section (the user's edit is final: agents leave it)."""

@@ -23,15 +23,24 @@ class ProjectPage(Page):
     HELP = (
         "A project: your notes about it (and its client), the meetings linked to it, and the "
         "facts about it, and its living document (r: the project_compile agent writes it; e "
-        "or enter edits a section, and agents then leave it). n writes a note; e edits the "
-        "selected note; x deletes it. Enter on a meeting or fact opens it at its lines."
+        "or enter edits a section, and agents then leave it; u gives it back to them). n "
+        "writes a note; e edits the selected note; x deletes it. R renames the project and D "
+        "deletes it (its meetings stay). Enter on a meeting or fact opens it at its lines."
     )
     BINDINGS = [
         Binding("n", "new_note", "Note", id="project.note"),
         Binding("e", "edit", "Edit", id="project.edit"),
         Binding("x", "delete_note", "Delete", id="project.delete_note"),
         Binding("b", "collect", "Collect", id="project.collect"),
+        Binding("R", "rename", "Rename", id="project.rename", show=False),
+        Binding("D", "delete", "Delete project", id="project.delete", show=False),
     ]
+
+    def action_rename(self) -> None:
+        self.post_message(messages.ProjectRenameRequested(self.project_id, self))
+
+    def action_delete(self) -> None:
+        self.post_message(messages.ProjectDeleteRequested(self.project_id, self))
 
     def action_collect(self) -> None:
         """b: the collector agent looks for meetings about the project that are not linked,
