@@ -179,10 +179,16 @@ class NamesController(Controller):
             dialogs.Confirm(f"Merge {merged.name} into {kept.name}?", body, "Merge")
         ):
             return
-        done = await asyncio.to_thread(
-            store.people.merge, merged.id, kept.id, self.services.settings.user_name
-        )
-        self.say(f"Merged {merged.name} into {kept.name} ({done.action_items} items)")
+        from memo_tui.core.entities.service import EntityService, UnknownPerson
+
+        entities = EntityService(store, self.services.settings.user_name)  # as `memo people merge`
+        try:
+            done = await asyncio.to_thread(entities.merge, str(merged.id), str(kept.id))
+        except UnknownPerson as error:  # merged or deleted meanwhile
+            self.app.push_screen(dialogs.ErrorDialog("Not merged", str(error)))
+            return
+        moved = plural(done.action_items, "action item")
+        self.say(f"Merged {merged.name} into {kept.name} ({moved} moved)")
         self.app.refresh_lists()
         self.app.refresh_pages()
 
@@ -208,7 +214,14 @@ class NamesController(Controller):
         title = f"Split {latest.merged_name} back out of {person.name}?"
         if not await self.app.push_screen_wait(dialogs.Confirm(title, body, "Split")):
             return
-        await asyncio.to_thread(store.people.split, latest.id)
+        from memo_tui.core.entities.service import EntityService, UnknownPerson
+
+        entities = EntityService(store, self.services.settings.user_name)  # as `memo people split`
+        try:
+            await asyncio.to_thread(entities.split, str(person_id), latest.merged_name)
+        except UnknownPerson as error:  # split meanwhile
+            self.app.push_screen(dialogs.ErrorDialog("Not split", str(error)))
+            return
         self.say(f"Split {latest.merged_name} back out")
         self.app.refresh_lists()
         self.app.refresh_pages()
