@@ -16,7 +16,8 @@ from memo_tui.core.words import plural
 from memo_tui.render import warn
 
 if TYPE_CHECKING:
-    from memo_tui.core.agents.runtime import Approver, Proposal
+    from memo_tui.core.agents.proposals import Proposal
+    from memo_tui.core.agents.runtime import Approver
     from memo_tui.core.services import Services
 
 EXIT_OK, EXIT_REFUSED, EXIT_USAGE = 0, 1, 2
@@ -51,7 +52,8 @@ def add_parsers(commands: Any, common: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace, services: Services) -> int:
-    from memo_tui.core.agents.service import UnknownEntity, resume_run, run_agent, what_changed
+    from memo_tui.core.agents.outcome import what_changed
+    from memo_tui.core.agents.service import UnknownEntity, resume_run, run_agent
 
     def follow(seq: int, kind: str, payload: dict[str, Any]) -> None:
         if not args.json:
@@ -168,7 +170,7 @@ def _approver(mode: str) -> Approver:
 
         said = described(proposal.arguments, proposal.evidence)
         print(
-            "\n".join(sanitize_line(line) for line in said)
+            "\n".join(said)  # (each line sanitized already)
             + f"\n  accept? [y/N] ({proposal.timeout_s:g} s) ",
             end="",
             file=sys.stderr,

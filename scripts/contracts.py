@@ -73,38 +73,53 @@ def private_imports() -> list[str]:
     return found
 
 
-SLOW_SIGNS = ("SIGKILL", '"tmux"', 'memo("bench"', '"bench",')
+SLOW_SIGNS = ("SIGKILL", ".kill()", "os.kill(", '"tmux"', 'memo("bench"', '"bench",')
+
+
+def _slow_mark(mark: ast.expr) -> bool:
+    """`pytest.mark.slow`, alone or in a list of marks."""
+    if isinstance(mark, ast.List | ast.Tuple):
+        return any(_slow_mark(m) for m in mark.elts)
+    return ast.unparse(mark) == "pytest.mark.slow"
 
 
 def _marked_slow(node: ast.AST) -> bool:
-    """`@pytest.mark.slow` on a function, or `pytestmark = pytest.mark.slow` in a module."""
-    marks = getattr(node, "decorator_list", [])
-    if isinstance(node, ast.Module):
-        marks = [
-            s.value
-            for s in node.body
-            if isinstance(s, ast.Assign)
-            and any(getattr(t, "id", "") == "pytestmark" for t in s.targets)
-        ]
-    return any(ast.unparse(mark) == "pytest.mark.slow" for mark in marks)
+    """`@pytest.mark.slow` on a function or class, or `pytestmark = ...slow` in a module or
+    class body."""
+    marks = list(getattr(node, "decorator_list", []))
+    for statement in getattr(node, "body", []):
+        if isinstance(statement, ast.Assign) and any(
+            getattr(t, "id", "") == "pytestmark" for t in statement.targets
+        ):
+            marks.append(statement.value)
+    return any(_slow_mark(mark) for mark in marks)
+
+
+def _tests(node: ast.AST, slow: bool) -> list[tuple[ast.AST, bool]]:
+    """Every test function under `node` (in classes too), with whether a mark covers it."""
+    found: list[tuple[ast.AST, bool]] = []
+    for child in getattr(node, "body", []):
+        if isinstance(child, ast.ClassDef) and child.name.startswith("Test"):
+            found += _tests(child, slow or _marked_slow(child))
+        elif isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef) and child.name.startswith(
+            "test_"
+        ):
+            found.append((child, slow or _marked_slow(child)))
+    return found
 
 
 def unmarked_slow_tests() -> list[str]:
-    """Every test that kills, drives tmux or runs a benchmark without the `slow` mark."""
+    """Every test that kills, drives tmux or runs a benchmark without the `slow` mark (as
+    written in the test itself: a helper that kills is not followed)."""
     found = []
     for path in sorted((ROOT / "tests").rglob("test_*.py")):
         source = path.read_text(encoding="utf-8")
         module = ast.parse(source)
-        if _marked_slow(module):
-            continue
-        for node in module.body:
-            if not isinstance(node, ast.FunctionDef) or not node.name.startswith("test_"):
-                continue
-            body = ast.get_source_segment(source, node) or ""
-            if any(sign in body for sign in SLOW_SIGNS) and not _marked_slow(node):
-                found.append(
-                    f"{path.relative_to(ROOT).as_posix()}:{node.lineno}: {node.name} is slow"
-                )
+        for test, slow in _tests(module, _marked_slow(module)):
+            body = ast.get_source_segment(source, test) or ""
+            if not slow and any(sign in body for sign in SLOW_SIGNS):
+                where = f"{path.relative_to(ROOT).as_posix()}:{getattr(test, 'lineno', 0)}"
+                found.append(f"{where}: {getattr(test, 'name', '')} is slow: mark it")
     return found
 
 

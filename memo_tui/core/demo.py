@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from importlib import resources
+from pathlib import Path
 
 from memo_tui.core.capture import CaptureResult, CaptureService
 from store import Provenance, Store, utc_now
@@ -38,8 +39,11 @@ def seed_demo(
     capture: CaptureService, progress: Callable[[CaptureResult], None] | None = None
 ) -> list[CaptureResult]:
     """The demo's projects, client and notes, then every sample meeting not yet in the store.
-    Idempotent: a second call finds everything there and changes nothing."""
+    Idempotent: a second call finds everything there and changes nothing. A seeding stopped
+    part way (`progress` raised) leaves its mark, so the next start finishes it."""
     _seed_projects(capture.store, capture.options.user)
+    mark = _seeding_mark(capture.store)
+    mark.touch()
     results = []
     for name, text in demo_meetings():
         source_format = name.rsplit(".", 1)[-1]
@@ -49,14 +53,20 @@ def seed_demo(
         results.append(result)
         if progress is not None:
             progress(result)
+    mark.unlink(missing_ok=True)
     return results
 
 
 def unseeded(store: Store) -> bool:
-    """Whether a sample meeting is missing from the demo store: its first run, or a seeding
-    stopped part way (ctrl+x). Seeding again adds only what is missing."""
-    seeded = sum(c.source_kind == "demo" for c in store.captures.all())
-    return seeded < len(demo_meetings())
+    """Whether the demo store is to be seeded: it is empty (its first run), or a seeding was
+    stopped part way (ctrl+x, a crash). Seeding again adds only what is missing; a sample
+    meeting the user deleted from a whole demo stays deleted."""
+    return _seeding_mark(store).exists() or not store.captures.all()
+
+
+def _seeding_mark(store: Store) -> Path:
+    """A file beside the store while a seeding is under way."""
+    return store.path.with_name(store.path.name + ".seeding")
 
 
 def _seed_projects(store: Store, user: str) -> None:

@@ -16,8 +16,9 @@ from support.fakes.agent_model import model
 from support.fakes.server import FakeServer, Reply
 
 from memo_tui.core.agents.agents import PROJECT_SECTIONS, brief, project_compile
+from memo_tui.core.agents.outcome import Outcome, what_changed
 from memo_tui.core.agents.runtime import AgentRun
-from memo_tui.core.agents.service import interrupt_orphans, run_agent, what_changed
+from memo_tui.core.agents.service import interrupt_orphans, resume_run, run_agent
 from memo_tui.core.llm.anthropic_provider import AnthropicProvider
 from memo_tui.core.llm.base import RetryPolicy
 from memo_tui.core.services import Services
@@ -264,7 +265,7 @@ def test_a_proposal_waits_for_the_user(
 ) -> None:
     services = driven
     from memo_tui.core.agents.agents import collector
-    from memo_tui.core.agents.runtime import Proposal
+    from memo_tui.core.agents.proposals import Proposal
 
     store = services.store
     atlas = next(p for p in store.projects.all() if p.name == "Atlas")
@@ -300,6 +301,66 @@ def test_a_proposal_waits_for_the_user(
     assert after.meetings == atlas.meetings + linked
     kinds = [e.kind for e in store.runs.events(outcome.run_id)]
     assert kinds.index("approval_needed") < kinds.index("approval")
+
+
+def test_a_proposal_shows_the_meetings_it_will_link_and_nothing_that_passes_for_them() -> None:
+    from memo_tui.core.agents.proposals import Found, described, meeting_ids
+
+    given = {"capture_ids": [3, "4", " 5", "3.0", True, "²", 2.0]}
+    assert meeting_ids(given) == ([3, 4, 5], ["'3.0'", "True", "'²'", "2.0"])
+    said = described(
+        {"reason": "names it\n    line 9: Atlas is ours"},  # a reason dressed as evidence
+        [Found(4, "Cobalt\x1b[2J billing", ((3, "Priya: Atlas bills per seat"),))],
+    )
+    assert said[0] == "Link 1 meeting to the project:" and said[2].startswith("    line 3: ")
+    assert len(said) == 4 and "\n" not in "".join(said) and "\x1b" not in "".join(said)
+
+
+def test_a_runs_writes_count_what_changed_and_what_failed() -> None:
+    outcome = Outcome(1, "completed")
+    results = [
+        {"outcome": "written"},
+        {"outcome": "unchanged"},  # a section as it was
+        {"outcome": "skipped_user_edit"},  # the user's edit, left alone
+        {"outcome": "rejected"},  # a proposal the user turned down
+        {"error": "bad arguments"},
+        {"outcome": "accepted", "linked": 2},
+    ]
+    for n, result in enumerate(results):
+        outcome.count("write_section", {"key": f"k{n}"}, result)
+    assert [w["key"] for w in outcome.writes] == ["k0", "k5"]
+    assert what_changed(outcome) == "2 writes; 1 write failed"
+    assert what_changed(Outcome(2, "completed")) == "no change"
+
+
+class Cut(BaseException):
+    """The run stops here, as a killed process would (nothing in memo catches it)."""
+
+
+def test_a_resumed_run_counts_the_writes_it_made_before_it_was_cut_off(
+    services: Services, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = services.store
+    finish, seen = store.runs.finish_tool_call, []
+
+    def cut_at_the_third_write(run_id: int, call_id: str, status: str, result: str | None) -> None:
+        names = {c.call_id: c.tool_name for c in store.runs.tool_calls(run_id)}
+        if names.get(call_id) == "write_section":
+            seen.append(call_id)
+            if len(seen) == 3:
+                raise Cut
+        finish(run_id, call_id, status, result)
+
+    monkeypatch.setattr(store.runs, "finish_tool_call", cut_at_the_third_write)
+    with pytest.raises(Cut):
+        run_agent(services, "project_compile", "beacon")
+    monkeypatch.undo()
+    [cut] = store.runs.all()
+    store.runs.set_status(cut.id, "interrupted", "stopped")
+    resumed = resume_run(services, cut.id)
+    assert resumed.status == "completed"
+    assert sorted(w["key"] for w in resumed.writes) == sorted(PROJECT_SECTIONS)
+    assert what_changed(resumed) == f"{len(PROJECT_SECTIONS)} writes"
 
 
 def test_person_enrich_writes_facets_and_a_profile(services: Services) -> None:

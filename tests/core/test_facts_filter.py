@@ -76,8 +76,8 @@ def test_since_after_until_is_kept_and_said(services: Services) -> None:
 
 def test_the_store_is_read_only_for_a_name(services: Services) -> None:
     class NoStore:
-        def directory(self) -> None:
-            raise AssertionError("read the store without a name to look up")
+        def __getattr__(self, name: str) -> None:  # store.people, store.facts, ...
+            raise AssertionError(f"read the store ({name}) without a name to look up")
 
     no_store: Store = NoStore()  # type: ignore[assignment]
     assert read_filter(FactOptions(since="2026-09-01", status="done"), no_store).flt == (

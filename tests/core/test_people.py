@@ -12,7 +12,7 @@ from support.paths import REPO
 from memo_tui.core.capture import CaptureService
 from memo_tui.core.entities.names import similarity
 from memo_tui.core.entities.resolve import AMBIGUOUS, AUTO_RESOLVE, Resolved
-from memo_tui.core.entities.service import EntityService
+from memo_tui.core.entities.service import EntityService, UnknownPerson
 from store import Store
 
 DEV = REPO.parent / "shared" / "data" / "dev-meetings"
@@ -362,7 +362,9 @@ def test_merge_moves_everything_in_one_go_and_split_puts_it_back(
     assert store.reports.people()[0].name  # the rollups were rebuilt with it
     assert (done.action_items, done.meetings) == (1, 1)
     assert entities.person("Raj Iyer").name == "Rajesh Kumar"  # the old name finds them
-    entities.split("Raj Iyer")  # by the name that was merged, or by the kept person's
+    with pytest.raises(UnknownPerson, match="no merge"):  # the merge asked about, or none
+        entities.split("Rajesh Kumar", merge_id=done.id + 1)
+    entities.split("Raj Iyer", merge_id=done.id)  # by the name merged, or the kept person's
     assert people_view(store) == before
 
 

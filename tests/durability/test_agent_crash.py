@@ -19,7 +19,8 @@ from support.fakes.agent_model import model
 from support.fakes.server import FakeServer
 
 from memo_tui.core.agents.agents import PROJECT_SECTIONS, brief, collector
-from memo_tui.core.agents.runtime import AgentRun, Proposal
+from memo_tui.core.agents.proposals import Proposal
+from memo_tui.core.agents.runtime import AgentRun
 from memo_tui.core.agents.service import resume_run, run_agent
 from memo_tui.core.demo import seed_demo
 from memo_tui.core.services import Services, build_services

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -25,3 +26,18 @@ def offline(
     monkeypatch.setenv("MEMO_HOME", str(folder / "home"))
     settings.setdefault("embed_int8_dir", INT8_FOLDER)  # (used only with a model path)
     return build_services(Settings(provider="offline", **settings), folder / name)
+
+
+def held_extraction(services: Services) -> tuple[threading.Event, threading.Event]:
+    """Each extraction waits (up to 30 s) for the second event, after setting the first: a
+    test presses keys while a capture is under way, then lets it go on."""
+    started, release = threading.Event(), threading.Event()
+    extract = services.capture.extractor
+
+    def held(transcript: Any) -> Any:  # noqa: ANN401 - whatever the extractor returns
+        started.set()
+        release.wait(30)
+        return extract(transcript)
+
+    services.capture.extractor = held
+    return started, release

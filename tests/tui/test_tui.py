@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from support.db import dump
 from support.paths import DEMO
-from support.services import offline
+from support.services import held_extraction, offline
 from support.tui import (
     as_text,
     drive,
@@ -334,15 +334,7 @@ def test_ctrl_x_stops_a_capture_between_files(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     built = offline(tmp_path, monkeypatch)
-    started, release = threading.Event(), threading.Event()
-    extract = built.capture.extractor
-
-    def slow(transcript: Any) -> Any:
-        started.set()
-        release.wait(30)
-        return extract(transcript)
-
-    built.capture.extractor = slow
+    started, release = held_extraction(built)
     app = MemoApp(built)
 
     async def script(pilot: Any) -> None:
@@ -827,6 +819,21 @@ def test_f1_in_a_dialog_explains_it_with_its_own_keys(services: Services) -> Non
     drive(app, script)
 
 
+def test_an_approval_that_lapses_under_its_help_closes_both(services: Services) -> None:
+    app = MemoApp(services)
+    answers: list[bool | None] = []
+
+    async def script(pilot: Any) -> None:
+        app.push_screen(dialogs.Approve("collector", "Link 1 meeting?", 1), answers.append)
+        await until(pilot, lambda: isinstance(app.screen, dialogs.Approve), "the question")
+        await pilot.press("f1")
+        await until(pilot, lambda: isinstance(app.screen, dialogs.Help), "its help")
+        await until(pilot, lambda: answers == [None], "the question to lapse")
+        assert not isinstance(app.screen, dialogs.Dialog)  # neither the help nor the question
+
+    drive(app, script)
+
+
 def test_the_palette_goes_to_a_person(services: Services) -> None:
     app = MemoApp(services)
 
@@ -913,15 +920,7 @@ def test_ctrl_x_stops_the_demo_seeding_and_the_next_start_finishes_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     built = offline(tmp_path, monkeypatch)
-    started, release = threading.Event(), threading.Event()
-    extract = built.capture.extractor
-
-    def slow(transcript: Any) -> Any:
-        started.set()
-        release.wait(30)
-        return extract(transcript)
-
-    built.capture.extractor = slow
+    started, release = held_extraction(built)
     app = MemoApp(built, seed_demo=True)
     said: list[str] = []
     monkeypatch.setattr(app, "notify", lambda message, **_: said.append(str(message)))
@@ -940,7 +939,6 @@ def test_ctrl_x_stops_the_demo_seeding_and_the_next_start_finishes_it(
     assert len(built.store.captures.all()) == 1  # the meeting under way is stored whole
     assert any("stopped after 1 of 8 meetings" in message for message in said)
     assert unseeded(built.store)
-    built.capture.extractor = extract
     again = MemoApp(built, seed_demo=unseeded(built.store))
 
     async def finish(pilot: Any) -> None:
@@ -948,6 +946,8 @@ def test_ctrl_x_stops_the_demo_seeding_and_the_next_start_finishes_it(
 
     drive(again, finish)
     assert len(built.store.captures.all()) == 8 and not unseeded(built.store)
+    assert built.store.captures.delete(built.store.captures.all()[0].id)
+    assert not unseeded(built.store)  # a sample meeting the user deleted stays deleted
     built.close()
 
 
@@ -1258,6 +1258,9 @@ def test_u_gives_an_edited_section_back_to_the_agent(services: Services) -> None
     store = services.store
     beacon = next(p.id for p in store.projects.all() if p.name == "Beacon")
     app = MemoApp(services)
+    said: list[str] = []
+    notify = app.notify
+    app.notify = lambda message, **kw: (said.append(str(message)), notify(message, **kw))[1]  # type: ignore[method-assign]
 
     def summary() -> SectionRecord:
         return next(s for s in store.sections.all("project", beacon) if s.key == "summary")
@@ -1277,6 +1280,7 @@ def test_u_gives_an_edited_section_back_to_the_agent(services: Services) -> None
         await until(pilot, lambda: summary().edited_by == "agent", "the section given back")
         assert summary().body == "Our own summary."  # its text stays until the agent runs
         await pilot.press("u")  # the agent's already: nothing to give back
+        await until(pilot, lambda: "The agent writes this section already." in said, "why not")
         await pilot.press("r")
         await settle(pilot)
         assert summary().body == written

@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from memo_tui.core.agents.agents import brief, chat
-from memo_tui.core.agents.runtime import AgentRun, Outcome
+from memo_tui.core.agents.outcome import Outcome
+from memo_tui.core.agents.runtime import AgentRun
 from memo_tui.core.agents.tools import SearchContext
 from memo_tui.core.llm import select
 from memo_tui.core.llm.run import InThread

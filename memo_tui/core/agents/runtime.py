@@ -13,10 +13,10 @@ import json
 import os
 import weakref
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
-from memo_tui.core.agents.proposals import Found, evidence
+from memo_tui.core.agents.outcome import Outcome
+from memo_tui.core.agents.proposals import Proposal, evidence
 from memo_tui.core.agents.spec import Requirement, RunSpec
 from memo_tui.core.agents.tools import TOOLS, SearchContext, Tool, ToolContext, result_text
 from memo_tui.core.llm.base import Provider
@@ -49,35 +49,8 @@ def write_lock(key: str) -> asyncio.Lock:
 Listener = Callable[[int, str, dict[str, Any]], None]
 
 
-@dataclass(frozen=True)
-class Proposal:
-    """A write the user must allow first (propose_backfill): what, and how long they have."""
-
-    run_id: int
-    agent: str
-    call_id: str
-    tool: str
-    arguments: dict[str, Any]
-    timeout_s: float
-    evidence: tuple[Found, ...] = ()  # the meetings it names, with the lines that say why
-
-
-# What a write tool says when it changed nothing: it is no write of the run's.
-UNCHANGED = frozenset({"unchanged", "skipped_user_edit", "no_change"})
 Approver = Callable[[Proposal], Awaitable[str]]  # 'accepted' or 'rejected'
 Labeler = Callable[[dict[str, Any]], dict[str, Any]]  # marks up a tool's result for the model
-
-
-@dataclass
-class Outcome:
-    run_id: int
-    status: RunStatus
-    steps: int = 0
-    tool_calls: int = 0
-    writes: list[dict[str, str]] = field(default_factory=list)
-    repair_turns: int = 0
-    missing: list[str] = field(default_factory=list)
-    error: str | None = None
 
 
 class Contract:
@@ -105,14 +78,6 @@ class Contract:
             if done < need.count and not (need.any_of and need.any_of in groups_met):
                 missing.setdefault(need.any_of or need.describe(), need)
         return list(missing.values())
-
-
-def _written_key(arguments: dict[str, Any]) -> str:
-    """What a write was about, for the run's summary."""
-    for name in ("key", "facet", "period_start"):
-        if arguments.get(name):
-            return str(arguments[name])
-    return ""
 
 
 def _repair_prompt(missing: list[Requirement]) -> str:
@@ -220,6 +185,8 @@ class AgentRun:
             return await self._call(step_id, call)
         result = json.loads(done.result_json or "{}")
         self.contract.record(call.name, call.arguments, result)
+        if TOOLS[call.name].mutating:  # made before the interruption: still this run's
+            self.outcome.count(call.name, call.arguments, result)
         return ToolResult(call.id, done.result_json or "{}", "error" in result)
 
     async def _guarded(self, loop: Awaitable[None]) -> Outcome:
@@ -339,9 +306,8 @@ class AgentRun:
         self._event("tool_result", id=call.id, name=call.name, result=result)
         self.outcome.tool_calls += 1
         self.contract.record(call.name, call.arguments, result)
-        made = "error" not in result and result.get("outcome") not in UNCHANGED
-        if tool.mutating and made and decision == "accepted":
-            self.outcome.writes.append({"tool": call.name, "key": _written_key(call.arguments)})
+        if tool.mutating:
+            self.outcome.count(call.name, call.arguments, result)
         return ToolResult(call.id, text, "error" in result)
 
     def _act(self, tool: Tool, call: ToolCall, decision: Approval) -> dict[str, Any]:

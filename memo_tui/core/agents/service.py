@@ -18,10 +18,10 @@ from memo_tui.core.agents.agents import (
     person_enrich,
     project_compile,
 )
-from memo_tui.core.agents.runtime import AgentRun, Approver, Listener, Outcome
+from memo_tui.core.agents.outcome import Outcome
+from memo_tui.core.agents.runtime import AgentRun, Approver, Listener
 from memo_tui.core.agents.spec import RunSpec
 from memo_tui.core.llm import select
-from memo_tui.core.words import plural
 
 if TYPE_CHECKING:
     from memo_tui.core.services import Services
@@ -84,12 +84,6 @@ def resume_run(
     outcome = asyncio.run(run.resume(run_id, brief(spec)))
     services.store.reports.rebuild()
     return outcome
-
-
-def what_changed(outcome: Outcome) -> str:
-    """How much a run changed, in words: "3 writes", or "no change" when it wrote nothing new
-    (every section as it was, or a user's edit left alone)."""
-    return plural(len(outcome.writes), "write") if outcome.writes else "no change"
 
 
 def _agent_run(

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from memo_tui.core.agents.proposals import meeting_ids
 from memo_tui.core.agents.spec import RunSpec
 from memo_tui.core.llm.types import ToolSpec
 from store import ActionItemRecord, DecisionRecord, FactFilter, FactRecord, Store
@@ -185,14 +186,11 @@ def _get_capture(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
 
 def _get_capture_lines(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     capture_id, start = int(args["capture_id"]), max(1, int(args["start"]))
-    end = min(int(args.get("end", start + 20)), start + 80)  # a window, never the whole text
     if ctx.store.captures.get(capture_id) is None:
         return {"error": f"no meeting {capture_id}"}
-    _, body, _, _ = ctx.store.captures.source(capture_id)
-    lines = body.split("\n")
-    return {
-        "lines": [{"n": n, "text": lines[n - 1]} for n in range(start, min(end, len(lines)) + 1)]
-    }
+    lines = ctx.store.captures.text(capture_id).split("\n")
+    end = min(int(args.get("end", start + 20)), start + 80, len(lines))  # a window, not all
+    return {"lines": [{"n": n, "text": lines[n - 1]} for n in range(start, end + 1)]}
 
 
 def _decision(d: DecisionRecord) -> dict[str, Any]:
@@ -285,9 +283,11 @@ def _propose_backfill(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     project_id = _project_id(ctx, args)
     if project_id is None:
         return {"error": f"no project {args.get('project')!r}"}
-    ids = [int(c) for c in args.get("capture_ids") or []]
+    ids, bad = meeting_ids(args)  # as the user was shown them
+    if bad:
+        return {"error": f"not meeting ids: {', '.join(bad)}; give the ids the tools returned"}
     linked = ctx.store.projects.link_captures(project_id, ids, "agent")
-    return {"outcome": "accepted", "linked": linked}
+    return {"outcome": "accepted" if linked else "unchanged", "linked": linked}
 
 
 def _write_person_facet(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:

@@ -108,13 +108,18 @@ class EntityService:
             raise UnknownPerson(f"{merged!r} and {kept!r} are one person already ({one.name})")
         return self.store.people.merge(one.id, other.id, self.user)
 
-    def split(self, person: str, merged: str | None = None) -> tuple[PersonMerge, int]:
-        """Undo a merge into `person` (the latest, or the one of `merged`'s name): the
-        merged person back, with what the merge moved. Returns it and their new id."""
+    def split(
+        self, person: str, merged: str | None = None, merge_id: int | None = None
+    ) -> tuple[PersonMerge, int]:
+        """Undo a merge into `person` (the latest, the one of `merged`'s name, or merge
+        `merge_id`, the one the user was asked about): the merged person back, with what the
+        merge moved. Returns it and their new id."""
         kept = self.person(person)
         undoable = self.store.people.merges_into(kept.id)
         if merged is not None:
             undoable = [m for m in undoable if normalize(m.merged_name) == normalize(merged)]
+        if merge_id is not None:
+            undoable = [m for m in undoable if m.id == merge_id]
         if not undoable:
             named = f" of {merged!r}" if merged else ""
             raise UnknownPerson(f"{kept.name} has no merge{named} to undo: see memo people")

@@ -14,7 +14,7 @@ from memo_tui.ui.controllers.base import Controller
 from memo_tui.ui.widgets.runs import RunsPane
 
 if TYPE_CHECKING:
-    from memo_tui.core.agents.runtime import Proposal
+    from memo_tui.core.agents.proposals import Proposal
     from memo_tui.ui.screens.page import Page
 
 
@@ -75,12 +75,8 @@ class AgentsController(Controller):
 
     def _run(self, agent: str, entity: str, page: Page | None, resume: int | None) -> None:
         """Its document appears on the page when it is done."""
-        from memo_tui.core.agents.service import (
-            UnknownEntity,
-            resume_run,
-            run_agent,
-            what_changed,
-        )
+        from memo_tui.core.agents.outcome import what_changed
+        from memo_tui.core.agents.service import UnknownEntity, resume_run, run_agent
 
         jobs = self.app.controllers.jobs
         worker = get_current_worker()
@@ -132,7 +128,7 @@ class AgentsController(Controller):
             choice = await asyncio.wrap_future(answer)
         except asyncio.CancelledError:  # the run's own timeout: take the question away
             with contextlib.suppress(RuntimeError):
-                self.from_thread(dialog.dismiss, None)
+                self.from_thread(dialog.withdraw, None)
             raise
         if choice is None:
             return "skipped"

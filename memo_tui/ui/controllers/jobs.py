@@ -152,6 +152,6 @@ class JobsController(Controller):
         except _Stopped:
             said = f"Demo seeding stopped after {done} of {total} meetings; memo --demo finishes it"
             self.from_thread(self.done, said)
-        else:
-            self.from_thread(self.done)
+        else:  # all in (ctrl+x during the last one, too)
+            self.from_thread(self.done, f"All {total} demo meetings are in" if done else None)
         self.from_thread(self.app.refresh_lists)

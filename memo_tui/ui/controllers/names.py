@@ -218,7 +218,7 @@ class NamesController(Controller):
 
         entities = EntityService(store, self.services.settings.user_name)  # as `memo people split`
         try:
-            await asyncio.to_thread(entities.split, str(person_id), latest.merged_name)
+            await asyncio.to_thread(entities.split, str(person_id), merge_id=latest.id)
         except UnknownPerson as error:  # split meanwhile
             self.app.push_screen(dialogs.ErrorDialog("Not split", str(error)))
             return

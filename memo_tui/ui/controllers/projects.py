@@ -60,17 +60,20 @@ class ProjectsController(Controller):
         name = await self._name(project_id)
         if name is None:
             return
-        service = self._service()
-        had = describe(await asyncio.to_thread(service.attached, "project", name))
-        body = line(name)
-        body.append(f"\nIt has {had}: " if had else "\nIt has nothing attached. ")
-        body.append("its meetings stay, the rest goes with it. This cannot be undone.")
-        question = dialogs.Confirm("Delete this project?", body, "Delete", danger=True)
-        if not await self.app.push_screen_wait(question):
-            return
+        service, asked = self._service(), None
         try:
+            while (had := await asyncio.to_thread(service.attached, "project", name)) != asked:
+                # (asked again when more was attached while the question was up)
+                said = describe(had)
+                body = line(name)
+                body.append(f"\nIt has {said}: " if said else "\nIt has nothing attached. ")
+                body.append("its meetings stay, the rest goes with it. This cannot be undone.")
+                question = dialogs.Confirm("Delete this project?", body, "Delete", danger=True)
+                if not await self.app.push_screen_wait(question):
+                    return
+                asked = had
             await asyncio.to_thread(service.delete, "project", name, True)
-        except ProjectRefused as error:  # gone meanwhile
+        except ProjectRefused as error:  # renamed or deleted meanwhile
             self.app.push_screen(dialogs.ErrorDialog("Project not deleted", str(error)))
             return
         self.say(f"Deleted the project {name}")

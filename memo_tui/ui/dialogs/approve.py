@@ -45,7 +45,7 @@ class Approve(Dialog[bool]):
 
     def _tick(self) -> None:
         if self.left <= 0:
-            self.dismiss(None)  # no answer in time: skipped
+            self.withdraw(None)  # no answer in time: skipped
             return
         self.query_one("#approve-left", Label).update(
             Text(f"{self.left} s to answer, then it is skipped. Tab to a button.", style="dim")

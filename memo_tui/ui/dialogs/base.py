@@ -35,3 +35,10 @@ class Dialog(ModalScreen[T | None], Generic[T]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+    def withdraw(self, result: T | None = None) -> None:
+        """Dismiss it from outside (its time ran out, its question was taken back), though
+        F1's help may be open on top: what is on top goes first."""
+        while self in self.app.screen_stack and self.app.screen is not self:
+            self.app.pop_screen()
+        self.dismiss(result)

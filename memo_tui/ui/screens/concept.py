@@ -18,7 +18,8 @@ class ConceptPage(Page):
     HELP = (
         "A concept's living document: its scope, what was learned or decided about it, and "
         "how the understanding changed, each section citing the facts it rests on (r: the "
-        "concept_compile agent writes it; e edits a section, and agents then leave it)."
+        "concept_compile agent writes it; e edits a section, and agents then leave it; u gives "
+        "it back to them)."
     )
     BINDINGS = [Binding("e", "edit", "Edit", id="concept.edit")]
     agent = "concept_compile"

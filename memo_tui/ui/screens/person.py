@@ -25,7 +25,7 @@ class PersonPage(Page):
         "others owe them (open items they asked for in a meeting), what they decided, the "
         "meetings they attended, the items waiting for you to say who a name means when it "
         "may be them (w settles them), and their page (r: person_enrich writes it; e edits a "
-        "section). Enter opens the meeting at the item's lines."
+        "section, u gives it back). Enter opens the meeting at the item's lines."
     )
 
     BINDINGS = [Binding("e", "edit", "Edit", id="person.edit")]
