@@ -20,7 +20,9 @@ where every question has an answer):
   were talked about, but no budget was set; a count of tickets is no price for them, and
   the name of someone the question names (or their initials) is not the name it asks for;
 - a sum or a length asked of a thing ("how much is the stipend …", "how long is the warranty
-  …") that no line naming the thing gives: a mileage rate is no stipend.
+  …") that no line naming the thing gives: a mileage rate is no stipend; and a name asked of a
+  role ("the name of the Voltaic account manager") that no line naming the role gives: a
+  fleet manager is no account manager.
 """
 
 from __future__ import annotations
@@ -137,6 +139,11 @@ _ASKED_OF = re.compile(
     r"| were)) (?:the|our|their|its|a|an) ((?:[\w-]+ ){0,3}?[\w-]+)"
     r"(?: (?:of|for|on|we|our|they|you|i|that|who|at|in|with|from|by|per)\b|\s*\?)",
     re.IGNORECASE,
+)
+# The role a name is asked of: "what's the name of the council licensing officer Roz …".
+_NAME_OF = re.compile(
+    r"\b(?i:name of) (?:the|our|their|its|a|an|that) ((?:[\w-]+ ){0,3}?[\w-]+)"
+    r"(?: (?:of|for|on|at|in|from|with|by|who|that|we|our|they|you|i|[A-Z][\w'-]*)\b|\s*\?)"
 )
 ANY_FIGURE = frozenset(
     stem(w)
@@ -290,21 +297,32 @@ def gives_value(kind: str, line: str, asked: set[str]) -> bool:
 
 
 def _figure_missing(question: str, kind: str, hits: list[Hit], asked: set[str]) -> str:
-    """Why no line gives the sum, length or number asked of what the question names ("the
-    stipend"), or "" when one does, the question asks for another kind of value, or it names
-    nothing past the figure itself ("the price")."""
-    of = _ASKED_OF.search(question) if kind in ("money", "length", "number") else None
-    head = of.group(1).split()[-1] if of else ""
+    """Why no line gives the sum, length, number or name asked of what the question names
+    ("the stipend", "the name of the account manager"), or "" when one does, the question
+    asks for another kind of value, or it names nothing past the value itself ("the price")."""
+    head = _asked_of(question, kind)
     words = content_words_and_parts(head)
     if not words or words & ANY_FIGURE or head.lower().endswith("ed"):
         return ""
     for hit in hits:
         for line in hit.fact.text.splitlines():
             line = _LABELS.sub("", SPOKEN.sub("", line))
-            if words & content_words_and_parts(line) and gives_value(kind, line, asked):
+            if words <= content_words_and_parts(line) and gives_value(kind, line, asked):
                 return ""
-    value = {"money": "sum", "length": "length"}.get(kind, "figure")
+    value = {"money": "sum", "length": "length", "name": "name"}.get(kind, "figure")
     return f"no {value} is given for the {head}"
+
+
+def _asked_of(question: str, kind: str) -> str:
+    """What a value is asked of: the head word of "how much is the stipend …"; for a name,
+    the role ("the name of the Voltaic account manager" asks of an account manager: its last
+    two words, lower case, so a fleet manager is not one)."""
+    if kind == "name":
+        of = _NAME_OF.search(question)
+        role = [w for w in of.group(1).split() if w.islower()][-2:] if of else []
+        return " ".join(role)
+    of = _ASKED_OF.search(question) if kind in ("money", "length", "number") else None
+    return of.group(1).split()[-1] if of else ""
 
 
 def _no_value_given(
