@@ -271,6 +271,44 @@ def test_a_request_turned_down_says_so(store: tuple[Store, FastEmbedder]) -> Non
     assert "(owner: Omar Haddad) (dropped: turned down)" in result.answer, result.answer
 
 
+@pytest.mark.parametrize(
+    ("question", "head"),
+    [
+        (
+            "Is Omar part of the on-call rota?",
+            r"Omar Haddad is not among those \[\d+\] names: Paula and Sam Okafor\.",
+        ),
+        ("Is Paula on the on-call rotation?", r"Paula Ines is among those \[\d+\] names\."),
+    ],
+)
+def test_whether_someone_is_in_a_group_reads_the_line_that_lists_it(
+    store: tuple[Store, FastEmbedder], question: str, head: str
+) -> None:
+    result = ask(*store, question, today=TODAY)
+    said = re.match(head, result.answer)
+    assert said, result.answer
+    n = int(re.search(r"\[(\d+)\]", said.group()).group(1))  # type: ignore[union-attr]
+    assert "weekly rotation from April" in result.citations[n - 1].fact.text
+
+
+def test_a_group_is_listed_by_statements_not_questions_speakers_or_deciders() -> None:
+    from memo_tui.core.recall.members import Membership
+
+    rota = Membership(
+        "Hannah Osei",
+        frozenset({"Hannah Osei", "Hannah"}),
+        frozenset({"rotation"}),
+        frozenset({"Hannah", "Jon", "Sam", "Libby", "Elizabeth", "Priya"}),
+    )
+    asked = "Libby: Hannah, Jon, would you join the rotation?"
+    assert rota.said([(1, asked)]) == ""
+    decided = "Jon and Priya share the rotation. (decided by Elizabeth Harcourt)"
+    said = rota.said([(1, asked), (2, "Sam: Libby joins the rotation."), (3, decided)])
+    assert said == "Hannah Osei is not among those [3] names: Jon and Priya."
+    assert rota.said([(4, "Jon and Priya review the budget.")]) == ""  # not about the group
+    assert rota.said([(5, "Jon, Priya and Hannah take the rotation.")]).endswith("among those [5] names.")
+
+
 def test_what_holds_now_leads_with_the_decision(store: tuple[Store, FastEmbedder]) -> None:
     result = ask(*store, "Which courier are we using now?", today=TODAY)
     assert result.answer.splitlines()[1].startswith("- Parcelwise it is"), result.answer

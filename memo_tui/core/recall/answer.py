@@ -31,6 +31,7 @@ from memo_tui.core.recall.extractive import extractive_answer
 from memo_tui.core.recall.filters import QuestionFilters
 from memo_tui.core.recall.gate import Relevance, judge
 from memo_tui.core.recall.index import VectorIndex
+from memo_tui.core.recall.members import Membership, membership
 from memo_tui.core.recall.order import ordered
 from memo_tui.core.recall.retrieve import retrieve, search_words
 from memo_tui.core.recall.router import route
@@ -162,16 +163,12 @@ async def ask_stream(
         yield Answered(AskResult(NO_FACTS, [], filters, found.mode, 0, note, no_record=True))
         return
     ask_which, names = which_one(filters.unresolved, directory)
-    relevance = (
-        Relevance(True, question)
-        if names
-        else await asyncio.to_thread(
-            judge, store, question, search_words(question).split(), found.hits, directory
-        )
-    )
+    relevance = await _relevance(store, question, found.hits, directory, names)
     if ask_which:
         yield AnswerDelta(ask_which)
-    sources = _Sources(found.hits, changes, question, relevance)
+    sources = _Sources(
+        found.hits, changes, question, relevance, membership(question, filters, directory)
+    )
     synthesis = (
         None
         if provider is None or provider.name == "offline"
@@ -202,6 +199,17 @@ async def ask_stream(
     yield Answered(result)
 
 
+async def _relevance(
+    store: Store, question: str, hits: list[Hit], directory: Directory, which: tuple[str, ...]
+) -> Relevance:
+    """Whether the hits answer the question; a question about one of several people
+    (`which`) is answered for each, not gated."""
+    if which:
+        return Relevance(True, question)
+    words = search_words(question).split()
+    return await asyncio.to_thread(judge, store, question, words, hits, directory)
+
+
 @dataclass(frozen=True)
 class _Sources:
     """What an answer is written from: the numbered facts, the replaced decisions among
@@ -211,10 +219,15 @@ class _Sources:
     changes: Sequence[Change]
     question: str
     relevance: Relevance
+    member: Membership | None = None
 
     def extractive(self) -> str:
         return extractive_answer(
-            self.hits, relevance=self.relevance, changes=self.changes, question=self.question
+            self.hits,
+            relevance=self.relevance,
+            changes=self.changes,
+            question=self.question,
+            member=self.member,
         )
 
 

@@ -13,6 +13,7 @@ from memo_tui.core.capture.offline.text import content_words
 from memo_tui.core.history.closing import DONE, NOT_DONE, TICKED
 from memo_tui.core.recall.current import Change
 from memo_tui.core.recall.gate import Relevance
+from memo_tui.core.recall.members import Membership
 from memo_tui.core.recall.search import (
     Hit,
 )
@@ -173,11 +174,14 @@ def extractive_answer(
     relevance: Relevance | None = None,
     changes: Sequence[Change] = (),
     question: str = "",
+    member: Membership | None = None,
 ) -> str:
     """The offline answer: the strongest facts, each with its citation. A replaced decision is
     told after the one that holds now ("changed on <date>; before: … [n]"), not on its own
     line. When the gate found no record, it says so first and offers the facts as the
-    closest, not as the answer; when more facts matched than are shown, it says how many."""
+    closest, not as the answer; when more facts matched than are shown, it says how many.
+    Asked whether someone is in a group (`member`), it says whether the line listing the
+    group's people names them."""
     before: dict[int, list[int]] = {}
     for change in changes:
         before.setdefault(change.new, []).append(change.old)
@@ -199,10 +203,13 @@ def extractive_answer(
         lines.append(line)
         shown |= {n - 1, *olds}
     yes = reported_yes(question, texts, most)
+    listed = member.said([(n + 1, texts[n]) for n in sorted(shown)]) if member else ""
     if relevance is not None and not relevance.answered:
         head = f'No record of "{relevance.topic}" ({relevance.why}). Closest, not answering it:'
     elif yes is not None:
         head = f"Yes, reported done [{yes}]. From your meetings:"
+    elif listed:
+        head = f"{listed} From your meetings:"
     else:
         head = "From your meetings:"
     return "\n".join([head, *lines, *_more(hits, shown)])
