@@ -27,6 +27,7 @@ from support.tui import (
     shown,
     until,
 )
+from textual.widgets import DataTable, Input
 
 from memo_tui.core.capture import versions
 from memo_tui.core.demo import seed_demo, unseeded
@@ -41,7 +42,7 @@ from memo_tui.ui.screens.person import PersonPage
 from memo_tui.ui.screens.project import ProjectPage
 from memo_tui.ui.widgets.answer import AnswerView
 from memo_tui.ui.widgets.ask import AskPane
-from memo_tui.ui.widgets.facts import FactsPane
+from memo_tui.ui.widgets.facts import WITHOUT_EXCERPTS, FactsPane, due
 from memo_tui.ui.widgets.runs import RunsPane
 from store import FactFilter, NoteRecord, SectionRecord
 
@@ -446,6 +447,83 @@ def test_facts_filter_by_type_person_and_date_and_search(services: Services) -> 
     drive(app, script)
 
 
+def test_the_feed_leaves_excerpts_out_until_x_and_shows_who_and_when_due(
+    services: Services,
+) -> None:
+    """Excerpts buried the decisions and action items (56 of 131 demo rows): they are out
+    of the feed and the search's hits until x; each item's owner and due date, and each
+    decision's maker, have their own columns rather than the end of a cut-off line."""
+    app = MemoApp(services)
+
+    async def script(pilot: Any) -> None:
+        pane = app.query_one(FactsPane)
+        await pilot.press("2")
+        await settle(pilot)
+        assert pane.facts and "excerpt" not in {f.fact_type for f in pane.facts}
+        assert "excerpts hidden (x shows them)" in str(pane.query_one("#facts-info").render())
+        table = pane.query_one("#facts-table", DataTable)
+        assert [str(c.label) for c in table.columns.values()] == [
+            "Type",
+            "Date",
+            "Fact",
+            "Who",
+            "Due",
+            "Meeting",
+            "Lines",
+        ]
+        who = services.store.facts.people_of(pane.facts)
+        n, item = next(
+            (n, f)
+            for n, f in enumerate(pane.facts)
+            if f.fact_key in who and who[f.fact_key].due_date
+        )
+        row = table.get_row_at(n)
+        owner = who[item.fact_key].owner or ""
+        assert owner.startswith(str(row[3]).rstrip(".").split()[0])
+        assert str(row[4]) == str(due(who[item.fact_key].due_date, item.occurred_at or ""))
+        assert "(owner:" not in str(row[2]) and "(due " not in str(row[2])
+        table.focus()
+        await pilot.press("x")
+        await settle(pilot)
+        assert "excerpt" in {f.fact_type for f in pane.facts}
+        assert "hidden" not in str(pane.query_one("#facts-info").render())
+        await pilot.press("slash", *"taxi", "enter")  # x typed in the box is a letter
+        await settle(pilot)
+        assert pane.query_one("#facts-search", Input).value == "taxi" and pane.excerpts
+
+    drive(app, script)
+
+
+def test_a_due_date_is_short_and_an_overdue_one_is_red() -> None:
+    from rich.text import Text
+
+    from memo_tui.ui.widgets.facts import short_name
+
+    assert due("2026-04-24", "2026-03-02") == "24 Apr"  # the meeting's year goes unsaid
+    assert due("2027-01-11", "2026-09-22") == "Jan 27"
+    late = due("2026-04-24", "2026-03-02", open_=True)
+    assert isinstance(late, Text) and late.plain == "24 Apr" and late.spans[0].style == "red"
+    assert due("2999-04-24", "2999-03-02", open_=True) == "24 Apr"  # not yet due
+    assert due(None) == "" and str(due("soon")) == "soon"
+    assert short_name("Priya Natarajan") == "Priya N." and short_name("Sam Chen") == "Sam Chen"
+
+
+def test_the_feed_keeps_a_readable_fact_column_at_80_columns(services: Services) -> None:
+    app = MemoApp(services)
+
+    async def script(pilot: Any) -> None:
+        pane = app.query_one(FactsPane)
+        await pilot.press("2")
+        await settle(pilot)
+        table = pane.query_one("#facts-table", DataTable)
+        labels = [str(c.label) for c in table.columns.values()]
+        assert labels == ["Type", "Date", "Fact", "Who", "Due"]  # the meeting opens on enter
+        widths = {str(c.label): c.get_render_width(table) for c in table.columns.values()}
+        assert widths["Fact"] >= 30 and sum(widths.values()) <= 78, widths
+
+    drive(app, script, size=(80, 24))
+
+
 def test_facts_filter_says_who_a_name_could_be_and_leaves_it_out(services: Services) -> None:
     """The pane reads its boxes as `memo facts` reads its options (core's read_filter)."""
     app = MemoApp(services)
@@ -460,11 +538,11 @@ def test_facts_filter_says_who_a_name_could_be_and_leaves_it_out(services: Servi
         await settle(pilot)
         info = str(pane.query_one("#facts-info").render())
         assert "person 'Sam' could be Sam Chen or Sam Cheng" in info
-        assert pane.flt == FactFilter()  # not guessed: the feed stays whole
+        assert pane.flt == FactFilter(fact_types=WITHOUT_EXCERPTS)  # not guessed: left out
         pane.query_one("#facts-project").focus()
         await pilot.press(*"atlas", "enter")
         await settle(pilot)
-        assert pane.flt == FactFilter(project_ids=(atlas,))
+        assert pane.flt == FactFilter(fact_types=WITHOUT_EXCERPTS, project_ids=(atlas,))
         assert {f.fact_key for f in pane.facts} == set(services.store.search.allowed_keys(pane.flt))
         assert "could be Sam Chen" in str(pane.query_one("#facts-info").render())
 

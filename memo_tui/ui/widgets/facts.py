@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import datetime as dt
+import re
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -14,14 +18,14 @@ from textual.widgets import DataTable, Input, Label, Select
 
 from memo_tui.core.safety import sanitize_line
 from memo_tui.ui import messages
-from memo_tui.ui.text import day, fact_span, line, plural
+from memo_tui.ui.text import day, fact_span, line, plural, styled
 from memo_tui.ui.widgets.pane import Pane
 from memo_tui.ui.widgets.table import Table
 from memo_tui.ui.workers import superseded
 
 if TYPE_CHECKING:
     from memo_tui.core.recall.search import Hit
-    from store import FactFilter, FactRecord
+    from store import FactFilter, FactPeople, FactRecord
 
 
 FACT_TYPES = (
@@ -35,19 +39,66 @@ FACT_TYPES = (
 )
 
 
+WITHOUT_EXCERPTS = tuple(kind for _, kind in FACT_TYPES if kind != "excerpt")
+COLUMNS = ("Type", "Date", "Fact", "Who", "Due", "Meeting", "Lines")
+WIDE_FROM = 5  # the columns shown at any width; the meeting and the lines need WIDE
+WIDE = 110  # columns of terminal from which the meeting and lines are shown
+WHO_WIDTH = 12
+# Type (11), date (10), who, due (6), each column's padding (2) and the scrollbar (2).
+NARROW_USED = 11 + 10 + WHO_WIDTH + 6 + 5 * 2 + 2
+LINES_USED = 9 + 2  # the lines column ("L120-134") and its padding
+# "(owner: Tom Ash) (due 2026-11-30)", "(decided by Libby)": shown in their own columns.
+_WHO_LABELS = re.compile(r"\s*\((?:owner: |due |decided by )[^()]*\)")
+
+
+def without_labels(text: str) -> str:
+    """A fact's text without the owner, due date and decider its columns show."""
+    return _WHO_LABELS.sub("", text)
+
+
+def due(when: str | None, said_on: str = "", open_: bool = False) -> str | Text:
+    """A due date, short: "24 Apr" in the year of the meeting that set it (`said_on`),
+    "Apr 27" in another ("" for none); an open item's that has passed in red."""
+    if not when:
+        return ""
+    try:
+        date = dt.date.fromisoformat(when[:10])
+    except ValueError:
+        return line(when, 6)
+    same_year = said_on[:4] == str(date.year)
+    shown = f"{date.day} {date:%b}" if same_year else f"{date:%b %y}"
+    return styled(shown, "red") if open_ and date < dt.date.today() else shown
+
+
+def short_name(name: str) -> str:
+    """A name for the narrow Who column: whole when it fits, else "Priya N."."""
+    parts = name.split()
+    if len(name) <= WHO_WIDTH or len(parts) < 2:
+        return name
+    return f"{parts[0]} {parts[-1][0]}."
+
+
+def _only_types(flt: FactFilter) -> bool:
+    """Whether the filter narrows by nothing but fact type."""
+    return replace(flt, fact_types=()).empty
+
+
 class FactsPane(Pane):
     """One feed of every fact, newest first, a page at a time; or a hybrid search's hits."""
 
     HELP = (
         "Every fact in one feed, newest meeting first: decisions, action items, summaries, "
-        "excerpts, notes and digests. Narrow it by type, person, project and dates (enter in "
-        "a box applies it), or type a search (keyword + semantic) and press enter. Enter on "
-        "a fact opens its meeting at its lines. The feed loads a page at a time."
+        "notes and digests, with who owns or decided each and when it is due. Transcript "
+        "excerpts are left out until x shows them (or the type box asks for them). Narrow "
+        "it by type, person, project and dates (enter in a box applies it), or type a search "
+        "(keyword + semantic) and press enter. Enter on a fact opens its meeting at its "
+        "lines. The feed loads a page at a time."
     )
     PAGE = 200
     BINDINGS = [
         Binding("escape", "clear", "Clear search", show=False, id="facts.clear"),
         Binding("down", "into_results", "To the results", show=False, id="facts.results"),
+        Binding("x", "toggle_excerpts", "Excerpts", id="facts.excerpts"),
     ]
 
     def __init__(self, id: str) -> None:  # noqa: A002 - Textual's name
@@ -57,6 +108,8 @@ class FactsPane(Pane):
         self.exhausted = False
         self.searching = False
         self.loading_more = False
+        self.excerpts = False  # transcript excerpts in the feed (x)
+        self.people: dict[int, FactPeople] = {}  # who owns or decided each shown fact
 
     def compose(self) -> ComposeResult:
         with Horizontal(classes="bar"):
@@ -68,9 +121,21 @@ class FactsPane(Pane):
             yield Input(placeholder="since YYYY-MM-DD", id="facts-since", compact=True)
             yield Input(placeholder="until YYYY-MM-DD", id="facts-until", compact=True)
         yield Label("", id="facts-info")
-        table = Table(id="facts-table", cursor_type="row", zebra_stripes=True)
-        table.add_columns("Type", "Date", "Fact", "Meeting", "Lines")
-        yield table
+        yield Table(id="facts-table", cursor_type="row", zebra_stripes=True)
+
+    def on_mount(self) -> None:
+        self._columns()
+
+    def _columns(self) -> None:
+        """The table's columns for the terminal's width: who and when due always; the
+        meeting and the lines when there is room beside a readable fact."""
+        table = self.query_one(DataTable)
+        table.clear(columns=True)
+        table.add_columns(*COLUMNS[: len(COLUMNS) if self._wide else WIDE_FROM])
+
+    @property
+    def _wide(self) -> bool:
+        return self.app.size.width >= WIDE
 
     def start_filter(self) -> None:
         self.query_one("#facts-search", Input).focus()
@@ -81,6 +146,11 @@ class FactsPane(Pane):
         for box, names in (("#facts-person", people), ("#facts-project", projects)):
             safe = [name for name in names if sanitize_line(name) == name]
             self.query_one(box, Input).suggester = SuggestFromList(safe)
+
+    def action_toggle_excerpts(self) -> None:
+        """x: transcript excerpts in the feed and the search's hits, or not."""
+        self.excerpts = not self.excerpts
+        self.reload()
 
     def action_into_results(self) -> None:
         """Down from a search or filter box: into the results, at the first."""
@@ -109,7 +179,7 @@ class FactsPane(Pane):
         self.query_one("#facts-info", Label).update(line(doing, style="dim"))
         self.app.refresh_bindings()  # ctrl+x can stop it
         chosen = self.query_one(Select).value
-        self.load(typed, (str(chosen),) if isinstance(chosen, str) else ())
+        self.load(typed, (str(chosen),) if isinstance(chosen, str) else (), self.excerpts)
 
     def _typed(self) -> dict[str, str]:
         return {
@@ -118,10 +188,12 @@ class FactsPane(Pane):
         }
 
     @work(thread=True, exclusive=True, group="facts", exit_on_error=False)
-    def load(self, typed: dict[str, str], types: tuple[str, ...]) -> None:
+    def load(self, typed: dict[str, str], types: tuple[str, ...], excerpts: bool) -> None:
         """The first page of the feed, or the search's hits, under the typed filters (read
-        on the UI thread: a worker reads nothing of the screen)."""
-        flt, problems = self._filter(typed, types)
+        on the UI thread: a worker reads nothing of the screen); without excerpts unless
+        `excerpts` or the type box asks for them."""
+        hidden = not excerpts and not types
+        flt, problems = self._filter(typed, WITHOUT_EXCERPTS if hidden else types)
         if typed["search"]:
             hits = self._search(typed["search"], flt)
             info = f"{plural(len(hits), 'result')} for {typed['search']!r}"
@@ -129,12 +201,15 @@ class FactsPane(Pane):
         else:
             facts = self.services.store.facts.page(flt, self.PAGE)
             info = "newest first" + ("" if len(facts) < self.PAGE else "; more load as you scroll")
-        if not flt.empty:
+        if types or not _only_types(flt):
             info += " · filtered"
+        if hidden:
+            info += " · excerpts hidden (x shows them)"
         if problems:
             info += " · " + "; ".join(problems)
+        people = self.services.store.facts.people_of(facts)
         if not superseded():
-            self.app.call_from_thread(self._show, facts, flt, bool(typed["search"]), info)
+            self.app.call_from_thread(self._show, facts, people, flt, bool(typed["search"]), info)
 
     def _filter(
         self, typed: dict[str, str], types: tuple[str, ...]
@@ -167,11 +242,18 @@ class FactsPane(Pane):
         )
         return result.hits
 
-    def _show(self, facts: list[FactRecord], flt: FactFilter, searching: bool, info: str) -> None:
-        self.facts, self.flt, self.searching = [], flt, searching
+    def _show(
+        self,
+        facts: list[FactRecord],
+        people: dict[int, FactPeople],
+        flt: FactFilter,
+        searching: bool,
+        info: str,
+    ) -> None:
+        self.facts, self.flt, self.searching, self.people = [], flt, searching, {}
         self.query_one(DataTable).clear()
         self.query_one("#facts-info", Label).update(line(info, style="dim"))
-        self.add_page(facts)
+        self.add_page(facts, people)
         self.exhausted = searching or len(facts) < self.PAGE
         self.app.refresh_bindings()
         self.post_message(messages.FeedShown())
@@ -181,26 +263,36 @@ class FactsPane(Pane):
         table = self.query_one(DataTable)
         shown, row, exhausted = self.facts, table.cursor_row, self.exhausted
         self.facts = []
-        table.clear()
-        self.add_page(shown)
+        self._columns()
+        self.add_page(shown, self.people)
         self.exhausted = exhausted
         table.move_cursor(row=row, animate=False)
 
-    def add_page(self, page: Iterable[FactRecord]) -> None:
+    def add_page(self, page: Iterable[FactRecord], people: dict[int, FactPeople]) -> None:
         table = self.query_one(DataTable)
-        # The fact and its meeting share what type, date and lines leave (80 columns: 38).
-        room = max(38, self.app.size.width - 42)
-        meeting = min(24, room // 3)
+        self.people.update(people)
+        # What type, date, who and due leave (80 columns: 30); when wide, the meeting and
+        # the lines take their share of the rest.
+        room = self.app.size.width - NARROW_USED
+        meeting = min(24, (room - LINES_USED) // 3) if self._wide else 0
+        fact_room = room - (meeting + 2 + LINES_USED if self._wide else 0)
         added = 0
         for fact in page:
-            table.add_row(
+            who = people.get(fact.fact_key)
+            cells: list[str | Text] = [
                 fact.fact_type.replace("_", " "),
                 day(fact.occurred_at, fact.captured_at),
-                line(fact.text, room - meeting),
-                line(fact.capture_title or "note", meeting),
-                fact_span(fact),
-                key=str(len(self.facts)),
-            )
+                line(without_labels(fact.text), fact_room),
+                line(short_name((who.owner or who.decided_by or "") if who else ""), WHO_WIDTH),
+                due(
+                    who.due_date if who else None,
+                    fact.occurred_at or fact.captured_at,
+                    open_=who is not None and who.status == "open",
+                ),
+            ]
+            if self._wide:
+                cells += [line(fact.capture_title or "note", meeting), fact_span(fact)]
+            table.add_row(*cells, key=str(len(self.facts)))
             self.facts.append(fact)
             added += 1
         self.exhausted = added < self.PAGE
@@ -224,14 +316,21 @@ class FactsPane(Pane):
 
         try:
             page = page_after(self.services.store, flt, self.PAGE, last)
+            people = self.services.store.facts.people_of(page)
         finally:
             self.app.call_from_thread(setattr, self, "loading_more", False)
-        self.app.call_from_thread(self._more_shown, page, flt, last)
+        self.app.call_from_thread(self._more_shown, page, people, flt, last)
 
-    def _more_shown(self, page: list[FactRecord], flt: FactFilter, last: FactRecord) -> None:
+    def _more_shown(
+        self,
+        page: list[FactRecord],
+        people: dict[int, FactPeople],
+        flt: FactFilter,
+        last: FactRecord,
+    ) -> None:
         still = flt == self.flt and not self.searching and self.facts
         if still and self.facts[-1] == last:  # the feed did not move on
-            self.add_page(page)
+            self.add_page(page, people)
 
     @on(DataTable.RowSelected)
     def open_fact(self, event: DataTable.RowSelected) -> None:
