@@ -131,6 +131,41 @@ def test_a_streaming_model_cites_what_its_tools_returned(services: Services) -> 
     assert run.agent_type == "chat" and run.cost_microdollars > 0
 
 
+def test_each_answer_numbers_its_own_sources_from_one(services: Services) -> None:
+    """The model cites the conversation's labels (a follow-up may cite what the first
+    answer found); the reader sees each answer's sources as [1], [2], … in the order it
+    cites them, and the model reads its earlier answers as it wrote them."""
+    with FakeServer() as server:
+        chat = model_chat(services, server)
+        server.push(
+            anthropic_api.stream(["Looking."], tool=("search_facts", {"query": "Postgres"})),
+            anthropic_api.stream(["Managed Postgres [1]."]),
+        )
+        converse(chat, "why Postgres?")
+        before = len(chat.labels)
+        new, newer = before + 1, before + 2
+        server.push(
+            anthropic_api.stream(["Looking."], tool=("search_facts", {"query": "rollback"})),
+            anthropic_api.stream(
+                [f"The runbook [{newer}", f"] and its owner [{new}], ", "as [1]."]
+            ),
+        )
+        events = converse(chat, "and the rollback?")
+        third = server.seen[3].body
+    assert len(chat.labels) >= newer  # the second search found facts of its own
+    reply = reply_of(events)
+    assert reply.answer == "The runbook [1] and its owner [2], as [3]."
+    assert reply.cited == [1, 2, 3]
+    streamed = "".join(e.text for e in events if isinstance(e, AnswerDelta))
+    assert "The runbook [1] and its owner [2], as [3]." in streamed
+    labels = chat.labels.keys
+    wanted = {1: labels[newer - 1], 2: labels[new - 1], 3: labels[0]}
+    assert {n: f.fact_key for n, f in reply.sources.items()} == wanted
+    assert {e.n: e.fact.fact_key for e in events if isinstance(e, Source)} == wanted
+    assert chat.history[-1].text == f"The runbook [{newer}] and its owner [{new}], as [1]."
+    assert third["messages"][1]["content"] == "Managed Postgres [1]."
+
+
 def test_a_chat_answer_stating_a_number_its_sources_lack_is_marked(services: Services) -> None:
     with FakeServer() as server:
         chat = model_chat(services, server)

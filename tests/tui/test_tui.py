@@ -746,6 +746,9 @@ def test_a_follow_up_is_read_with_the_conversation_and_ctrl_l_starts_afresh(
         assert "> who owns the rollback runbook?" in str(earlier.render())
         answer = app.query_one(AnswerView).shown
         assert "(due 2026-10-14)" in answer  # the follow-up knew what "it" was
+        cited = list(dict.fromkeys(int(n) for n in re.findall(r"\[(\d+)\]", answer)))
+        assert cited == list(range(1, len(cited) + 1))  # each answer numbers its own from 1
+        assert sorted(app.query_one(AskPane).sources) == cited
         note = str(app.query_one("#ask-note").render())
         assert "search facts: who owns the rollback runbook? and when is it due?" in note
         await pilot.press(*"half a question", "ctrl+l")

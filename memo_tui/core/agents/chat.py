@@ -23,7 +23,7 @@ from memo_tui.core.llm import select
 from memo_tui.core.llm.run import InThread
 from memo_tui.core.llm.types import Message
 from memo_tui.core.recall.answer import AnswerDelta
-from memo_tui.core.recall.citations import CitationStream, check_citations
+from memo_tui.core.recall.citations import CITATION, CitationStream, check_citations
 from memo_tui.core.recall.claims import unsupported_claim
 
 if TYPE_CHECKING:
@@ -41,7 +41,7 @@ class Looking:
 
 @dataclass(frozen=True)
 class Source:
-    """Label [n] was cited for the first time in this answer."""
+    """Source [n] of this answer was cited for the first time."""
 
     n: int
     fact: FactRecord
@@ -51,8 +51,8 @@ class Source:
 class Replied:
     """The finished answer, its citations checked."""
 
-    answer: str
-    sources: dict[int, FactRecord]  # label -> fact, for every label the answer cites
+    answer: str  # its sources numbered from [1], in the order it cites them
+    sources: dict[int, FactRecord]  # number -> fact, for every number the answer cites
     cited: list[int]
     removed_citations: int
     run_id: int
@@ -97,6 +97,22 @@ class Labels:
         return self._numbers[key]
 
 
+class Numbers:
+    """One answer's sources numbered from [1] in the order it first cites them: the model
+    cites the conversation's labels (a follow-up may cite what an earlier answer found),
+    the reader sees each answer's own numbers."""
+
+    def __init__(self) -> None:
+        self.of: dict[int, int] = {}  # conversation label -> this answer's number
+
+    def number(self, label: int) -> int:
+        return self.of.setdefault(label, len(self.of) + 1)
+
+    def renumbered(self, text: str) -> str:
+        """`text` (checked: every [n] names a label) with this answer's numbers."""
+        return CITATION.sub(lambda m: f"[{self.number(int(m.group(1)))}]", text)
+
+
 @dataclass
 class Chat:
     """One conversation: its questions and answers so far, and its labelled facts."""
@@ -123,6 +139,7 @@ class Chat:
         events: asyncio.Queue[ChatEvent | None] = asyncio.Queue()
         checker = CitationStream(0)
         turn: list[str] = []  # raw text of the turn being written
+        numbers = Numbers()
 
         def put(event: ChatEvent | None) -> None:
             loop.call_soon_threadsafe(events.put_nowait, event)
@@ -132,15 +149,16 @@ class Chat:
             checker.count = len(self.labels)
             shown, fresh = checker.feed(delta)
             if shown:
-                put(AnswerDelta(shown))
+                put(AnswerDelta(numbers.renumbered(shown)))
             for n in fresh:
-                put(Source(n, self._fact(n)))
+                put(Source(numbers.number(n), self._fact(n)))
 
         def on_event(seq: int, kind: str, payload: dict[str, Any]) -> None:
-            nonlocal checker
+            nonlocal checker, numbers
             if kind == "tool_call":
                 turn.clear()
                 checker = CitationStream(len(self.labels))
+                numbers = Numbers()  # what came before was thinking aloud
                 put(Looking(payload["name"], payload["arguments"]))
 
         embedder = None if services.embed.unavailable else services.embed.embedder
@@ -167,34 +185,50 @@ class Chat:
             if not task.done():  # the reader stopped (a cancelled answer): stop the run
                 job.cancel()
         said = "".join(turn)
-        events_left, reply = await asyncio.to_thread(self._finish, checker, said, outcome, offline)
+        events_left, reply, labelled = await asyncio.to_thread(
+            self._finish, checker, said, outcome, offline, numbers
+        )
         if outcome.status == "completed":
-            # (here, not in the thread: a conversation reset meanwhile stays reset)
-            self.history += [Message("user", question), Message("assistant", reply.answer)]
+            # (here, not in the thread: a conversation reset meanwhile stays reset). The
+            # model reads its answer as it wrote it, citing the conversation's labels.
+            self.history += [Message("user", question), Message("assistant", labelled)]
         for event in events_left:
             yield event
         yield reply
 
     def _finish(
-        self, checker: CitationStream, said: str, outcome: Outcome, offline: bool
-    ) -> tuple[list[ChatEvent], Replied]:
+        self,
+        checker: CitationStream,
+        said: str,
+        outcome: Outcome,
+        offline: bool,
+        numbers: Numbers,
+    ) -> tuple[list[ChatEvent], Replied, str]:
         """The end of an answer (in a thread: it reads the cited facts): what the checker
-        held back, a warning when it states what its sources do not, then the reply."""
+        held back, a warning when it states what its sources do not, then the reply; and
+        the answer as the model wrote it (citing the conversation's labels)."""
         shown, fresh = checker.finish()
-        events: list[ChatEvent] = [AnswerDelta(shown)] if shown else []
-        events += [Source(n, self._fact(n)) for n in fresh]
-        answer, removed, cited = check_citations(said, len(self.labels))
+        events: list[ChatEvent] = [AnswerDelta(numbers.renumbered(shown))] if shown else []
+        events += [Source(numbers.number(n), self._fact(n)) for n in fresh]
+        labelled, removed, cited = check_citations(said, len(self.labels))
+        answer = numbers.renumbered(labelled)
         facts = [self._fact(n) for n in range(1, len(self.labels) + 1)] if not offline else []
-        unsupported = unsupported_claim(answer, facts) if facts else ""
+        unsupported = unsupported_claim(labelled, facts) if facts else ""
         if unsupported:  # said, streamed already: marked, so no one takes it as the record
             warning = f"\n\n[memo: {unsupported}; check the sources before relying on this]"
             answer += warning
             events.append(AnswerDelta(warning))
-        cited_facts = {n: self._fact(n) for n in cited}
+        cited_facts = {numbers.number(n): self._fact(n) for n in cited}
         reply = Replied(
-            answer, cited_facts, cited, removed, outcome.run_id, outcome.status, outcome.error
+            answer,
+            cited_facts,
+            [numbers.number(n) for n in cited],
+            removed,
+            outcome.run_id,
+            outcome.status,
+            outcome.error,
         )
-        return events, reply
+        return events, reply, labelled
 
     def _fact(self, n: int) -> FactRecord:
         key = self.labels.keys[n - 1]

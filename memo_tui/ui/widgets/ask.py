@@ -176,6 +176,7 @@ class AskPane(Pane):
         show(Text("Searching…", style="dim"))
         note.update("")
         sources.clear_options()
+        self.sources = {}  # each answer numbers its own sources from [1]
         looked: list[str] = []
         streaming = False
         self.app.refresh_bindings()  # ctrl+x can stop it
