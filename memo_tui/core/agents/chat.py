@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -137,40 +137,17 @@ class Chat:
         # loop up, the app's); what it says comes back through this queue.
         loop = asyncio.get_running_loop()
         events: asyncio.Queue[ChatEvent | None] = asyncio.Queue()
-        checker = CitationStream(0)
-        turn: list[str] = []  # raw text of the turn being written
-        numbers = Numbers()
-
-        def put(event: ChatEvent | None) -> None:
-            loop.call_soon_threadsafe(events.put_nowait, event)
-
-        def on_text(delta: str) -> None:
-            turn.append(delta)
-            checker.count = len(self.labels)
-            shown, fresh = checker.feed(delta)
-            if shown:
-                put(AnswerDelta(numbers.renumbered(shown)))
-            for n in fresh:
-                put(Source(numbers.number(n), self._fact(n)))
-
-        def on_event(seq: int, kind: str, payload: dict[str, Any]) -> None:
-            nonlocal checker, numbers
-            if kind == "tool_call":
-                turn.clear()
-                checker = CitationStream(len(self.labels))
-                numbers = Numbers()  # what came before was thinking aloud
-                put(Looking(payload["name"], payload["arguments"]))
-
+        writing = _Writing(self, lambda e: loop.call_soon_threadsafe(events.put_nowait, e))
         embedder = None if services.embed.unavailable else services.embed.embedder
         run = AgentRun(
             services.store,
             services.provider,
             spec,
-            on_event,
+            writing.event,
             deadline_s=settings.answer_deadline_s,
             prices=services.ledger.prices,
             search=SearchContext(embedder, services.vectors),
-            on_text=on_text,
+            on_text=writing.text,
             label=self.labels.label,
         )
         history = tuple(self.history)
@@ -184,9 +161,8 @@ class Chat:
         finally:
             if not task.done():  # the reader stopped (a cancelled answer): stop the run
                 job.cancel()
-        said = "".join(turn)
         events_left, reply, labelled = await asyncio.to_thread(
-            self._finish, checker, said, outcome, offline, numbers
+            self._finish, writing, outcome, offline
         )
         if outcome.status == "completed":
             # (here, not in the thread: a conversation reset meanwhile stays reset). The
@@ -197,17 +173,13 @@ class Chat:
         yield reply
 
     def _finish(
-        self,
-        checker: CitationStream,
-        said: str,
-        outcome: Outcome,
-        offline: bool,
-        numbers: Numbers,
+        self, writing: _Writing, outcome: Outcome, offline: bool
     ) -> tuple[list[ChatEvent], Replied, str]:
         """The end of an answer (in a thread: it reads the cited facts): what the checker
         held back, a warning when it states what its sources do not, then the reply; and
         the answer as the model wrote it (citing the conversation's labels)."""
-        shown, fresh = checker.finish()
+        said, numbers = "".join(writing.turn), writing.numbers
+        shown, fresh = writing.checker.finish()
         events: list[ChatEvent] = [AnswerDelta(numbers.renumbered(shown))] if shown else []
         events += [Source(numbers.number(n), self._fact(n)) for n in fresh]
         labelled, removed, cited = check_citations(said, len(self.labels))
@@ -233,3 +205,31 @@ class Chat:
     def _fact(self, n: int) -> FactRecord:
         key = self.labels.keys[n - 1]
         return self.services.store.facts.by_keys([key])[key]
+
+
+class _Writing:
+    """The answer as the model writes it: each delta checked (a citation naming no fact
+    is dropped) and renumbered for the reader, each source told when first cited. A turn
+    that then calls a tool was thinking aloud: it is dropped."""
+
+    def __init__(self, chat: Chat, put: Callable[[ChatEvent], object]) -> None:
+        self.chat, self.put = chat, put
+        self.checker = CitationStream(0)
+        self.turn: list[str] = []  # raw text of the turn being written
+        self.numbers = Numbers()
+
+    def text(self, delta: str) -> None:
+        self.turn.append(delta)
+        self.checker.count = len(self.chat.labels)
+        shown, fresh = self.checker.feed(delta)
+        if shown:
+            self.put(AnswerDelta(self.numbers.renumbered(shown)))
+        for n in fresh:
+            self.put(Source(self.numbers.number(n), self.chat._fact(n)))
+
+    def event(self, seq: int, kind: str, payload: dict[str, Any]) -> None:
+        if kind == "tool_call":
+            self.turn.clear()
+            self.checker = CitationStream(len(self.chat.labels))
+            self.numbers = Numbers()
+            self.put(Looking(payload["name"], payload["arguments"]))
