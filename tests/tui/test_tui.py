@@ -27,7 +27,7 @@ from support.tui import (
     shown,
     until,
 )
-from textual.widgets import DataTable, Input
+from textual.widgets import DataTable, Input, Select
 
 from memo_tui.core.capture import versions
 from memo_tui.core.demo import seed_demo, unseeded
@@ -522,6 +522,36 @@ def test_the_feed_keeps_a_readable_fact_column_at_80_columns(services: Services)
         assert widths["Fact"] >= 30 and sum(widths.values()) <= 78, widths
 
     drive(app, script, size=(80, 24))
+
+
+def test_facts_filter_by_status_and_client_as_memo_facts_does(services: Services) -> None:
+    store = services.store
+    client = store.clients.all()[0]
+    app = MemoApp(services)
+
+    async def script(pilot: Any) -> None:
+        pane = app.query_one(FactsPane)
+        await pilot.press("2")
+        await settle(pilot)
+        pane.query_one("#facts-status", Select).value = "open"
+        await settle(pilot)
+        people = store.facts.people_of(pane.facts)
+        assert pane.facts and all(people[f.fact_key].status == "open" for f in pane.facts)
+        assert pane.flt == FactFilter(fact_types=WITHOUT_EXCERPTS, statuses=("open",))
+        pane.query_one("#facts-client").focus()
+        await pilot.press(*client.name, "enter")
+        await settle(pilot)
+        wanted = FactFilter(
+            fact_types=WITHOUT_EXCERPTS, client_ids=(client.id,), statuses=("open",)
+        )
+        assert pane.flt == wanted
+        assert {f.fact_key for f in pane.facts} == set(store.search.allowed_keys(wanted))
+        await pilot.press("escape", "escape")  # out of the box, then every filter cleared
+        await settle(pilot)
+        assert pane.query_one("#facts-status", Select).is_blank()
+        assert pane.flt == FactFilter(fact_types=WITHOUT_EXCERPTS)
+
+    drive(app, script)
 
 
 def test_facts_filter_says_who_a_name_could_be_and_leaves_it_out(services: Services) -> None:

@@ -73,14 +73,16 @@ class ListsController(Controller):
         # The first load: earlier sessions' questions, to ask again.
         past = AskPane.past_questions(self.services) if first else None
         status = self._status()
+        clients = [c.name for c in directory.clients]
         if get_current_worker().is_cancelled:  # a newer refresh is under way: its rows win
             return
-        self.from_thread(self._show, rows, catalog, status, past)
+        self.from_thread(self._show, rows, catalog, clients, status, past)
 
     def _show(
         self,
         rows: dict[ListPane, list[Row]],
         catalog: dict[str, list[tuple[int, str]]],
+        clients: list[str],
         status: Status,
         past: list[str] | None,
     ) -> None:
@@ -89,7 +91,9 @@ class ListsController(Controller):
         app.catalog = catalog
         facts = app.query_one(FactsPane)
         facts.suggest_names(
-            [name for _, name in catalog["person"]], [name for _, name in catalog["project"]]
+            [name for _, name in catalog["person"]],
+            [name for _, name in catalog["project"]],
+            clients,
         )
         facts.reload()
         if past is not None:

@@ -39,6 +39,14 @@ FACT_TYPES = (
 )
 
 
+STATUS_CHOICES = (
+    ("Current decisions", "current"),
+    ("Replaced decisions", "superseded"),
+    ("Taken-back decisions", "retracted"),
+    ("Open items", "open"),
+    ("Done items", "done"),
+    ("Dropped items", "dropped"),
+)
 WITHOUT_EXCERPTS = tuple(kind for _, kind in FACT_TYPES if kind != "excerpt")
 COLUMNS = ("Type", "Date", "Fact", "Who", "Due", "Meeting", "Lines")
 WIDE_FROM = 5  # the columns shown at any width; the meeting and the lines need WIDE
@@ -90,9 +98,9 @@ class FactsPane(Pane):
         "Every fact in one feed, newest meeting first: decisions, action items, summaries, "
         "notes and digests, with who owns or decided each and when it is due. Transcript "
         "excerpts are left out until x shows them (or the type box asks for them). Narrow "
-        "it by type, person, project and dates (enter in a box applies it), or type a search "
-        "(keyword + semantic) and press enter. Enter on a fact opens its meeting at its "
-        "lines. The feed loads a page at a time."
+        "it by type, status, person, project, client and dates (enter in a box applies it), "
+        "or type a search (keyword + semantic) and press enter. Enter on a fact opens its "
+        "meeting at its lines. The feed loads a page at a time."
     )
     PAGE = 200
     BINDINGS = [
@@ -115,11 +123,13 @@ class FactsPane(Pane):
         with Horizontal(classes="bar"):
             yield Input(placeholder="Search facts (enter)", id="facts-search", compact=True)
             yield Select(FACT_TYPES, prompt="All types", id="facts-type", compact=True)
+            yield Select(STATUS_CHOICES, prompt="Any status", id="facts-status", compact=True)
         with Horizontal(classes="bar"):
             yield Input(placeholder="person", id="facts-person", compact=True)
             yield Input(placeholder="project", id="facts-project", compact=True)
-            yield Input(placeholder="since YYYY-MM-DD", id="facts-since", compact=True)
-            yield Input(placeholder="until YYYY-MM-DD", id="facts-until", compact=True)
+            yield Input(placeholder="client", id="facts-client", compact=True)
+            yield Input(placeholder="since date", id="facts-since", compact=True)
+            yield Input(placeholder="until date", id="facts-until", compact=True)
         yield Label("", id="facts-info")
         yield Table(id="facts-table", cursor_type="row", zebra_stripes=True)
 
@@ -140,10 +150,17 @@ class FactsPane(Pane):
     def start_filter(self) -> None:
         self.query_one("#facts-search", Input).focus()
 
-    def suggest_names(self, people: Sequence[str], projects: Sequence[str]) -> None:
-        """Complete the person and project boxes from known names (never one holding a
-        control character: a suggestion is drawn as it is)."""
-        for box, names in (("#facts-person", people), ("#facts-project", projects)):
+    def suggest_names(
+        self, people: Sequence[str], projects: Sequence[str], clients: Sequence[str] = ()
+    ) -> None:
+        """Complete the person, project and client boxes from known names (never one
+        holding a control character: a suggestion is drawn as it is)."""
+        boxes = (
+            ("#facts-person", people),
+            ("#facts-project", projects),
+            ("#facts-client", clients),
+        )
+        for box, names in boxes:
             safe = [name for name in names if sanitize_line(name) == name]
             self.query_one(box, Input).suggester = SuggestFromList(safe)
 
@@ -163,11 +180,11 @@ class FactsPane(Pane):
             return
         for box in self.query(Input):
             box.value = ""
-        kinds = self.query_one(Select)
-        if kinds.is_blank():
-            self.reload()
-        else:
-            kinds.clear()  # which reloads (Select.Changed)
+        chosen = [select for select in self.query(Select) if not select.is_blank()]
+        for select in chosen:
+            with select.prevent(Select.Changed):
+                select.clear()
+        self.reload()
 
     @on(Input.Submitted, ".bar Input")
     @on(Select.Changed)
@@ -178,14 +195,17 @@ class FactsPane(Pane):
         doing = f"Searching for {typed['search']!r}…" if typed["search"] else "Loading…"
         self.query_one("#facts-info", Label).update(line(doing, style="dim"))
         self.app.refresh_bindings()  # ctrl+x can stop it
-        chosen = self.query_one(Select).value
+        chosen = self.query_one("#facts-type", Select).value
         self.load(typed, (str(chosen),) if isinstance(chosen, str) else (), self.excerpts)
 
     def _typed(self) -> dict[str, str]:
-        return {
+        typed = {
             name: self.query_one(f"#facts-{name}", Input).value.strip()
-            for name in ("search", "person", "project", "since", "until")
+            for name in ("search", "person", "project", "client", "since", "until")
         }
+        status = self.query_one("#facts-status", Select).value
+        typed["status"] = status if isinstance(status, str) else ""
+        return typed
 
     @work(thread=True, exclusive=True, group="facts", exit_on_error=False)
     def load(self, typed: dict[str, str], types: tuple[str, ...], excerpts: bool) -> None:
@@ -222,6 +242,8 @@ class FactsPane(Pane):
             until=typed["until"],
             person=typed["person"],
             project=typed["project"],
+            client=typed["client"],
+            status=typed["status"],
         )
         read = read_filter(options, self.services.store)
         return read.flt, list(read.problems)
