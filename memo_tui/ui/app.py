@@ -341,7 +341,7 @@ class MemoApp(App[None]):
 
     @on(messages.ProjectRenameRequested)
     def _rename_project(self, event: messages.ProjectRenameRequested) -> None:
-        self.controllers.projects.rename(event.project_id, event.page)
+        self.controllers.projects.rename(event.project_id, event.page, event.kind)
 
     @on(messages.ProjectDeleteRequested)
     def _delete_project(self, event: messages.ProjectDeleteRequested) -> None:

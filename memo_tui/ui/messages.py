@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from textual.message import Message
 
 if TYPE_CHECKING:
+    from memo_tui.core.projects import Kind
     from memo_tui.ui.screens.page import Page
     from store import FactRecord, NoteRecord, SectionRecord
 
@@ -75,9 +76,11 @@ class ConceptAddRequested(Message):
 
 
 class ProjectRenameRequested(Message):
-    def __init__(self, project_id: int, page: Page) -> None:
+    """Rename the project (`kind` "project") or its client ("client")."""
+
+    def __init__(self, project_id: int, page: Page, kind: Kind = "project") -> None:
         super().__init__()
-        self.project_id, self.page = project_id, page
+        self.project_id, self.page, self.kind = project_id, page, kind
 
 
 class ProjectDeleteRequested(Message):

@@ -1435,6 +1435,30 @@ def test_R_renames_and_D_deletes_a_project_from_its_page(services: Services) -> 
     assert len(store.captures.all()) == meetings  # its meetings stay
 
 
+def test_C_renames_a_projects_client_from_its_page(services: Services) -> None:
+    """A typo in a client's name can be fixed in the app, as `memo client rename` does."""
+    store = services.store
+    beacon = next(p for p in store.projects.all() if p.name == "Beacon")
+    client = beacon.client
+    assert client
+    app = MemoApp(services)
+
+    async def script(pilot: Any) -> None:
+        app.go_to("project", beacon.id)
+        await settle(pilot)
+        await pilot.press("C")
+        await until(pilot, lambda: isinstance(app.screen, dialogs.Rename), "the rename")
+        box = app.screen.query_one("#new-name")
+        assert box.value == client
+        box.value = f"{client} AS"
+        await pilot.press("enter")
+        await until(pilot, lambda: f"client: {client} AS" in shown(app), "the new name")
+
+    drive(app, script)
+    assert f"{client} AS" in {c.name for c in store.clients.all()}
+    assert next(p for p in store.projects.all() if p.id == beacon.id).client == f"{client} AS"
+
+
 def test_ctrl_x_stops_a_run_on_a_model_and_r_in_runs_resumes_it(services: Services) -> None:
     """project_compile against a scripted model on the fake Messages API, from the TUI:
     stopped after a step, then resumed from the Runs pane to the end."""

@@ -11,7 +11,7 @@ from memo_tui.ui.controllers.base import Controller
 from memo_tui.ui.text import line
 
 if TYPE_CHECKING:
-    from memo_tui.core.projects import ProjectService
+    from memo_tui.core.projects import Kind, ProjectService
     from memo_tui.ui.screens.page import Page
     from store import SectionRecord
 
@@ -22,29 +22,33 @@ class ProjectsController(Controller):
 
         return ProjectService(self.services.store)
 
-    async def _name(self, project_id: int) -> str | None:
+    async def _name(self, project_id: int, kind: Kind = "project") -> str | None:
+        """The project's name, or its client's ("client"); None when it has none."""
         found = await asyncio.to_thread(self.services.store.projects.get, project_id)
-        return found.summary.name if found is not None else None
+        if found is None:
+            return None
+        return found.summary.name if kind == "project" else found.summary.client
 
-    def rename(self, project_id: int, page: Page) -> None:
-        self.run(self._rename(project_id, page), group="edit")
+    def rename(self, project_id: int, page: Page, kind: Kind = "project") -> None:
+        self.run(self._rename(project_id, page, kind), group="edit")
 
-    async def _rename(self, project_id: int, page: Page) -> None:
-        """A new name; its meetings, notes, document and runs stay linked."""
+    async def _rename(self, project_id: int, page: Page, kind: Kind) -> None:
+        """A new name for the project or its client; what is linked to it stays linked."""
         from memo_tui.core.projects import ProjectRefused
 
-        old = await self._name(project_id)
+        old = await self._name(project_id, kind)
         if old is None:
+            self.say("This project has no client to rename")
             return
-        new = await self.app.push_screen_wait(dialogs.Rename("project", old))
+        new = await self.app.push_screen_wait(dialogs.Rename(kind, old))
         if new is None:
             return
         try:
-            done = await asyncio.to_thread(self._service().rename, "project", old, new)
+            done = await asyncio.to_thread(self._service().rename, kind, old, new)
         except ProjectRefused as error:
-            self.app.push_screen(dialogs.ErrorDialog("Project not renamed", str(error)))
+            self.app.push_screen(dialogs.ErrorDialog(f"{kind.title()} not renamed", str(error)))
             return
-        self.say(f"Renamed the project {done.old_name} to {done.name}")
+        self.say(f"Renamed the {kind} {done.old_name} to {done.name}")
         if done.notes_reindexed and not self.services.embed.unavailable:
             self.app.controllers.jobs.start_backfill(quiet=True)  # its notes' new text
         page.reload()

@@ -24,8 +24,9 @@ class ProjectPage(Page):
         "A project: your notes about it (and its client), the meetings linked to it, and the "
         "facts about it, and its living document (r: the project_compile agent writes it; e "
         "or enter edits a section, and agents then leave it; u gives it back to them). n "
-        "writes a note; e edits the selected note; x deletes it. R renames the project and D "
-        "deletes it (its meetings stay). Enter on a meeting or fact opens it at its lines."
+        "writes a note; e edits the selected note; x deletes it. R renames the project, C "
+        "its client, and D deletes the project (its meetings stay). Enter on a meeting or "
+        "fact opens it at its lines."
     )
     BINDINGS = [
         Binding("n", "new_note", "Note", id="project.note"),
@@ -33,11 +34,15 @@ class ProjectPage(Page):
         Binding("x", "delete_note", "Delete", id="project.delete_note"),
         Binding("b", "collect", "Collect", id="project.collect"),
         Binding("R", "rename", "Rename", id="project.rename", show=False),
+        Binding("C", "rename_client", "Rename client", id="project.rename_client", show=False),
         Binding("D", "delete", "Delete project", id="project.delete", show=False),
     ]
 
     def action_rename(self) -> None:
         self.post_message(messages.ProjectRenameRequested(self.project_id, self))
+
+    def action_rename_client(self) -> None:
+        self.post_message(messages.ProjectRenameRequested(self.project_id, self, "client"))
 
     def action_delete(self) -> None:
         self.post_message(messages.ProjectDeleteRequested(self.project_id, self))
