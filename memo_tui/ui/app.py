@@ -256,6 +256,14 @@ class MemoApp(App[None]):
     def _source_opened(self, event: messages.SourceOpened) -> None:
         self.open_capture(event.capture_id, event.lines)
 
+    @on(messages.FeedRequested)
+    def _load_feed(self, event: messages.FeedRequested) -> None:
+        self.controllers.facts.load(event)
+
+    @on(messages.FeedPageRequested)
+    def _load_feed_page(self, event: messages.FeedPageRequested) -> None:
+        self.controllers.facts.more(event)
+
     @on(messages.FeedShown)
     def _feed_shown(self) -> None:
         self.controllers.startup.stamp(

@@ -14,7 +14,8 @@ from textual.message import Message
 if TYPE_CHECKING:
     from memo_tui.core.projects import Kind
     from memo_tui.ui.screens.page import Page
-    from store import FactRecord, NoteRecord, SectionRecord
+    from memo_tui.ui.widgets.facts import FactsPane
+    from store import FactFilter, FactRecord, NoteRecord, SectionRecord
 
 
 class RowOpened(Message):
@@ -39,6 +40,32 @@ class SourceOpened(Message):
     def __init__(self, capture_id: int, lines: tuple[int, int] | None) -> None:
         super().__init__()
         self.capture_id, self.lines = capture_id, lines
+
+
+class FeedRequested(Message):
+    """The facts feed's first page, or a search's hits, under the filters as typed (and
+    fact `types` chosen); `hiding_excerpts` when excerpts are left out of them."""
+
+    def __init__(
+        self,
+        pane: FactsPane,
+        typed: dict[str, str],
+        types: tuple[str, ...],
+        hiding_excerpts: bool,
+        page: int,
+    ) -> None:
+        super().__init__()
+        self.pane, self.typed, self.types, self.page = pane, typed, types, page
+        self.hiding_excerpts = hiding_excerpts
+        self.filtered = bool(types) and not hiding_excerpts  # a type was chosen
+
+
+class FeedPageRequested(Message):
+    """The feed's next page, after `last`, under `flt`."""
+
+    def __init__(self, pane: FactsPane, last: FactRecord, flt: FactFilter, page: int) -> None:
+        super().__init__()
+        self.pane, self.last, self.flt, self.page = pane, last, flt, page
 
 
 class FeedShown(Message):

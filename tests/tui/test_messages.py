@@ -171,3 +171,36 @@ def test_ctrl_x_goes_from_the_footer_when_the_feed_has_loaded(services: Services
         await until(pilot, lambda: "Stop" not in shown(app), "ctrl+x gone from the footer")
 
     drive(app, script, size=(100, 30))
+
+
+def test_the_facts_pane_asks_for_its_pages_and_only_draws_them(services: Services) -> None:
+    """The pane posts what it wants read (the boxes as typed, the types, whether excerpts
+    are left out) and the next page near the end; the facts controller reads them in the
+    app's workers and hands back what to draw."""
+    from memo_tui.ui.widgets.facts import WITHOUT_EXCERPTS, FactsPane
+
+    seen: list[Message] = []
+    app = MemoApp(services)
+
+    async def run() -> None:
+        async with app.run_test(size=(120, 36), message_hook=seen.append) as pilot:
+            await settle(pilot)
+            pane = app.query_one(FactsPane)
+            pane.PAGE = 10
+            await pilot.press("2", "slash", *"Postgres", "enter")
+            await settle(pilot)
+            await pilot.press("escape", "escape", "x")  # cleared, then excerpts shown
+            await settle(pilot)
+            pane.query_one("#facts-table").focus()
+            await pilot.press("down")
+            await settle(pilot)
+            assert len(pane.facts) > 10  # the next page came
+
+    asyncio.run(run())
+    asked = list({id(m): m for m in seen if isinstance(m, messages.FeedRequested)}.values())
+    search = next(m for m in asked if m.typed["search"] == "Postgres")
+    assert search.types == WITHOUT_EXCERPTS and search.hiding_excerpts
+    assert not asked[-1].typed["search"] and asked[-1].types == ()
+    assert not asked[-1].hiding_excerpts  # x: excerpts in
+    pages = {id(m): m for m in seen if isinstance(m, messages.FeedPageRequested)}
+    assert pages and all(m.page == 10 for m in pages.values())

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from memo_tui.ui.controllers.agents import AgentsController
 from memo_tui.ui.controllers.capture import CaptureController
 from memo_tui.ui.controllers.changes import ChangesController
+from memo_tui.ui.controllers.facts import FactsController
 from memo_tui.ui.controllers.jobs import JobsController
 from memo_tui.ui.controllers.lists import ListsController
 from memo_tui.ui.controllers.names import NamesController
@@ -29,6 +30,7 @@ class Controllers:
         self.capture = CaptureController(app)
         self.names = NamesController(app)
         self.changes = ChangesController(app)
+        self.facts = FactsController(app)
         self.notes = NotesController(app)
         self.projects = ProjectsController(app)
         self.agents = AgentsController(app)

@@ -5,11 +5,10 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
@@ -18,13 +17,11 @@ from textual.widgets import DataTable, Input, Label, Select
 
 from memo_tui.core.safety import sanitize_line
 from memo_tui.ui import messages
-from memo_tui.ui.text import day, fact_span, line, plural, styled
+from memo_tui.ui.text import day, fact_span, line, styled
 from memo_tui.ui.widgets.pane import Pane
 from memo_tui.ui.widgets.table import Table
-from memo_tui.ui.workers import superseded
 
 if TYPE_CHECKING:
-    from memo_tui.core.recall.search import Hit
     from store import FactFilter, FactPeople, FactRecord
 
 
@@ -84,11 +81,6 @@ def short_name(name: str) -> str:
     if len(name) <= WHO_WIDTH or len(parts) < 2:
         return name
     return f"{parts[0]} {parts[-1][0]}."
-
-
-def _only_types(flt: FactFilter) -> bool:
-    """Whether the filter narrows by nothing but fact type."""
-    return replace(flt, fact_types=()).empty
 
 
 class FactsPane(Pane):
@@ -194,9 +186,11 @@ class FactsPane(Pane):
         typed = self._typed()
         doing = f"Searching for {typed['search']!r}…" if typed["search"] else "Loading…"
         self.query_one("#facts-info", Label).update(line(doing, style="dim"))
-        self.app.refresh_bindings()  # ctrl+x can stop it
         chosen = self.query_one("#facts-type", Select).value
-        self.load(typed, (str(chosen),) if isinstance(chosen, str) else (), self.excerpts)
+        types = (str(chosen),) if isinstance(chosen, str) else ()
+        hiding = not self.excerpts and not types
+        asked = WITHOUT_EXCERPTS if hiding else types
+        self.post_message(messages.FeedRequested(self, typed, asked, hiding, self.PAGE))
 
     def _typed(self) -> dict[str, str]:
         typed = {
@@ -207,64 +201,7 @@ class FactsPane(Pane):
         typed["status"] = status if isinstance(status, str) else ""
         return typed
 
-    @work(thread=True, exclusive=True, group="facts", exit_on_error=False)
-    def load(self, typed: dict[str, str], types: tuple[str, ...], excerpts: bool) -> None:
-        """The first page of the feed, or the search's hits, under the typed filters (read
-        on the UI thread: a worker reads nothing of the screen); without excerpts unless
-        `excerpts` or the type box asks for them."""
-        hidden = not excerpts and not types
-        flt, problems = self._filter(typed, WITHOUT_EXCERPTS if hidden else types)
-        if typed["search"]:
-            hits = self._search(typed["search"], flt)
-            info = f"{plural(len(hits), 'result')} for {typed['search']!r}"
-            facts = [hit.fact for hit in hits]
-        else:
-            facts = self.services.store.facts.page(flt, self.PAGE)
-            info = "newest first" + ("" if len(facts) < self.PAGE else "; more load as you scroll")
-        if types or not _only_types(flt):
-            info += " · filtered"
-        if hidden:
-            info += " · excerpts hidden (x shows them)"
-        if problems:
-            info += " · " + "; ".join(problems)
-        people = self.services.store.facts.people_of(facts)
-        if not superseded():
-            self.app.call_from_thread(self._show, facts, people, flt, bool(typed["search"]), info)
-
-    def _filter(
-        self, typed: dict[str, str], types: tuple[str, ...]
-    ) -> tuple[FactFilter, list[str]]:
-        from memo_tui.core.recall.facts_filter import FactOptions, read_filter
-
-        options = FactOptions(
-            fact_types=types,
-            since=typed["since"],
-            until=typed["until"],
-            person=typed["person"],
-            project=typed["project"],
-            client=typed["client"],
-            status=typed["status"],
-        )
-        read = read_filter(options, self.services.store)
-        return read.flt, list(read.problems)
-
-    def _search(self, query: str, flt: FactFilter) -> list[Hit]:
-        from memo_tui.core.recall.search import hybrid_search
-
-        services = self.services
-        embedder = None if services.embed.unavailable else services.embed.embedder
-        result = hybrid_search(
-            services.store,
-            embedder,
-            query,
-            flt,
-            limit=100,
-            min_similarity=services.settings.min_similarity,
-            index=services.vectors,
-        )
-        return result.hits
-
-    def _show(
+    def show(
         self,
         facts: list[FactRecord],
         people: dict[int, FactPeople],
@@ -272,6 +209,7 @@ class FactsPane(Pane):
         searching: bool,
         info: str,
     ) -> None:
+        """The first page of the feed, or a search's hits, as read under `flt`."""
         self.facts, self.flt, self.searching, self.people = [], flt, searching, {}
         self.query_one(DataTable).clear()
         self.query_one("#facts-info", Label).update(line(info, style="dim"))
@@ -319,39 +257,24 @@ class FactsPane(Pane):
             added += 1
         self.exhausted = added < self.PAGE
 
-    def on_worker_state_changed(self) -> None:
-        """ctrl+x shows while the feed loads, and goes when it is done (a worker's state
-        changes reach only the widget that runs it)."""
-        self.app.refresh_bindings()
-
     @on(DataTable.RowHighlighted)
     def near_the_end(self, event: DataTable.RowHighlighted) -> None:
         if self.flt is None or self.exhausted or self.searching or self.loading_more:
             return
         if event.cursor_row >= len(self.facts) - 10:
             self.loading_more = True  # one page at a time, however fast the cursor moves
-            self.more(self.facts[-1], self.flt)
+            self.post_message(messages.FeedPageRequested(self, self.facts[-1], self.flt, self.PAGE))
 
-    @work(thread=True, exclusive=True, group="facts-more", exit_on_error=False)
-    def more(self, last: FactRecord, flt: FactFilter) -> None:
-        from memo_tui.core.recall.facts_filter import page_after
-
-        try:
-            page = page_after(self.services.store, flt, self.PAGE, last)
-            people = self.services.store.facts.people_of(page)
-        finally:
-            self.app.call_from_thread(setattr, self, "loading_more", False)
-        self.app.call_from_thread(self._more_shown, page, people, flt, last)
-
-    def _more_shown(
+    def more_shown(
         self,
         page: list[FactRecord],
         people: dict[int, FactPeople],
         flt: FactFilter,
         last: FactRecord,
     ) -> None:
+        """The next page, added when the feed did not move on meanwhile."""
         still = flt == self.flt and not self.searching and self.facts
-        if still and self.facts[-1] == last:  # the feed did not move on
+        if still and self.facts[-1] == last:
             self.add_page(page, people)
 
     @on(DataTable.RowSelected)
