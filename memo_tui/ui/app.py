@@ -83,7 +83,9 @@ class MemoApp(App[None]):
         Binding("v", "review_changes", "Review", id="app.review"),
         Binding("f1,question_mark", "help", "Help", id="app.help", show=False),
         Binding("ctrl+p", "command_palette", "Palette", id="app.palette", show=False),
-        Binding("ctrl+x", "cancel_job", "Stop", id="app.cancel"),
+        # (over the boxes too: a question typed and asked leaves the keyboard in its box; with
+        # nothing to stop, ctrl+x is the box's own, cut)
+        Binding("ctrl+x", "cancel_job", "Stop", id="app.cancel", priority=True),
         Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True, show=False),
     ]
 
@@ -255,6 +257,14 @@ class MemoApp(App[None]):
     @on(messages.SourceOpened)
     def _source_opened(self, event: messages.SourceOpened) -> None:
         self.open_capture(event.capture_id, event.lines)
+
+    @on(messages.AnswerRequested)
+    def _answer(self, event: messages.AnswerRequested) -> None:
+        self.controllers.ask.answer(event.pane, event.question)
+
+    @on(messages.NewChatRequested)
+    def _new_chat(self) -> None:
+        self.controllers.ask.new_chat()
 
     @on(messages.FeedRequested)
     def _load_feed(self, event: messages.FeedRequested) -> None:

@@ -14,6 +14,7 @@ from textual.message import Message
 if TYPE_CHECKING:
     from memo_tui.core.projects import Kind
     from memo_tui.ui.screens.page import Page
+    from memo_tui.ui.widgets.ask import AskPane
     from memo_tui.ui.widgets.facts import FactsPane
     from store import FactFilter, FactRecord, NoteRecord, SectionRecord
 
@@ -66,6 +67,18 @@ class FeedPageRequested(Message):
     def __init__(self, pane: FactsPane, last: FactRecord, flt: FactFilter, page: int) -> None:
         super().__init__()
         self.pane, self.last, self.flt, self.page = pane, last, flt, page
+
+
+class AnswerRequested(Message):
+    """Answer `question` in the Ask pane's conversation."""
+
+    def __init__(self, pane: AskPane, question: str) -> None:
+        super().__init__()
+        self.pane, self.question = pane, question
+
+
+class NewChatRequested(Message):
+    """Forget the conversation (ctrl+l): the next question starts afresh."""
 
 
 class FeedShown(Message):

@@ -204,3 +204,39 @@ def test_the_facts_pane_asks_for_its_pages_and_only_draws_them(services: Service
     assert not asked[-1].hiding_excerpts  # x: excerpts in
     pages = {id(m): m for m in seen if isinstance(m, messages.FeedPageRequested)}
     assert pages and all(m.page == 10 for m in pages.values())
+
+
+def test_the_ask_pane_posts_each_question_and_ctrl_x_stops_the_answer(
+    services: Services, monkeypatch: Any
+) -> None:
+    """The conversation is the ask controller's: the pane posts the question (and ctrl+l),
+    the answer runs in the app's worker, so ctrl+x stops it like any other job."""
+    from memo_tui.core.agents.chat import Chat, Looking
+    from memo_tui.ui.widgets.ask import AskPane
+
+    async def slow(self: Chat, question: str) -> Any:
+        yield Looking("search_facts", {"query": question})
+        await asyncio.sleep(30)
+
+    monkeypatch.setattr(Chat, "ask", slow)
+    seen: list[Message] = []
+    app = MemoApp(services)
+
+    async def run() -> None:
+        async with app.run_test(size=(120, 36), message_hook=seen.append) as pilot:
+            await settle(pilot)
+            await pilot.press("5", *"why Postgres?", "enter")
+            note = app.query_one("#ask-note")
+            await until(pilot, lambda: "search facts" in str(note.render()), "the look-up")
+            assert app.controllers.jobs.cancellable()
+            await pilot.press("ctrl+x")
+            await until(pilot, lambda: "Stopped (ctrl+x)" in str(note.render()), "the stop")
+            await pilot.press("ctrl+l")
+            await settle(pilot)
+            assert not app.query_one(AskPane).sources
+
+    asyncio.run(run())
+    kinds = (messages.AnswerRequested, messages.NewChatRequested)
+    said = list({id(m): m for m in seen if isinstance(m, kinds)}.values())
+    assert [type(m).__name__ for m in said] == ["AnswerRequested", "NewChatRequested"]
+    assert said[0].question == "why Postgres?"  # type: ignore[attr-defined]

@@ -783,7 +783,7 @@ def test_a_follow_up_is_read_with_the_conversation_and_ctrl_l_starts_afresh(
         assert "search facts: who owns the rollback runbook? and when is it due?" in note
         await pilot.press(*"half a question", "ctrl+l")
         await settle(pilot)
-        assert not app.query(".exchange") and app.query_one(AskPane).chat.history == []  # type: ignore[union-attr]
+        assert not app.query(".exchange") and app.controllers.ask.chat.history == []  # type: ignore[union-attr]
         assert app.query_one("#ask-input").value == ""
         runs = services.store.runs.all()
         assert [r.agent_type for r in runs] == ["chat", "chat"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from memo_tui.ui.controllers.agents import AgentsController
+from memo_tui.ui.controllers.ask import AskController
 from memo_tui.ui.controllers.capture import CaptureController
 from memo_tui.ui.controllers.changes import ChangesController
 from memo_tui.ui.controllers.facts import FactsController
@@ -34,3 +35,4 @@ class Controllers:
         self.notes = NotesController(app)
         self.projects = ProjectsController(app)
         self.agents = AgentsController(app)
+        self.ask = AskController(app)

@@ -1,14 +1,14 @@
 """The Ask pane: a question, its answer streaming in, the numbered sources, and the
-questions asked before."""
+questions asked before. The conversation itself is the ask controller's: the pane posts
+each question and draws what the controller hands it."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
-from textual import events, on, work
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -21,7 +21,7 @@ from memo_tui.ui.widgets.answer import AnswerView
 from memo_tui.ui.widgets.pane import Pane
 
 if TYPE_CHECKING:
-    from memo_tui.core.agents.chat import Chat, Replied
+    from memo_tui.core.agents.chat import Replied
     from memo_tui.core.services import Services
     from store import FactRecord
 
@@ -49,8 +49,8 @@ class AskPane(Pane):
         super().__init__(id=id)
         self.sources: dict[int, FactRecord] = {}
         self.asked: list[str] = []
-        self.chat: Chat | None = None
         self.answered: tuple[str, Text] | None = None  # the last exchange, question and answer
+        self.question = Text()  # the question being answered, as its heading shows it
 
     def compose(self) -> ComposeResult:
         # As chat apps have it: the conversation, its sources, the questions asked before
@@ -88,9 +88,7 @@ class AskPane(Pane):
 
     def action_new_chat(self) -> None:
         """Forget the conversation: the next question starts afresh."""
-        self.workers.cancel_group(self, "ask")
-        if self.chat is not None:
-            self.chat.reset()
+        self.post_message(messages.NewChatRequested())
         self.query(".exchange").remove()
         self.answered = None
         self.query_one("#ask-answer", AnswerView).show("")
@@ -118,7 +116,7 @@ class AskPane(Pane):
             self.asked.remove(question)
         self.asked.insert(0, question)
         self._show_history(skip_first=True)
-        self.answer(question)
+        self.post_message(messages.AnswerRequested(self, question))
 
     @staticmethod
     def past_questions(services: Services, most: int = 20) -> list[str]:
@@ -155,60 +153,54 @@ class AskPane(Pane):
             Static(block, classes="exchange"), before=self.query_one("#ask-answer", AnswerView)
         )
 
-    @work(exclusive=True, group="ask")
-    async def answer(self, question: str) -> None:
-        """Stream the answer in; sources appear as they are cited."""
-        from memo_tui.core.agents.chat import Chat, Looking, Replied, Source
-        from memo_tui.core.recall.answer import AnswerDelta
+    # What the conversation's controller shows as the answer comes
 
-        if self.chat is None:
-            self.chat = Chat(self.services)
+    def asking(self, question: str) -> None:
+        """A new question under way: the last answer joins the conversation above."""
         self._keep_exchange()
-        answer = self.query_one("#ask-answer", AnswerView)
-        note = self.query_one("#ask-note", Static)
-        sources = self.query_one("#ask-sources", OptionList)
-        asked = line(f"> {question}", style="bold")
-
-        def show(body: Text) -> None:
-            """A status, or the whole answer, under its question."""
-            answer.show(asked, body)
-
-        show(Text("Searching…", style="dim"))
-        note.update("")
-        sources.clear_options()
+        self.question = line(f"> {question}", style="bold")
+        self._show(Text("Searching…", style="dim"))
+        self.query_one("#ask-note", Static).update("")
+        self.query_one("#ask-sources", OptionList).clear_options()
         self.sources = {}  # each answer numbers its own sources from [1]
-        looked: list[str] = []
-        streaming = False
-        self.app.refresh_bindings()  # ctrl+x can stop it
-        try:
-            async for event in self.chat.ask(question):
-                if isinstance(event, Looking):
-                    streaming = False  # what came before was the agent thinking aloud
-                    looked.append(_looked(event.name, event.arguments))
-                    show(Text("Looking things up…", style="dim"))
-                    note.update(line("; ".join(looked), 300, style="dim"))
-                elif isinstance(event, AnswerDelta):
-                    if not streaming:
-                        answer.start(asked)
-                        streaming = True
-                    answer.append(event.text)
-                elif isinstance(event, Source):
-                    self.sources[event.n] = event.fact
-                    sources.add_option(Option(_source_label(event.n, event.fact), str(event.n)))
-                elif isinstance(event, Replied):
-                    show(plain(event.answer))
-                    self._list_sources(sorted(event.sources.items()))
-                    if event.status == "completed":
-                        self.answered = (question, plain(event.answer))
-                    note.update(line(_reply_note(event, looked), 300, style="dim"))
-            self.query_one("#ask-output", VerticalScroll).scroll_end(animate=False)
-        except asyncio.CancelledError:
-            note.update(Text("Stopped (ctrl+x).", style="dim"))
-            raise
-        except Exception as error:  # noqa: BLE001 - any failure is shown, the app stays usable
-            show(Text(f"Could not answer: {line(str(error)).plain}", style="red"))
-        finally:
-            self.app.call_later(self.app.refresh_bindings)
+
+    def _show(self, body: Text) -> None:
+        """A status, or the whole answer, under its question."""
+        self.query_one("#ask-answer", AnswerView).show(self.question, body)
+
+    def looking(self, name: str, arguments: dict[str, Any], looked: list[str]) -> None:
+        looked.append(_looked(name, arguments))
+        self._show(Text("Looking things up…", style="dim"))
+        self.query_one("#ask-note", Static).update(line("; ".join(looked), 300, style="dim"))
+
+    def answer_starts(self) -> None:
+        self.query_one("#ask-answer", AnswerView).start(self.question)
+
+    def answer_grows(self, text: str) -> None:
+        self.query_one("#ask-answer", AnswerView).append(text)
+
+    def source_cited(self, n: int, fact: FactRecord) -> None:
+        self.sources[n] = fact
+        sources = self.query_one("#ask-sources", OptionList)
+        sources.add_option(Option(_source_label(n, fact), str(n)))
+
+    def replied(self, question: str, reply: Replied, looked: list[str]) -> None:
+        self._show(plain(reply.answer))
+        self._list_sources(sorted(reply.sources.items()))
+        if reply.status == "completed":
+            self.answered = (question, plain(reply.answer))
+        self.query_one("#ask-note", Static).update(
+            line(_reply_note(reply, looked), 300, style="dim")
+        )
+
+    def scroll_to_end(self) -> None:
+        self.query_one("#ask-output", VerticalScroll).scroll_end(animate=False)
+
+    def stopped(self) -> None:
+        self.query_one("#ask-note", Static).update(Text("Stopped (ctrl+x).", style="dim"))
+
+    def failed(self, error: Exception) -> None:
+        self._show(Text(f"Could not answer: {line(str(error)).plain}", style="red"))
 
     def _list_sources(self, cited: list[tuple[int, FactRecord]]) -> None:
         """The sources in the order of their numbers (they arrive as they are cited)."""
