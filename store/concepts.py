@@ -4,10 +4,14 @@ transaction."""
 
 from __future__ import annotations
 
-from sqlalchemy import Connection, text
+from typing import cast
+
+from sqlalchemy import Connection, func, insert, select
+from sqlmodel import col
 
 from store.errors import NameTakenError, StoreError
 from store.records import ConceptSummary
+from store.tables import Concept, Section
 
 
 def add_concept(conn: Connection, name: str, now: str) -> int:
@@ -16,29 +20,28 @@ def add_concept(conn: Connection, name: str, now: str) -> int:
     if not name:
         raise StoreError("a concept needs a name")
     existing = conn.execute(
-        text("SELECT id, name FROM concepts WHERE name = :n COLLATE NOCASE"), {"n": name}
+        select(col(Concept.id), col(Concept.name)).where(
+            col(Concept.name).collate("NOCASE") == name
+        )
     ).first()
     if existing is not None:
         raise NameTakenError(
-            f"there is already a concept called {existing[1]!r}", existing_id=int(existing[0])
+            f"there is already a concept called {existing.name!r}", existing_id=int(existing.id)
         )
-    return int(
-        conn.execute(
-            text("INSERT INTO concepts (name, created_at) VALUES (:n, :now) RETURNING id"),
-            {"n": name, "now": now},
-        ).scalar_one()
+    added = conn.execute(
+        insert(Concept).values(name=name, created_at=now).returning(col(Concept.id))
     )
+    return cast(int, added.scalar_one())  # the id the row was given: never NULL
 
 
 def concepts(conn: Connection) -> list[ConceptSummary]:
     """Every concept by name, with its living document's sections and when they changed."""
+    own = (col(Section.entity_type) == "concept", col(Section.entity_id) == col(Concept.id))
+    sections = select(func.count()).where(*own).scalar_subquery()
+    changed = select(func.max(col(Section.updated_at))).where(*own).scalar_subquery()
     rows = conn.execute(
-        text(
-            "SELECT c.id, c.name, c.created_at, "
-            "(SELECT count(*) FROM sections s WHERE s.entity_type = 'concept' "
-            "AND s.entity_id = c.id), "
-            "(SELECT max(updated_at) FROM sections s WHERE s.entity_type = 'concept' "
-            "AND s.entity_id = c.id) FROM concepts c ORDER BY c.name COLLATE NOCASE, c.id"
-        )
+        select(
+            col(Concept.id), col(Concept.name), col(Concept.created_at), sections, changed
+        ).order_by(col(Concept.name).collate("NOCASE"), col(Concept.id))
     )
     return [ConceptSummary(int(i), str(n), str(at), int(k), last) for i, n, at, k, last in rows]

@@ -8,10 +8,13 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from sqlalchemy import Connection, text
+from sqlalchemy import ColumnElement, Connection, select, update
+from sqlalchemy.dialects.sqlite import insert
+from sqlmodel import col
 
 from store.errors import NotFoundError
 from store.records import SectionAuthor, SectionRecord, SectionWrite
+from store.tables import Section
 
 
 def write_section(
@@ -26,29 +29,29 @@ def write_section(
 ) -> SectionWrite:
     """Write a section, unless an agent would overwrite the user's edit ('skipped_user_edit')
     or nothing would change ('unchanged'). A user write marks the section edited_by='user'."""
-    where = {"t": entity_type, "e": entity_id, "k": key}
     current = conn.execute(
-        text(
-            "SELECT body, cited_fact_keys, edited_by FROM sections "
-            "WHERE entity_type = :t AND entity_id = :e AND key = :k"
-        ),
-        where,
+        select(col(Section.body), col(Section.cited_fact_keys), col(Section.edited_by)).where(
+            *_the(entity_type, entity_id, key)
+        )
     ).first()
     cited = [int(k) for k in cited_fact_keys]
     if current is not None:
-        if by == "agent" and current[2] == "user":
+        if by == "agent" and current.edited_by == "user":
             return "skipped_user_edit"
-        if (current[0], json.loads(current[1]), current[2]) == (body, cited, by):
+        if (current.body, json.loads(current.cited_fact_keys), current.edited_by) == (
+            body,
+            cited,
+            by,
+        ):
             return "unchanged"
+    written = {"body": body, "cited_fact_keys": json.dumps(cited), "edited_by": by}
     conn.execute(
-        text(
-            "INSERT INTO sections (entity_type, entity_id, key, body, cited_fact_keys, "
-            "edited_by, updated_at) VALUES (:t, :e, :k, :body, :cited, :by, :now) "
-            "ON CONFLICT (entity_type, entity_id, key) DO UPDATE SET body = excluded.body, "
-            "cited_fact_keys = excluded.cited_fact_keys, edited_by = excluded.edited_by, "
-            "updated_at = excluded.updated_at"
-        ),
-        where | {"body": body, "cited": json.dumps(cited), "by": by, "now": now},
+        insert(Section)
+        .values(entity_type=entity_type, entity_id=entity_id, key=key, updated_at=now, **written)
+        .on_conflict_do_update(
+            index_elements=["entity_type", "entity_id", "key"],
+            set_={**written, "updated_at": now},
+        )
     )
     return "written"
 
@@ -56,36 +59,33 @@ def write_section(
 def sections(conn: Connection, entity_type: str, entity_id: int) -> list[SectionRecord]:
     """An entity's sections in the order they were first written."""
     rows = conn.execute(
-        text(
-            "SELECT key, body, cited_fact_keys, edited_by, updated_at FROM sections "
-            "WHERE entity_type = :t AND entity_id = :e ORDER BY id"
-        ),
-        {"t": entity_type, "e": entity_id},
+        select(Section)
+        .where(col(Section.entity_type) == entity_type, col(Section.entity_id) == entity_id)
+        .order_by(col(Section.id))
     )
     return [
-        SectionRecord(str(k), str(b), json.loads(c), str(by), str(u)) for k, b, c, by, u in rows
+        SectionRecord(r.key, r.body, json.loads(r.cited_fact_keys), r.edited_by, r.updated_at)
+        for r in rows
     ]
 
 
 def reset_section(conn: Connection, entity_type: str, entity_id: int, key: str, now: str) -> bool:
     """Give a section the user edited back to the agents: its text stays until an agent
     rewrites it. False when it was the agents' already; NotFoundError when there is none."""
-    where = {"t": entity_type, "e": entity_id, "k": key}
-    edited_by = conn.execute(
-        text(
-            "SELECT edited_by FROM sections WHERE entity_type = :t AND entity_id = :e AND key = :k"
-        ),
-        where,
-    ).scalar()
+    the = _the(entity_type, entity_id, key)
+    edited_by = conn.execute(select(col(Section.edited_by)).where(*the)).scalar()
     if edited_by is None:
         raise NotFoundError(f"no section {key!r}")
     if edited_by != "user":
         return False
-    conn.execute(
-        text(
-            "UPDATE sections SET edited_by = 'agent', updated_at = :now "
-            "WHERE entity_type = :t AND entity_id = :e AND key = :k"
-        ),
-        where | {"now": now},
-    )
+    conn.execute(update(Section).where(*the).values(edited_by="agent", updated_at=now))
     return True
+
+
+def _the(entity_type: str, entity_id: int, key: str) -> tuple[ColumnElement[bool], ...]:
+    """The conditions that pick one section."""
+    return (
+        col(Section.entity_type) == entity_type,
+        col(Section.entity_id) == entity_id,
+        col(Section.key) == key,
+    )

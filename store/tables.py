@@ -1,7 +1,11 @@
 """SQLModel table classes for the rows the store reads and writes.
 
-The schema itself is created by the migrations; a test checks these classes match it.
-Nothing outside `store` sees these objects: query functions return `records`.
+The typed query layer for the plain tables: a query selects, inserts and updates through
+these classes (`select(col(Section.body))`), not through SQL text. The schema itself is
+created by the migrations; a test checks every class here against it (columns, primary
+key, NOT NULL). Raw SQL stays for FTS5, vec0, the facts view and triggers, and for the
+tables not declared here yet. Nothing outside `store` sees these objects: query functions
+return `records`.
 """
 
 from __future__ import annotations
@@ -143,3 +147,55 @@ class Digest(ProvenanceColumns, table=True):
     period_start: str
     period_end: str
     body: str
+
+
+class Section(SQLModel, table=True):
+    """A living document's section (entity_type: person, project, client or concept)."""
+
+    __tablename__ = "sections"
+    id: int | None = Field(default=None, primary_key=True)
+    entity_type: str
+    entity_id: int
+    key: str
+    body: str
+    cited_fact_keys: str = "[]"  # a JSON list of fact keys
+    edited_by: str  # 'agent' | 'user'
+    updated_at: str
+
+
+class Concept(SQLModel, table=True):
+    __tablename__ = "concepts"
+    id: int | None = Field(default=None, primary_key=True)
+    name: str  # unique in any case (COLLATE NOCASE)
+    created_at: str
+
+
+class CaptureProject(SQLModel, table=True):
+    __tablename__ = "capture_projects"
+    capture_id: int = Field(primary_key=True)
+    project_id: int = Field(primary_key=True)
+    linked_by: str
+    created_at: str
+
+
+class PersonAddress(SQLModel, table=True):
+    __tablename__ = "person_addresses"
+    address: str = Field(primary_key=True)
+    person_id: int | None = None
+    proposed_person_id: int | None = None
+    display_name: str = ""
+    settled: int = 0
+    created_at: str
+
+
+class PersonMerge(SQLModel, table=True):
+    __tablename__ = "person_merges"
+    id: int | None = Field(default=None, primary_key=True)
+    kept_id: int
+    merged_name: str
+    merged_email: str | None = None
+    merged_created_at: str
+    moved_json: str
+    merged_at: str
+    merged_by: str
+    split_at: str | None = None
