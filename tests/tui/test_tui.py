@@ -1564,9 +1564,10 @@ def test_the_runs_pane_and_a_run_replayed_in_its_view(services: Services) -> Non
 def test_the_collector_asks_before_it_links(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, button: str | None
 ) -> None:
-    # Unanswered, the question lapses in a second; answered, it must not lapse first on a
-    # busy machine (the click can come more than a second after the dialog).
-    built = offline(tmp_path, monkeypatch, approval_timeout_s=1.0 if button is None else 60.0)
+    # Unanswered, the question lapses in seconds (not one: on a busy machine it lapsed
+    # before the test saw it up); answered, it must not lapse first (the click can come
+    # more than a second after the dialog).
+    built = offline(tmp_path, monkeypatch, approval_timeout_s=4.0 if button is None else 60.0)
     seed_demo(built.capture)
     store = built.store
     atlas = next(p for p in store.projects.all() if p.name == "Atlas")
