@@ -1399,6 +1399,16 @@ def test_u_gives_an_edited_section_back_to_the_agent(services: Services) -> None
     drive(app, script)
 
 
+async def rename(pilot: Any, key: str, old: str, new: str) -> None:
+    """`key` on a page asks for a new name: the box holds `old`; `new` is typed in."""
+    await pilot.press(key)
+    await until(pilot, lambda: isinstance(pilot.app.screen, dialogs.Rename), "the rename")
+    box = pilot.app.screen.query_one("#new-name")
+    assert box.value == old
+    box.value = new
+    await pilot.press("enter")
+
+
 def test_R_renames_and_D_deletes_a_project_from_its_page(services: Services) -> None:
     store = services.store
     cobalt = next(p for p in store.projects.all() if p.name == "Cobalt")
@@ -1408,12 +1418,7 @@ def test_R_renames_and_D_deletes_a_project_from_its_page(services: Services) -> 
     async def script(pilot: Any) -> None:
         app.go_to("project", cobalt.id)
         await settle(pilot)
-        await pilot.press("R")
-        await until(pilot, lambda: isinstance(app.screen, dialogs.Rename), "the rename")
-        box = app.screen.query_one("#new-name")
-        assert box.value == "Cobalt"
-        box.value = "  Cobalt   billing "
-        await pilot.press("enter")
+        await rename(pilot, "R", "Cobalt", "  Cobalt   billing ")
         await until(pilot, lambda: "Cobalt billing" in shown(app), "the new name on the page")
         assert [p.id for p in store.projects.all() if p.name == "Cobalt billing"] == [cobalt.id]
         await pilot.press("R")  # a name another project has is refused; nothing changes
@@ -1446,12 +1451,7 @@ def test_C_renames_a_projects_client_from_its_page(services: Services) -> None:
     async def script(pilot: Any) -> None:
         app.go_to("project", beacon.id)
         await settle(pilot)
-        await pilot.press("C")
-        await until(pilot, lambda: isinstance(app.screen, dialogs.Rename), "the rename")
-        box = app.screen.query_one("#new-name")
-        assert box.value == client
-        box.value = f"{client} AS"
-        await pilot.press("enter")
+        await rename(pilot, "C", client, f"{client} AS")
         await until(pilot, lambda: f"client: {client} AS" in shown(app), "the new name")
 
     drive(app, script)
