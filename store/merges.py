@@ -6,11 +6,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection, insert, select, text, update
+from sqlmodel import col
 
 from store.errors import MergeError
 from store.people import put_alias
 from store.records import PersonMerge
+from store.tables import Merge, Person, Section
 
 _SECTIONS = "SELECT {what} FROM sections WHERE entity_type = 'person' AND entity_id = :m"
 # What a merge moves from person :m to person :k, each remembered by these keys.
@@ -115,12 +117,15 @@ def merge(conn: Connection, merged: int, kept: int, user: str, now: str) -> Pers
         put_alias(conn, "person", name, kept, 1.0, False, now, user)
         moved["name_alias"] = [conn.execute(text(taken), {"a": name}).scalar()]
     merge_id = conn.execute(
-        text(
-            "INSERT INTO person_merges (kept_id, merged_name, merged_email, merged_created_at, "
-            "moved_json, merged_at, merged_by) VALUES (:k, :n, :e, :c, :j, :now, :by)"
-        ),
-        {**values, "n": name, "e": email, "c": created, "j": json.dumps(moved), "now": now}
-        | {"by": user},
+        insert(Merge).values(
+            kept_id=kept,
+            merged_name=name,
+            merged_email=email,
+            merged_created_at=created,
+            moved_json=json.dumps(moved),
+            merged_at=now,
+            merged_by=user,
+        )
     ).lastrowid
     return _record(int(merge_id), kept, name, moved, now)
 
@@ -140,51 +145,32 @@ def _record(merge_id: int, kept: int, name: str, moved: dict[str, Any], at: str)
 def merges_into(conn: Connection, kept: int) -> list[PersonMerge]:
     """The merges into a person that no split has undone, newest first."""
     rows = conn.execute(
-        text(
-            "SELECT id, kept_id, merged_name, moved_json, merged_at FROM person_merges "
-            "WHERE kept_id = :k AND split_at IS NULL ORDER BY id DESC"
-        ),
-        {"k": kept},
-    ).all()
+        select(Merge)
+        .where(col(Merge.kept_id) == kept, col(Merge.split_at).is_(None))
+        .order_by(col(Merge.id).desc())
+    )
     return [
-        _record(int(merge_id), int(kept_id), str(name), json.loads(moved), str(at))
-        for merge_id, kept_id, name, moved, at in rows
+        _record(r.id, r.kept_id, r.merged_name, json.loads(r.moved_json), r.merged_at) for r in rows
     ]
 
 
 def split(conn: Connection, merge_id: int, now: str) -> int:
     """Undo a merge: the merged person back (a new id), with what the merge moved; what
     has changed hands since stays where it is. Returns their id."""
-    row = conn.execute(
-        text(
-            "SELECT kept_id, merged_name, merged_email, merged_created_at, moved_json "
-            "FROM person_merges WHERE id = :m AND split_at IS NULL"
-        ),
-        {"m": merge_id},
-    ).first()
+    the = (col(Merge.id) == merge_id, col(Merge.split_at).is_(None))
+    row = conn.execute(select(Merge).where(*the)).first()
     if row is None:
         raise MergeError(f"no merge {merge_id} to split")
-    kept, name, email, created, moved_json = row
-    moved: dict[str, Any] = json.loads(moved_json)
+    kept = row.kept_id
+    moved: dict[str, Any] = json.loads(row.moved_json)
     moved["only_theirs"] = [c for c in moved["meetings"] if c not in moved["shared"]]
+    person = {"name": row.merged_name, "email": row.merged_email}
     back = int(
-        conn.execute(
-            text("INSERT INTO people (name, email, created_at) VALUES (:n, :e, :c)"),
-            {"n": name, "e": email, "c": created},
-        ).lastrowid
+        conn.execute(insert(Person).values(**person, created_at=row.merged_created_at)).lastrowid
     )
     for sql, key in _BACK:
         conn.execute(text(sql), {"k": kept, "b": back, "ids": json.dumps(moved[key])})
     for section in moved["aside"]:
-        conn.execute(
-            text(
-                "INSERT INTO sections (entity_type, entity_id, key, body, cited_fact_keys, "
-                "edited_by, updated_at) VALUES "
-                "('person', :b, :key, :body, :cited_fact_keys, :edited_by, :updated_at)"
-            ),
-            {"b": back, **section},
-        )
-    conn.execute(
-        text("UPDATE person_merges SET split_at = :now WHERE id = :m"), {"now": now, "m": merge_id}
-    )
+        conn.execute(insert(Section).values(entity_type="person", entity_id=back, **section))
+    conn.execute(update(Merge).where(*the).values(split_at=now))
     return back

@@ -188,7 +188,9 @@ class PersonAddress(SQLModel, table=True):
     created_at: str
 
 
-class PersonMerge(SQLModel, table=True):
+class Merge(SQLModel, table=True):
+    """Two people made one; what moved, so a split can put it back (records.PersonMerge)."""
+
     __tablename__ = "person_merges"
     id: int | None = Field(default=None, primary_key=True)
     kept_id: int

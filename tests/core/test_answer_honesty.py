@@ -306,7 +306,9 @@ def test_a_group_is_listed_by_statements_not_questions_speakers_or_deciders() ->
     said = rota.said([(1, asked), (2, "Sam: Libby joins the rotation."), (3, decided)])
     assert said == "Hannah Osei is not among those [3] names: Jon and Priya."
     assert rota.said([(4, "Jon and Priya review the budget.")]) == ""  # not about the group
-    assert rota.said([(5, "Jon, Priya and Hannah take the rotation.")]).endswith("among those [5] names.")
+    assert rota.said([(5, "Jon, Priya and Hannah take the rotation.")]).endswith(
+        "among those [5] names."
+    )
 
 
 def test_what_holds_now_leads_with_the_decision(store: tuple[Store, FastEmbedder]) -> None:

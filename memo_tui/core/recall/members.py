@@ -33,7 +33,7 @@ class Membership:
     known: frozenset[str]  # the first words of any known person's names
 
     def said(self, lines: list[tuple[int, str]]) -> str:
-        """"Hannah Osei is not among those [1] names: Jon, Sam, Marta and Priya." for the
+        """ "Hannah Osei is not among those [1] names: Jon, Sam, Marta and Priya." for the
         first line (with its citation number) that has a sentence about the group naming
         people; or "". A question ("Hannah, would you join?") lists no one."""
         for n, line in lines:
@@ -65,9 +65,7 @@ def membership(question: str, filters: QuestionFilters, directory: Directory) ->
         return None
     aliases = [a.alias for a in directory.aliases if a.entity_type == "person"]
     aliases_of = [
-        a.alias
-        for a in directory.aliases
-        if a.entity_type == "person" and a.entity_id == person.id
+        a.alias for a in directory.aliases if a.entity_type == "person" and a.entity_id == person.id
     ]
     group = content_words_and_parts(asked.group("what"))
     if not group:
