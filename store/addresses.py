@@ -9,12 +9,15 @@ Each function runs inside a caller's transaction.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection, case, select, update
+from sqlalchemy.dialects.sqlite import insert
+from sqlmodel import col
 
 from store.records import AddressRecord
+from store.tables import Person
+from store.tables import PersonAddress as Address
 
 Participant = tuple[str, str, bool]  # (normalized address, display name, sent by it)
 
@@ -28,15 +31,10 @@ def link_participants(
 ) -> None:
     """Record each participant's address and link it to a person when the rules allow
     (an address linked before, or settled by the user, stays as it is)."""
+    given = [address for address, _, _ in participants]
     known = {
-        str(a): (p, n, s)
-        for a, p, n, s in conn.execute(
-            text(
-                "SELECT address, person_id, display_name, settled FROM person_addresses "
-                "WHERE address IN (SELECT value FROM json_each(:a))"
-            ),
-            {"a": json.dumps([address for address, _, _ in participants])},
-        )
+        r.address: (r.person_id, r.display_name, r.settled)
+        for r in conn.execute(select(Address).where(col(Address.address).in_(given)))
     }
     for address, display, sent in participants:
         row = known.get(address)
@@ -44,16 +42,27 @@ def link_participants(
             continue
         name = display or (row[1] if row else "")
         person, proposed = _decide(conn, address, name, mine, sent)
+        written = insert(Address).values(
+            address=address,
+            person_id=person,
+            proposed_person_id=proposed,
+            display_name=name,
+            created_at=now,
+        )
+        new = written.excluded
         conn.execute(
-            text(
-                "INSERT INTO person_addresses (address, person_id, proposed_person_id, "
-                "display_name, created_at) VALUES (:a, :p, :q, :n, :now) "
-                "ON CONFLICT (address) DO UPDATE SET person_id = excluded.person_id, "
-                "proposed_person_id = excluded.proposed_person_id, "
-                "display_name = CASE WHEN excluded.display_name != '' "
-                "THEN excluded.display_name ELSE person_addresses.display_name END"
-            ),
-            {"a": address, "p": person, "q": proposed, "n": name, "now": now},
+            written.on_conflict_do_update(
+                index_elements=["address"],
+                set_={
+                    "person_id": new.person_id,
+                    "proposed_person_id": new.proposed_person_id,
+                    # a name said before is kept when this message gave none
+                    "display_name": case(
+                        (new.display_name != "", new.display_name),
+                        else_=col(Address.display_name),
+                    ),
+                },
+            )
         )
         known[address] = (person, name, False)  # an address given twice reads what was written
 
@@ -66,11 +75,9 @@ def _decide(
     they sent (the name others put on mail to you says nothing)."""
     if address in mine:
         owner = conn.execute(
-            text(
-                "SELECT person_id FROM person_addresses WHERE person_id IS NOT NULL AND "
-                "address IN (SELECT value FROM json_each(:mine)) LIMIT 1"
-            ),
-            {"mine": json.dumps(list(mine))},
+            select(col(Address.person_id))
+            .where(col(Address.person_id).is_not(None), col(Address.address).in_(list(mine)))
+            .limit(1)
         ).scalar()
         if owner is not None:
             return int(owner), None
@@ -78,21 +85,16 @@ def _decide(
             return None, None
     if not name:
         return None, None
-    named = [
-        int(r[0])
-        for r in conn.execute(
-            text("SELECT id FROM people WHERE name = :n COLLATE NOCASE"), {"n": name}
-        )
-    ]
+    named = list(
+        conn.execute(select(col(Person.id)).where(col(Person.name).collate("NOCASE") == name))
+        .scalars()
+        .all()
+    )
     if len(named) != 1:
         return None, None  # nobody, or several: a name alone cannot say
     person = named[0]
-    domains = {
-        _domain(str(r[0]))
-        for r in conn.execute(
-            text("SELECT address FROM person_addresses WHERE person_id = :p"), {"p": person}
-        )
-    }
+    linked = select(col(Address.address)).where(col(Address.person_id) == person)
+    domains = {_domain(address) for address in conn.execute(linked).scalars()}
     if not domains or _domain(address) in domains or address in mine:
         return person, None
     return None, person
@@ -100,32 +102,36 @@ def _decide(
 
 def addresses(conn: Connection, person_id: int) -> list[str]:
     rows = conn.execute(
-        text("SELECT address FROM person_addresses WHERE person_id = :p ORDER BY address"),
-        {"p": person_id},
+        select(col(Address.address))
+        .where(col(Address.person_id) == person_id)
+        .order_by(col(Address.address))
     )
-    return [str(r[0]) for r in rows]
+    return list(rows.scalars())
 
 
 def proposals(conn: Connection) -> list[AddressRecord]:
     """Addresses whose display name matches a person known at another domain."""
     rows = conn.execute(
-        text(
-            "SELECT a.address, a.display_name, a.proposed_person_id, p.name "
-            "FROM person_addresses AS a JOIN people AS p ON p.id = a.proposed_person_id "
-            "WHERE a.person_id IS NULL ORDER BY a.address"
+        select(
+            col(Address.address),
+            col(Address.display_name),
+            col(Address.proposed_person_id),
+            col(Person.name),
         )
+        .join(Person, col(Person.id) == col(Address.proposed_person_id))
+        .where(col(Address.person_id).is_(None))
+        .order_by(col(Address.address))
     )
-    return [AddressRecord(str(a), str(d), int(i), str(n)) for a, d, i, n in rows]
+    # (the join keeps only addresses with a proposed person)
+    return [AddressRecord(a, d, i, n) for a, d, i, n in rows if i is not None]
 
 
 def merge(conn: Connection, address: str, person_id: int | None) -> bool:
     """The user's answer to a proposal: link the address (or, None, keep it apart)."""
     changed = conn.execute(
-        text(
-            "UPDATE person_addresses SET person_id = :p, proposed_person_id = NULL, "
-            "settled = 1 WHERE address = :a"
-        ),
-        {"p": person_id, "a": address},
+        update(Address)
+        .where(col(Address.address) == address)
+        .values(person_id=person_id, proposed_person_id=None, settled=1)
     )
     return bool(changed.rowcount)
 
