@@ -58,7 +58,6 @@ class FeedRequested(Message):
         super().__init__()
         self.pane, self.typed, self.types, self.page = pane, typed, types, page
         self.hiding_excerpts = hiding_excerpts
-        self.filtered = bool(types) and not hiding_excerpts  # a type was chosen
 
 
 class FeedPageRequested(Message):

@@ -154,7 +154,7 @@ ANY_FIGURE = frozenset(
         duration length period time""".split()
     )
 )
-_LABELS = re.compile(r"\s*\((?:decided by|owner:)[^()]*\)")  # who, not what or when
+WHO_LABELS = re.compile(r"\s*\((?:decided by|owner:)[^()]*\)")  # who, not what or when
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+")
 SPOKEN = re.compile(r"^\s*(?:-\s*)?[^:\n]{2,60}:\s+")
 
@@ -284,7 +284,7 @@ def gives_value(kind: str, line: str, asked: set[str]) -> bool:
     """Whether `line` gives a value of the kind asked for (a name the question itself says,
     or a known person's initials, is not the name it asks for: `asked` holds both; nor is the
     owner or maker a fact's labels name)."""
-    found = values(_LABELS.sub("", line))
+    found = values(WHO_LABELS.sub("", line))
     if kind == "date":
         return any(is_date(v) for v in found)
     if kind == "money":
@@ -306,7 +306,7 @@ def _figure_missing(question: str, kind: str, hits: list[Hit], asked: set[str]) 
         return ""
     for hit in hits:
         for line in hit.fact.text.splitlines():
-            line = _LABELS.sub("", SPOKEN.sub("", line))
+            line = WHO_LABELS.sub("", SPOKEN.sub("", line))
             if words <= content_words_and_parts(line) and gives_value(kind, line, asked):
                 return ""
     value = {"money": "sum", "length": "length", "name": "name"}.get(kind, "figure")
@@ -360,7 +360,7 @@ def _no_value_given(
     for hit in hits:
         for line in hit.fact.text.splitlines():
             # "(owner: Roz Pemberton)" names no answer to what it is about
-            line = _LABELS.sub("", SPOKEN.sub("", line))
+            line = WHO_LABELS.sub("", SPOKEN.sub("", line))
             said = content_words_and_parts(line)
             about = about or (rarest in said and share(said) >= TOPIC_SHARE)
             stated = " ".join(s for s in _SENTENCE.split(line) if not s.rstrip().endswith("?"))

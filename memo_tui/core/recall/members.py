@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from memo_tui.core.capture.offline.text import content_words_and_parts
 from memo_tui.core.recall.filters import QuestionFilters
+from memo_tui.core.recall.gate import WHO_LABELS, person_names
 from store import Directory
 
 # "is Hannah part of the rotation", "was Tom on the panel", "are Sam and Priya in the team"
@@ -19,7 +20,6 @@ ASKS_IF_MEMBER = re.compile(
 )
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+")
 _NAMES = re.compile(r"\b[A-Z][\w'\u2019-]+(?:\s+[A-Z][\w'\u2019-]+)*")  # "Sam Okafor", "Priya"
-_LABELS = re.compile(r"\s*\((?:decided by|owner:)[^()]*\)")  # who decided is not listed
 LISTED = 2  # other people a sentence must name to be a list of who is in
 
 
@@ -37,7 +37,8 @@ class Membership:
         first line (with its citation number) that has a sentence about the group naming
         people; or "". A question ("Hannah, would you join?") lists no one."""
         for n, line in lines:
-            for sentence in _SENTENCE.split(_LABELS.sub("", _spoken(line))):
+            stated = WHO_LABELS.sub("", _spoken(line))  # a decider is not listed
+            for sentence in _SENTENCE.split(stated):
                 about = self.group & content_words_and_parts(sentence)
                 if sentence.rstrip().endswith("?") or 2 * len(about) < len(self.group):
                     continue
@@ -63,7 +64,6 @@ def membership(question: str, filters: QuestionFilters, directory: Directory) ->
     person = people[0]
     if person.mention.split()[0] not in asked.group("who").split():
         return None
-    aliases = [a.alias for a in directory.aliases if a.entity_type == "person"]
     aliases_of = [
         a.alias for a in directory.aliases if a.entity_type == "person" and a.entity_id == person.id
     ]
@@ -75,7 +75,7 @@ def membership(question: str, filters: QuestionFilters, directory: Directory) ->
         person.name,
         frozenset(names + _first_words(names)),
         frozenset(group),
-        frozenset(_first_words([p.name for p in directory.people] + aliases)),
+        frozenset(_first_words(person_names(directory))),
     )
 
 

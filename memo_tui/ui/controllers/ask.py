@@ -34,14 +34,13 @@ class AskController(Controller):
         if self.chat is None:
             self.chat = Chat(self.services)
         pane.asking(question)
-        looked: list[str] = []
         streaming = False
         self.app.refresh_bindings()  # ctrl+x can stop it
         try:
             async for event in self.chat.ask(question):
                 if isinstance(event, Looking):
                     streaming = False  # what came before was the agent thinking aloud
-                    pane.looking(event.name, event.arguments, looked)
+                    pane.looking(event.name, event.arguments)
                 elif isinstance(event, AnswerDelta):
                     if not streaming:
                         pane.answer_starts()
@@ -50,7 +49,7 @@ class AskController(Controller):
                 elif isinstance(event, Source):
                     pane.source_cited(event.n, event.fact)
                 elif isinstance(event, Replied):
-                    pane.replied(question, event, looked)
+                    pane.replied(event)
             pane.scroll_to_end()
         except asyncio.CancelledError:
             pane.stopped()

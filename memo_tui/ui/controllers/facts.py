@@ -45,7 +45,8 @@ class FactsController(Controller):
             facts = store.facts.page(read.flt, asked.page)
             more = len(facts) >= asked.page
             info = "newest first" + ("; more load as you scroll" if more else "")
-        if asked.filtered or not replace(read.flt, fact_types=()).empty:
+        chosen = asked.types and not asked.hiding_excerpts  # a type the user picked
+        if chosen or not replace(read.flt, fact_types=()).empty:
             info += " · filtered"
         if asked.hiding_excerpts:
             info += " · excerpts hidden (x shows them)"

@@ -50,7 +50,8 @@ class AskPane(Pane):
         self.sources: dict[int, FactRecord] = {}
         self.asked: list[str] = []
         self.answered: tuple[str, Text] | None = None  # the last exchange, question and answer
-        self.question = Text()  # the question being answered, as its heading shows it
+        self.question = ""  # the question being answered
+        self.looked: list[str] = []  # what the agent looked up for it
 
     def compose(self) -> ComposeResult:
         # As chat apps have it: the conversation, its sources, the questions asked before
@@ -158,7 +159,7 @@ class AskPane(Pane):
     def asking(self, question: str) -> None:
         """A new question under way: the last answer joins the conversation above."""
         self._keep_exchange()
-        self.question = line(f"> {question}", style="bold")
+        self.question, self.looked = question, []
         self._show(Text("Searching…", style="dim"))
         self.query_one("#ask-note", Static).update("")
         self.query_one("#ask-sources", OptionList).clear_options()
@@ -166,15 +167,19 @@ class AskPane(Pane):
 
     def _show(self, body: Text) -> None:
         """A status, or the whole answer, under its question."""
-        self.query_one("#ask-answer", AnswerView).show(self.question, body)
+        self.query_one("#ask-answer", AnswerView).show(self._heading(), body)
 
-    def looking(self, name: str, arguments: dict[str, Any], looked: list[str]) -> None:
-        looked.append(_looked(name, arguments))
+    def _heading(self) -> Text:
+        return line(f"> {self.question}", style="bold")
+
+    def looking(self, name: str, arguments: dict[str, Any]) -> None:
+        self.looked.append(_looked(name, arguments))
         self._show(Text("Looking things up…", style="dim"))
-        self.query_one("#ask-note", Static).update(line("; ".join(looked), 300, style="dim"))
+        note = line("; ".join(self.looked), 300, style="dim")
+        self.query_one("#ask-note", Static).update(note)
 
     def answer_starts(self) -> None:
-        self.query_one("#ask-answer", AnswerView).start(self.question)
+        self.query_one("#ask-answer", AnswerView).start(self._heading())
 
     def answer_grows(self, text: str) -> None:
         self.query_one("#ask-answer", AnswerView).append(text)
@@ -184,14 +189,13 @@ class AskPane(Pane):
         sources = self.query_one("#ask-sources", OptionList)
         sources.add_option(Option(_source_label(n, fact), str(n)))
 
-    def replied(self, question: str, reply: Replied, looked: list[str]) -> None:
+    def replied(self, reply: Replied) -> None:
         self._show(plain(reply.answer))
         self._list_sources(sorted(reply.sources.items()))
         if reply.status == "completed":
-            self.answered = (question, plain(reply.answer))
-        self.query_one("#ask-note", Static).update(
-            line(_reply_note(reply, looked), 300, style="dim")
-        )
+            self.answered = (self.question, plain(reply.answer))
+        note = line(_reply_note(reply, self.looked), 300, style="dim")
+        self.query_one("#ask-note", Static).update(note)
 
     def scroll_to_end(self) -> None:
         self.query_one("#ask-output", VerticalScroll).scroll_end(animate=False)
