@@ -310,6 +310,28 @@ def said(result: Extraction) -> list[str]:
             ],
             "food trucks",
         ),
+        (  # a conclusion in "we", whatever its verb, when it sets something
+            [
+                "Omar Haddad: The alerts add-on is a paid tier we can't buy before April.",
+                "Nadia Roy: So for the trial, we check the ticket queue every fifteen minutes.",
+                "Omar Haddad: Agreed.",
+            ],
+            "check the ticket queue every fifteen minutes",
+        ),
+        (  # a pick in a few words after a word that takes it
+            [
+                "Omar Haddad: Printers can do the 9th or the 16th of October.",
+                "Nadia Roy: Okay, print run on the 16th.",
+            ],
+            "print run on the 16th",
+        ),
+        (
+            [
+                "Omar Haddad: Lagers or the pale ale first on the new line?",
+                "Nadia Roy: Fine, Harbour Pale first.",
+            ],
+            "harbour pale first",
+        ),
     ],
 )
 def test_ways_a_decision_is_called(lines: list[str], decided: str) -> None:
@@ -361,6 +383,13 @@ def test_ways_a_decision_is_called(lines: list[str], decided: str) -> None:
         "Nadia Roy: Let's say it costs fifty thousand, then what?",
         "Nadia Roy: That's the price you pay for going cheap.",
         "Nadia Roy: Let's do lunch with Omar on Friday.",
+        "Nadia Roy: So we know the depot opens at eight.",  # "we" of what it knows
+        "Nadia Roy: Then we've got three options for the van.",
+        "Nadia Roy: So we talked about the 12th last time.",
+        "Nadia Roy: So we c we can forget the second van.",  # a word broken off
+        "Nadia Roy: Okay, thanks Omar.",
+        "Nadia Roy: Right, two things before the budget.",
+        "Nadia Roy: Okay, ten minutes on hiring.",
     ],
 )
 def test_what_is_no_decision(line: str) -> None:
@@ -410,6 +439,15 @@ def test_other_ways_of_ruling_out_take_in_what_is_done_instead(call: str) -> Non
     result = meeting("Omar Haddad: So, the van lease?", f"Libby Harcourt: {call}")
     [decision] = result.decisions
     assert "hire a van by the day" in decision.description, decision.description
+
+
+def test_a_call_takes_in_the_few_words_after_it_that_rule_out_the_other_way() -> None:
+    result = meeting(
+        "Omar Haddad: How often do we sync the stock levels?",
+        "Nadia Roy: So for launch, we sync every ten minutes. No webhooks.",
+        "Omar Haddad: Agreed.",
+    )
+    assert said(result) == ["For launch, we sync every ten minutes. No webhooks."]
 
 
 def test_a_task_after_a_call_of_what_is_not_done_stays_a_task() -> None:

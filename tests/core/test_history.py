@@ -3,15 +3,21 @@ or proposed (and waits for the user); answers then lead with what holds."""
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 
 import pytest
 from support.db import old_schema
+from support.embedding import embedder
 
 from memo_tui.core.capture import CaptureOptions, CaptureService
 from memo_tui.core.capture.subject import changed, values
+from memo_tui.core.embed import EmbedService, FastEmbedder
 from memo_tui.core.history.service import ChangesService
 from memo_tui.core.history.threads import link
+from memo_tui.core.recall.answer import ask
+from memo_tui.core.recall.current import decisions_first, lead_with_current
+from memo_tui.core.recall.search import Hit
 from store import SCHEMA_VERSION, ChangeStateError, HistoryDecision, NotFoundError, Store
 
 KICKOFF = """Launch kickoff
@@ -508,3 +514,109 @@ def test_who_asked_is_shown_by_the_name_memo_knows_them_by(memo, tmp_path: Path)
         assert memo(*db, "capture", str(tmp_path / name)).code == 0
     listed = memo(*db, "items").stdout
     assert "asked by Elizabeth Harcourt  (Ops, 2026-02-09)" in listed, listed
+
+
+TRIAL = """Support trial kickoff
+Date: 2026-02-03
+Attendees: Ines Walsh, Tom Becker
+
+Ines Walsh: How do we hear about new support tickets?
+Tom Becker: The helpdesk's webhook add-on is a paid tier, and we can't buy it before April.
+Ines Walsh: So for the trial, we check the ticket queue every fifteen minutes. No webhooks.
+Tom Becker: Agreed.
+Tom Becker: Who works a ticket, the agent who took it or whoever knows the customer?
+Ines Walsh: Okay, per customer it is.
+"""
+
+TRIAL_REVIEW = """Support trial review
+Date: 2026-04-21
+Attendees: Ines Walsh, Tom Becker
+
+Tom Becker: The paid tier came through last week, and checking the queue missed two urgent ones.
+Ines Walsh: Then we move to webhooks for new support tickets. I'd rather hear at once.
+Tom Becker: Fine.
+"""
+
+NOW = "How do new support tickets get to us now?"
+
+
+@pytest.fixture(scope="module")
+def trial(tmp_path_factory: pytest.TempPathFactory) -> object:
+    folder = tmp_path_factory.mktemp("trial")
+    model = embedder()
+    with Store(folder / "memo.db") as store:
+        embed = EmbedService(store, model)
+        service = CaptureService(store, CaptureOptions(user="t"), after_commit=embed.embed_capture)
+        names = ("2026-02-03-trial.txt", "2026-04-21-review.txt")
+        for name, text in zip(names, (TRIAL, TRIAL_REVIEW), strict=True):
+            (folder / name).write_text(text)
+        service.capture_paths([folder / name for name in names])
+        yield store, model
+
+
+def _facts(store: Store, *starts: str) -> list[Hit]:
+    facts = store.facts.all()
+    return [Hit(next(f for f in facts if f.text.startswith(s)), 1.0, 1, None, None) for s in starts]
+
+
+@pytest.mark.parametrize(
+    ("new", "old", "linked"),
+    [
+        ("We move to webhooks for the orders.", "We poll every five seconds. No webhooks.", True),
+        ("We switch to card payments at the bar.", "Cash only at the bar, not cards.", True),
+        # the thing ruled out is not what the new call changes to
+        ("Chilled go-live moves to Monday the 11th of January.",
+         "We're not doing chilled in the pilot. Ambient only.", False),
+        # nothing says it is a change
+        ("Webhooks are nice to have.", "We poll every five seconds. No webhooks.", False),
+    ],
+)  # fmt: skip
+def test_what_was_ruled_out_and_is_now_moved_to_replaces_the_call(
+    new: str, old: str, linked: bool
+) -> None:
+    found = link(_call(2, "2026-05-01", new), _call(1, "2026-03-01", old), lambda w: 1.0)
+    assert (found is not None) is linked
+    assert found is None or (found.strength == "strong" and "ruled out before" in found.reason)
+
+
+def test_a_question_about_now_leads_with_the_call_that_changed_the_way(
+    trial: tuple[Store, FastEmbedder],
+) -> None:
+    """The trial's call was made in a verb no rule lists ("we check the queue every fifteen
+    minutes") and ruled out webhooks; the review moved to them. Asked how it works now, the
+    answer leads with the move and tells the old call after it."""
+    store, model = trial
+    [change] = store.changes.all(("applied",))
+    assert change.reason == "webhook: ruled out before, chosen now"
+    result = ask(store, model, NOW, today=dt.date(2026, 6, 1))
+    first = result.answer.splitlines()[1]
+    assert first.startswith("- We move to webhooks for new support tickets."), result.answer
+    assert "changed on 2026-04-21; before: For the trial, we check the ticket queue" in first
+
+
+def test_an_excerpt_that_quotes_a_replaced_call_brings_what_replaced_it(
+    trial: tuple[Store, FastEmbedder],
+) -> None:
+    """Search found the old call only in the transcript's words: the decision those words
+    made, and so the one that replaced it, lead the answer, before another call."""
+    hits = _facts(trial[0], "Support trial kickoff\nDate", "Per customer it is")
+    ordered, _ = lead_with_current(trial[0], hits, NOW)
+    assert [h.fact.text[:30] for h in ordered[:2]] == [
+        "We move to webhooks for new su",
+        "For the trial, we check the ti",
+    ]
+    excerpt = _facts(trial[0], "Tom Becker: Agreed.")  # quotes no replaced call
+    assert lead_with_current(trial[0], excerpt, NOW)[0] == excerpt
+
+
+def test_asked_about_now_a_call_that_changed_something_goes_first(
+    trial: tuple[Store, FastEmbedder],
+) -> None:
+    """A replaced call among the best hits brings its replacement in; asked what holds "now",
+    a call that replaced another (and holds two of the question's words) leads one that never
+    changed. Asked in the plain present, rank order stands."""
+    store = trial[0]
+    hits = _facts(store, "Per customer it is", "For the trial, we check")
+    assert decisions_first(store, hits, NOW)[0].fact.text.startswith("We move to webhooks")
+    plain = decisions_first(store, hits, "How do new support tickets get to us?")
+    assert plain[0].fact.text.startswith("Per customer it is")

@@ -67,6 +67,9 @@ _MOVES = (
     ),
     re.compile(r"(?P<new>[^.;]{1,60}?),\s*not\b(?P<old>[^.;,]{1,30})", re.IGNORECASE),
 )
+# What a call rules out ("No webhooks.", "not the Voltaic packs", "without the kiosk"): the
+# words after the negation, up to the clause's end.
+_RULED_OUT = re.compile(r"\b(?:no|not|without)\s+(?P<what>[^.;,!?]{2,40})", re.IGNORECASE)
 WEAK_WEIGHT = 7.0  # rarity-weighted subject words shared, for a change proposed
 WEAK_SHARE = 0.2  # and that share of the smaller subject's weight
 
@@ -146,6 +149,24 @@ def _slots(
     return _said_with(said, new), _said_with(before, frozenset(v for v in theirs if kind(v)))
 
 
+@lru_cache(maxsize=4096)
+def _ruled_out(text: str) -> frozenset[str]:
+    return frozenset(w for m in _RULED_OUT.finditer(text) for w in subject_words([m.group("what")]))
+
+
+def _turned_to_yes(said: str, before: str, shared: AbstractSet[str]) -> str | None:
+    """ "No webhooks." then "We move to webhooks.": the old call ruled out what the new one
+    says it changes to. Only when the new call says the change and names the thing just after
+    it ("move to webhooks", not "chilled go-live moves to January"): measured, a negation on
+    one side alone links unrelated calls."""
+    cue = CHANGE_CUE.search(said)
+    if cue is None:
+        return None
+    to = subject_words([" ".join(said[cue.end() :].split()[:4])])  # "move to webhooks"
+    turned = (_ruled_out(before) & shared & to) - _ruled_out(said)
+    return ", ".join(sorted(turned)) if turned else None
+
+
 def _already_past(old: HistoryDecision, said: str, day: str) -> bool:
     """Whether the date the old call set had passed by `day` (the new call's)."""
     when = find_absolute_date(said, dt.date.fromisoformat(old.day))
@@ -173,7 +194,10 @@ def link(
     swapped = changed(ours, theirs)
     how = moved or swapped
     if how is None:
-        return None
+        turned = _turned_to_yes(said, before, shared_own)
+        if turned is None:
+            return None
+        return Link(old, "strong", f"{turned}: ruled out before, chosen now", weight + 5)
     found = changed_values(ours, theirs)
     new_slot, old_slot = (words - people for words in _slots(said, before, ours, theirs, found))
     same_thing = bool(new_slot) and new_slot <= _own(old) | old_words

@@ -37,6 +37,12 @@ ASKS_WHAT_HOLDS = re.compile(
     r"\b(?:is|are|does|do)\b",
     re.IGNORECASE,
 )
+# Asked of now in so many words: a question that says "now" expects something changed.
+ASKS_NOW = re.compile(
+    r"\b(?:now|nowadays|currently|these days|at the moment|at present|right now|in the end|"
+    r"ended up|end up)\b",
+    re.IGNORECASE,
+)
 _UNRANKED = (None, None, None)  # a hit search did not rank: no keyword or vector rank
 OPENED_WORDS = 2  # the question's words a decision a summary lists must hold to be opened
 REACH = 6  # how far down the hits a decision may come from to lead such an answer
@@ -78,7 +84,9 @@ def decisions_first(store: Store, hits: list[Hit], question: str) -> list[Hit]:
     asked = content_words(question) - {stem(n) for n in names}
     if not asked:
         return hits
-    found = [h for h in hits[:REACH] if h.fact.fact_type in ("decision", "summary")]
+    found = _replacements(
+        store, [h for h in hits[:REACH] if h.fact.fact_type in ("decision", "summary")]
+    )
     decided = store.captures.decisions(
         sorted({h.fact.capture_id for h in found if h.fact.capture_id})
     )
@@ -89,13 +97,46 @@ def decisions_first(store: Store, hits: list[Hit], question: str) -> list[Hit]:
         return hits
     subjects = {d.id: d.subject for d in decided}
 
+    def shared(hit: Hit) -> int:
+        subject = subjects.get(hit.fact.fact_id, "")  # stored stemmed: not stemmed again
+        said = content_words_and_parts(hit.fact.text.splitlines()[0] + " " + subject)
+        return len(asked & (said | set(subject.split())))
+
     def about(hit: Hit) -> bool:
-        said = hit.fact.text.splitlines()[0] + " " + subjects.get(hit.fact.fact_id, "")
-        return bool(asked & content_words_and_parts(said))
+        return shared(hit) > 0
 
     lead = _newest_first([h for h in near if about(h)])
     lead = _valued_first(lead, question)
+    if ASKS_NOW.search(question):
+        changed = {c.new_decision_id for c in store.changes.all(("applied",))} | {
+            d.superseded_by for d in decided if d.superseded_by
+        }
+        enough = min(OPENED_WORDS, len(asked))
+        first = [h for h in lead if _replaced_one(h, changed) and shared(h) >= enough]
+        lead = first + [h for h in lead if h not in first]
     return lead + [h for h in hits if h not in lead]
+
+
+def _replaced_one(hit: Hit, changed: set[int | None]) -> bool:
+    return hit.fact.fact_type == "decision" and hit.fact.fact_id in changed
+
+
+def _replacements(store: Store, found: list[Hit]) -> list[Hit]:
+    """`found` and, after it, the current decision of each replaced one among it (its history
+    follows it later, in `lead_with_current`)."""
+    states = store.facts.people_of([h.fact for h in found])
+    keys = {h.fact.fact_key for h in found}
+    added: list[Hit] = []
+    for hit in found:
+        state = states.get(hit.fact.fact_key)
+        if hit.fact.fact_type != "decision" or state is None or not state.superseded_by:
+            continue
+        now = _holds_now(store, hit.fact.fact_id, states)
+        fact = store.facts.get(now) if now not in keys else None
+        if fact is not None:
+            keys.add(now)
+            added.append(Hit(fact, hit.score, *_UNRANKED))
+    return found + added
 
 
 def _valued_first(decisions: list[Hit], question: str) -> list[Hit]:
@@ -177,10 +218,55 @@ def what_was_decided(text: str) -> str:
     return _LABELS.sub("", text.split(" Reasoning: ")[0])
 
 
+def _calls_quoted(store: Store, hits: list[Hit]) -> list[Hit]:
+    """Each excerpt among the best `REACH` hits that quotes a replaced decision whole brings
+    that decision in just before it (unless search ranked it higher): search found the old
+    call in the transcript's words ("so for the pilot, we poll the orders API"), and only the
+    decision knows what replaced it."""
+    quoting = [h for h in hits[:REACH] if h.fact.fact_type == "excerpt" and h.fact.capture_id]
+    if not quoting:
+        return hits
+    decided = store.captures.decisions(sorted({h.fact.capture_id or 0 for h in quoting}))
+    replaced = [d for d in decided if d.status == "superseded" and d.evidence_quote]
+    rank = {h.fact.fact_key: n for n, h in enumerate(hits)}
+    brought = {
+        h.fact.fact_key: [
+            d.fact_key
+            for d in replaced
+            if d.capture_id == h.fact.capture_id
+            and rank.get(d.fact_key, len(hits)) > rank[h.fact.fact_key]
+            and _quotes(h.fact.text, d.evidence_quote)
+        ]
+        for h in quoting
+    }
+    if not any(brought.values()):
+        return hits
+    ranked = {h.fact.fact_key: h for h in hits}
+    facts = store.facts.by_keys([k for keys in brought.values() for k in keys if k not in ranked])
+    out: list[Hit] = []
+    for hit in hits:
+        for key in brought.get(hit.fact.fact_key, []):
+            fact = facts.get(key)
+            found = ranked.get(key) or (Hit(fact, hit.score, *_UNRANKED) if fact else None)
+            if found is not None and found not in out:
+                out.append(found)
+        if hit not in out:
+            out.append(hit)
+    return out
+
+
+def _quotes(text: str, quote: str | None) -> bool:
+    """Whether an excerpt holds the whole of a call's words (not only the lines around it)."""
+    if not quote:
+        return False
+    return " ".join(quote.split()).lower() in " ".join(text.split()).lower()
+
+
 def lead_with_current(
     store: Store, hits: list[Hit], question: str = ""
 ) -> tuple[list[Hit], list[Change]]:
     """The hits with each replaced decision's current one put first, and the changes."""
+    hits = _calls_quoted(store, hits)
     hits = decisions_first(store, hits, question)
     states = store.facts.people_of([hit.fact for hit in hits])
     ordered: list[Hit] = []

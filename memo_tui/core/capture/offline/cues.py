@@ -145,7 +145,7 @@ class _Planned:
     )
     _VALUE = re.compile(
         r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|"
-        r"forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
+        r"(?:thir|four|fif|six|seven|eigh|nine)teen|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
         r"january|february|march|april|june|july|august|september|october|november|december|"
         r"(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|"
         r"twelfth|\w+teenth|twentieth|twenty-\w+|thirtieth|thirty-first) of)\b",
@@ -281,6 +281,82 @@ class _Concluded:
         return None
 
 
+# Verbs "we" says of what it knows, wants or did, not of what it will do.
+_NOT_PLANNED = frozenset(
+    """know think have need want see get got mean say said talk had did are were was can could
+    should would might may must just also still all both already really probably basically
+    actually kind sort like love hope guess feel look heard understand agree discussed covered
+    talked went came saw found tried lost spent made took told thought knew felt left kept paid
+    sent built bought brought ran began wrote gave don't didn't won't can't aren't weren't
+    haven't hadn't wouldn't couldn't shouldn't never only even always usually normally often
+    sometimes then so do will shall""".split()
+)
+
+
+class _ConcludedPlan:
+    """A plan drawn as the conclusion of what was said, whatever its verb: "So for the pilot,
+    we poll the orders API every five seconds.", "Then we refurbish the other gates." The
+    opening ("so", "then", "okay so") and a value or a name it sets are what make it a plan;
+    a habit said this way ("so we meet every Monday") is one too."""
+
+    _SAID = re.compile(
+        r"^\W*(?:(?:ok(?:ay)?|right|alright|fine|good|great|yeah|yes)\W+)?(?:so|then)\W+"
+        r"(?:for [^,.?]{1,30},\s*)?we (?P<verb>[a-z]+)\b",
+        re.I,
+    )
+
+    def search(self, string: str) -> re.Match[str] | None:
+        match = self._SAID.search(string)
+        if match is None or "?" in string:
+            return None
+        verb = match["verb"].lower()
+        if len(verb) < 3 or verb in _NOT_PLANNED or verb.endswith("ed"):
+            return None
+        clause = _Planned._CLAUSE_END.split(string[match.end() :], maxsplit=1)[0]
+        if _Planned._WHEN.search(clause):
+            return None
+        named = _Planned._NAME.search(clause) or _Planned._INSTEAD.search(clause)
+        return match if _Planned._VALUE.search(clause) or named else None
+
+
+class _Picked:
+    """A pick said in a few words after a word that takes it: "OK, freeze on the 20th.",
+    "Okay, Lantern first.", "fine, twenty fourth of july." What is picked sets something (an
+    amount, a date, a name) in two to five words; not thanks, the agenda or a clause. Said
+    this short and this plainly, it is a call on its own (measured on QMSum's meetings, a lone
+    "one" is a count: "okay, one battery")."""
+
+    _SAID = re.compile(
+        r"^\W*(?:ok(?:ay)?|fine|right|alright|then)\W+(?:then\W+)?"
+        r"(?P<what>[^.?!;:,]{2,40}?)\s*(?:[.!]|$)",
+        re.I,
+    )
+    _NOT_PICKED = frozenset(
+        """i i'm i'll i've you you're we we're we'll they he she it it's that that's this
+        there there's let's so and but thanks thank cheers see next moving let good great cool
+        yes yeah no sure well um uh so who what when where why how is are was do does did can
+        could would will should go back over bye welcome""".split()
+    )
+    _AGENDA = re.compile(
+        r"\b(?:minutes?|mins|items?|points?|agenda|questions?|things|seconds|today|"
+        r"tomorrow|everyone|everybody|all|folks|guys|team)\b",
+        re.I,
+    )
+
+    def search(self, string: str) -> re.Match[str] | None:
+        match = self._SAID.search(string)
+        if match is None:
+            return None
+        what = match["what"]
+        words = what.lower().split()
+        if not 2 <= len(words) <= 5 or words[0].split("'")[0] in self._NOT_PICKED:
+            return None
+        if self._AGENDA.search(what):
+            return None
+        said = {v.lower() for v in _Planned._VALUE.findall(what)} - {"one"}  # "side one": a count
+        return match if said or _Planned._NAME.search(what) else None
+
+
 DECISION_CUES: list[tuple[Cue, int]] = [
     (
         re.compile(
@@ -399,6 +475,8 @@ DECISION_CUES: list[tuple[Cue, int]] = [
     ),
     (_Planned(), 3),  # "We open to the public on Thursday the 18th of June."
     (_LetsDo(), 3),  # "Okay, let's do seventy."
+    (_ConcludedPlan(), 3),
+    (_Picked(), 4),
     (_Concluded(), 4),  # "Then it's Hartside Mounts.", "Okay, the twenty-fifth then."
     (  # a limit set: "The canning budget is capped at eighty-five thousand."
         re.compile(
@@ -656,6 +734,13 @@ REFUSAL = re.compile(
 TAKEN_ON = re.compile(
     r"\bI(?:'ll| will| can(?!'t|not))\b|\b(?:sure|fine|will do|on it|leave it with me)\b", re.I
 )
+
+
+def turned_down(reply: str) -> bool:
+    """Whether a reply turns the request before it down (and does not take it on after all)."""
+    return bool(REFUSAL.match(reply)) and not TAKEN_ON.search(reply)
+
+
 # "Already did it. The countersigned copy went back on Friday.": a task done before it was asked.
 ALREADY_DONE = re.compile(
     r"^\W*(?:(?:yes|yeah|oh|no need)\W+)?(?:(?:I|we)\s+)?(?:already (?:did|done|have|sent)|"
@@ -714,6 +799,17 @@ def ruled_out(call: str, then: str) -> bool:
         and not _CONCEDES.search(call)
         and not score(then, ACTION_CUES, ACTION_HEDGES)
     )
+
+
+# "No webhooks.", "Not the 20th.": a few words after a call that rule out the other way.
+_OTHER_WAY_OUT = re.compile(
+    r"^\W*(?:no|not)\s+(?!(?:doubt|problem|worries|way|idea|one|sorry|no|yes)\b)\w[^?]*$", re.I
+)
+
+
+def other_way_out(sentence: str) -> bool:
+    """Whether `sentence`, said just after a call, only rules out the other way."""
+    return bool(_OTHER_WAY_OUT.match(sentence)) and 2 <= len(sentence.split()) <= 4
 
 
 # Said around a call, in the same turn: "I'm making the call." before it, "Final." or

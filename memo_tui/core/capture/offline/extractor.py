@@ -231,7 +231,7 @@ def _score_sentence(
         action = ACTION_THRESHOLD  # "Marta, a 48-hour soak on 3.1.4?" "Yep. Done by the 4th."
     if question and action > 0 and not request:
         action -= 3 if not _taken_by_name(text, reply) else 0
-    elif question and reply is not None and _turned_down(reply.text):
+    elif question and reply is not None and cues.turned_down(reply.text):
         # A request turned down is still recorded (as dropped); anything else is no task.
         action -= 0 if request or cues.ADDRESSED.match(text) else 3
     elif question and agreed:
@@ -246,10 +246,6 @@ def _score_sentence(
         action = min(action, 0)
         decision = decision if (strong or marked) and word_count(text) >= 2 else min(decision, 0)
     return decision, action
-
-
-def _turned_down(reply: str) -> bool:
-    return bool(cues.REFUSAL.match(reply)) and not cues.TAKEN_ON.search(reply)
 
 
 _VOCATIVE = re.compile(r"^\W*(?:(?i:and|so|also|then|ok|okay)\W+)?(?P<name>[A-Z][\w'\-]+),\s")
@@ -327,7 +323,7 @@ def _spoken_items(transcript: Transcript) -> list[_Item]:
                 item.dropped = (
                     reply is not None
                     and sentence.text.rstrip().endswith("?")
-                    and _turned_down(reply.text)
+                    and cues.turned_down(reply.text)
                 )
                 items.append(item)
             elif decision >= DECISION_THRESHOLD:
@@ -451,7 +447,8 @@ SHORT_CALL = 6  # words: a call this short is usually said more fully beside it
 
 def _said_more(item: _Item, turns: list[Turn]) -> str | None:
     """ "Let's make it six weeks. Patients can book up to six weeks ahead.", "We're not doing a
-    dashboard. They get read-only accounts.": a short call, or one of what is not done, and the
+    dashboard. They get read-only accounts.", "We poll every five seconds. No webhooks.": a short
+    call, or one of what is not done, or one the next words set against the other way, and the
     statement beside it in the same turn say one decision, quoted over both (and no task)."""
     if item.from_notes:
         return None
@@ -460,8 +457,11 @@ def _said_more(item: _Item, turns: list[Turn]) -> str | None:
     said = sentences(text)
     after = [s for s in said if s.start > start]
     before = [s for s in said if s.start + len(s.text) <= start]
-    ruled = bool(after) and cues.ruled_out(item.quote, after[0].text)
-    if (word_count(item.quote) <= SHORT_CALL or ruled) and after and _elaborates(after[0].text):
+    if after and (
+        (word_count(item.quote) <= SHORT_CALL or cues.ruled_out(item.quote, after[0].text))
+        and _elaborates(after[0].text)
+        or cues.other_way_out(after[0].text)
+    ):
         item.quote = text[start : after[0].start + len(after[0].text)]
         item.consumed.append((item.turn_index, after[0].start))
         return item.quote
