@@ -12,6 +12,7 @@ from sqlalchemy import Connection, text
 
 from store.errors import ChangeStateError, NotFoundError
 from store.records import ChangeRecord, HistoryDecision, NewChange, OpenItem
+from store.records.history import MEMO
 
 _DECISION = """
 SELECT d.id, d.capture_id, coalesce(c.occurred_at, substr(c.captured_at, 1, 10)), c.captured_at,
@@ -109,7 +110,7 @@ def add_change(conn: Connection, change: NewChange, now: str) -> int:
     )
     change_id = int(written.lastrowid)
     if change.strength == "strong":
-        decide(conn, change_id, "applied", "memo", now)
+        decide(conn, change_id, "applied", MEMO, now)
     return change_id
 
 
@@ -123,12 +124,25 @@ def _status_of(conn: Connection, kind: str, decision_id: int | None, item_id: in
     return str(found[0])
 
 
+def _confirmed(conn: Connection, change_id: int, by: str, now: str) -> ChangeRecord:
+    conn.execute(
+        text("UPDATE changes SET decided_at = :now, decided_by = :by WHERE id = :i"),
+        {"now": now, "by": by, "i": change_id},
+    )
+    found = change_by_id(conn, change_id)
+    assert found is not None
+    return found
+
+
 def decide(conn: Connection, change_id: int, status: str, by: str, now: str) -> ChangeRecord:
     """Apply, reject or undo a change ("applied", "rejected", "undone"). Applying sets the old
-    row's status; undoing puts back what it was."""
+    row's status; undoing puts back what it was. Applying one memo applied on its own keeps it
+    and records who did."""
     change = change_by_id(conn, change_id)
     if change is None:
         raise NotFoundError(f"no change {change_id}")
+    if status == "applied" and change.applied_by_memo:
+        return _confirmed(conn, change_id, by, now)  # kept as memo applied it
     allowed = {"applied": ("proposed",), "rejected": ("proposed",), "undone": ("applied",)}
     if change.status not in allowed[status]:
         raise ChangeStateError(

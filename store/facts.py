@@ -9,7 +9,7 @@ from sqlalchemy import Connection, text
 
 from store.records import FactCursor, FactPeople, FactRecord
 from store.schema_v1 import FACT_CODES
-from store.search import FACT_DAY, FactFilter, filter_clauses
+from store.search import FACT_DAY, FactFilter, filter_clauses, project_keys_sql
 
 FACT_TYPES = tuple(FACT_CODES)
 
@@ -98,6 +98,17 @@ def scalar(conn: Connection, sql: str) -> int:
     return int(conn.execute(text(sql)).scalar_one())
 
 
+def project_facts_among(conn: Connection, project_id: int, keys: Sequence[int]) -> set[int]:
+    """Those of `keys` that are the project's facts: its meetings' and its notes."""
+    if not keys:
+        return set()
+    project, params = project_keys_sql((project_id,))
+    wanted = ", ".join(f":k{i}" for i in range(len(keys)))
+    params.update({f"k{i}": key for i, key in enumerate(keys)})
+    sql = f"SELECT fact_key FROM ({project}) WHERE fact_key IN ({wanted})"
+    return {row[0] for row in conn.execute(text(sql), params)}
+
+
 def facts_by_keys(conn: Connection, keys: list[int]) -> dict[int, FactRecord]:
     """The facts with these keys (each arm looked up by its own primary key)."""
     found: dict[int, FactRecord] = {}
@@ -114,6 +125,13 @@ def facts_by_keys(conn: Connection, keys: list[int]) -> dict[int, FactRecord]:
     return found
 
 
+# The day a decision was made: its meeting's date, else the day it was captured.
+_DAY = (
+    "(SELECT coalesce(occurred_at, substr({d}.captured_at, 1, 10)) FROM captures "
+    "WHERE captures.id = {d}.capture_id)"
+)
+
+
 def fact_people(conn: Connection, found: Sequence[FactRecord]) -> dict[int, FactPeople]:
     """For each decision and action item among `found` (by fact key): who it is about."""
     ids = {kind: [f.fact_id for f in found if f.fact_type == kind] for kind in FACT_CODES}
@@ -121,7 +139,10 @@ def fact_people(conn: Connection, found: Sequence[FactRecord]) -> dict[int, Fact
     name = "(SELECT name FROM people WHERE people.id = person_id)"
     for row in conn.execute(
         text(
-            f"SELECT id, coalesce({name}, decided_by), person_id, pending, status, superseded_by "
+            f"SELECT id, coalesce({name}, decided_by), person_id, pending, status, superseded_by, "
+            f"{_DAY.format(d='decisions')}, "
+            f"(SELECT {_DAY.format(d='later')} FROM decisions AS later WHERE later.id = "
+            "decisions.superseded_by AND decisions.status = 'superseded') "
             "FROM decisions WHERE id IN (SELECT value FROM json_each(:ids))"
         ),
         {"ids": json.dumps(ids["decision"])},
@@ -133,6 +154,8 @@ def fact_people(conn: Connection, found: Sequence[FactRecord]) -> dict[int, Fact
             pending=bool(row[3]),
             status=row[4],
             superseded_by=row[5],
+            valid_from=row[6],
+            valid_to=row[7],
         )
     for row in conn.execute(
         text(

@@ -36,6 +36,8 @@ class FactPeople:
     status: str | None = None  # an item's open/done/dropped; a decision's current/superseded
     pending: bool = False
     superseded_by: int | None = None  # a superseded decision: the one that replaced it
+    valid_from: str | None = None  # a decision: the day it was made
+    valid_to: str | None = None  # a superseded decision: the day the one replacing it was made
 
 
 @dataclass(frozen=True)

@@ -37,6 +37,9 @@ class NewChange:
     line_end: int | None = None
 
 
+MEMO = "memo"  # who applied a change on strong evidence, until the user keeps or undoes it
+
+
 @dataclass(frozen=True)
 class ChangeRecord:
     """A change with both sides, as the review shows it."""
@@ -63,6 +66,11 @@ class ChangeRecord:
     new_text: str | None
     new_day: str | None
     new_title: str | None
+
+    @property
+    def applied_by_memo(self) -> bool:
+        """Applied on strong evidence, and nobody has kept or undone it yet."""
+        return self.status == "applied" and self.decided_by == MEMO
 
 
 @dataclass(frozen=True)

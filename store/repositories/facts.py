@@ -51,3 +51,8 @@ class Facts(Repository):
     def by_keys(self, keys: list[int]) -> dict[int, FactRecord]:
         with self._read() as conn:
             return facts.facts_by_keys(conn, keys)
+
+    def of_project(self, project_id: int, keys: Sequence[int]) -> set[int]:
+        """Those of `keys` that are the project's facts (its meetings' and its notes)."""
+        with self._read() as conn:
+            return facts.project_facts_among(conn, project_id, keys)

@@ -23,6 +23,7 @@ from memo_tui.core.llm.anthropic_provider import AnthropicProvider
 from memo_tui.core.llm.base import RetryPolicy
 from memo_tui.core.services import Services
 from memo_tui.settings import Settings
+from store import FactFilter
 
 
 @pytest.fixture(params=["offline", "model"])
@@ -254,6 +255,27 @@ def test_read_tools_answer_from_the_store(services: Services) -> None:
     decided = TOOLS["list_decisions"].handler(context, {"since": "2026-11-01"})
     assert decided["facts"] and all(f["date"] >= "2026-11-01" for f in decided["facts"])
     assert "error" in TOOLS["get_capture"].handler(context, {"capture_id": 10_000})
+
+
+def test_a_project_page_cites_only_that_projects_facts(services: Services) -> None:
+    """A project's document never cites another project's meetings unless they are linked
+    to it: a write citing one is refused with what to do, and nothing is written."""
+    from memo_tui.core.agents.tools import TOOLS, ToolContext
+
+    store = services.store
+    project = beacon(services)
+    spec = project_compile(project, "Beacon", "offline")
+    context = ToolContext(store, spec, 0)
+    own = TOOLS["list_project_evidence"].handler(context, {"limit": 5})["facts"][0]["fact_id"]
+    ours = {f.fact_key for f in store.facts.filtered(FactFilter(project_ids=(project,)))}
+    other = next(f.fact_key for f in store.facts.all("decision") if f.fact_key not in ours)
+    write = TOOLS["write_section"].handler
+    refused = write(context, {"key": "summary", "body": "x", "cited_fact_ids": [own, other]})
+    assert "not this project's" in refused["error"] and str(other) in refused["error"]
+    assert store.sections.all("project", project) == []
+    assert write(context, {"key": "summary", "body": "x", "cited_fact_ids": [own]})["outcome"]
+    linked = TOOLS["link_evidence"].handler(context, {"key": "summary", "fact_ids": [other]})
+    assert "not this project's" in linked["error"]
 
 
 @pytest.mark.parametrize(

@@ -86,6 +86,32 @@ def model_chat(services: Services, server: FakeServer) -> Chat:
     return Chat(services)
 
 
+@pytest.mark.parametrize(
+    ("question", "lead"),
+    [
+        # a replaced decision: the one that holds leads, the old one is told after it
+        ("How are we building invoicing now?", "- Let's go with Stripe Billing instead of"),
+        # nothing about it: no record, and the closest facts said not to answer it
+        ("What did we decide about the office lease?", 'No record of "office lease"'),
+    ],
+)
+def test_the_ask_pane_answers_as_memo_ask_does(
+    services: Services, question: str, lead: str
+) -> None:
+    """The chat agent's search is the ask pipeline's: the same facts in the same order,
+    what holds now first and the gate's "no record", so the app and the CLI agree."""
+    from memo_tui.core.recall.answer import ask
+
+    chat = reply_of(converse(Chat(services), question)).answer
+    cli = ask(services.store, None, question).answer
+    assert chat.splitlines()[0] == cli.splitlines()[0]
+    assert lead in chat.split("\n", 2)[0] + chat.split("\n", 2)[1]
+    if "now" in question:
+        first = chat.splitlines()[1]
+        assert "(changed on 2026-10-06; before: For now we'll build invoicing in-house." in first
+        assert first.index("Stripe") < first.index("in-house")
+
+
 def test_a_streaming_model_cites_what_its_tools_returned(services: Services) -> None:
     with FakeServer() as server:
         chat = model_chat(services, server)

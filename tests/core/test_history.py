@@ -3,12 +3,14 @@ or proposed (and waits for the user); answers then lead with what holds."""
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 from pathlib import Path
 
 import pytest
 from support.db import old_schema
 from support.embedding import embedder
+from support.tui import drive, until
 
 from memo_tui.core.capture import CaptureOptions, CaptureService
 from memo_tui.core.capture.subject import changed, values
@@ -99,40 +101,43 @@ def test_undo_puts_the_old_decision_back_and_deleting_the_evidence_does_too(
     assert threaded.changes.all() == []
 
 
-def test_a_weak_candidate_waits_for_the_user(tmp_path: Path) -> None:
-    """Same subject and another value, but nothing says it is a change: proposed, not
-    applied; accepting applies it, and a scan finds nothing new."""
-    others = "\n".join(
-        f"Omar Haddad: What about the {thing}?\nNadia Roy: OK, {choice} it is."
-        for thing, choice in [
-            ("canteen coffee supplier", "Beanworks"),
-            ("office cleaning contract", "Sparkle"),
-            ("laptop refresh vendor", "Lenovo"),
-            ("parking permits scheme", "Permitly"),
-            ("staff newsletter tool", "Mailbird"),
-            ("visitor badge printer", "Zebra"),
-            ("plant watering service", "Greenleaf"),
-            ("water cooler supplier", "Aquafine"),
-        ]
-    )
-    first = f"""Storage
+# Other calls, so that what the weak pair shares is rare in the store.
+_OTHERS = "\n".join(
+    f"Omar Haddad: What about the {thing}?\nNadia Roy: OK, {choice} it is."
+    for thing, choice in [
+        ("canteen coffee supplier", "Beanworks"),
+        ("office cleaning contract", "Sparkle"),
+        ("laptop refresh vendor", "Lenovo"),
+        ("parking permits scheme", "Permitly"),
+        ("staff newsletter tool", "Mailbird"),
+        ("visitor badge printer", "Zebra"),
+        ("plant watering service", "Greenleaf"),
+        ("water cooler supplier", "Aquafine"),
+    ]
+)
+WEAK_FIRST = f"""Storage
 Date: 2026-02-02
 Attendees: Nadia Roy, Omar Haddad
 
 Omar Haddad: How many pallet racks for the mezzanine storage area?
 Nadia Roy: OK, twelve pallet racks it is.
-{others}
+{_OTHERS}
 """
-    later = """Storage again
+WEAK_LATER = """Storage again
 Date: 2026-03-02
 Attendees: Nadia Roy, Omar Haddad
 
 Omar Haddad: The mezzanine storage area floor survey came back on the pallet racks.
 Nadia Roy: OK, eight pallet racks it is.
 """
+
+
+def test_a_weak_candidate_waits_for_the_user(tmp_path: Path) -> None:
+    """Same subject and another value, but nothing says it is a change: proposed, not
+    applied; accepting applies it, and a scan finds nothing new."""
     with Store(tmp_path / "memo.db") as store:
-        capture(store, tmp_path, "2026-02-02-a.txt", first)
-        capture(store, tmp_path, "2026-03-02-b.txt", later)
+        capture(store, tmp_path, "2026-02-02-a.txt", WEAK_FIRST)
+        capture(store, tmp_path, "2026-03-02-b.txt", WEAK_LATER)
         service = ChangesService(store, "t")
         [waiting] = service.review()
         assert (waiting.strength, waiting.status) == ("weak", "proposed")
@@ -142,6 +147,25 @@ Nadia Roy: OK, eight pallet racks it is.
         twelve = next(k for k in decisions(store) if "twelve" in k.lower())
         assert decisions(store)[twelve][0] == "superseded"
         assert service.scan().found == []
+
+
+def test_memo_changes_reject_keeps_the_old_call_and_refuses_a_second_decision(
+    memo, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    db = ("--db", str(tmp_path / "memo.db"))
+    for name, text in (("2026-02-02-a.txt", WEAK_FIRST), ("2026-03-02-b.txt", WEAK_LATER)):
+        (tmp_path / name).write_text(text)
+        assert memo(*db, "capture", str(tmp_path / name)).code == 0
+    [waiting] = memo(*db, "changes", "--json").json()["changes"]
+    rejected = memo(*db, "changes", "reject", str(waiting["id"]), "--json").json()
+    assert rejected["status"] == "rejected"
+    assert memo(*db, "changes", "--json").json()["changes"] == []  # nothing left to review
+    held = memo(*db, "facts", "--type", "decision", "--current", "--json").json()["facts"]
+    assert any(f["text"].startswith("Twelve pallet racks it is.") for f in held)
+    before = memo(*db, "changes", "--all", "--json").stdout
+    again = memo(*db, "changes", "accept", str(waiting["id"]))
+    assert again.code == 2 and "is rejected" in again.stderr
+    assert memo(*db, "changes", "--all", "--json").stdout == before
 
 
 OPENING = """Exhibition kickoff
@@ -246,6 +270,14 @@ def test_memo_changes_lists_decides_and_refuses_bad_ids(memo, tmp_path: Path) ->
     assert {c["status"] for c in listed} == {"applied"} and len(listed) == 2
     courier = next(c for c in listed if c["old"]["text"] == "Brightline it is.")
     assert courier["old"]["valid_to"] == "2026-02-16" and courier["new"]["date"] == "2026-02-16"
+    decided = memo(*db, "facts", "--type", "decision", "--json").json()["facts"]
+    old = next(f for f in decided if f["text"].startswith("Brightline it is."))
+    new = next(f for f in decided if f["fact_id"] == old["superseded_by"])
+    assert (old["valid_from"], old["valid_to"]) == ("2026-02-02", "2026-02-16")
+    assert (new["valid_from"], new["valid_to"]) == ("2026-02-16", None)
+    assert courier["decided_by"] == "memo"  # applied on its own, until someone keeps it
+    kept = memo(*db, "changes", "accept", str(courier["id"]), "--json").json()
+    assert kept["status"] == "applied" and kept["decided_by"] not in (None, "memo")
     before = memo(*db, "changes", "--all", "--json").stdout
     refused = memo(*db, "changes", "accept", "999")
     assert refused.code == 2 and "no change 999" in refused.stderr
@@ -337,6 +369,31 @@ def test_its_owner_saying_it_went_out_proposes_closing_it(memo, tmp_path: Path) 
     ]
 
 
+def test_a_small_store_with_one_open_item_still_proposes_closing_it(tmp_path: Path) -> None:
+    """Rarity is read across what the store says, not across its open items alone: with one
+    open item, no word of it was rare enough and nothing was ever proposed."""
+    kickoff = """Migration kickoff
+Date: 2026-02-02
+Attendees: Nadia Roy, Omar Haddad
+
+Nadia Roy: We're moving the billing tables to Postgres, that's decided.
+Nadia Roy: Omar, can you write the migration script for the billing tables by Friday?
+Omar Haddad: Will do.
+"""
+    update = """Migration check-in
+Date: 2026-02-09
+Attendees: Nadia Roy, Omar Haddad
+
+Omar Haddad: I finished the migration script for the billing tables on Tuesday.
+"""
+    with Store(tmp_path / "memo.db") as store:
+        capture(store, tmp_path, "2026-02-02-kickoff.txt", kickoff)
+        capture(store, tmp_path, "2026-02-09-update.txt", update)
+        [proposed] = ChangesService(store, "t").review()
+        assert (proposed.kind, proposed.status) == ("closes", "proposed")
+        assert proposed.evidence.startswith("I finished the migration script")
+
+
 def test_a_person_is_owed_what_they_asked_others_for(memo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     (tmp_path / "2026-02-02-ops.txt").write_text(TASKS)
     (tmp_path / "2026-02-09-ops.txt").write_text(DONE)
@@ -384,8 +441,6 @@ TASKS_ASKED = (("Omar", 1), ("Omar", 2), ("Lena", 3), ("Lena", 4))
 def test_the_app_reviews_a_proposal_one_dialog_at_a_time(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import asyncio
-
     from textual.widgets import Static
 
     from memo_tui.core.services import build_services
@@ -428,6 +483,59 @@ def test_the_app_reviews_a_proposal_one_dialog_at_a_time(
 
     try:
         asyncio.run(run())
+    finally:
+        services.close()
+
+
+def test_the_app_shows_what_memo_replaced_on_its_own_to_keep_or_undo(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A capture that replaced decisions on strong evidence says so, and the review shows
+    each once: undo makes the old decision current again, keep leaves it replaced and the
+    review has nothing left to show."""
+    from textual.widgets import Static
+
+    from memo_tui.core.services import build_services
+    from memo_tui.settings import Settings
+    from memo_tui.ui.app import MemoApp
+    from memo_tui.ui.dialogs.change_review import AppliedReview
+
+    for var in ("MEMO_PROVIDER", "ANTHROPIC_API_KEY", "MEMO_EMBED_MODEL_PATH"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("MEMO_HOME", str(tmp_path / "home"))
+    services = build_services(Settings(provider="offline"), tmp_path / "memo.db")
+    for name, text in (("2026-02-02-kickoff.txt", KICKOFF), ("2026-02-16-review.txt", REVIEW)):
+        (tmp_path / name).write_text(text)
+    app = MemoApp(services)
+    said: list[str] = []
+    app.notify = lambda message, **_: said.append(str(message))  # type: ignore[method-assign]
+
+    async def answer(pilot: object, key: str, number: str) -> str:
+        await until(pilot, lambda: isinstance(app.screen, AppliedReview), "the review")
+        shown = " ".join(str(s.render()) for s in app.screen.query(Static))
+        assert number in shown, shown
+        await pilot.press(key)  # type: ignore[attr-defined]
+        return shown
+
+    async def script(pilot: object) -> None:
+        for n, name in enumerate(("2026-02-02-kickoff.txt", "2026-02-16-review.txt"), 1):
+            app.controllers.capture.capture(tmp_path / name)
+            await until(pilot, lambda n=n: len(said) >= n, "the capture")
+        assert said[-1] == "1 captured; 2 earlier decisions replaced (v reviews: keep or undo)"
+        await until(pilot, lambda: app.check_action("review_changes", ()) is True, "v")
+        await pilot.press("v")  # type: ignore[attr-defined]
+        first = await answer(pilot, "r", "(1 of 2)")  # undo
+        assert "keep it replaced?" in first
+        await answer(pilot, "a", "(2 of 2)")  # keep
+        await until(pilot, lambda: "2 changes decided" in said, "both decided")
+
+    try:
+        drive(app, script)
+        statuses = {c.status for c in services.store.changes.all()}
+        assert statuses == {"undone", "applied"}
+        assert ChangesService(services.store, "t").review() == []
+        current = [s for s, _ in decisions(services.store).values()]
+        assert current.count("superseded") == 1
     finally:
         services.close()
 

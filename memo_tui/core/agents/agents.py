@@ -202,8 +202,11 @@ CHAT_SYSTEM = """You answer questions about a team's meetings in a memory tool. 
 up with the tools (search_facts first; then meetings, lines, people or projects as needed).
 Every fact a tool returns carries a label like [3]: answer ONLY from facts the tools
 returned, and cite each claim with its label, exactly as given. Never invent a label or a
-fact. If what you found does not answer the question, say so plainly. Earlier questions and
-answers in the conversation are context for follow-up questions. Be brief."""
+fact. A fact with replaced_by was replaced by the fact it names: lead with the one that holds
+now and mention the old one after it. When search_facts says no_record, or what you found
+does not answer the question, begin with "No record of" and the topic, and name the closest
+facts as not answering it. Earlier questions and answers in the conversation are context for
+follow-up questions. Be brief."""
 
 CHAT_TOOLS = (
     "search_facts",

@@ -11,8 +11,8 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
 
+from memo_tui.core.agents.sourced import sourced_answer
 from memo_tui.core.llm.types import Completion, Request, ToolCall, Usage
-from memo_tui.core.recall.extractive import quoted
 from memo_tui.core.words import plural
 
 Policy = Callable[[Request], Completion]
@@ -260,7 +260,9 @@ _CONCEPT = re.compile(r"the concept (['\"])(?P<name>.+)\1")
 
 def concept_compile(request: Request) -> Completion:
     """Search for the concept by name, then write its three sections from what came back:
-    where it comes up, what was decided about it, and how that changed over time."""
+    where it comes up, what was decided about it (what holds now), and how that changed over
+    time (told by its decisions, tasks and notes, not excerpts or summaries, when there are
+    enough of them)."""
     step = _steps(request)
     found = _CONCEPT.search(request.messages[0].text)
     name = found["name"] if found else request.messages[0].text
@@ -283,11 +285,13 @@ def _concept_sections(name: str, facts: list[dict[str, Any]]) -> list[tuple[str,
         )
     else:
         scope = f"Nothing stored mentions '{name}' yet."
-    decided = [f for f in dated if f["type"] == "decision"]
+    decided = [f for f in dated if f["type"] == "decision" and not f.get("replaced_by")]
     insights = "\n".join(f"- {f['date']}: {_first(f['text'])}" for f in decided[-6:]) or (
         "No decision about it is on record."
     )
-    steps = [dated[0], dated[len(dated) // 2], dated[-1]] if len(dated) >= 3 else dated
+    said = [f for f in dated if f["type"] not in ("excerpt", "summary")]  # decided, owed, noted
+    told = said if len(said) >= 3 else dated
+    steps = [told[0], told[len(told) // 2], told[-1]] if len(told) >= 3 else told
     evolving = (
         "\n".join(
             f"- {f['date']} ({f['type'].replace('_', ' ')}): {_first(f['text'])}" for f in steps
@@ -307,7 +311,8 @@ def _first(text: str) -> str:
 
 def chat(request: Request) -> Completion:
     """Search the stored facts for the question and quote the strongest, each cited by its
-    label. A follow-up ("and when is it due?": few words of its own, leaning on the question
+    label, as `memo ask` does (what holds now first; "No record of …" when none is about
+    it). A follow-up ("and when is it due?": few words of its own, leaning on the question
     before) is searched together with that question, and so is one that finds nothing alone."""
     from memo_tui.core.recall.answer import NO_FACTS
 
@@ -327,7 +332,7 @@ def chat(request: Request) -> Completion:
         if names.get(r.call_id) == "search_facts"
     ]
     facts = found[-1].get("facts", []) if found else []
-    if not facts and step == 1 and earlier:
+    if (not facts or found[-1].get("no_record")) and step == 1 and earlier:
         return _turn(
             "Nothing alone; searching with the question before it.",
             _search(f"{earlier[-1]} {question}"),
@@ -335,8 +340,7 @@ def chat(request: Request) -> Completion:
         )
     if not facts:
         return _turn(NO_FACTS, step=step)
-    lines = [f"- {quoted(f['text'])} {f.get('cite', '')}" for f in facts[:3]]
-    return _turn("From your meetings:\n" + "\n".join(lines), step=step)
+    return _turn(sourced_answer(found[-1]), step=step)
 
 
 _LEANING = re.compile(

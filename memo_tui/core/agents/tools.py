@@ -6,12 +6,12 @@ back (as JSON); a write says what it did ("written", "unchanged", "skipped_user_
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from memo_tui.core.agents.citable import uncitable
 from memo_tui.core.agents.proposals import meeting_ids
 from memo_tui.core.agents.spec import RunSpec
 from memo_tui.core.llm.types import ToolSpec
@@ -76,20 +76,15 @@ def fact_json(fact: FactRecord) -> dict[str, Any]:
 
 
 def _search_facts(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
-    """The ask pipeline's retrieval: dates and names read from the query filter it, and it
-    is hybrid when the run has an embedder."""
-    from memo_tui.core.recall.filters import parse_question, with_entities
-    from memo_tui.core.recall.retrieve import retrieve
+    """What `memo ask` finds, as it finds it (hybrid when the run has an embedder): what
+    holds now first, and the gate says when none of it is about the query."""
+    from memo_tui.core.recall.found import found_json, search_facts
 
-    query, directory = str(args["query"]), ctx.store.people.directory()
-    filters = with_entities(parse_question(query, dt.date.today()), query, directory)
-    if args.get("types"):
-        filters = replace(filters, fact_types=tuple(args["types"]))
     search = ctx.search or SearchContext(None)
     limit = max(1, min(int(args.get("limit", 10)), 30))
-    found = retrieve(ctx.store, search.embedder, query, filters, limit=limit, index=search.index)
-    facts = {"facts": [fact_json(hit.fact) for hit in found.hits]}
-    return {**facts, "note": found.note} if found.note else facts
+    types = tuple(args.get("types") or ())
+    found = search_facts(ctx.store, search.embedder, str(args["query"]), types, limit, search.index)
+    return found_json(found, fact_json)
 
 
 def _get_fact(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -151,10 +146,8 @@ def _write_section(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     if ctx.spec.entity_type is None or ctx.spec.entity_id is None:
         return {"error": "this run has no entity to write about"}
     cited = [int(k) for k in args.get("cited_fact_ids") or []]
-    known = ctx.store.facts.by_keys(cited)
-    missing = [k for k in cited if k not in known]
-    if missing:
-        return {"error": f"no such fact ids: {missing}; cite ids the tools returned"}
+    if refused := uncitable(ctx.store, ctx.spec, cited):
+        return {"error": refused}
     outcome = ctx.store.sections.write(
         ctx.spec.entity_type,
         ctx.spec.entity_id,
@@ -307,9 +300,8 @@ def _link_evidence(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     if section is None:
         return {"error": f"no section {key!r} yet: write it first"}
     added = [int(k) for k in args.get("fact_ids") or []]
-    missing = [k for k in added if k not in ctx.store.facts.by_keys(added)]
-    if missing:
-        return {"error": f"no such fact ids: {missing}; cite ids the tools returned"}
+    if refused := uncitable(ctx.store, ctx.spec, added):
+        return {"error": refused}
     cited = list(dict.fromkeys([*section.cited_fact_keys, *added]))
     outcome = ctx.store.sections.write(
         ctx.spec.entity_type, ctx.spec.entity_id, key, section.body, cited, "agent"
@@ -330,7 +322,8 @@ TOOLS: dict[str, Tool] = {
     for t in (
         Tool(
             "search_facts",
-            "Keyword search over every stored fact (decisions, action items, notes).",
+            "Search every stored fact, in answer order: replaced_by names what replaced a "
+            "decision; no_record says none of the facts is about the query.",
             _object(
                 {
                     "query": {"type": "string"},

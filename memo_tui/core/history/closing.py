@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from memo_tui.core.capture.subject import subject_words
@@ -44,7 +45,8 @@ NOT_DONE = re.compile(
 TICKED = re.compile(r"^\s*[-*]\s*\[[xX]\]")
 _SPEAKER = re.compile(r"^\s*(?:\[[\d:.]+\]\s*)?([^:\n]{2,60}):\s+(.*)$")
 WEAK_SHARE = 0.35  # of the item's weight said again, with its owner, to propose closing it
-SHARED_WEIGHT = 3.0  # and this much rarity-weighted overlap
+SHARED_WEIGHT = 3.0  # and this much rarity-weighted overlap,
+SHARED_WORDS = 4  # or this many words (in a small store, no word is rare)
 
 
 @dataclass(frozen=True)
@@ -86,6 +88,16 @@ def _said_names(text: str) -> set[str]:
     return {w.lower() for w in re.findall(r"[^\W\d_]+", text)}
 
 
+def _rarity(store: Store, items: list[OpenItem]) -> Callable[[str], float]:
+    """How rare a word is across what the store says: its open items and every decision's
+    subject (over the open items alone, a store with one open item makes no word rare)."""
+    subjects = [set(subject.split()) for subject in store.changes.decision_subjects()]
+    counts = Counter(w for item in items for w in subject_words([item.description]))
+    counts.update(w for subject in subjects for w in subject)
+    documents = len(items) + len(subjects)
+    return lambda word: math.log((documents + 1) / (counts[word] + 0.5))
+
+
 def closings(store: Store, capture_id: int) -> list[NewChange]:
     """Earlier open action items this capture reports done: one sentence closes one item."""
     said = done_sentences(store.captures.text(capture_id))
@@ -95,14 +107,11 @@ def closings(store: Store, capture_id: int) -> list[NewChange]:
     items = [i for i in store.changes.open_items_before(capture_id) if i.id not in asked]
     if not items:
         return []
-    counts = Counter(w for item in items for w in subject_words([item.description]))
+    rarity = _rarity(store, items)
     firsts = Counter(
         p.name.split()[0].lower() for p in store.people.directory().people if p.name.split()
     )
     common = {name for name, n in firsts.items() if n > 1}  # two Sams: "Sam" names neither
-
-    def rarity(word: str) -> float:
-        return math.log((len(items) + 1) / (counts[word] + 0.5))
 
     owns = {item.id: subject_words([item.description]) for item in items}
     weights = {i: sum(rarity(w) for w in own) or 1.0 for i, own in owns.items()}
@@ -122,7 +131,8 @@ def closings(store: Store, capture_id: int) -> list[NewChange]:
             # said by its owner: a shared first name counts here ("Alex" owes it, an Alex says it)
             by_owner = bool(_names(item.owner) & _said_names(sentence.speaker or ""))
             named = bool(names & _said_names(sentence.text))
-            if not (named or by_owner) or shared < SHARED_WEIGHT or share < WEAK_SHARE:
+            enough = shared >= SHARED_WEIGHT or len(own & words) >= SHARED_WORDS
+            if not (named or by_owner) or not enough or share < WEAK_SHARE:
                 continue
             if best is None or share > best[0]:
                 best = (share, item, "weak")

@@ -26,8 +26,12 @@ class ChangesService:
         self.refreshed = refreshed  # e.g. embed the facts whose text a change re-worded
 
     def review(self) -> list[ChangeRecord]:
-        """What waits for the user: proposals, oldest evidence first."""
-        return sorted(self.store.changes.all(("proposed",)), key=lambda c: c.id)
+        """What waits for the user: proposals, then what memo applied on its own and nobody
+        has kept or undone yet, each oldest first."""
+        waiting = self.store.changes.all(("proposed", "applied"))
+        proposed = [c for c in waiting if c.status == "proposed"]
+        applied = [c for c in waiting if c.applied_by_memo]
+        return sorted(proposed, key=lambda c: c.id) + sorted(applied, key=lambda c: c.id)
 
     def listed(self, everything: bool = False) -> list[ChangeRecord]:
         """Proposed and applied changes (every one, with `everything`), newest first."""
@@ -35,8 +39,13 @@ class ChangesService:
 
     def decide(self, change_id: int, verb: str) -> ChangeRecord:
         """`accept` a proposal (it takes effect), `reject` it, or `undo` an applied change (the
-        old decision holds again, the item is open again)."""
-        done = self.store.changes.decide(change_id, VERBS[verb], self.user)
+        old decision holds again, the item is open again). Of a change memo applied on its
+        own, `accept` keeps it and `reject` undoes it."""
+        status = VERBS[verb]
+        change = self.store.changes.get(change_id)
+        if verb == "reject" and change is not None and change.applied_by_memo:
+            status = "undone"
+        done = self.store.changes.decide(change_id, status, self.user)
         if self.refreshed is not None:
             self.refreshed()
         return done

@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import ParamSpec
 
 from memo_tui.core.entities.resolve import NeedsDisambiguation, resolve
@@ -29,11 +29,10 @@ from memo_tui.core.recall.claims import unsupported_claim
 from memo_tui.core.recall.current import Change
 from memo_tui.core.recall.extractive import extractive_answer
 from memo_tui.core.recall.filters import QuestionFilters
-from memo_tui.core.recall.gate import Relevance, judge
+from memo_tui.core.recall.found import find
+from memo_tui.core.recall.gate import Relevance
 from memo_tui.core.recall.index import VectorIndex
 from memo_tui.core.recall.members import Membership, membership
-from memo_tui.core.recall.order import ordered
-from memo_tui.core.recall.retrieve import retrieve, search_words
 from memo_tui.core.recall.router import route
 from memo_tui.core.recall.search import (
     MIN_SIMILARITY,
@@ -151,19 +150,17 @@ async def ask_stream(
     filters, router_note = await route(
         question, directory, today or dt.date.today(), provider, router_model, router_deadline_s
     )
+    ask_which, names = which_one(filters.unresolved, directory)
     found = await asyncio.to_thread(
-        retrieve, store, embedder, question, filters, min_similarity, limit, index
+        find, store, embedder, question, filters, directory, min_similarity, limit, index, not names
     )
     note = "; ".join(n for n in (found.note, router_note) if n) or None
-    hits, changes = await asyncio.to_thread(ordered, store, found.hits, question, directory)
-    found = replace(found, hits=hits)
+    changes, relevance = found.changes, found.relevance
     yield Retrieved(found.hits, filters, found.mode, note)
     if not found.hits:
         yield AnswerDelta(NO_FACTS)
         yield Answered(AskResult(NO_FACTS, [], filters, found.mode, 0, note, no_record=True))
         return
-    ask_which, names = which_one(filters.unresolved, directory)
-    relevance = await _relevance(store, question, found.hits, directory, names)
     if ask_which:
         yield AnswerDelta(ask_which)
     sources = _Sources(
@@ -197,17 +194,6 @@ async def ask_stream(
         truncated=written.truncated,
     )
     yield Answered(result)
-
-
-async def _relevance(
-    store: Store, question: str, hits: list[Hit], directory: Directory, which: tuple[str, ...]
-) -> Relevance:
-    """Whether the hits answer the question; a question about one of several people
-    (`which`) is answered for each, not gated."""
-    if which:
-        return Relevance(True, question)
-    words = search_words(question).split()
-    return await asyncio.to_thread(judge, store, question, words, hits, directory)
 
 
 @dataclass(frozen=True)

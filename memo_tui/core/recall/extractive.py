@@ -205,7 +205,7 @@ def extractive_answer(
     yes = reported_yes(question, texts, most)
     listed = member.said([(n + 1, texts[n]) for n in sorted(shown)]) if member else ""
     if relevance is not None and not relevance.answered:
-        head = f'No record of "{relevance.topic}" ({relevance.why}). Closest, not answering it:'
+        head = f"{relevance.no_record()}. Closest, not answering it:"
     elif yes is not None:
         head = f"Yes, reported done [{yes}]. From your meetings:"
     elif listed:

@@ -165,6 +165,10 @@ class Relevance:
     topic: str  # the question's key terms, as asked
     why: str = ""  # what the gate saw, when it found no record
 
+    def no_record(self) -> str:
+        """'No record of "office lease" (no fact mentions lease)'"""
+        return f'No record of "{self.topic}" ({self.why})'
+
 
 _YEAR = re.compile(r"(?:19|20)\d\d")
 

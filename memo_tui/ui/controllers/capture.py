@@ -29,6 +29,20 @@ _OUTCOMES = {
 }
 
 
+def _changed(results: list[CaptureResult]) -> str:
+    """ "; 1 earlier decision replaced, 1 change to review (v reviews: keep or undo)": what a
+    capture changed, and where to look again."""
+    changes = [c for r in results for c in r.changes]
+    applied = sum(1 for c in changes if c.status == "applied")  # strong: replaced decisions
+    waiting = sum(1 for c in changes if c.status == "proposed")
+    said = [
+        f"{plural(applied, 'earlier decision')} replaced" if applied else "",
+        f"{plural(waiting, 'change')} to review" if waiting else "",
+    ]
+    told = ", ".join(s for s in said if s)
+    return f"; {told} (v reviews: keep or undo)" if told else ""
+
+
 class CaptureController(Controller):
     def choose(self) -> None:
         """The path dialog, then the capture (one at a time: the job bar shows it)."""
@@ -157,6 +171,7 @@ class CaptureController(Controller):
         said = ", ".join(f"{n} {_OUTCOMES.get(status, status)}" for status, n in counts.items())
         if cancelled:
             said += f"; stopped after {len(results)} of {total} (ctrl+x)"
+        said += _changed(results)
         problems = [r.error for r in results if r.status == "rejected" and r.error]
         kept = [r.error for r in results if r.status == "needs_replace" and r.error]
         self.say(said or "nothing captured")

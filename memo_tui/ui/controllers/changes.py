@@ -14,9 +14,10 @@ class ChangesController(Controller):
         self.run(self._review(), group="changes")
 
     async def _review(self) -> None:
-        """Accept, reject, or leave for later; escape stops."""
+        """Accept, reject, or leave for later; then keep or undo what memo applied on its
+        own; escape stops."""
         from memo_tui.core.history.service import ChangesService
-        from memo_tui.ui.dialogs.change_review import ChangeReview
+        from memo_tui.ui.dialogs.change_review import AppliedReview, ChangeReview
 
         service = ChangesService(self.services.store, self.services.settings.user_name)
         waiting = await asyncio.to_thread(service.review)
@@ -25,7 +26,8 @@ class ChangesController(Controller):
             return
         decided = 0
         for number, change in enumerate(waiting, 1):
-            answer = await self.app.push_screen_wait(ChangeReview(change, number, len(waiting)))
+            dialog = AppliedReview if change.applied_by_memo else ChangeReview
+            answer = await self.app.push_screen_wait(dialog(change, number, len(waiting)))
             if answer is None:
                 break
             if answer in ("accept", "reject"):

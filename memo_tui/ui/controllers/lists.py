@@ -119,6 +119,7 @@ class ListsController(Controller):
             pane.show_rows(pane_rows)
 
     def _status(self) -> Status:
+        from memo_tui.core.history.service import ChangesService
         from memo_tui.core.llm import select
 
         services, store = self.services, self.services.store
@@ -134,12 +135,13 @@ class ListsController(Controller):
         parts = [f"{provider}{model}", search]
         if waiting:
             parts.append(f"{plural(waiting, 'name')} to settle (w)")
-        changes = len(store.changes.all(("proposed",)))
-        if changes:
-            parts.append(f"{plural(changes, 'change')} to review (v)")
+        review = ChangesService(store, services.settings.user_name).review()
+        proposed = sum(1 for c in review if c.status == "proposed")
+        if proposed:  # what memo applied on its own is said when captured, and v shows it
+            parts.append(f"{plural(proposed, 'change')} to review (v)")
         parts.append(f"today ${spend / 1e6:.2f}")
         parts.append("F1 help")
-        return Status(line("  |  ".join(parts)), waiting, changes)
+        return Status(line("  |  ".join(parts)), waiting, len(review))
 
     # Other processes' writes
 

@@ -46,12 +46,13 @@ class ChangeReview(Dialog[str]):
         self.number = number
         self.count = count
 
+    QUESTIONS = ("Is this action item done?", "Does the later decision replace this one?")
+    ANSWERED = ("Accept (a)", "Reject (r)")
+
     def compose(self) -> ComposeResult:
         change = self.change
         closes = change.kind == "closes"
-        question = (
-            "Is this action item done?" if closes else "Does the later decision replace this one?"
-        )
+        question = self.QUESTIONS[0] if closes else self.QUESTIONS[1]
         with Vertical():
             yield Label(line(f"{question}  ({self.number} of {self.count})"), classes="title")
             yield Static(
@@ -67,8 +68,8 @@ class ChangeReview(Dialog[str]):
             )
             yield Static(line(f"Why memo asks: {change.reason}", style="dim"))
             with Horizontal(classes="buttons"):
-                yield Button("Accept (a)", id="accept", variant="primary")
-                yield Button("Reject (r)", id="reject")
+                yield Button(self.ANSWERED[0], id="accept", variant="primary")
+                yield Button(self.ANSWERED[1], id="reject")
                 yield Button("Later (l)", id="later")
 
     @staticmethod
@@ -90,3 +91,24 @@ class ChangeReview(Dialog[str]):
     @on(Button.Pressed)
     def pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id)
+
+
+class AppliedReview(ChangeReview):
+    """A change memo applied on its own (strong evidence), shown once for the user to keep or
+    undo: "accept" keeps it, "reject" undoes it."""
+
+    HELP = (
+        "memo linked these on strong evidence (the later call says it changes the earlier "
+        "one). Keep leaves the earlier one as history; undo makes it current again."
+    )
+
+    BINDINGS = [
+        Binding("a", "answer('accept')", "Keep", id="changes.keep"),
+        Binding("r", "answer('reject')", "Undo", id="changes.undo"),
+        Binding("l", "answer('later')", "Later", id="changes.later"),
+    ]
+    QUESTIONS = (
+        "memo marked this action item done: keep it?",
+        "memo found the later decision replaces this one: keep it replaced?",
+    )
+    ANSWERED = ("Keep (a)", "Undo (r)")
