@@ -508,6 +508,16 @@ def test_a_due_date_is_short_and_an_overdue_one_is_red() -> None:
     assert short_name("Priya Natarajan") == "Priya N." and short_name("Sam Chen") == "Sam Chen"
 
 
+def test_a_replaced_decision_says_when_it_was_replaced() -> None:
+    from memo_tui.ui.widgets.facts import told
+    from store import FactPeople
+
+    replaced = FactPeople(status="superseded", superseded_by=7, valid_to="2026-02-16")
+    said = "Brightline it is. (decided by Nadia Roy) (superseded)"
+    assert told(said, replaced) == "Brightline it is. (replaced 16 Feb)"
+    assert told(said, FactPeople()) == "Brightline it is. (superseded)"  # no date known
+
+
 def test_the_feed_keeps_a_readable_fact_column_at_80_columns(services: Services) -> None:
     app = MemoApp(services)
 

@@ -61,6 +61,15 @@ def without_labels(text: str) -> str:
     return _WHO_LABELS.sub("", text)
 
 
+def told(text: str, who: FactPeople | None) -> str:
+    """The fact's text as its row tells it: without what its columns show, and a replaced
+    decision with the day it was replaced ("(replaced 16 Feb)", not "(superseded)")."""
+    text = without_labels(text)
+    if who is not None and who.valid_to:
+        text = text.replace(" (superseded)", f" (replaced {due(who.valid_to, who.valid_to)})")
+    return text
+
+
 def due(when: str | None, said_on: str = "", open_: bool = False) -> str | Text:
     """A due date, short: "24 Apr" in the year of the meeting that set it (`said_on`),
     "Apr 27" in another ("" for none); an open item's that has passed in red."""
@@ -242,7 +251,7 @@ class FactsPane(Pane):
             cells: list[str | Text] = [
                 fact.fact_type.replace("_", " "),
                 day(fact.occurred_at, fact.captured_at),
-                line(without_labels(fact.text), fact_room),
+                line(told(fact.text, who), fact_room),
                 line(short_name((who.owner or who.decided_by or "") if who else ""), WHO_WIDTH),
                 due(
                     who.due_date if who else None,
