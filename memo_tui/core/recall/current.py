@@ -112,12 +112,13 @@ def decisions_first(store: Store, hits: list[Hit], question: str) -> list[Hit]:
             d.superseded_by for d in decided if d.superseded_by
         }
         enough = min(OPENED_WORDS, len(asked))
-        first = [h for h in lead if _replaced_one(h, changed) and shared(h) >= enough]
+        first = [h for h in lead if _replaced_another(h, changed) and shared(h) >= enough]
         lead = first + [h for h in lead if h not in first]
     return lead + [h for h in hits if h not in lead]
 
 
-def _replaced_one(hit: Hit, changed: set[int | None]) -> bool:
+def _replaced_another(hit: Hit, changed: set[int | None]) -> bool:
+    """Whether the hit is a decision that replaced an earlier one (`changed`: their ids)."""
     return hit.fact.fact_type == "decision" and hit.fact.fact_id in changed
 
 
