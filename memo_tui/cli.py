@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from memo_tui import (
     __version__,
     cli_agents,
+    cli_ask,
     cli_doctor,
     cli_email,
     cli_history,
@@ -24,7 +25,7 @@ from memo_tui import (
     cli_projects,
     render,
 )
-from memo_tui.core.safety import sanitize, sanitize_line
+from memo_tui.core.safety import sanitize_line
 from memo_tui.render import warn
 
 if TYPE_CHECKING:
@@ -102,8 +103,7 @@ def build_parser() -> argparse.ArgumentParser:
         "backfill", parents=[common], help="embed every fact that has no vector yet"
     )
 
-    ask = commands.add_parser("ask", parents=[common], help="ask your meetings a question")
-    ask.add_argument("question", metavar="QUESTION")
+    cli_ask.add_parser(commands, common)
 
     people = commands.add_parser(
         "people", parents=[common], help="people, their aliases, open action items, decisions"
@@ -367,43 +367,6 @@ def _costs(args: argparse.Namespace, services: Services) -> int:
         )
     else:
         render.print_costs(summary, report)
-    return EXIT_OK
-
-
-def _ask(args: argparse.Namespace, services: Services) -> int:
-    import asyncio
-
-    if not args.question.strip():
-        warn('memo ask: ask a question, e.g. memo ask "why did we pick Postgres?"')
-        return EXIT_USAGE
-
-    from memo_tui.core.llm.errors import LLMError
-    from memo_tui.core.recall.answer import AnswerDelta, Answered, AskResult
-
-    events = services.ask(args.question)
-
-    async def consume() -> AskResult:
-        async for event in events:
-            if isinstance(event, AnswerDelta) and not args.json:
-                sys.stdout.write(sanitize(event.text))  # the answer streams in
-                sys.stdout.flush()
-            elif isinstance(event, Answered):
-                return event.result
-        raise AssertionError("ask_stream always ends with Answered")
-
-    try:
-        result = asyncio.run(consume())
-    except LLMError as error:
-        if not args.json:
-            print()
-        warn(f"memo ask: {error}")
-        return EXIT_REFUSED
-    if args.json:
-        cited = [hit.fact for hit in result.citations]
-        render.emit_json(render.ask_json(result, services.store.facts.people_of(cited)))
-    else:
-        print()
-        render.print_sources(result)
     return EXIT_OK
 
 
@@ -850,7 +813,7 @@ _HANDLERS: dict[str, Handler] = {
     "doctor": cli_doctor.doctor,
     "costs": _costs,
     "backfill": _backfill,
-    "ask": _ask,
+    "ask": cli_ask.ask,
     "people": _people,
     "resolve": _resolve,
     "confirm": _confirm,

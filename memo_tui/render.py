@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Mapping
-from textwrap import shorten
 from typing import TYPE_CHECKING, Any
 
 from memo_tui.core.safety import sanitize, sanitize_line
@@ -113,7 +111,7 @@ def fact_json(fact: FactRecord, people: FactPeople | None = None) -> dict[str, A
     }
 
 
-def _span(start: int | None, end: int | None) -> str:
+def line_range(start: int | None, end: int | None) -> str:
     """The lines a fact was read from ("L12", "L12-14"), or "unverified" when none."""
     return "unverified" if start is None else f"L{start}" + (f"-{end}" if end != start else "")
 
@@ -123,7 +121,7 @@ def print_items(decisions: list[DecisionRecord], actions: list[ActionItemRecord]
     holds = {d.id: d for d in decisions}
     for d in sorted(decisions, key=lambda d: not d.current):
         by = f" ({sanitize_line(d.decider)})" if d.decider else ""
-        span = _span(d.line_start, d.line_end)
+        span = line_range(d.line_start, d.line_end)
         label = "decision" if d.current else "replaced"
         print(f"  {label:<9} {span:<9} {sanitize_line(d.description)}{by}")
         if d.reasoning and d.current:
@@ -136,7 +134,7 @@ def print_items(decisions: list[DecisionRecord], actions: list[ActionItemRecord]
         owner += " (which one?)" if a.pending else ""
         due = f", due {a.due_date}" if a.due_date else ""
         done = {"done": ", done", "dropped": ", turned down"}.get(a.status, "")
-        span = _span(a.line_start, a.line_end)
+        span = line_range(a.line_start, a.line_end)
         print(f"  action    {span:<9} {sanitize_line(a.description)} -> {owner}{due}{done}")
 
 
@@ -243,7 +241,8 @@ def print_facts(facts: list[FactRecord], filtered: bool = False) -> None:
             print("No facts yet. Capture a transcript: memo capture PATH")
         return
     for fact in facts:
-        where = f"{sanitize_line(fact.capture_title or '')} {_span(fact.line_start, fact.line_end)}"
+        lines = line_range(fact.line_start, fact.line_end)
+        where = f"{sanitize_line(fact.capture_title or '')} {lines}"
         when = fact.occurred_at or fact.captured_at[:10]
         print(f"{fact.fact_type:<12} #{fact.fact_id:<5} {when}  {where.strip()}")
         for line in sanitize(fact.text).split("\n"):
@@ -302,70 +301,6 @@ def print_costs(total: dict[str, int], report: dict[str, list[dict[str, Any]]]) 
                 f"  {sanitize_line(line['key']):<32} {line['calls']:>5} calls  {tokens:<24} "
                 f"{dollars(line['cost_microdollars'])}"
             )
-
-
-def ask_json(result: Any, people: Mapping[int, FactPeople] | None = None) -> dict[str, Any]:
-    """An answer and its citations (a decision or action item with who it is about)."""
-    people = people or {}
-    return {
-        "answer": result.answer,
-        "citations": [
-            {
-                "n": n,
-                "fact_type": hit.fact.fact_type,
-                "fact_id": hit.fact.fact_id,
-                "text": hit.fact.text,
-                "capture_id": hit.fact.capture_id,
-                "title": hit.fact.capture_title,
-                "date": hit.fact.occurred_at or hit.fact.captured_at[:10],
-                "lines": [hit.fact.line_start, hit.fact.line_end]
-                if hit.fact.line_start is not None
-                else None,
-                "cited": n in result.cited,
-                **(vars(people[hit.fact.fact_key]) if hit.fact.fact_key in people else {}),
-            }
-            for n, hit in enumerate(result.citations, 1)
-        ],
-        "filters": result.filters.describe(),
-        "retrieval": {"mode": result.mode, "candidates": result.candidates, "note": result.note},
-        "removed_citations": result.removed_citations,
-        "no_record": result.no_record,
-        "which": list(result.which),
-        "model_failed": result.model_failed,
-        "truncated": result.truncated,
-    }
-
-
-def print_sources(result: Any) -> None:
-    """The numbered sources under an answer (or, with none, what was searched)."""
-    if result.removed_citations:
-        warn(f"({result.removed_citations} citation(s) that named no fact were removed)")
-    if result.note:
-        warn(f"({result.note})")
-    for name in result.filters.unresolved:
-        warn(
-            f'("{sanitize_line(name)}" could be several people, so no one was filtered for: '
-            f'memo resolve "{sanitize_line(name)}")'
-        )
-    if not result.citations:
-        applied = {k: v for k, v in result.filters.describe().items() if v}
-        print(f"Searched with filters: {applied or 'none'}")
-        return
-    print("\nSources:")
-    for n, hit in enumerate(result.citations, 1):
-        if n in result.cited:
-            print(_source(n, hit.fact))
-    rest = [(n, hit) for n, hit in enumerate(result.citations, 1) if n not in result.cited]
-    if rest:  # what else matched, with its words
-        print("Also matched, not cited:")
-    for n, hit in rest:
-        said = (hit.fact.text.strip().splitlines() or [""])[0]
-        print(f"{_source(n, hit.fact)}\n      {sanitize_line(shorten(said, 90, placeholder='…'))}")
-
-
-def _source(n: int, fact: FactRecord) -> str:
-    where = f"{sanitize_line(fact.capture_title or 'note')} {_span(fact.line_start, fact.line_end)}"
-    return f"  [{n}] {fact.fact_type} - {where} ({fact.occurred_at or fact.captured_at[:10]})"
 
 
 def person_json(

@@ -58,6 +58,13 @@ def filtered_facts(
     return [FactRecord(*row) for row in rows]
 
 
+def fact_keys(conn: Connection, flt: FactFilter) -> list[int]:
+    """The keys of the facts a filter allows."""
+    clauses, params = filter_clauses(flt)
+    where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
+    return [row[0] for row in conn.execute(text(f"SELECT fact_key FROM facts {where}"), params)]
+
+
 # The feed's order, total: a fact key is unique. Notes and digests (no capture) come after
 # the meetings of their day. FactCursor.after computes the same key from a record.
 _FEED_KEY = f"({FACT_DAY}, coalesce(capture_id, 0), fact_key)"

@@ -31,9 +31,11 @@ class Services:
     embed: EmbedService
     vectors: VectorIndex  # for long-lived processes; loads on first use
 
-    def ask(self, question: str, index: VectorIndex | None = None) -> AsyncIterator[AskEvent]:
+    def ask(
+        self, question: str, index: VectorIndex | None = None, every: bool = False
+    ) -> AsyncIterator[AskEvent]:
         """`ask_stream` with this store, provider, models and deadlines (pass `self.vectors`
-        from a long-lived process)."""
+        from a long-lived process); `every`: with every fact a listing question allows."""
         from memo_tui.core.recall.answer import ask_stream
 
         settings = self.settings
@@ -48,6 +50,7 @@ class Services:
             router_model=select.model_for(settings, "router"),
             router_deadline_s=settings.router_deadline_s,
             index=index,
+            every=every,
         )
 
     def close(self) -> None:

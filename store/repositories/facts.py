@@ -32,6 +32,11 @@ class Facts(Repository):
         with self._read() as conn:
             return facts.filtered_facts(conn, flt, limit, offset)
 
+    def keys(self, flt: FactFilter) -> list[int]:
+        """The keys of the facts a filter allows (what `filtered` would return)."""
+        with self._read() as conn:
+            return facts.fact_keys(conn, flt)
+
     def people_of(self, found: Sequence[FactRecord]) -> dict[int, FactPeople]:
         """Who each decision and action item among `found` is about, by fact key."""
         with self._read() as conn:

@@ -220,6 +220,56 @@ def test_person_filter_keeps_to_that_person(demo: Store, embedder: FastEmbedder)
             assert item.person_id == cheng
 
 
+@pytest.mark.parametrize(
+    ("question", "listed"),
+    [
+        ("what does Tom owe?", "for Tom Adeyemi"),
+        ("What are Sam Cheng's open action items?", "for Sam Cheng"),
+        ("what did we decide in October?", "from 2026-10-01 to 2026-10-31"),
+        (
+            "which decisions were made with Priya in October?",
+            "in the meetings of Priya Natarajan from 2026-10-01 to 2026-10-31",
+        ),
+        # a word of its own: one thing is asked about, not a list
+        ("why did we pick Postgres for Atlas?", None),
+        ("what does Tom owe for the rollback runbook?", None),
+        ("what did we decide?", None),  # no whose, no when: no list to count
+    ],
+)
+def test_a_question_naming_only_its_filters_is_a_listing(
+    demo: Store, question: str, listed: str | None
+) -> None:
+    from memo_tui.core.recall.listing import listing
+
+    directory = demo.people.directory()
+    filters = with_entities(parse_question(question, TODAY), question, directory)
+    found = listing(demo, question, filters)
+    assert (found.scope if found else None) == listed
+
+
+def test_a_listing_says_how_many_more_and_every_one_can_be_asked_for(
+    demo: Store, embedder: FastEmbedder
+) -> None:
+    """ "6 more action items for Tom": the count is the store's, not the top ten's, and
+    `every` quotes them all; a listing by date quotes only facts of the list."""
+    owed = [i for i in demo.captures.action_items(range(1, 40)) if i.person_name == "Tom Adeyemi"]
+    result = ask(demo, embedder, "what does Tom owe?", today=TODAY)
+    assert result.listing is not None and result.listing.total == len(owed) > 3
+    assert result.answer.splitlines()[-1] == f"({len(owed) - 3} more action items for Tom Adeyemi)"
+    every = ask(demo, embedder, "what does Tom owe?", today=TODAY, every=True)
+    quoted = [line for line in every.answer.splitlines() if line.startswith("- ")]
+    assert len(quoted) == len(owed) and "more action items" not in every.answer
+    assert {h.fact.fact_id for h in every.citations} >= {i.id for i in owed}
+    october = ask(demo, embedder, "what did we decide in October?", today=TODAY)
+    assert not october.no_record  # a month alone is no topic the facts must name
+    told = [october.citations[n - 1].fact for n in october.cited]
+    assert told and {f.fact_type for f in told} == {"decision"}
+    assert all("2026-10-01" <= (f.occurred_at or "") <= "2026-10-31" for f in told)
+    assert re.fullmatch(
+        r"\(\d+ more decisions from 2026-10-01 to 2026-10-31\)", october.answer.splitlines()[-1]
+    )
+
+
 def test_ask_from_the_command_line(memo, tmp_path) -> None:  # type: ignore[no-untyped-def]
     run = memo("--demo", "ask", "who owns the Stripe account setup?", "--json")
     assert run.code == 0, run.stderr
@@ -249,6 +299,19 @@ def test_ask_from_the_command_line(memo, tmp_path) -> None:  # type: ignore[no-u
     cited, _, rest = plain.stdout.partition("Also matched, not cited:")
     assert re.search(r"more matching facts? in the sources", cited), plain.stdout
     assert re.search(r"^  \[\d+\] \w+ - .+\n      \S", rest, re.MULTILINE), plain.stdout
+    # a listing question says how many more there are, and how to see every one
+    owed = memo("--demo", "ask", "what does Tom owe?")
+    assert owed.stdout.rstrip().endswith(
+        '6 more action items for Tom Adeyemi: memo ask --all "what does Tom owe?"'
+    ), owed.stdout
+    every = memo("--demo", "ask", "--all", "what does Tom owe?", "--json").json()
+    assert every["listed"] == {
+        "total": 9,
+        "types": ["action_item"],
+        "scope": "for Tom Adeyemi",
+        "not_cited": 0,
+    }
+    assert sum(c["cited"] for c in every["citations"]) == 9
 
 
 def test_ask_streams_from_the_fake_anthropic_server_on_the_command_line(memo, tmp_path) -> None:  # type: ignore[no-untyped-def]

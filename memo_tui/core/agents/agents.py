@@ -205,8 +205,10 @@ returned, and cite each claim with its label, exactly as given. Never invent a l
 fact. A fact with replaced_by was replaced by the fact it names: lead with the one that holds
 now and mention the old one after it. When search_facts says no_record, or what you found
 does not answer the question, begin with "No record of" and the topic, and name the closest
-facts as not answering it. Earlier questions and answers in the conversation are context for
-follow-up questions. Be brief."""
+facts as not answering it. When search_facts gives listed.total and you cite fewer of them,
+say how many more there are and that "show all" lists them (search again with every=true
+when asked to). Earlier questions and answers in the conversation are context for follow-up
+questions. Be brief."""
 
 CHAT_TOOLS = (
     "search_facts",

@@ -11,7 +11,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
 
-from memo_tui.core.agents.sourced import sourced_answer
+from memo_tui.core.agents.sourced import MOST, sourced_answer
 from memo_tui.core.llm.types import Completion, Request, ToolCall, Usage
 from memo_tui.core.words import plural
 
@@ -313,7 +313,8 @@ def chat(request: Request) -> Completion:
     """Search the stored facts for the question and quote the strongest, each cited by its
     label, as `memo ask` does (what holds now first; "No record of …" when none is about
     it). A follow-up ("and when is it due?": few words of its own, leaning on the question
-    before) is searched together with that question, and so is one that finds nothing alone."""
+    before) is searched together with that question, and so is one that finds nothing alone;
+    "show all" quotes every fact the question before it matched."""
     from memo_tui.core.recall.answer import NO_FACTS
 
     asked = [n for n, m in enumerate(request.messages) if m.role == "user" and m.text]
@@ -322,8 +323,12 @@ def chat(request: Request) -> Completion:
     since = request.messages[asked[-1] + 1 :]
     step = sum(1 for m in since if m.role == "assistant")
     if step == 0:
+        asked_before = [q for q in earlier if not SHOW_ALL.match(q)]
+        if asked_before and SHOW_ALL.match(question):
+            return _turn("Listing every one.", _search(asked_before[-1], every=True), step=step)
         query = f"{earlier[-1]} {question}" if earlier and _follow_up(question) else question
         return _turn("Searching the stored facts.", _search(query), step=step)
+    every = any(call.arguments.get("every") for m in since for call in m.tool_calls)
     names = {call.id: call.name for m in since for call in m.tool_calls}
     found = [
         json.loads(r.content)
@@ -340,7 +345,7 @@ def chat(request: Request) -> Completion:
         )
     if not facts:
         return _turn(NO_FACTS, step=step)
-    return _turn(sourced_answer(found[-1]), step=step)
+    return _turn(sourced_answer(found[-1], len(facts) if every else MOST), step=step)
 
 
 _LEANING = re.compile(
@@ -358,8 +363,17 @@ def _follow_up(question: str) -> bool:
     return bool(_LEANING.search(question)) and len(search_words(question).split()) <= 3
 
 
-def _search(query: str, limit: int = 10) -> tuple[str, dict[str, Any]]:
-    return "search_facts", {"query": query, "limit": limit}
+def _search(query: str, limit: int = 10, every: bool = False) -> tuple[str, dict[str, Any]]:
+    return "search_facts", {"query": query, "limit": limit, **({"every": True} if every else {})}
+
+
+# "show all", "list them all", "all of them", "show me the rest": the question before, with
+# every fact it matched.
+SHOW_ALL = re.compile(
+    r"^\W*(?:(?:show|list|give|see)(?: me)?(?: them)? (?:all|every\w*|the rest|the others)"
+    r"|all of them|(?:and )?the rest)\b",
+    re.IGNORECASE,
+)
 
 
 POLICIES: dict[str, Policy] = {

@@ -82,8 +82,9 @@ def _search_facts(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
 
     search = ctx.search or SearchContext(None)
     limit = max(1, min(int(args.get("limit", 10)), 30))
-    types = tuple(args.get("types") or ())
-    found = search_facts(ctx.store, search.embedder, str(args["query"]), types, limit, search.index)
+    types, every = tuple(args.get("types") or ()), bool(args.get("every"))
+    query = str(args["query"])
+    found = search_facts(ctx.store, search.embedder, query, types, limit, search.index, every)
     return found_json(found, fact_json)
 
 
@@ -323,12 +324,15 @@ TOOLS: dict[str, Tool] = {
         Tool(
             "search_facts",
             "Search every stored fact, in answer order: replaced_by names what replaced a "
-            "decision; no_record says none of the facts is about the query.",
+            "decision; no_record says none of the facts is about the query; listed.total "
+            "counts all the facts a listing query (whose items, in what period) allows, "
+            "and every=true returns them all.",
             _object(
                 {
                     "query": {"type": "string"},
                     "types": {"type": "array", "items": {"type": "string"}},
                     "limit": {"type": "integer"},
+                    "every": {"type": "boolean"},
                 },
                 ["query"],
             ),

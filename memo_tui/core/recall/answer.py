@@ -17,6 +17,7 @@ import asyncio
 import datetime as dt
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import ParamSpec
 
 from memo_tui.core.entities.resolve import NeedsDisambiguation, resolve
@@ -32,6 +33,7 @@ from memo_tui.core.recall.filters import QuestionFilters
 from memo_tui.core.recall.found import find
 from memo_tui.core.recall.gate import Relevance
 from memo_tui.core.recall.index import VectorIndex
+from memo_tui.core.recall.listing import Listing
 from memo_tui.core.recall.members import Membership, membership
 from memo_tui.core.recall.router import route
 from memo_tui.core.recall.search import (
@@ -41,6 +43,7 @@ from memo_tui.core.recall.search import (
 )
 from store import Directory, Store
 
+MOST = 3  # facts an offline answer quotes
 NO_FACTS = "No record found: no fact matched. Try other words or a wider time range."
 
 
@@ -74,6 +77,7 @@ class AskResult:
     which: tuple[str, ...] = ()  # a name in the question that could be any of these
     model_failed: str | None = None  # why the model wrote no answer (the facts are shown)
     truncated: bool = False  # the model's answer stopped at the length limit
+    listing: Listing | None = None  # a question listing what its filters allow: how many
 
 
 @dataclass(frozen=True)
@@ -144,16 +148,17 @@ async def ask_stream(
     router_deadline_s: float = 5.0,
     limit: int = 10,
     index: VectorIndex | None = None,
+    every: bool = False,
 ) -> AsyncIterator[AskEvent]:
-    """Retrieved, then AnswerDelta and Cited events as the answer comes, then Answered."""
+    """Retrieved, then AnswerDelta and Cited events as the answer comes, then Answered.
+    `every`: answer with every fact a listing question's filters allow (`find`'s `every`)."""
     directory = await asyncio.to_thread(store.people.directory)
     filters, router_note = await route(
         question, directory, today or dt.date.today(), provider, router_model, router_deadline_s
     )
     ask_which, names = which_one(filters.unresolved, directory)
-    found = await asyncio.to_thread(
-        find, store, embedder, question, filters, directory, min_similarity, limit, index, not names
-    )
+    searched = partial(find, store, embedder, question, filters, directory, min_similarity)
+    found = await asyncio.to_thread(searched, limit, index, not names, every)
     note = "; ".join(n for n in (found.note, router_note) if n) or None
     changes, relevance = found.changes, found.relevance
     yield Retrieved(found.hits, filters, found.mode, note)
@@ -163,9 +168,8 @@ async def ask_stream(
         return
     if ask_which:
         yield AnswerDelta(ask_which)
-    sources = _Sources(
-        found.hits, changes, question, relevance, membership(question, filters, directory)
-    )
+    member, most = membership(question, filters, directory), len(found.hits) if every else MOST
+    sources = _Sources(found.hits, changes, question, relevance, member, found.listing, most)
     synthesis = (
         None
         if provider is None or provider.name == "offline"
@@ -192,6 +196,7 @@ async def ask_stream(
         which=names,
         model_failed=written.model_failed,
         truncated=written.truncated,
+        listing=found.listing,
     )
     yield Answered(result)
 
@@ -199,21 +204,25 @@ async def ask_stream(
 @dataclass(frozen=True)
 class _Sources:
     """What an answer is written from: the numbered facts, the replaced decisions among
-    them, the question, and whether any fact is about it."""
+    them, the question, whether any fact is about it, and for a listing how many there are."""
 
     hits: list[Hit]
     changes: Sequence[Change]
     question: str
     relevance: Relevance
     member: Membership | None = None
+    listed: Listing | None = None
+    most: int = MOST  # facts the answer quotes
 
     def extractive(self) -> str:
         return extractive_answer(
             self.hits,
+            self.most,
             relevance=self.relevance,
             changes=self.changes,
             question=self.question,
             member=self.member,
+            listing=self.listed,
         )
 
 

@@ -13,6 +13,7 @@ from memo_tui.core.capture.offline.text import content_words
 from memo_tui.core.history.closing import DONE, NOT_DONE, TICKED
 from memo_tui.core.recall.current import Change
 from memo_tui.core.recall.gate import Relevance
+from memo_tui.core.recall.listing import Listing
 from memo_tui.core.recall.members import Membership
 from memo_tui.core.recall.search import (
     Hit,
@@ -175,13 +176,16 @@ def extractive_answer(
     changes: Sequence[Change] = (),
     question: str = "",
     member: Membership | None = None,
+    listing: Listing | None = None,
 ) -> str:
     """The offline answer: the strongest facts, each with its citation. A replaced decision is
     told after the one that holds now ("changed on <date>; before: … [n]"), not on its own
     line. When the gate found no record, it says so first and offers the facts as the
     closest, not as the answer; when more facts matched than are shown, it says how many.
     Asked whether someone is in a group (`member`), it says whether the line listing the
-    group's people names them."""
+    group's people names them. For a listing question (`listing`), what it leaves out is
+    counted in the store, not among the hits ("(6 more action items for Tom Ferreira)"),
+    and only what it lists is quoted."""
     before: dict[int, list[int]] = {}
     for change in changes:
         before.setdefault(change.new, []).append(change.old)
@@ -190,8 +194,8 @@ def extractive_answer(
     lines: list[str] = []
     shown: set[int] = set()
     for n, hit in enumerate(hits, 1):
-        if n - 1 in replaced:
-            continue
+        if n - 1 in replaced or (listing and hit.fact.fact_key not in listing.keys):
+            continue  # told with what replaced it; not of the list asked for
         if len(lines) == most:
             break
         line = f"- {_DROPPED.sub(' (dropped: turned down)', quoted(texts[n - 1]))} [{n}]"
@@ -212,7 +216,12 @@ def extractive_answer(
         head = f"{listed} From your meetings:"
     else:
         head = "From your meetings:"
-    return "\n".join([head, *lines, *_more(hits, shown)])
+    if listing is not None:
+        left = listing.more([hits[n].fact for n in shown])
+        more = [f"({listing.said(left, 'more ')})"] if left else []
+    else:
+        more = _more(hits, shown)
+    return "\n".join([head, *lines, *more])
 
 
 def _more(hits: list[Hit], shown: set[int]) -> list[str]:
