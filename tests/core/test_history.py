@@ -236,6 +236,9 @@ def test_a_change_said_with_the_same_word_replaces_the_call_it_changes(tmp_path:
         ("Let's do a hundred and fifty proofs.", "Booksellers first, festivals after.", None),
         ("Alerts go to PagerDuty.", "Alerts go to Slack.", "slack → pagerduty"),
         ("Forty robots for the pilot.", "Bring it back to 40.", None),
+        # a call that opens with what it picks names it: "Fenwick it is"
+        ("We're switching to Ostara.", "Fenwick it is, then.", "fenwick → ostara"),
+        ("We're switching to Ostara.", "That it is, then.", None),
     ],
 )  # fmt: skip
 def test_a_value_changes_only_into_one_of_its_kind(new: str, old: str, how: str | None) -> None:
@@ -685,6 +688,50 @@ def test_what_was_ruled_out_and_is_now_moved_to_replaces_the_call(
     found = link(_call(2, "2026-05-01", new), _call(1, "2026-03-01", old), lambda w: 1.0)
     assert (found is not None) is linked
     assert found is None or (found.strength == "strong" and "ruled out before" in found.reason)
+
+
+@pytest.mark.parametrize(
+    ("new", "old", "reason"),
+    [
+        ("We're not shipping 3.2 for go-live. Daventry goes live on 3.1.4 LTS.",
+         "So 3.2 goes out with the pilot.", "3.2: chosen before, ruled out now"),
+        ("OK so chilled it is: aisles C1 to C6.", "We're not doing chilled in the pilot.",
+         "chill: ruled out before, chosen now"),
+        # the old value named as what is replaced, in other words
+        ("Capacity 900 (licence limit) — was 1,200.", "Twelve hundred tickets then.",
+         "moved 1200 → 900"),
+        # an amount alone is too common to be the thing: 18 pickers are not 18 pounds
+        ("We go to twenty-four pickers, not eighteen.", "We move to eighteen pounds an hour.",
+         None),
+        # what is ruled out is the head of the clause (deploys), not where (Daventry)
+        ("Two field techs for Daventry.", "No deploys or config pushes to Daventry at Easter.",
+         None),
+        # the call that chose it rules it out as well: nothing turned
+        ("We're not shipping 3.2 for go-live.", "We're not touching the lidar rate in 3.2.", None),
+    ],
+)  # fmt: skip
+def test_a_call_ruling_out_what_another_chose_is_proposed(
+    new: str, old: str, reason: str | None
+) -> None:
+    """Yes turned to no, and no to yes, by a name, a version or a rare word: proposed for
+    review, never applied (a negation alone is weak evidence)."""
+    found = link(_call(2, "2026-05-01", new), _call(1, "2026-03-01", old), lambda w: 3.0)
+    assert (found.reason if found else None) == reason
+    assert found is None or found.strength == "weak"
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("Twelve hundred tickets then.", {"1200"}),
+        ("Capacity 900 — was 1,200.", {"900", "1200"}),
+        ("five thousand copies", {"5000"}),
+        ("We go live on 3.1.4 LTS", {"3.1.4", "lts"}),
+        ("the twelfth of May", {"@12", "@may"}),
+    ],
+)
+def test_values_read_grouped_scaled_and_dotted_numbers_as_one(text: str, said: set[str]) -> None:
+    assert values(text) == said
 
 
 def test_a_question_about_now_leads_with_the_call_that_changed_the_way(

@@ -95,7 +95,8 @@ MONTHS = frozenset(
 )
 WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
 DATE_MARK = "@"  # a value that says when ("@11", "@january"), not how many
-_TOKEN = re.compile(r"\d{1,2}/\d{1,2}\b|\d+(?:\.\d+)?(?:st|nd|rd|th)?|[\w'\-]+")
+_TOKEN = re.compile(r"\d{1,2}/\d{1,2}\b|\d+(?:\.\d+){2,}|\d+(?:\.\d+)?(?:st|nd|rd|th)?|[\w'\-]+")
+_VERSION = re.compile(r"\d+(?:\.\d+){2,}")  # "3.1.4": one name, not 3.1 and 4
 
 
 def _number(token: str) -> tuple[str, bool] | None:
@@ -122,23 +123,52 @@ def values(text: str, opens: bool = True) -> set[str]:
     not `opens` one: a piece cut from inside a sentence)."""
     return {
         value
-        for n, sentence in enumerate(_SENTENCES.split(text))
-        for _, said in _valued(_TOKEN.findall(sentence), first=1 if opens or n else 0)
+        for n, sentence in enumerate(_SENTENCES.split(ungrouped(text)))
+        for _, said in _valued(_TOKEN.findall(sentence), first=_first(sentence, opens or n > 0))
         for value in said
     }
 
 
 _SENTENCES = re.compile(r"(?<=[.!?:;])\s+")
+# "Fenwick it is.", "Ostara it'll be": the word a call opens with is the value it picks.
+_PICKED_FIRST = re.compile(r"^\W*(?P<word>[A-Z][\w-]+) (?:it is|it's|it'll be|it will be)\b")
+
+
+def _first(sentence: str, opens: bool) -> int:
+    """The place of the first word that may be a name: the second of a sentence (its first
+    is capitalised anyway), unless the text does not open one, or the sentence is a pick
+    ("Fenwick it is", not "That it is")."""
+    picked = _PICKED_FIRST.match(sentence)
+    if picked and content_words(picked.group("word")):
+        return 0
+    return 1 if opens else 0
+
+
+_GROUPED = re.compile(r"(?<=\d),(?=\d{3}\b)")  # "1,200" is one number
+
+
+def ungrouped(text: str) -> str:
+    """ "1,200" as "1200": one number, not two."""
+    return _GROUPED.sub("", text)
+
+
+_SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
 
 
 def _valued(tokens: list[str], first: int) -> list[tuple[int, set[str]]]:
     """Each token of a sentence that sets a value, by its place, with what it sets."""
     lows = [t.lower() for t in tokens]
     found: list[tuple[int, set[str]]] = []
+    scaled = -1  # the place of a scale word read with the number before it
     for i, token in enumerate(tokens):
         low = lows[i]
+        if i == scaled:
+            continue
         if "/" in token:
             found.append((i, {DATE_MARK + p.lstrip("0") for p in token.split("/")}))
+            continue
+        if _VERSION.fullmatch(token):
+            found.append((i, {token}))
             continue
         owner = low[:-2] if low.endswith("'s") else low  # "Monday's standup": Monday
         if owner in MONTHS or owner in WEEKDAYS:
@@ -160,6 +190,9 @@ def _valued(tokens: list[str], first: int) -> list[tuple[int, set[str]]]:
             if spelled and not _a_day(lows, i):
                 continue  # a rank ("the first canning run"), not a value
             when = ordinal or year or bool(near & MONTHS)
+            scale = _SCALES.get(lows[i + 1] if i + 1 < len(lows) else "")
+            if scale and not when and "." not in value and low not in _SCALES:
+                value, scaled = str(int(value) * scale), i + 1  # "twelve hundred": 1200
             found.append((i, {DATE_MARK + value if when else value}))
         elif i >= first and token[0].isupper() and token != "I" and "'" not in token:
             found.append((i, {low}))

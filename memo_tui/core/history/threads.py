@@ -13,14 +13,19 @@ the labelled sets' cross-meeting links:
   the old one was named just before the change; or the new call names the old value as the
   one it moves from ("from the 13th to the 11th of May");
 - **weak**, proposed for the user's review: the two share a word of their own and rare
-  subject words, and the value differs, but nothing says it is a change.
+  subject words, and the value differs, but nothing says it is a change; or the new call
+  names the old value in other words ("capacity 900, was 1,200" after "twelve hundred
+  tickets"); or one call rules out what the other chose, by a name, a version or a rare
+  word at the head of what is ruled out ("3.2 goes out with the pilot", then "we're not
+  shipping 3.2"; "we're not doing chilled", then "chilled it is").
 
 A date that had passed when the new call was made is not replaced by a call about another
 thing that shares a word with it ("chilled go-live" after the pilot's go-live): what
 happened is not moved. It is when every word the new call says its date with was said of
-the old one ("the first canning run moves to the 29th"). Yes turned to no ("we're not
-doing chilled", then "chilled it is") is not read yet: measured, a negation on one side
-only linked more unrelated calls than related ones. Only current decisions are candidates,
+the old one ("the first canning run moves to the 29th"). Yes turned to no is only ever
+proposed: measured, a negation on one side with a common word ("we're not stopping the
+fleet" after "the fleet stays at 24") linked more unrelated calls than related ones, so the
+word must be rare (`TURNED_RARITY`). Only current decisions are candidates,
 so a chain (40 → 24 → 40) links each step to the one before it. Decisions of captures tied
 to different projects are never linked.
 """
@@ -46,6 +51,7 @@ from memo_tui.core.capture.subject import (
     slot_words,
     subject_of,
     subject_words,
+    ungrouped,
     values,
 )
 from store import HistoryDecision, NewChange, Store
@@ -59,17 +65,33 @@ CHANGE_CUE = re.compile(
     re.IGNORECASE,
 )
 # Where a call names the value it replaces: "from the 2nd to the 16th", "Parcelwise instead
-# of Brightline", "w/c 13 Apr, not the 20th", "Ardent rather than Voltaic".
+# of Brightline", "w/c 13 Apr, not the 20th", "Ardent rather than Voltaic", "900 — was
+# 1,200", "£8, up from £7.50".
+_SAID = r"(?:[^.;]|\.(?=\d))"  # a clause's text: up to its end, but "3.2" and "7.50" are one
 _MOVES = (
-    re.compile(r"\bfrom\b(?P<old>.{1,60}?)\bto\b(?P<new>[^.;(]{1,40})", re.IGNORECASE),
+    re.compile(r"\bfrom\b(?P<old>.{1,60}?)\bto\b(?P<new>(?:[^.;(]|\.(?=\d)){1,40})", re.IGNORECASE),
     re.compile(
-        r"(?P<new>[^.;]{1,60}?)\b(?:instead of|rather than)\b(?P<old>[^.;]{1,40})", re.IGNORECASE
+        rf"(?P<new>{_SAID}{{1,60}}?)\b(?:instead of|rather than)\b(?P<old>{_SAID}{{1,40}})",
+        re.IGNORECASE,
     ),
-    re.compile(r"(?P<new>[^.;]{1,60}?),\s*not\b(?P<old>[^.;,]{1,30})", re.IGNORECASE),
+    re.compile(
+        rf"(?P<new>{_SAID}{{1,60}}?),\s*not\b(?P<old>(?:[^.;,]|\.(?=\d)){{1,30}})",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        rf"(?P<new>{_SAID}{{1,60}}?)(?:[—–(,]\s*(?:was|previously|formerly)|\b(?:up|down) from)"
+        r"\b(?P<old>(?:[^.;,)]|\.(?=\d)){1,30})",
+        re.IGNORECASE,
+    ),
 )
 # What a call rules out ("No webhooks.", "not the Voltaic packs", "without the kiosk"): the
 # words after the negation, up to the clause's end.
-_RULED_OUT = re.compile(r"\b(?:no|not|without)\s+(?P<what>[^.;,!?]{2,40})", re.IGNORECASE)
+_RULED_OUT = re.compile(
+    r"\b(?:no|not|without)\s+(?P<what>(?:[^.;,!?]|\.(?=\d)){2,40})", re.IGNORECASE
+)
+# The head of what a call rules out: its first words ("not shipping 3.2 for go-live": shipping
+# 3.2), not where or when ("no deploys to Daventry over Easter" rules out deploys).
+_HEAD = re.compile(r"^\W*(?:\S+\s+){0,2}\S+")
 WEAK_WEIGHT = 7.0  # rarity-weighted subject words shared, for a change proposed
 WEAK_SHARE = 0.2  # and that share of the smaller subject's weight
 
@@ -106,6 +128,7 @@ def _subject(subject: str) -> tuple[set[str], set[str]]:
 def _moves(quote: str) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
     """The (old, new) values of each place a call names what it moves from."""
     found = []
+    quote = ungrouped(quote)
     for pattern in _MOVES:
         matched = pattern.search(quote)
         if matched is not None:
@@ -122,6 +145,13 @@ def _named_as_old(quote: str, theirs: frozenset[str]) -> str | None:
             was = ", ".join(sorted(v.lstrip("@") for v in old & theirs))
             return f"{was} → {', '.join(sorted(v.lstrip('@') for v in new - theirs))}"
     return None
+
+
+def _picks_out(quote: str, theirs: frozenset[str]) -> bool:
+    """Whether the old value a call names is one few calls share: a name, a version, or an
+    amount of three digits or more ("was 1,200"), not "was 5"."""
+    named = {v for old, _ in _moves(quote) for v in old & theirs}
+    return any(distinctive(v) and not (is_number(v) and len(v) < 3) for v in named)
 
 
 @lru_cache(maxsize=4096)
@@ -167,6 +197,53 @@ def _turned_to_yes(said: str, before: str, shared: AbstractSet[str]) -> str | No
     return ", ".join(sorted(turned)) if turned else None
 
 
+TURNED_RARITY = 2.5  # a word turned yes or no: in fewer than about one subject in 12
+
+
+@lru_cache(maxsize=4096)
+def _ruled_out_values(text: str) -> frozenset[str]:
+    return frozenset(v for m in _RULED_OUT.finditer(text) for v in values(m.group("what"), False))
+
+
+@lru_cache(maxsize=4096)
+def _ruled_out_heads(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The words and the names (or versions) at the head of what a call rules out."""
+    heads = [_HEAD.match(m.group("what")) for m in _RULED_OUT.finditer(text)]
+    said = [head.group(0) for head in heads if head is not None]
+    named = {v for part in said for v in values(part, False) if not v[:1].isdigit() or "." in v}
+    return frozenset(subject_words(said)), frozenset(v for v in named if distinctive(v))
+
+
+def _turned(
+    new: HistoryDecision,
+    old: HistoryDecision,
+    rarity: Callable[[str], float],
+    people: frozenset[str],
+    weight: float,
+) -> Link | None:
+    """A weak link where one call rules out what the other chose: "3.2 goes out with the
+    pilot", then "we're not shipping 3.2"; "we're not doing chilled", then "chilled it is".
+    The thing must be at the head of what is ruled out, and a name or version the other call
+    sets, or a rare word (`TURNED_RARITY`) of its own words; the call that chose it must not
+    rule it out too (an amount alone is too common: 18 pickers are not 18 pounds). Proposed,
+    never applied: a negation alone is weak evidence (see the module's note)."""
+    said, before = new.quote or new.description, old.quote or old.description
+
+    def turned(ruled: str, chose: str, chosen: frozenset[str]) -> set[str]:
+        words, named = _ruled_out_heads(ruled)
+        gone = (named & _values(chose)) - _ruled_out_values(chose)
+        words = (words & chosen) - _ruled_out(chose)
+        return set(gone - people) | {w for w in words - people if rarity(w) >= TURNED_RARITY}
+
+    for what, how in (
+        (turned(said, before, _own(old)), "chosen before, ruled out now"),
+        (turned(before, said, _own(new)), "ruled out before, chosen now"),
+    ):
+        if what:
+            return Link(old, "weak", f"{', '.join(sorted(what))}: {how}", weight)
+    return None
+
+
 def _already_past(old: HistoryDecision, said: str, day: str) -> bool:
     """Whether the date the old call set had passed by `day` (the new call's)."""
     when = find_absolute_date(said, dt.date.fromisoformat(old.day))
@@ -185,6 +262,25 @@ def link(
         return None
     said, before = new.quote or new.description, old.quote or old.description
     ours, theirs = _values(said) - people, _values(before) - people
+    weight = sum(rarity(w) for w in _subject(new.subject)[0] & _subject(old.subject)[0])
+    how = _named_as_old(said, theirs) or changed(ours, theirs)
+    turned = _turned_to_yes(said, before, (_own(new) & _own(old)) - people)
+    if how is None and turned is not None:
+        return Link(old, "strong", f"{turned}: ruled out before, chosen now", weight + 5)
+    changing = None if how is None else _changing(new, old, how, rarity, people)
+    return changing or _turned(new, old, rarity, people, weight)
+
+
+def _changing(
+    new: HistoryDecision,
+    old: HistoryDecision,
+    how: str,
+    rarity: Callable[[str], float],
+    people: frozenset[str],
+) -> Link | None:
+    """A link where the new call sets a value the old one set differently (`how`)."""
+    said, before = new.quote or new.description, old.quote or old.description
+    ours, theirs = _values(said) - people, _values(before) - people
     shared_own = (_own(new) & _own(old)) - people
     (new_words, said_around), (old_words, _) = _subject(new.subject), _subject(old.subject)
     subject = new_words & old_words
@@ -192,12 +288,6 @@ def link(
     smaller = min(sum(rarity(w) for w in new_words), sum(rarity(w) for w in old_words))
     moved = _named_as_old(said, theirs)
     swapped = changed(ours, theirs)
-    how = moved or swapped
-    if how is None:
-        turned = _turned_to_yes(said, before, shared_own)
-        if turned is None:
-            return None
-        return Link(old, "strong", f"{turned}: ruled out before, chosen now", weight + 5)
     found = changed_values(ours, theirs)
     new_slot, old_slot = (words - people for words in _slots(said, before, ours, theirs, found))
     same_thing = bool(new_slot) and new_slot <= _own(old) | old_words
@@ -211,6 +301,8 @@ def link(
     cue = CHANGE_CUE.search(said)
     if moved and shared_own:
         return Link(old, "strong", f"both about {about}; moved {how}", weight + 10)
+    if moved and (subject or _picks_out(said, theirs)):  # the old value named, other words
+        return Link(old, "weak", f"moved {how}", weight + 5)
     slot = new_slot & old_slot
     if swapped and cue and slot:
         return Link(old, "strong", f"both set {', '.join(sorted(slot))}; {how}", weight + 5)
