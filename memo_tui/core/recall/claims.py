@@ -1,11 +1,15 @@
 """Does a model's answer keep to its sources? The numbers and dates it states, looked for in
-the facts each sentence cites."""
+the facts each sentence cites; and its words: a sentence that shares none with the facts it
+cites is about something else ("The office lease was renewed [2]", where [2] is a vendor
+call)."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from textwrap import shorten
 
+from memo_tui.core.capture.offline.text import content_words_and_parts
 from memo_tui.core.capture.subject import DATE_MARK, is_date, is_number, values
 from memo_tui.core.recall.citations import CITATION
 from memo_tui.core.recall.extractive import SENTENCE_END
@@ -13,22 +17,37 @@ from store import FactRecord
 
 
 def unsupported_claim(answer: str, facts: Sequence[FactRecord]) -> str:
-    """The first number or date an answer's sentence states that none of the facts it cites
-    holds (in their text, or as their meeting's date), as "<value> is in none of [n]"; ""
-    when every cited sentence keeps to its facts. A number of one digit is let pass (model
-    and speaker may count differently: "two" and "a couple")."""
+    """The first claim of an answer's sentence that the facts it cites do not hold: a number
+    or date in none of them (their text, or their meeting's date), as "<value> is in none of
+    [n]"; or, for a sentence of two words or more of its own, no word of theirs (nor their
+    meeting's title), as "'<sentence>' shares no word with [n]". "" when every cited
+    sentence keeps to its facts. A number of one digit is let pass (model and speaker may
+    count differently: "two" and "a couple")."""
     for sentence in SENTENCE_END.split(answer):
         numbers = [int(n) for n in CITATION.findall(sentence) if 0 < int(n) <= len(facts)]
         if not numbers:
             continue
-        sources = " ".join(f"{facts[n - 1].text} {facts[n - 1].occurred_at or ''}" for n in numbers)
+        cited = [facts[n - 1] for n in numbers]
+        sources = " ".join(f"{f.text} {f.occurred_at or ''} {f.capture_title or ''}" for f in cited)
+        where = "".join(f"[{n}]" for n in numbers)
         held = _held_numbers(sources)
-        for value in sorted(values(_grouped(CITATION.sub("", sentence)))):
+        claim = re.sub(r"\s+(?=[.,;:!?])", "", CITATION.sub("", sentence)).strip()
+        for value in sorted(values(_grouped(claim))):
             bare = value.lstrip(DATE_MARK)
             stated = (is_number(value) or is_date(value)) and bare[:1].isdigit()
             if stated and len(bare) > 1 and bare not in held:
-                return f"{bare} is in none of {''.join(f'[{n}]' for n in numbers)}"
+                return f"{bare} is in none of {where}"
+        words = content_words_and_parts(claim) - _FRAMING
+        if len(words) >= 2 and not words & content_words_and_parts(sources):
+            return f"'{shorten(claim, 60, placeholder='…')}' shares no word with {where}"
     return ""
+
+
+# How an answer speaks of its sources, not what it claims ("according to the facts").
+_FRAMING = content_words_and_parts(
+    "fact facts according mentioned mentions source sources record records based provided "
+    "states stated says said noted notes meeting meetings answer answers"
+)
 
 
 _GROUPED = re.compile(r"(?<=\d),(?=\d{3}\b)")

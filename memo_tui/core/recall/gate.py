@@ -41,7 +41,7 @@ REQUEST_WORDS = frozenset(
     """agree agreed approve approved set say said end ended up ever name now current currently
     days moment supposed made make call get got actually back these those still any summarize
     summarise summary discuss discussed discussion discussions debate debated talk talked
-    talking think thought opinion opinions view views group""".split()
+    talking think thought opinion opinions view views group settle settled""".split()
 )
 # "did we agree / what did we set / which … did the team switch to / was it approved".
 ASKS_FOR_A_DECISION = re.compile(
@@ -230,12 +230,19 @@ def judge(
         # the question's rarest word the store knows ("uniforms", not "staff"), or most of
         # the rest.
         stems = {t: content_words(t) for t in terms}
-        stored = [t for t in terms if seen.counts.get(t.lower(), 0)]
-        rarest = max(stored, key=lambda t: weight[t]) if stored else None
+        kind, asking = asked_value(question), _value_asked(question)
+        asked = {w.lower() for w in re.findall(r"[\w'-]+", question)}
 
         def said(text: str) -> float:
+            # "what retail price …" is answered by "£7.99": a line giving a value of the kind
+            # asked is weighed on what the value is of ("the ebook"), not on "retail price"
+            valued = kind is not None and gives_value(kind, text, asked)
+            about = [t for t in terms if not (valued and stems[t] and stems[t] <= asking)]
+            share = sum(weight[t] for t in about) or 1.0
+            stored = [t for t in about if seen.counts.get(t.lower(), 0)]
+            rarest = max(stored, key=lambda t: weight[t]) if stored else None
             own = content_words(text)
-            held = sum(w for t, w in weight.items() if stems[t] and stems[t] <= own) / mass
+            held = sum(weight[t] for t in about if stems[t] and stems[t] <= own) / share
             # without the question's rarest word, only a fact holding most of the rest
             if rarest is not None and not stems[rarest] <= own and held < TOPIC_SHARE:
                 return 0.0
@@ -268,6 +275,16 @@ def _initials(directory: Directory) -> set[str]:
 def asked_value(question: str) -> str | None:
     """The kind of value the question asks for (date, number, name), if it asks for one."""
     return next((kind for kind, asks in ASKS_FOR_A_VALUE if asks.search(question)), None)
+
+
+def _value_asked(question: str) -> set[str]:
+    """The words that ask for the value ("what retail price", "which date"): a line giving
+    a value of that kind answers them, whether or not it says them."""
+    for _, asks in ASKS_FOR_A_VALUE:
+        found = asks.search(question)
+        if found:
+            return content_words(found.group(0))
+    return set()
 
 
 # An amount of money: a currency beside a number ("£8", "$1.2m", "45p", "ninety-six grand").
