@@ -8,6 +8,8 @@
   _pack`): what a module shares, it names without the underscore.
 - Slow tests: a test that kills a process (SIGKILL), drives tmux or runs `memo bench` is
   marked `slow` (itself or its module), so `-m 'not slow'` is the quick suite it claims to be.
+- Drawing code reads nothing: screens, widgets and dialogs never reach `.store`; what they
+  show is read by `memo_tui.core.views` (in a worker) and handed to them.
 """
 
 from __future__ import annotations
@@ -123,6 +125,21 @@ def unmarked_slow_tests() -> list[str]:
     return found
 
 
+DRAWING = ("memo_tui/ui/screens", "memo_tui/ui/widgets", "memo_tui/ui/dialogs")
+
+
+def store_reads() -> list[str]:
+    """Every place a screen, widget or dialog reaches the store itself."""
+    found = []
+    for folder in DRAWING:
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            name = path.relative_to(ROOT).as_posix()
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Attribute) and node.attr == "store":
+                    found.append(f"{name}:{node.lineno}: reaches the store (read it in core.views)")
+    return found
+
+
 def read_baseline() -> dict[str, int]:
     if not BASELINE.exists():
         return {}
@@ -147,14 +164,15 @@ def main(argv: list[str]) -> int:
         for name, size in sorted(over.items())
         if size > allowed.get(name, 0)
     ]
-    privates, unmarked = private_imports(), unmarked_slow_tests()
-    for line in broken + privates + unmarked:
+    privates, unmarked, reads = private_imports(), unmarked_slow_tests(), store_reads()
+    for line in broken + privates + unmarked + reads:
         print(line)
     listed = sum(1 for name in over if name in allowed)
     print(f"size limits: {len(broken)} broken; {listed} listed from before the limits")
     print(f"private imports: {len(privates)}")
     print(f"slow tests not marked slow: {len(unmarked)}")
-    return 1 if broken or privates or unmarked else 0
+    print(f"screens, widgets and dialogs reaching the store: {len(reads)}")
+    return 1 if broken or privates or unmarked or reads else 0
 
 
 if __name__ == "__main__":

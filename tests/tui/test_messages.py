@@ -109,16 +109,20 @@ def _fields(message: Message) -> tuple[Any, ...]:
     return ()
 
 
-def test_a_panes_rows_are_built_from_the_store_alone(services: Services) -> None:
+def test_a_panes_rows_are_built_from_what_the_store_held_alone(services: Services) -> None:
     """No app is running here: a pane that read the screen (its width, its widgets) from
-    the worker that builds its rows would fail."""
+    the worker that builds its rows would fail; and it is given what the store held, never
+    the store."""
+    from memo_tui.core.views.lists import read_lists
+
+    lists = read_lists(services)
     for kind in LIST_PANES:
         pane = kind(id=f"test-{kind.__name__}")
-        assert isinstance(pane.fill(services, 80), list)
+        assert isinstance(pane.fill(lists, 80), list)
     captures = CapturesPane(id="captures")
-    narrow, wide = captures.fill(services, 80), captures.fill(services, 200)
-    assert [r.key for r in narrow] == [str(c.id) for c in reversed(services.store.captures.all())]
-    longest = max(len(c.title) for c in services.store.captures.all())
+    narrow, wide = captures.fill(lists, 80), captures.fill(lists, 200)
+    assert [r.key for r in narrow] == [str(c.id) for c in reversed(lists.captures)]
+    longest = max(len(c.title) for c in lists.captures)
     assert max(len(str(r.cells[0])) for r in narrow) < longest  # cut to 80 columns
     assert max(len(str(r.cells[0])) for r in wide) == longest
 

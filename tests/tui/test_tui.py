@@ -1517,6 +1517,28 @@ def test_ctrl_x_stops_a_run_on_a_model_and_r_in_runs_resumes_it(services: Servic
     assert len(writes) == len(PROJECT_SECTIONS)  # none made twice
 
 
+def test_r_on_a_finished_run_says_why_it_does_not_resume(services: Services) -> None:
+    """The resume rules are core's (`memo run --resume` says the same): the app only says
+    what core answered."""
+    from memo_tui.core.agents.service import run_agent
+
+    run_agent(services, "digest", "2026-10-13")
+    app = MemoApp(services)
+    said: list[str] = []
+
+    async def script(pilot: Any) -> None:
+        app.notify = lambda message, **_: said.append(str(message))  # type: ignore[method-assign]
+        await settle(pilot)
+        await pilot.press("6")
+        await settle(pilot)
+        await pilot.press("r")
+        await until(pilot, lambda: bool(said), "the app says why")
+
+    drive(app, script)
+    assert said == ["Run 1 is completed: only interrupted or failed runs resume."]
+    assert [r.status for r in services.store.runs.all()] == ["completed"]
+
+
 def test_a_run_took_is_shown_in_the_unit_that_reads() -> None:
     from memo_tui.ui.widgets.runs import took
 

@@ -25,6 +25,7 @@ from memo_tui.core.llm import select
 
 if TYPE_CHECKING:
     from memo_tui.core.services import Services
+    from store import RunRecord
 
 
 class UnknownEntity(LookupError):
@@ -55,6 +56,35 @@ def run_agent(
     return outcome
 
 
+def resumable(services: Services, run_id: int) -> RunRecord:
+    """The run, when it can go on: it exists, it was interrupted or failed, and it is not a
+    chat's answer (a question is asked again instead). UnknownEntity says why not."""
+    found = services.store.runs.get(run_id)
+    if found is None:
+        raise UnknownEntity(f"no run {run_id}; memo runs lists them")
+    if found.status not in ("interrupted", "failed"):
+        raise UnknownEntity(
+            f"run {run_id} is {found.status}: only interrupted or failed runs resume"
+        )
+    if found.agent_type == "chat":
+        raise UnknownEntity(f"run {run_id} answered a question: ask it again instead")
+    return found
+
+
+def named(services: Services, entity_type: str, entity_id: int) -> str:
+    """The name of a person, project or concept an agent may run on; UnknownEntity when
+    there is none by that id (deleted meanwhile)."""
+    store = services.store
+    found = {
+        "person": lambda: [p.name for p in [store.people.get(entity_id)] if p is not None],
+        "project": lambda: [p.name for p in store.projects.all() if p.id == entity_id],
+        "concept": lambda: [c.name for c in store.concepts.all() if c.id == entity_id],
+    }.get(entity_type, list)()
+    if not found:
+        raise UnknownEntity(f"no {entity_type or 'entity'} {entity_id}: nothing selected")
+    return found[0]
+
+
 def resume_run(
     services: Services,
     run_id: int,
@@ -66,15 +96,7 @@ def resume_run(
     import asyncio
 
     interrupt_orphans(services)
-    found = services.store.runs.get(run_id)
-    if found is None:
-        raise UnknownEntity(f"no run {run_id}; memo runs lists them")
-    if found.status not in ("interrupted", "failed"):
-        raise UnknownEntity(
-            f"run {run_id} is {found.status}: only interrupted or failed runs resume"
-        )
-    if found.agent_type == "chat":
-        raise UnknownEntity(f"run {run_id} answered a question: ask it again instead")
+    found = resumable(services, run_id)
     asked = json.loads(found.spec_json or "{}")
     entity = str(asked.get("entity", ""))
     if found.entity_type == "project" and found.entity_name:

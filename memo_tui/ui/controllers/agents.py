@@ -45,32 +45,18 @@ class AgentsController(Controller):
         self, agent: str, page: Page | None, resume: int | None, on: tuple[str, int] | None
     ) -> None:
         """The run to resume (if it can be) or the row's entity, then the run."""
-        store = self.services.store
+        from memo_tui.core.agents.service import UnknownEntity, named, resumable
+
         entity = ""
-        if resume is not None:
-            run = store.runs.get(resume)
-            if run is None:
-                return
-            if run.status not in ("interrupted", "failed"):
-                said = f"Run {run.id} is {run.status}: only interrupted or failed runs resume."
-                self.from_thread(self.app.notify, said)
-                return
-            if run.agent_type == "chat":
-                said = "A chat run is not resumed: ask the question again (5)."
-                self.from_thread(self.app.notify, said)
-                return
-            agent = run.agent_type
-        elif on is not None:
-            kind, key = on
-            named = {
-                "person": lambda: [p.name for p in [store.people.get(key)] if p is not None],
-                "project": lambda: [p.name for p in store.projects.all() if p.id == key],
-                "concept": lambda: [c.name for c in store.concepts.all() if c.id == key],
-            }.get(kind, list)()
-            if not named:
-                self.from_thread(self.app.notify, "Nothing selected.")
-                return
-            entity = named[0]
+        try:
+            if resume is not None:
+                agent = resumable(self.services, resume).agent_type
+            elif on is not None:
+                entity = named(self.services, *on)
+        except UnknownEntity as why:
+            said = str(why)
+            self.from_thread(self.app.notify, said[:1].upper() + said[1:] + ".")
+            return
         self.from_thread(self._go, agent, entity, page, resume)
 
     def _run(self, agent: str, entity: str, page: Page | None, resume: int | None) -> None:

@@ -4,7 +4,6 @@ another shell: one PRAGMA on the writer's connection every couple of seconds).""
 
 from __future__ import annotations
 
-import datetime as dt
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -24,6 +23,7 @@ from memo_tui.ui.widgets.projects import ProjectsPane
 from memo_tui.ui.widgets.runs import RunsPane
 
 if TYPE_CHECKING:
+    from memo_tui.core.views.lists import Lists, StatusCounts
     from memo_tui.ui.widgets.pane import ListPane
     from memo_tui.ui.widgets.table import Row
 
@@ -42,6 +42,7 @@ class Status:
 
 class ListsController(Controller):
     data_version: int | None = None  # the store as the lists last showed it
+    lists: Lists | None = None  # what they show
 
     def _panes(self) -> list[ListPane]:
         return [self.app.query_one(kind) for kind in LIST_PANES]
@@ -56,27 +57,27 @@ class ListsController(Controller):
 
     def _refresh(self, panes: list[ListPane], width: int, first: bool) -> None:
         from memo_tui.core.agents.service import interrupt_orphans
+        from memo_tui.core.views.lists import past_questions, read_lists, read_status
 
-        store = self.services.store
-        self.data_version = store.data_version()  # what these lists will show
+        self.data_version = self.services.store.data_version()  # what these lists will show
         interrupt_orphans(self.services)
-        rows = {pane: pane.fill(self.services, width) for pane in panes}
-        directory = store.people.directory()
+        lists = read_lists(self.services)
+        rows = {pane: pane.fill(lists, width) for pane in panes}
         catalog = {
-            "person": [(p.id, p.name) for p in directory.people],
-            "project": [(p.id, p.name) for p in directory.projects],
+            "person": lists.people_names,
+            "project": lists.project_names,
             "capture": [  # titles whole, and the day: recurring meetings share a title
                 (c.id, f"{c.title} ({c.occurred_at or c.captured_at[:10]})")
-                for c in reversed(store.captures.all())
+                for c in reversed(lists.captures)
             ],
         }
         # The first load: earlier sessions' questions, to ask again.
-        past = AskPane.past_questions(self.services) if first else None
-        status = self._status()
-        clients = [c.name for c in directory.clients]
+        past = past_questions(self.services) if first else None
+        status = _status(read_status(self.services))
         if get_current_worker().is_cancelled:  # a newer refresh is under way: its rows win
             return
-        self.from_thread(self._show, rows, catalog, clients, status, past)
+        self.lists = lists  # a resize cuts these again
+        self.from_thread(self._show, rows, catalog, lists.clients, status, past)
 
     def _show(
         self,
@@ -104,12 +105,14 @@ class ListsController(Controller):
         app.refresh_bindings()  # w shows while names wait
 
     def relayout(self) -> None:
-        """The lists cut to the terminal's new width."""
+        """The lists cut to the terminal's new width (from what the last refresh read)."""
+        if self.lists is None:
+            return
         panes, width = self._panes(), self.app.size.width
-        self.run_thread(self._relayout, panes, width, group="relayout", exclusive=True)
+        self.run_thread(self._relayout, panes, self.lists, width, group="relayout", exclusive=True)
 
-    def _relayout(self, panes: list[ListPane], width: int) -> None:
-        rows = {pane: pane.fill(self.services, width) for pane in panes}
+    def _relayout(self, panes: list[ListPane], lists: Lists, width: int) -> None:
+        rows = {pane: pane.fill(lists, width) for pane in panes}
         if not get_current_worker().is_cancelled:
             self.from_thread(self._rows, rows)
 
@@ -117,31 +120,6 @@ class ListsController(Controller):
     def _rows(rows: dict[ListPane, list[Row]]) -> None:
         for pane, pane_rows in rows.items():
             pane.show_rows(pane_rows)
-
-    def _status(self) -> Status:
-        from memo_tui.core.history.service import ChangesService
-        from memo_tui.core.llm import select
-
-        services, store = self.services, self.services.store
-        provider = services.provider.name
-        model = "" if provider == "offline" else " " + select.model_for(services.settings, "answer")
-        vectors = store.vectors.model()
-        # The model by its own name ("all-MiniLM-L6-v2:int8"): "F1 help" stays on at 80 columns.
-        model_name = (vectors or "").rsplit("/", 1)[-1]
-        search = "keyword search only" if services.embed.unavailable or not vectors else model_name
-        waiting = len(store.people.pending_mentions()) + len(store.email.address_proposals())
-        today = dt.datetime.now(dt.UTC).date().isoformat()  # the ledger keeps UTC
-        spend = sum(cost.cost_microdollars for cost in store.ledger.costs("day", today))
-        parts = [f"{provider}{model}", search]
-        if waiting:
-            parts.append(f"{plural(waiting, 'name')} to settle (w)")
-        review = ChangesService(store, services.settings.user_name).review()
-        proposed = sum(1 for c in review if c.status == "proposed")
-        if proposed:  # what memo applied on its own is said when captured, and v shows it
-            parts.append(f"{plural(proposed, 'change')} to review (v)")
-        parts.append(f"today ${spend / 1e6:.2f}")
-        parts.append("F1 help")
-        return Status(line("  |  ".join(parts)), waiting, len(review))
 
     # Other processes' writes
 
@@ -161,3 +139,16 @@ class ListsController(Controller):
         if self.data_version is not None and version != self.data_version:
             self.from_thread(self.app.refresh_lists)
             self.from_thread(self.app.refresh_pages)
+
+
+def _status(counts: StatusCounts) -> Status:
+    """The status line: the model answering, the search, what waits, today's spend."""
+    model = f" {counts.model}" if counts.model else ""
+    parts = [f"{counts.provider}{model}", counts.search]
+    if counts.waiting_names:
+        parts.append(f"{plural(counts.waiting_names, 'name')} to settle (w)")
+    if counts.proposed_changes:  # what memo applied on its own is said when captured; v shows it
+        parts.append(f"{plural(counts.proposed_changes, 'change')} to review (v)")
+    parts.append(f"today ${counts.spend_microdollars / 1e6:.2f}")
+    parts.append("F1 help")
+    return Status(line("  |  ".join(parts)), counts.waiting_names, counts.to_review)

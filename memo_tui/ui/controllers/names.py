@@ -5,16 +5,16 @@ people into one (and splitting them back)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from memo_tui.core.views import names as name_views
 from memo_tui.ui import dialogs
 from memo_tui.ui.controllers.base import Controller
 from memo_tui.ui.text import line, plural
 
 if TYPE_CHECKING:
     from memo_tui.core.entities.service import EntityService, Pending
-    from store import ActionItemRecord, AddressRecord, Backfill, DecisionRecord, PersonRow
+    from store import AddressRecord, Backfill, PersonRow
 
 
 class NamesController(Controller):
@@ -52,12 +52,12 @@ class NamesController(Controller):
         mention = item.mention.mention
         candidates = [(c.id, c.name) for c in item.resolution.candidates]
         facts = await asyncio.to_thread(entities.waiting_on, item.mention)
-        said = await asyncio.to_thread(self.described, facts)
+        said = await asyncio.to_thread(name_views.described, self.services.store, facts)
         note = f'memo will read "{mention}" as the one you choose from now on.'
         choice = await self.app.push_screen_wait(dialogs.WhoIsIt(mention, said, candidates, note))
         if choice is None:
             return False
-        person = await asyncio.to_thread(self._person, choice)
+        person = await asyncio.to_thread(name_views.person, self.services.store, choice)
         meetings = item.mention.capture_ids  # (not those where both were in the room)
         filled = await asyncio.to_thread(entities.confirm, mention, person, meetings, True)
         self._said_who(mention, person, filled)
@@ -77,22 +77,17 @@ class NamesController(Controller):
         )
         facts = await asyncio.to_thread(entities.waiting_on, item.mention)
         for n, fact in enumerate(facts, 1):
-            said = await asyncio.to_thread(self.described, [fact])
-            context = await asyncio.to_thread(self._lines_of, fact)
+            said = await asyncio.to_thread(name_views.described, self.services.store, [fact])
+            context = await asyncio.to_thread(name_views.lines_around, self.services.store, fact)
             note = f"{both}: this answer is for this item only ({n} of {len(facts)})."
             dialog = dialogs.WhoIsIt(mention, said, candidates, note, context)
             choice = await self.app.push_screen_wait(dialog)
             if choice is None:
                 return False
-            person = await asyncio.to_thread(self._person, choice)
+            person = await asyncio.to_thread(name_views.person, self.services.store, choice)
             filled = await asyncio.to_thread(entities.settle, [fact], person)
             self._said_who(mention, person, filled)
         return True
-
-    def _person(self, choice: int) -> PersonRow | None:
-        """The person a Who is it? button names (0: None of these)."""
-        people = self.services.store.people.directory().people
-        return next((p for p in people if p.id == choice), None) if choice else None
 
     def _said_who(self, mention: str, person: PersonRow | None, filled: Backfill) -> None:
         who = person.name if person else "none of the people memo knows"
@@ -120,34 +115,6 @@ class NamesController(Controller):
             )
             who = proposal.proposed_name if choice else "someone memo does not know yet"
             self.say(f"{proposal.address} = {who}")
-
-    def described(self, facts: Sequence[ActionItemRecord | DecisionRecord]) -> list[str]:
-        """Each waiting item as the dialog lists it, with its meeting (in a worker)."""
-        from store import ActionItemRecord
-
-        store = self.services.store
-        meetings = {
-            c: found for c in {f.capture_id for f in facts} if (found := store.captures.get(c))
-        }
-        said = []
-        for fact in facts:
-            kind = "owes" if isinstance(fact, ActionItemRecord) else "decided"
-            text = f"{kind}: {fact.description}"
-            meeting = meetings.get(fact.capture_id)
-            if meeting is not None:
-                text += f" ({meeting.title}, {meeting.occurred_at or 'no date'})"
-            said.append(text)
-        return said
-
-    def _lines_of(self, fact: ActionItemRecord | DecisionRecord) -> list[tuple[str, bool]]:
-        """The transcript lines a waiting item came from (True), and one on each side."""
-        if fact.line_start is None:
-            return []
-        body = self.services.store.captures.source(fact.capture_id)[1].split("\n")
-        start = fact.line_start
-        end = fact.line_end if fact.line_end is not None else start
-        first, last = max(1, start - 1), min(len(body), end + 1, start + 4)
-        return [(f"L{n}  {body[n - 1]}", start <= n <= end) for n in range(first, last + 1)]
 
     # One person listed twice
 

@@ -68,46 +68,46 @@ class CaptureScreen(Screen[None]):
             self.app.call_from_thread(self._show, record, transcript, above)
 
     def render_capture(self) -> tuple[RenderableType, RenderableType, Table | None]:
-        store = self.services.store
-        found = store.captures.get(self.capture_id)
-        if found is None:
+        from memo_tui.core.views.pages import capture_view
+
+        view = capture_view(self.services, self.capture_id)
+        if view is None:
             return styled("This capture is gone (deleted).", "bold"), Text(), None
-        title, body, source_format, source_path = store.captures.source(self.capture_id)
-        decisions, actions = store.captures.items([self.capture_id])
-        summary = next((f.text for f in store.facts.all("summary", capture_id=self.capture_id)), "")
-        head = line(title, style="bold")
+        found, source = view.source.capture, view.source
+        head = line(source.title, style="bold")
         head.append(f"\n{found.occurred_at or 'no meeting date'}", style="dim")
-        meeting = store.captures.get(found.channel_of) if found.channel_of is not None else None
-        if meeting is not None:
+        if view.chat_of is not None:
             head.append("\nthe chat of ", style="dim")
-            head.append(line(f"{meeting.title} (capture {meeting.id})", style="dim italic"))
+            head.append(
+                line(f"{view.chat_of.title} (capture {view.chat_of.id})", style="dim italic")
+            )
         parts: list[RenderableType] = [head]
-        if summary:
-            parts += [Text(), plain(summary)]
-        parts += _facts(decisions, actions)
-        chats = store.captures.side_channels(self.capture_id)
-        for chat in chats:
-            parts += [Text(), styled(f"From the meeting's chat (capture {chat.id})", "bold")]
-            chat_facts = _facts(*store.captures.items([chat.id]), "chat ")
+        if view.summary:
+            parts += [Text(), plain(view.summary)]
+        parts += _facts(source.decisions, source.actions)
+        for chat in view.chats:
+            parts += [
+                Text(),
+                styled(f"From the meeting's chat (capture {chat.capture.id})", "bold"),
+            ]
+            chat_facts = _facts(chat.decisions, chat.actions, "chat ")
             parts += chat_facts or [styled("no decisions or action items", "dim")]
         read = "; TRUNCATED: the extractor read only the start" if found.truncated else ""
-        meta = store.captures.meta(self.capture_id)
         parts += [
             Text(),
             styled("Provenance", "bold underline"),
             line(
-                f"{source_path or 'typed in'} ({source_format}), captured "
+                f"{view.source_path or 'typed in'} ({view.source_format}), captured "
                 f"{found.captured_at[:16].replace('T', ' ')} UTC by the {found.extractor}{read}"
             ),
         ]
-        if meta.get("source_lines"):
+        if view.meta.get("source_lines"):
             parts.append(line("stored a turn a line; each keeps the file lines it came from"))
-        if meta.get("skipped"):
-            parts.append(line(f"left out of the file: {describe_skipped(meta['skipped'])}"))
-        transcript, above = self._transcript(body, [*decisions, *actions])
-        for chat in chats:
-            _, chat_body, _, _ = store.captures.source(chat.id)
-            transcript.renderables.append(_numbered_lines(chat_body, "Chat"))
+        if view.meta.get("skipped"):
+            parts.append(line(f"left out of the file: {describe_skipped(view.meta['skipped'])}"))
+        transcript, above = self._transcript(source.body, [*source.decisions, *source.actions])
+        for chat in view.chats:
+            transcript.renderables.append(_numbered_lines(chat.body, "Chat"))
         return Group(*parts), transcript, above
 
     def _transcript(self, body: str, items: list[object]) -> tuple[Group, Table]:

@@ -30,11 +30,13 @@ class ConceptPage(Page):
         self.entity_id = concept_id
 
     def build(self) -> tuple[Text, list[Entry]]:
-        found = [c for c in self.services.store.concepts.all() if c.id == self.entity_id]
-        if not found:
+        from memo_tui.core.views.pages import concept_view
+
+        view = concept_view(self.services, self.entity_id)
+        if view is None:
             return styled("This concept is no longer in the store.", "bold"), []
-        concept = found[0]
+        concept = view.concept
         self.app.call_from_thread(setattr, self, "entity_name", concept.name)
         head = line(concept.name, style="bold")
         head.append(f"\nconcept · {plural(concept.sections, 'section')}")
-        return head, self.document()
+        return head, self.document(view.sections)

@@ -149,9 +149,8 @@ class Page(Screen[None]):
             messages.SectionEditRequested(self.entity_type, self.entity_id, section, self)
         )
 
-    def document(self) -> list[Entry]:
+    def document(self, sections: list[SectionRecord]) -> list[Entry]:
         """The living document's sections (the user's edits marked), or how to write one."""
-        sections = self.services.store.sections.all(self.entity_type, self.entity_id)
         entries: list[Entry] = [heading(f"Living document (r: {self.agent} writes it)")]
         for section in sections:
             by = " (edited by you)" if section.edited_by == "user" else ""

@@ -9,14 +9,10 @@ from textual.binding import Binding
 
 from memo_tui.ui.screens.page import Entry, Page, heading, item_entry
 from memo_tui.ui.text import items, line, plural, styled
-from store import (
-    ActionItemRecord,
-    CaptureLink,
-    DecisionRecord,
-)
 
 if TYPE_CHECKING:
     from memo_tui.core.services import Services
+    from store import PersonReport
 
 
 class PersonPage(Page):
@@ -37,9 +33,12 @@ class PersonPage(Page):
         self.person_id = self.entity_id = person_id
 
     def build(self) -> tuple[Text, list[Entry]]:
-        person = self.services.store.people.get(self.person_id)
-        if person is None:
+        from memo_tui.core.views.pages import person_view
+
+        view = person_view(self.services, self.person_id)
+        if view is None:
             return styled("This person is no longer in the store.", "bold"), []
+        person, meetings = view.person, view.meetings
         head = line(person.name, style="bold")
         if person.aliases:
             names = ", ".join(
@@ -53,55 +52,31 @@ class PersonPage(Page):
             f"{plural(len(person.decisions), 'decision')}, "
             f"{plural(len(person.meetings), 'meeting')}"
         )
-        head.append(self._mail())
+        head.append(_mail(view.mail))
         self.app.call_from_thread(setattr, self, "entity_name", person.name)
-        entries: list[Entry] = self.document()
-        if person.open_action_items:
-            entries.append(heading("Owes"))
-            entries += [item_entry(a, person.captures) for a in person.open_action_items]
-        if person.owed:
-            entries.append(heading("Is owed (they asked for it)"))
-            entries += [item_entry(a, person.captures) for a in person.owed]
-        if person.decisions:
-            entries.append(heading("Decided"))
-            entries += [item_entry(d, person.captures) for d in person.decisions]
-        waiting = self._waiting()
-        if waiting:
-            meetings = {**self._meetings(waiting), **person.captures}
-            entries.append(heading("Waiting for you to say who (w): it may be theirs"))
-            entries += [item_entry(item, meetings) for item in waiting]
+        entries: list[Entry] = self.document(view.sections)
+        for title, listed in (
+            ("Owes", person.open_action_items),
+            ("Is owed (they asked for it)", person.owed),
+            ("Decided", person.decisions),
+            ("Waiting for you to say who (w): it may be theirs", view.waiting),
+        ):
+            if listed:
+                entries.append(heading(title))
+                entries += [item_entry(item, meetings) for item in listed]
         if person.meetings:
             entries.append(heading("Meetings"))
             entries += [(items([(m.day, line(m.title))]), (m.id, None)) for m in person.meetings]
         return head, entries
 
-    def _waiting(self) -> list[ActionItemRecord | DecisionRecord]:
-        """Their pending assignments: items waiting on a name they are offered for."""
-        from memo_tui.core.entities.service import EntityService
 
-        entities = EntityService(self.services.store, self.services.settings.user_name)
-        offered = entities.waiting_by_person().get(self.person_id, [])
-        return [item for mention in offered for item in entities.waiting_on(mention)]
-
-    def _meetings(self, found: list[ActionItemRecord | DecisionRecord]) -> dict[int, CaptureLink]:
-        meetings = {}
-        for capture_id in {item.capture_id for item in found}:
-            if (meeting := self.services.store.captures.get(capture_id)) is not None:
-                day = meeting.occurred_at or meeting.captured_at[:10]
-                meetings[capture_id] = CaptureLink(capture_id, meeting.title, day)
-        return meetings
-
-    def _mail(self) -> Text:
-        """Their addresses and mail, from the people rollup ('' when no mail names them)."""
-        rolled = [r for r in self.services.store.reports.people() if r.person_id == self.person_id]
-        if not rolled or not rolled[0].emails:
-            return Text("")
-        r = rolled[0]
-        said = (
-            f"Email: {', '.join(r.emails)} · {r.messages_sent} sent, {r.messages_received} received"
-        )
-        if r.first_contact and r.last_contact:
-            said += f" · {r.first_contact[:10]} to {r.last_contact[:10]}"
-        if r.correspondents:
-            said += f" · writes most with {', '.join(r.correspondents)}"
-        return Text("\n") + line(said)
+def _mail(r: PersonReport | None) -> Text:
+    """Their addresses and mail ('' when no mail names them)."""
+    if r is None:
+        return Text("")
+    said = f"Email: {', '.join(r.emails)} · {r.messages_sent} sent, {r.messages_received} received"
+    if r.first_contact and r.last_contact:
+        said += f" · {r.first_contact[:10]} to {r.last_contact[:10]}"
+    if r.correspondents:
+        said += f" · writes most with {', '.join(r.correspondents)}"
+    return Text("\n") + line(said)

@@ -11,7 +11,6 @@ from memo_tui.ui import messages
 from memo_tui.ui.screens.page import Entry, Page, heading, lines_of
 from memo_tui.ui.text import items, line, plural, styled
 from store import (
-    FactFilter,
     NoteRecord,
 )
 
@@ -61,10 +60,12 @@ class ProjectPage(Page):
         self.project_id = self.entity_id = project_id
 
     def build(self) -> tuple[Text, list[Entry]]:
-        store = self.services.store
-        project = store.projects.get(self.project_id)
-        if project is None:
+        from memo_tui.core.views.pages import project_view
+
+        view = project_view(self.services, self.project_id)
+        if view is None:
             return styled("This project is no longer in the store.", "bold"), []
+        project = view.project
         s = project.summary
         head = line(s.name, style="bold")
         if s.client:
@@ -75,7 +76,7 @@ class ProjectPage(Page):
             f"{plural(len(project.notes), 'note')}"  # (its own and its client's, as listed)
         )
         self.app.call_from_thread(setattr, self, "entity_name", s.name)
-        entries: list[Entry] = [*self.document(), heading("Notes (n writes one)")]
+        entries: list[Entry] = [*self.document(view.sections), heading("Notes (n writes one)")]
         for note in project.notes:
             said = (
                 line(f"about {note.owner}: ", style="italic") if note.kind == "client" else Text()
@@ -85,12 +86,10 @@ class ProjectPage(Page):
         if project.captures:
             entries.append(heading("Meetings"))
             entries += [(items([(c.day, line(c.title))]), (c.id, None)) for c in project.captures]
-        kinds = FactFilter(project_ids=(self.project_id,), fact_types=("decision", "action_item"))
-        facts = store.facts.page(kinds, 100)
-        if facts:
+        if view.facts:
             entries.append(heading("Decisions and action items"))
-        for fact in facts:
-            if fact.capture_id is None:
+        for fact in view.facts:
+            if fact.capture_id is None:  # a note: no meeting to open (none are listed)
                 continue
             said = styled(f"{fact.fact_type.replace('_', ' ')}: ", "italic") + line(fact.text)
             where = (fact.capture_id, lines_of(fact.line_start, fact.line_end))

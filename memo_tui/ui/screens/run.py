@@ -55,11 +55,12 @@ class RunScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="run-view", exit_on_error=False)
     def follow(self) -> None:
         """New events since the last seen (all of them the first time)."""
-        store = self.services.store
-        found = store.runs.get(self.run_id)
-        events = store.runs.events(self.run_id, after_seq=self.seen)
-        if superseded() or found is None:
+        from memo_tui.core.views.pages import run_view
+
+        view = run_view(self.services, self.run_id, self.seen)
+        if superseded() or view is None:
             return
+        found, events = view.run, view.events
         head = line(f"Run {found.id}: {found.agent_type}", style="bold")
         head.append(
             line(

@@ -4,7 +4,6 @@ each question and draws what the controller hands it."""
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -22,7 +21,6 @@ from memo_tui.ui.widgets.pane import Pane
 
 if TYPE_CHECKING:
     from memo_tui.core.agents.chat import Replied
-    from memo_tui.core.services import Services
     from store import FactRecord
 
 
@@ -118,14 +116,6 @@ class AskPane(Pane):
         self.asked.insert(0, question)
         self._show_history(skip_first=True)
         self.post_message(messages.AnswerRequested(self, question))
-
-    @staticmethod
-    def past_questions(services: Services, most: int = 20) -> list[str]:
-        """Questions asked in earlier sessions, newest first (each one a chat run)."""
-        runs = services.store.runs.all(limit=10 * most)
-        asked = [json.loads(r.spec_json or "{}").get("entity") for r in runs]
-        found = [q for q, r in zip(asked, runs, strict=True) if r.agent_type == "chat" and q]
-        return list(dict.fromkeys(str(q) for q in found))[:most]
 
     def remember(self, questions: list[str]) -> None:
         """Earlier sessions' questions, listed to ask again (before any of this one's)."""

@@ -13,7 +13,7 @@ from memo_tui.ui.widgets.pane import ListPane
 from memo_tui.ui.widgets.table import Row, row
 
 if TYPE_CHECKING:
-    from memo_tui.core.services import Services
+    from memo_tui.core.views.lists import Lists
 
 
 class CapturesPane(ListPane):
@@ -32,7 +32,7 @@ class CapturesPane(ListPane):
     OPENS = "capture"
     BINDINGS = [Binding("d", "delete", "Delete", id="captures.delete")]
 
-    def fill(self, services: Services, width: int) -> list[Row]:
+    def fill(self, lists: Lists, width: int) -> list[Row]:
         room = max(24, width - 56)  # the title gets what the counts leave
         return [
             row(
@@ -44,7 +44,7 @@ class CapturesPane(ListPane):
                 c.extractor.split()[0],  # "offline", "llm"
                 Text("TRUNCATED", style="bold") if c.truncated else "whole",
             )
-            for c in reversed(services.store.captures.all())
+            for c in reversed(lists.captures)
         ]
 
     def action_delete(self) -> None:

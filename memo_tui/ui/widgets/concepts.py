@@ -12,7 +12,7 @@ from memo_tui.ui.widgets.pane import ListPane
 from memo_tui.ui.widgets.table import Row, row
 
 if TYPE_CHECKING:
-    from memo_tui.core.services import Services
+    from memo_tui.core.views.lists import Lists
 
 
 class ConceptsPane(ListPane):
@@ -30,7 +30,7 @@ class ConceptsPane(ListPane):
         Binding("r", "run", "Compile", id="concepts.run"),
     ]
 
-    def fill(self, services: Services, width: int) -> list[Row]:
+    def fill(self, lists: Lists, width: int) -> list[Row]:
         return [
             row(
                 c.id,
@@ -38,7 +38,7 @@ class ConceptsPane(ListPane):
                 str(c.sections) if c.sections else "none yet (r)",
                 (c.updated_at or "")[:16].replace("T", " "),
             )
-            for c in services.store.concepts.all()
+            for c in lists.concepts
         ]
 
     def action_add(self) -> None:

@@ -9,7 +9,7 @@ from memo_tui.ui.widgets.pane import ListPane
 from memo_tui.ui.widgets.table import Row, row
 
 if TYPE_CHECKING:
-    from memo_tui.core.services import Services
+    from memo_tui.core.views.lists import Lists
 
 
 class NewslettersPane(ListPane):
@@ -23,7 +23,7 @@ class NewslettersPane(ListPane):
     EMPTY = "No newsletters: they come from imported mail (c takes .mbox, Maildir, .eml)."
     COLUMNS = ("Sender", "Name", "Messages", "Last issue", "Why", "Unsubscribe")
 
-    def fill(self, services: Services, width: int) -> list[Row]:
+    def fill(self, lists: Lists, width: int) -> list[Row]:
         room = max(16, width - 100)  # the link gets what the rest leave
         return [
             row(
@@ -35,5 +35,5 @@ class NewslettersPane(ListPane):
                 line(n.reason, 16),
                 line(n.unsubscribe, room),
             )
-            for n in services.store.email.newsletters()
+            for n in lists.newsletters
         ]

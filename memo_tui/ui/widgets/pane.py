@@ -16,7 +16,7 @@ from memo_tui.ui import messages
 from memo_tui.ui.widgets.table import Row, Table
 
 if TYPE_CHECKING:
-    from memo_tui.core.services import Services
+    from memo_tui.core.views.lists import Lists
     from memo_tui.ui.app import MemoApp
 
 
@@ -31,11 +31,6 @@ class Pane(Vertical):
 
         assert isinstance(self.app, MemoApp)
         return self.app
-
-    @property
-    def services(self) -> Services:
-        """The app's services (the app opens the store after its first paint)."""
-        return self.memo.services
 
     def focus_first(self) -> None:
         """Put the keyboard where the pane's work starts."""
@@ -79,9 +74,9 @@ class ListPane(Pane):
         if key is not None and self.OPENS:
             self.post_message(messages.RowOpened(self.OPENS, int(key)))
 
-    def fill(self, services: Services, width: int) -> list[Row]:
-        """The rows to show, read from the store and cut to the terminal's `width` (in a
-        worker: it reads nothing of the screen)."""
+    def fill(self, lists: Lists, width: int) -> list[Row]:
+        """The rows to show, from what the store held at the last refresh, cut to the
+        terminal's `width` (in a worker: it reads nothing of the screen)."""
         raise NotImplementedError
 
     def show_rows(self, rows: list[Row]) -> None:

@@ -13,7 +13,7 @@ from memo_tui.ui.widgets.pane import ListPane
 from memo_tui.ui.widgets.table import Cell, Row, row
 
 if TYPE_CHECKING:
-    from memo_tui.core.services import Services
+    from memo_tui.core.views.lists import Lists
     from store import PendingMention
 
 
@@ -36,13 +36,8 @@ class PeoplePane(ListPane):
         Binding("u", "split", "Unmerge", id="people.split"),
     ]
 
-    def fill(self, services: Services, width: int) -> list[Row]:
-        from memo_tui.core.entities.service import EntityService
-
-        entities = EntityService(services.store, services.settings.user_name)
-        waiting = entities.waiting_by_person()
-        people = services.store.reports.people()
-        owed = services.store.people.owed_counts()
+    def fill(self, lists: Lists, width: int) -> list[Row]:
+        people, owed, waiting = lists.people, lists.owed, lists.to_settle
         room = max(24, width - 62)  # the names get what the counts leave
         name = min(32, room - 6, max((len(p.name) for p in people), default=0))
         return [

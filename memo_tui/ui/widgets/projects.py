@@ -12,7 +12,7 @@ from memo_tui.ui.widgets.pane import ListPane
 from memo_tui.ui.widgets.table import Row, row
 
 if TYPE_CHECKING:
-    from memo_tui.core.services import Services
+    from memo_tui.core.views.lists import Lists
 
 
 class ProjectsPane(ListPane):
@@ -32,7 +32,7 @@ class ProjectsPane(ListPane):
         Binding("r", "run", "Compile", id="projects.run"),
     ]
 
-    def fill(self, services: Services, width: int) -> list[Row]:
+    def fill(self, lists: Lists, width: int) -> list[Row]:
         return [
             row(
                 p.project_id,
@@ -43,7 +43,7 @@ class ProjectsPane(ListPane):
                 str(p.open_action_items),
                 p.last_activity or "",
             )
-            for p in services.store.reports.projects()
+            for p in lists.projects
         ]
 
     def action_add(self) -> None:

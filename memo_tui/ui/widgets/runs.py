@@ -14,7 +14,7 @@ from memo_tui.ui.widgets.pane import ListPane
 from memo_tui.ui.widgets.table import Cell, Row, row
 
 if TYPE_CHECKING:
-    from memo_tui.core.services import Services
+    from memo_tui.core.views.lists import Lists
 
 
 LIVE = ("running", "waiting_for_user")
@@ -46,7 +46,7 @@ class RunsPane(ListPane):
             self.query_one(DataTable).move_cursor(row=keys.index(self.wanted), animate=False)
             self.wanted = None
 
-    def fill(self, services: Services, width: int) -> list[Row]:
+    def fill(self, lists: Lists, width: int) -> list[Row]:
         room = max(10, width - 68)  # what it worked on gets what is left
         return [
             row(
@@ -59,7 +59,7 @@ class RunsPane(ListPane):
                 r.started_at[5:16].replace("T", " "),  # UTC, as stored
                 took(r.started_at, r.finished_at),
             )
-            for r in services.store.runs.all()
+            for r in lists.runs
         ]
 
     def action_resume(self) -> None:
