@@ -107,6 +107,7 @@ def _changes(args: argparse.Namespace, services: Services) -> int:
 def _items(args: argparse.Namespace, services: Services) -> int:
     from memo_tui.core.entities.resolve import Resolved
     from memo_tui.core.entities.service import EntityService
+    from memo_tui.core.history.items import action_items
 
     store = services.store
     entities = EntityService(store, services.settings.user_name)
@@ -119,19 +120,7 @@ def _items(args: argparse.Namespace, services: Services) -> int:
                 render.warn(f"memo items: no one memo knows is {name!r} (memo people lists them)")
                 return EXIT_USAGE
             wanted[option] = found.entity.id
-    items = store.captures.action_items(store.captures.ids_by_date())
-    if args.open:
-        items = [i for i in items if i.status == "open"]
-    if "owner" in wanted:
-        items = [i for i in items if i.person_id == wanted["owner"]]
-    if "owed_to" in wanted:
-        asker = store.people.get(wanted["owed_to"])
-        names = {asker.name.lower(), *(a.alias.lower() for a in asker.aliases)} if asker else set()
-        items = [
-            i
-            for i in items
-            if (i.asked_by or "").lower() in names and i.person_id != wanted["owed_to"]
-        ]
+    items = action_items(store, args.open, wanted.get("owner"), wanted.get("owed_to"))
     waiting = {c.old_id: c for c in store.changes.all(("proposed",)) if c.kind == "closes"}
     titles = {c: store.captures.get(c) for c in {i.capture_id for i in items}}
     called = _known_as(store.people.directory())
