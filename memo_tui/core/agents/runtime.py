@@ -220,18 +220,7 @@ class AgentRun:
                 run_id=self.run_id,
             )
             completion = await self._turn(request)
-            tokens = completion.usage.input_tokens, completion.usage.output_tokens
-            turn = {
-                "text": completion.text,
-                "tool_calls": [
-                    {"id": c.id, "name": c.name, "arguments": c.arguments}
-                    for c in completion.tool_calls
-                ],
-            }
-            self.store.runs.finish_step(step_id, "completed", *tokens, json.dumps(turn))
-            cost = cost_microdollars(completion.model, *tokens, self.prices)
-            self.store.runs.add_usage(self.run_id, *tokens, cost)
-            self.outcome.steps += 1
+            self._completed(step_id, completion)
             if completion.text:
                 self._event("model_text", text=completion.text)
             messages.append(Message("assistant", completion.text, completion.tool_calls))
@@ -263,6 +252,18 @@ class AgentRun:
             self._event("repair", missing=[m.describe() for m in missing])
             messages.append(Message("user", _repair_prompt(missing)))
         self._finish("failed", f"no finish within {spec.max_steps} steps")
+
+    def _completed(self, step_id: int, completion: Completion) -> None:
+        """A step's turn kept (its text and tool calls) and its tokens and cost counted."""
+        tokens = completion.usage.input_tokens, completion.usage.output_tokens
+        calls = [
+            {"id": c.id, "name": c.name, "arguments": c.arguments} for c in completion.tool_calls
+        ]
+        turn = {"text": completion.text, "tool_calls": calls}
+        self.store.runs.finish_step(step_id, "completed", *tokens, json.dumps(turn))
+        cost = cost_microdollars(completion.model, *tokens, self.prices)
+        self.store.runs.add_usage(self.run_id, *tokens, cost)
+        self.outcome.steps += 1
 
     async def _turn(self, request: Request) -> Completion:
         """One model turn: whole, or streamed to `on_text` as it is written."""

@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from memo_tui.core.capture import CaptureOptions, CaptureService
+from memo_tui.core.capture.files import read_file
 from memo_tui.core.capture.formats.base import describe_skipped, is_placeholder
 from memo_tui.core.capture.guards import ALLOWED_SUFFIXES
-from memo_tui.core.capture.service import read_file
 from memo_tui.core.capture.sources import Transcript, parse
 from memo_tui.core.entities.names import normalize
 from store import Store

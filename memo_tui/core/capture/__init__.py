@@ -1,12 +1,12 @@
 """The write path: sources, guards, dedup, extraction, one transaction per capture."""
 
 from memo_tui.core.capture.errors import CaptureRejected
+from memo_tui.core.capture.files import iter_sources
 from memo_tui.core.capture.service import (
     CaptureOptions,
     CaptureResult,
     CaptureService,
     Replacement,
-    iter_sources,
 )
 
 __all__ = [

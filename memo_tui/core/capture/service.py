@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
@@ -11,9 +11,8 @@ from typing import TYPE_CHECKING, Literal, Protocol
 from memo_tui.core.capture import dedup, guards
 from memo_tui.core.capture.addressed import taught_names
 from memo_tui.core.capture.channels import Pairing, pairing
-from memo_tui.core.capture.decode import decode
 from memo_tui.core.capture.errors import CaptureRejected
-from memo_tui.core.capture.formats.docx import docx_text, is_docx
+from memo_tui.core.capture.files import iter_sources, read_file
 from memo_tui.core.capture.mail import prepared_thread, thread_source
 from memo_tui.core.capture.offline import NAME as OFFLINE_NAME
 from memo_tui.core.capture.offline import extract as offline_extract
@@ -89,41 +88,6 @@ class CaptureOptions:
     max_chars: int = 100_000
     user: str = "user"
     my_addresses: tuple[str, ...] = ()  # the user's own email addresses
-
-
-def read_file(path: Path, max_chars: int) -> tuple[str, str]:
-    """A file's text and the format its name hints at ("docx" for a Word document, by
-    its content, whatever the name says)."""
-    source_format = guards.source_format(path)
-    data = guards.read_source(path, max_chars)
-    if source_format == "docx" or is_docx(data):
-        return docx_text(data, path.name), "docx"
-    return decode(data, path.name), source_format
-
-
-def iter_sources(paths: Iterable[Path]) -> Iterator[tuple[Path, CaptureRejected | None]]:
-    """Each file to capture; folders recurse over allowed files, hidden ones skipped."""
-    for path in paths:
-        if path.is_symlink() and not path.exists():
-            yield path, CaptureRejected("missing", f"{path}: a broken or looping symbolic link")
-        elif not path.exists():
-            yield path, CaptureRejected("missing", f"{path}: no such file or folder")
-        elif path.is_dir():
-            found = sorted(
-                p
-                for p in path.rglob("*")
-                if p.suffix.lower() in guards.ALLOWED_SUFFIXES
-                and not any(part.startswith(".") for part in p.relative_to(path).parts)
-                and not p.name.startswith("~$")  # the lock file Word keeps beside a document
-                and p.is_file()
-            )
-            if not found:
-                allowed = ", ".join(guards.ALLOWED_SUFFIXES)
-                yield path, CaptureRejected("empty_folder", f"{path}: no {allowed} files here")
-            for file in found:
-                yield file, None
-        else:
-            yield path, None
 
 
 class Proposer(Protocol):
@@ -204,12 +168,7 @@ class CaptureService:
         it is extracted first and the callback, shown what would change, decides."""
         label = source_path or name
         try:
-            guards.check_text(name, text, self.options.max_chars)
-        except CaptureRejected as problem:
-            return CaptureResult(label, "rejected", error=problem.message)
-        try:
-            transcript = parse(text, name, source_format)
-            guards.check_stored(name, transcript.text, self.options.max_chars)
+            transcript = self._parsed(text, name, source_format)
         except CaptureRejected as problem:
             return CaptureResult(label, "rejected", error=problem.message)
         content_hash = dedup.content_hash(transcript.text)
@@ -247,12 +206,24 @@ class CaptureService:
         outcome.chunks = int(getattr(result, "chunks", 0))
         outcome.skipped = transcript.skipped
         if outcome.status in ("captured", "replaced"):
-            assert outcome.capture_id is not None
-            outcome.changes = self._changes(outcome.capture_id)
-            if self.after_commit is not None:
-                for capture_id in dict.fromkeys([outcome.capture_id, *self._touched(outcome)]):
-                    self.after_commit(capture_id)
+            self._committed(outcome)
         return outcome
+
+    def _parsed(self, text: str, name: str, source_format: str) -> Transcript:
+        """The text as turns, once it passed the guards (CaptureRejected says why not)."""
+        guards.check_text(name, text, self.options.max_chars)
+        transcript = parse(text, name, source_format)
+        guards.check_stored(name, transcript.text, self.options.max_chars)
+        return transcript
+
+    def _committed(self, outcome: CaptureResult) -> None:
+        """After a capture commits: the earlier decisions it replaces, then `after_commit`
+        for it and for every capture it touched (its vectors)."""
+        assert outcome.capture_id is not None
+        outcome.changes = self._changes(outcome.capture_id)
+        if self.after_commit is not None:
+            for capture_id in dict.fromkeys([outcome.capture_id, *self._touched(outcome)]):
+                self.after_commit(capture_id)
 
     def _changes(self, capture_id: int) -> list[ChangeRecord]:
         """Earlier decisions this capture replaces: strong ones applied, weak ones proposed.

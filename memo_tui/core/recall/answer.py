@@ -179,17 +179,13 @@ async def ask_stream(
     async for event in _answer_events(sources, synthesis, written):
         yield event
     answer = written.answer
-    note = "; ".join(n for n in (note, written.said) if n) or None
-    if not relevance.answered and not answer.lower().startswith("no record"):
-        gate = f"memo found no fact about {relevance.topic!r} ({relevance.why}): check the sources"
-        note = "; ".join(n for n in (note, gate) if n)
     result = AskResult(
         ask_which + answer,
         found.hits,
         filters,
         found.mode,
         found.candidates,
-        note,
+        _noted(note, written.said, relevance, answer),
         written.removed,
         written.cited,
         no_record=not relevance.answered,
@@ -199,6 +195,17 @@ async def ask_stream(
         listing=found.listing,
     )
     yield Answered(result)
+
+
+def _noted(note: str | None, said: str, relevance: Relevance, answer: str) -> str | None:
+    """What the answer's note says: search's and the router's, why the model's answer is not
+    all there is, and that the gate found no record when the answer does not say so."""
+    notes = [n for n in (note, said) if n]
+    if not relevance.answered and not answer.lower().startswith("no record"):
+        notes.append(
+            f"memo found no fact about {relevance.topic!r} ({relevance.why}): check the sources"
+        )
+    return "; ".join(notes) or None
 
 
 @dataclass(frozen=True)

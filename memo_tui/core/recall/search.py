@@ -155,17 +155,30 @@ def hybrid_search(
         rankings += keyword_rankings[number : number + 1] + vector_rankings[number : number + 1]
     scores = fuse(rankings)
     best = sorted(scores, key=lambda key: (-scores[key], key))[:limit]
+    hits = _hits(store, best, scores, (keyword_ranks, vector_ranks), similarity)
+    used: SearchMode = "keyword" if mode == "hybrid" and note else mode
+    return SearchResult(hits, used, len(scores), note)
+
+
+def _hits(
+    store: Store,
+    best: list[int],
+    scores: dict[int, float],
+    ranks: tuple[list[int], list[int]],
+    similarity: dict[int, float],
+) -> list[Hit]:
+    """The best facts as hits, each with its fused score, its rank on each side (keyword,
+    vector) and its similarity."""
     records = store.facts.by_keys(best)
-    hits = [
+    keyword, vector = ranks
+    return [
         Hit(
             records[key],
             scores[key],
-            keyword_ranks.index(key) + 1 if key in keyword_ranks else None,
-            vector_ranks.index(key) + 1 if key in vector_ranks else None,
+            keyword.index(key) + 1 if key in keyword else None,
+            vector.index(key) + 1 if key in vector else None,
             similarity.get(key),
         )
         for key in best
         if key in records
     ]
-    used: SearchMode = "keyword" if mode == "hybrid" and note else mode
-    return SearchResult(hits, used, len(scores), note)
