@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from support.tui import settle, until
+from support.tui import drive, settle, until
 from textual.message import Message
 
 from memo_tui.core.services import Services
@@ -125,6 +125,27 @@ def test_a_panes_rows_are_built_from_what_the_store_held_alone(services: Service
     longest = max(len(c.title) for c in lists.captures)
     assert max(len(str(r.cells[0])) for r in narrow) < longest  # cut to 80 columns
     assert max(len(str(r.cells[0])) for r in wide) == longest
+
+
+def test_lists_read_while_the_terminal_was_resized_are_cut_again(services: Services) -> None:
+    """A resize while the lists were being read (before any were, there was nothing to cut)
+    leaves rows cut for the old width: the refresh cuts them again for the width now."""
+    app = MemoApp(services)
+
+    async def script(pilot: Any) -> None:
+        lists = app.controllers.lists
+        assert lists.lists is not None
+        pane = app.query_one(CapturesPane)
+        pane.show_rows(pane.fill(lists.lists, 200))  # cut for a terminal it no longer has
+        lists._resized_since(200)
+        await settle(pilot)
+        now = pane.fill(lists.lists, app.size.width)
+        assert [str(r.cells[0]) for r in pane.rows] == [str(r.cells[0]) for r in now]
+        assert [str(r.cells[0]) for r in now] != [
+            str(r.cells[0]) for r in pane.fill(lists.lists, 200)
+        ]
+
+    drive(app, script, size=(80, 24))
 
 
 def test_a_streamed_answer_is_appended_line_by_line() -> None:

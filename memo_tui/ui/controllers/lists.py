@@ -78,6 +78,7 @@ class ListsController(Controller):
             return
         self.lists = lists  # a resize cuts these again
         self.from_thread(self._show, rows, catalog, lists.clients, status, past)
+        self.from_thread(self._resized_since, width)
 
     def _show(
         self,
@@ -103,6 +104,12 @@ class ListsController(Controller):
         app.query_one("#status", Static).update(status.text)
         app.controllers.startup.stamp("ready")
         app.refresh_bindings()  # w shows while names wait
+
+    def _resized_since(self, width: int) -> None:
+        """A resize while the lists were read (before any were, it had none to cut): cut
+        them again to the width the terminal has now."""
+        if self.app.size.width != width:
+            self.relayout()
 
     def relayout(self) -> None:
         """The lists cut to the terminal's new width (from what the last refresh read)."""
