@@ -158,7 +158,7 @@ def _bench_extractor(args: argparse.Namespace, settings: Settings) -> Extractor 
 
 def _bench_extract(args: argparse.Namespace, settings: Settings) -> int:
     """Each folder scored as what it is: a labelled set, or QMSum-style annotations."""
-    from memo_tui.core.benchmarks import extract
+    from memo_tui.core.benchmarks import extract, extract_report, extract_set
 
     for folder in args.data:
         if not folder.is_dir():
@@ -172,9 +172,9 @@ def _bench_extract(args: argparse.Namespace, settings: Settings) -> int:
     for folder in args.data:
         try:
             if (folder / "truth.jsonl").is_file():
-                labelled = extract.run_set(folder, extractor)
+                labelled = extract_set.run_set(folder, extractor)
                 results.append(labelled.as_dict())
-                report = extract.format_set_report(labelled, detail=args.detail)
+                report = extract_report.format_set_report(labelled, detail=args.detail)
             else:
                 result = extract.run(folder, window=args.window, extractor=extractor)
                 results.append(result.as_dict())

@@ -132,18 +132,18 @@ def test_lists_read_while_the_terminal_was_resized_are_cut_again(services: Servi
     leaves rows cut for the old width: the refresh cuts them again for the width now."""
     app = MemoApp(services)
 
+    def titles(rows: list[Any]) -> list[str]:
+        return [str(r.cells[0]) for r in rows]
+
     async def script(pilot: Any) -> None:
         lists = app.controllers.lists
         assert lists.lists is not None
         pane = app.query_one(CapturesPane)
-        pane.show_rows(pane.fill(lists.lists, 200))  # cut for a terminal it no longer has
+        wide, now = pane.fill(lists.lists, 200), pane.fill(lists.lists, app.size.width)
+        assert titles(wide) != titles(now)
+        pane.show_rows(wide)  # cut for a terminal it no longer has
         lists._resized_since(200)
-        await settle(pilot)
-        now = pane.fill(lists.lists, app.size.width)
-        assert [str(r.cells[0]) for r in pane.rows] == [str(r.cells[0]) for r in now]
-        assert [str(r.cells[0]) for r in now] != [
-            str(r.cells[0]) for r in pane.fill(lists.lists, 200)
-        ]
+        await until(pilot, lambda: titles(pane.rows) == titles(now), "the rows cut again")
 
     drive(app, script, size=(80, 24))
 
