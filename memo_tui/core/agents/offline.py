@@ -11,8 +11,9 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
 
-from memo_tui.core.agents.sourced import MOST, sourced_answer
+from memo_tui.core.agents.sourced import sourced_answer
 from memo_tui.core.llm.types import Completion, Request, ToolCall, Usage
+from memo_tui.core.recall.extractive import MOST
 from memo_tui.core.words import plural
 
 Policy = Callable[[Request], Completion]

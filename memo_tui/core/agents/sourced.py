@@ -7,10 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from memo_tui.core.recall.extractive import quoted
+from memo_tui.core.recall.extractive import MOST, quoted
 from memo_tui.core.recall.listing import said
-
-MOST = 3  # facts an answer quotes
 
 
 def sourced_answer(result: dict[str, Any], most: int = MOST) -> str:

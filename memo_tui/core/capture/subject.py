@@ -152,7 +152,7 @@ def ungrouped(text: str) -> str:
     return _GROUPED.sub("", text)
 
 
-_SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
+SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}  # "twelve hundred": 1200
 
 
 def _valued(tokens: list[str], first: int) -> list[tuple[int, set[str]]]:
@@ -190,8 +190,8 @@ def _valued(tokens: list[str], first: int) -> list[tuple[int, set[str]]]:
             if spelled and not _a_day(lows, i):
                 continue  # a rank ("the first canning run"), not a value
             when = ordinal or year or bool(near & MONTHS)
-            scale = _SCALES.get(lows[i + 1] if i + 1 < len(lows) else "")
-            if scale and not when and "." not in value and low not in _SCALES:
+            scale = SCALES.get(lows[i + 1] if i + 1 < len(lows) else "")
+            if scale and not when and "." not in value and low not in SCALES:
                 value, scaled = str(int(value) * scale), i + 1  # "twelve hundred": 1200
             found.append((i, {DATE_MARK + value if when else value}))
         elif i >= first and token[0].isupper() and token != "I" and "'" not in token:

@@ -262,23 +262,27 @@ def link(
         return None
     said, before = new.quote or new.description, old.quote or old.description
     ours, theirs = _values(said) - people, _values(before) - people
+    moved, swapped = _named_as_old(said, theirs), changed(ours, theirs)
     weight = sum(rarity(w) for w in _subject(new.subject)[0] & _subject(old.subject)[0])
-    how = _named_as_old(said, theirs) or changed(ours, theirs)
-    turned = _turned_to_yes(said, before, (_own(new) & _own(old)) - people)
-    if how is None and turned is not None:
+    if moved or swapped:
+        changing = _changing(new, old, moved, swapped, rarity, people)
+        if changing is not None:
+            return changing
+    elif turned := _turned_to_yes(said, before, (_own(new) & _own(old)) - people):
         return Link(old, "strong", f"{turned}: ruled out before, chosen now", weight + 5)
-    changing = None if how is None else _changing(new, old, how, rarity, people)
-    return changing or _turned(new, old, rarity, people, weight)
+    return _turned(new, old, rarity, people, weight)
 
 
 def _changing(
     new: HistoryDecision,
     old: HistoryDecision,
-    how: str,
+    moved: str | None,
+    swapped: str | None,
     rarity: Callable[[str], float],
     people: frozenset[str],
 ) -> Link | None:
-    """A link where the new call sets a value the old one set differently (`how`)."""
+    """A link where the new call sets a value the old one set differently: it names the old
+    value as the one it moves from (`moved`), or sets another of its kind (`swapped`)."""
     said, before = new.quote or new.description, old.quote or old.description
     ours, theirs = _values(said) - people, _values(before) - people
     shared_own = (_own(new) & _own(old)) - people
@@ -286,8 +290,7 @@ def _changing(
     subject = new_words & old_words
     weight = sum(rarity(w) for w in subject)
     smaller = min(sum(rarity(w) for w in new_words), sum(rarity(w) for w in old_words))
-    moved = _named_as_old(said, theirs)
-    swapped = changed(ours, theirs)
+    how = moved or swapped
     found = changed_values(ours, theirs)
     new_slot, old_slot = (words - people for words in _slots(said, before, ours, theirs, found))
     same_thing = bool(new_slot) and new_slot <= _own(old) | old_words

@@ -28,7 +28,7 @@ from memo_tui.core.llm.types import Finished, Message, Request, TextDelta
 from memo_tui.core.recall.citations import OPEN_CITATION, CitationStream, check_citations
 from memo_tui.core.recall.claims import unsupported_claim
 from memo_tui.core.recall.current import Change
-from memo_tui.core.recall.extractive import extractive_answer
+from memo_tui.core.recall.extractive import MOST, extractive_answer
 from memo_tui.core.recall.filters import QuestionFilters
 from memo_tui.core.recall.found import find
 from memo_tui.core.recall.gate import Relevance
@@ -43,7 +43,6 @@ from memo_tui.core.recall.search import (
 )
 from store import Directory, Store
 
-MOST = 3  # facts an offline answer quotes
 NO_FACTS = "No record found: no fact matched. Try other words or a wider time range."
 
 

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from textwrap import shorten
 
 from memo_tui.core.capture.offline.text import content_words_and_parts
-from memo_tui.core.capture.subject import DATE_MARK, is_date, is_number, values
+from memo_tui.core.capture.subject import DATE_MARK, SCALES, is_date, is_number, ungrouped, values
 from memo_tui.core.recall.citations import CITATION
 from memo_tui.core.recall.extractive import SENTENCE_END
 from store import FactRecord
@@ -32,7 +32,7 @@ def unsupported_claim(answer: str, facts: Sequence[FactRecord]) -> str:
         where = "".join(f"[{n}]" for n in numbers)
         held = _held_numbers(sources)
         claim = re.sub(r"\s+(?=[.,;:!?])", "", CITATION.sub("", sentence)).strip()
-        for value in sorted(values(_grouped(claim))):
+        for value in sorted(values(claim)):
             bare = value.lstrip(DATE_MARK)
             stated = (is_number(value) or is_date(value)) and bare[:1].isdigit()
             if stated and len(bare) > 1 and bare not in held:
@@ -50,28 +50,17 @@ _FRAMING = content_words_and_parts(
 )
 
 
-_GROUPED = re.compile(r"(?<=\d),(?=\d{3}\b)")
-
-
 _SCALED = re.compile(r"\b([\w.]+)[ -](hundred|thousand|million)\b", re.IGNORECASE)
-
-
-_SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
-
-
-def _grouped(text: str) -> str:
-    """ "5,000" as "5000", so it reads as one number."""
-    return _GROUPED.sub("", text)
 
 
 def _held_numbers(text: str) -> set[str]:
     """Every number the text holds, as digits: written ("5,000"), said ("forty", "five
     thousand") or part of a date."""
-    text = _grouped(text)
+    text = ungrouped(text)
     held = {v.lstrip(DATE_MARK) for v in values(text)} | set(re.findall(r"\d+(?:\.\d+)?", text))
     for amount, scale in _SCALED.findall(text):
         said = values(amount)
         base = next((v for v in said if is_number(v)), None)
         if base is not None:
-            held.add(str(int(float(base) * _SCALES[scale.lower()])))
+            held.add(str(int(float(base) * SCALES[scale.lower()])))
     return held

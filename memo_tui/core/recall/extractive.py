@@ -169,9 +169,12 @@ def reported_yes(question: str, shown: Sequence[str], most: int) -> int | None:
     return None
 
 
+MOST = 3  # facts an offline answer quotes
+
+
 def extractive_answer(
     hits: list[Hit],
-    most: int = 3,
+    most: int = MOST,
     relevance: Relevance | None = None,
     changes: Sequence[Change] = (),
     question: str = "",

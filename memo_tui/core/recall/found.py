@@ -17,7 +17,7 @@ from memo_tui.core.recall.current import Change
 from memo_tui.core.recall.filters import QuestionFilters, parse_question, with_entities
 from memo_tui.core.recall.gate import Relevance, judge
 from memo_tui.core.recall.index import VectorIndex
-from memo_tui.core.recall.listing import Listing, every_fact, listing
+from memo_tui.core.recall.listing import EVERY, Listing, listing, rest_of
 from memo_tui.core.recall.order import ordered
 from memo_tui.core.recall.retrieve import retrieve, search_words
 from memo_tui.core.recall.search import MIN_SIMILARITY, Hit, QueryEmbedder, SearchMode
@@ -59,9 +59,9 @@ def find(
     found = result.hits
     if listed is not None:  # what search found of the list, then the rest, newest first
         have = {hit.fact.fact_key for hit in found}
-        rest = [f for f in every_fact(store, filters) if f.fact_key not in have]
-        room = len(rest) if every else max(0, limit - len(found))
-        found = found + [Hit(fact, 0.0, None, None, None) for fact in rest[:room]]
+        room = EVERY if every else max(0, limit - len(found))
+        rest = rest_of(store, filters, have, room) if room else []
+        found = found + [Hit(fact, 0.0, None, None, None) for fact in rest]
     hits, changes = ordered(store, found, question, directory)
     listed_found = listed is not None and not listed.keys.isdisjoint(h.fact.fact_key for h in hits)
     if not hits or not gated or listed_found:  # a listing's facts are what it asks for

@@ -87,9 +87,11 @@ def listing(store: Store, question: str, filters: QuestionFilters) -> Listing | 
     return Listing(keys, filters.fact_types, _scope(filters))
 
 
-def every_fact(store: Store, filters: QuestionFilters) -> list[FactRecord]:
-    """Every fact a listing's filters allow (up to `EVERY`), newest meeting first."""
-    return store.facts.filtered(filters.fact_filter(), limit=EVERY)
+def rest_of(store: Store, filters: QuestionFilters, have: set[int], room: int) -> list[FactRecord]:
+    """Up to `room` facts a listing's filters allow besides those it `have`s (fact keys),
+    newest meeting first: no more read than that."""
+    found = store.facts.filtered(filters.fact_filter(), limit=room + len(have))
+    return [f for f in found if f.fact_key not in have][:room]
 
 
 def _scope(filters: QuestionFilters) -> str:
