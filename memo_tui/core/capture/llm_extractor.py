@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from rapidfuzz import fuzz
 
-from memo_tui.core.capture.offline.extractor import RESTATEMENT
+from memo_tui.core.capture.offline.merging import RESTATEMENT
 from memo_tui.core.capture.sources import Transcript
 from memo_tui.core.capture.untrusted import neutralize
 from memo_tui.core.entities.names import looks_like_a_person

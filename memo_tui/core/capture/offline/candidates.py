@@ -1,0 +1,138 @@
+"""Every decision and task a meeting says or writes down, before it is worded or merged:
+the sentences that score as one, a value changed after an objection, and the items written
+in notes' `Decisions` / `Action items` sections."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from memo_tui.core.capture.offline import call_values as cv
+from memo_tui.core.capture.offline import cues, notes, reversals
+from memo_tui.core.capture.offline.decision_details import SHORT_CALL
+from memo_tui.core.capture.offline.items import DONE, Item, personal, says_what
+from memo_tui.core.capture.offline.sentence_scores import (
+    ACTION_THRESHOLD,
+    DECISION_THRESHOLD,
+    around_sentence,
+    score_sentence,
+)
+from memo_tui.core.capture.offline.task_owners import ANSWER_REACH
+from memo_tui.core.capture.offline.text import sentences, word_count
+from memo_tui.core.capture.sources import Transcript, Turn
+from memo_tui.core.capture.untrusted import addresses_a_model
+
+MAX_SENTENCE = 1_500
+
+
+def spoken_items(transcript: Transcript) -> list[Item]:
+    """Every sentence said in the meeting that scores as a decision or a task."""
+    turns = transcript.turns
+    # Any date will do for noticing that a due date was said; resolving it needs the real one.
+    meeting = transcript.occurred_at or dt.date(2000, 1, 3)
+    items: list[Item] = []
+    for index, turn in enumerate(turns):
+        if addresses_a_model(turn.text, turn.speaker):
+            continue  # pasted or read-out instructions to an AI are not meeting content
+        if turn.speaker in transcript.guests:
+            continue  # a guest's word is no call or task of the meeting until someone takes it up
+        spoken = sentences(turn.text)
+        said = [s.text for s in spoken]
+        changed = _changed_call(items, turns, index)
+        calls = [n for n, text in enumerate(said) if cues.CALL_PREAMBLE.search(text)]
+        proposal = next((n for n, text in enumerate(said) if cues.PROPOSAL.match(text)), None)
+        answers = index > 0 and turns[index - 1].text.rstrip().endswith("?")
+        for number, sentence in enumerate(spoken):
+            if len(sentence.text) > MAX_SENTENCE:
+                continue  # a run-on wall of text is not a statement we can quote
+            around = around_sentence(said, number, calls, answers, proposal)
+            decision, action = score_sentence(sentence.text, turns, index, meeting, around)
+            if changed is not None and _names_another_value(sentence.text, changed):
+                decision, changed = max(decision, DECISION_THRESHOLD), None
+            position = (index, sentence.start)
+            if number and cues.ALREADY_DONE.match(said[number - 1]) and says_what(sentence.text):
+                done = Item("action", position, index, sentence.text, done=True)
+                done.assignee = turn.speaker
+                items.append(done)  # "Already did. I sent the summary to her on Monday."
+            elif (
+                action >= ACTION_THRESHOLD
+                and (action >= decision or personal(sentence.text))
+                and not (
+                    decision >= DECISION_THRESHOLD and cues.CALL_IN_SENTENCE.search(sentence.text)
+                )
+            ):
+                reply = next(
+                    (t for t in turns[index + 1 : index + 3] if t.speaker != turn.speaker), None
+                )
+                item = Item("action", position, index, sentence.text)
+                item.dropped = (
+                    reply is not None
+                    and sentence.text.rstrip().endswith("?")
+                    and cues.turned_down(reply.text)
+                )
+                items.append(item)
+            elif decision >= DECISION_THRESHOLD:
+                quote = sentence.text
+                if around.after is not None and cues.CONFIRMS.match(around.after):
+                    # "Tuesdays at ten. Done.": the mark belongs in the quote, which it makes
+                    # the meeting's own (someone else said "Tuesdays at ten" first).
+                    quote = turn.text[
+                        sentence.start : turn.text.find(around.after, sentence.start)
+                        + len(around.after)
+                    ]
+                items.append(Item("decision", position, index, quote))
+    return items
+
+
+_ANOTHER = re.compile(
+    r"^\W*(?:(?:ok(?:ay)?|fine|right|alright)\W+)?(?:then|so|okay|ok|fine|right)\b", re.I
+)
+
+
+def _names_another_value(text: str, values: set[str]) -> bool:
+    """ "Then the 10th.", "Fine, the Tuesday then.": a new value put in the call's place, said
+    as a conclusion or as a short fragment; not any statement that holds a number."""
+    if "?" in text or not cv.values(text) - values:
+        return False
+    return bool(_ANOTHER.match(text)) or word_count(text) <= SHORT_CALL
+
+
+def _changed_call(items: list[Item], turns: list[Turn], index: int) -> set[str] | None:
+    """After an objection ("Wait, no. The 3rd is the payroll freeze."), the one whose call it
+    was names another value ("Then the 10th."): the values of that call, which the first
+    statement of this turn with other values changes. None when there is no such call."""
+    if index < 2 or not reversals.OBJECTION.match(turns[index - 1].text):
+        return None
+    speaker = turns[index].speaker
+    if not speaker or turns[index - 1].speaker == speaker:
+        return None
+    for item in reversed(items):
+        if index - item.turn_index > ANSWER_REACH:
+            return None
+        if item.kind == "decision" and turns[item.turn_index].speaker == speaker:
+            return cv.values(item.quote) or None
+    return None
+
+
+def note_items(transcript: Transcript) -> tuple[list[Item], set[int]]:
+    """The items written under a notes heading or label, and the turns they came from."""
+    kinds = notes.section_kinds(transcript.lines)
+    items: list[Item] = []
+    used: set[int] = set()
+    for index, turn in enumerate(transcript.turns):
+        kind = kinds.get(turn.line) or notes.labelled(turn)
+        if kind is None or addresses_a_model(turn.text, turn.speaker):
+            continue
+        if turn.speaker in transcript.guests:
+            continue  # "Decision: …" typed by a guest decides nothing
+        used.add(index)
+        text, checked = notes.strip_bullet(turn.text)
+        label = (notes.DECISION_LABEL if kind == "decision" else notes.ACTION_LABEL).match(text)
+        by = label.groupdict().get("by") if label else None
+        text = text[label.end() :].strip() if label else text.strip()
+        if word_count(text) < 2:
+            continue
+        item = Item(kind, (index, 0), index, text, decided_by=by, from_notes=True)
+        item.done = bool(checked) or bool(DONE.search(text))
+        items.append(item)
+    return items, used
