@@ -6,11 +6,12 @@ a run cut off by a crash can resume from its last finished step.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection, Row, Select, case, func, select, update
+from sqlalchemy.dialects.sqlite import insert
+from sqlmodel import SQLModel, col
 
 from store.errors import NotFoundError, StoreError
 from store.records import (
@@ -22,33 +23,61 @@ from store.records import (
     StepRecord,
     ToolCallRecord,
 )
+from store.tables import (
+    AgentDecision,
+    AgentEvent,
+    AgentSession,
+    AgentStep,
+    AgentToolCall,
+    Client,
+    Person,
+    Project,
+)
 
 # A run in one of these states is over: it has a finished_at.
 FINISHED: tuple[RunStatus, ...] = ("completed", "failed", "interrupted")
 
-_RUN_SELECT = """
-SELECT s.id, s.agent_type, s.entity_type, s.entity_id,
-    CASE s.entity_type
-        WHEN 'person' THEN (SELECT name FROM people WHERE id = s.entity_id)
-        WHEN 'project' THEN (SELECT name FROM projects WHERE id = s.entity_id)
-        WHEN 'client' THEN (SELECT name FROM clients WHERE id = s.entity_id)
-    END,
-    s.status, s.model, s.spec_json, s.error, s.input_tokens, s.output_tokens,
-    s.cost_microdollars, s.started_at, s.finished_at,
-    (SELECT count(*) FROM agent_steps st WHERE st.session_id = s.id),
-    (SELECT count(*) FROM agent_tool_calls t WHERE t.session_id = s.id),
-    (SELECT count(*) FROM agent_steps st WHERE st.session_id = s.id AND st.kind = 'repair')
-FROM agent_sessions s"""
+
+def _run_select() -> Select[Any]:
+    """A run with its entity's current name and how many steps, tool calls and repair
+    turns it took."""
+    s = AgentSession
+    steps_of = select(func.count()).where(col(AgentStep.session_id) == col(s.id))
+    calls_of = select(func.count()).where(col(AgentToolCall.session_id) == col(s.id))
+    name_of = {
+        kind: select(col(table.name)).where(col(table.id) == col(s.entity_id)).scalar_subquery()
+        for kind, table in (("person", Person), ("project", Project), ("client", Client))
+    }
+    return select(
+        col(s.id),
+        col(s.agent_type),
+        col(s.entity_type),
+        col(s.entity_id),
+        case(*((col(s.entity_type) == k, n) for k, n in name_of.items())),
+        col(s.status),
+        col(s.model),
+        col(s.spec_json),
+        col(s.error),
+        col(s.input_tokens),
+        col(s.output_tokens),
+        col(s.cost_microdollars),
+        col(s.started_at),
+        col(s.finished_at),
+        steps_of.scalar_subquery(),
+        calls_of.scalar_subquery(),
+        steps_of.where(col(AgentStep.kind) == "repair").scalar_subquery(),
+    )
+
 
 _STEP_COLUMNS = (
-    "id, session_id, step_index, kind, status, input_tokens, output_tokens, message_json, "
-    "started_at, finished_at"
+    "id session_id step_index kind status input_tokens output_tokens message_json "
+    "started_at finished_at"
 )
 
-_TOOL_CALL_COLUMNS = (
-    "id, session_id, step_id, call_id, tool_name, arguments_json, result_json, mutating, "
-    "status, started_at, finished_at"
-)
+
+def _columns(table: type[SQLModel], names: str) -> list[Any]:
+    """A table's columns by name, in a record's field order."""
+    return [col(getattr(table, name)) for name in names.split()]
 
 
 def _run_record(r: Sequence[Any]) -> RunRecord:
@@ -73,19 +102,19 @@ def _run_record(r: Sequence[Any]) -> RunRecord:
     )
 
 
-def _tool_call_record(r: Sequence[Any]) -> ToolCallRecord:
+def _tool_call_record(c: Row[Any]) -> ToolCallRecord:
     return ToolCallRecord(
-        id=int(r[0]),
-        run_id=int(r[1]),
-        step_id=r[2],
-        call_id=str(r[3]),
-        tool_name=str(r[4]),
-        arguments_json=str(r[5]),
-        result_json=r[6],
-        mutating=bool(r[7]),
-        status=str(r[8]),
-        started_at=str(r[9]),
-        finished_at=r[10],
+        id=c.id,
+        run_id=c.session_id,
+        step_id=c.step_id,
+        call_id=c.call_id,
+        tool_name=c.tool_name,
+        arguments_json=c.arguments_json,
+        result_json=c.result_json,
+        mutating=bool(c.mutating),
+        status=c.status,
+        started_at=c.started_at,
+        finished_at=c.finished_at,
     )
 
 
@@ -107,18 +136,15 @@ def start_run(
     now: str,
 ) -> int:
     row = conn.execute(
-        text(
-            "INSERT INTO agent_sessions (agent_type, entity_type, entity_id, status, model, "
-            "spec_json, started_at) VALUES (:a, :t, :e, 'running', :m, :spec, :now)"
-        ),
-        {
-            "a": agent_type,
-            "t": entity_type,
-            "e": entity_id,
-            "m": model,
-            "spec": spec_json,
-            "now": now,
-        },
+        insert(AgentSession).values(
+            agent_type=agent_type,
+            entity_type=entity_type,
+            entity_id=entity_id,
+            status="running",
+            model=model,
+            spec_json=spec_json,
+            started_at=now,
+        )
     )
     return int(row.lastrowid)
 
@@ -129,47 +155,42 @@ def set_run_status(
     """A run's new status and error (None clears it). A finished run gets its finished_at;
     a run going on again (resumed) loses it."""
     finished_at = now if status in FINISHED else None
-    changed = conn.execute(
-        text(
-            "UPDATE agent_sessions SET status = :s, error = :error, finished_at = :finished "
-            "WHERE id = :r"
-        ),
-        {"s": status, "error": error, "finished": finished_at, "r": run_id},
-    )
-    _must_change(changed.rowcount, f"run {run_id}")
+    _set_run(conn, run_id, status=status, error=error, finished_at=finished_at)
 
 
 def set_run_spec(conn: Connection, run_id: int, spec_json: str) -> None:
     """A run's spec again (a resumed run records the process that now runs it)."""
-    changed = conn.execute(
-        text("UPDATE agent_sessions SET spec_json = :j WHERE id = :r"),
-        {"j": spec_json, "r": run_id},
-    )
-    _must_change(changed.rowcount, f"run {run_id}")
+    _set_run(conn, run_id, spec_json=spec_json)
 
 
 def add_run_usage(
     conn: Connection, run_id: int, input_tokens: int, output_tokens: int, cost_microdollars: int
 ) -> None:
+    s = AgentSession
+    _set_run(
+        conn,
+        run_id,
+        input_tokens=col(s.input_tokens) + input_tokens,
+        output_tokens=col(s.output_tokens) + output_tokens,
+        cost_microdollars=col(s.cost_microdollars) + cost_microdollars,
+    )
+
+
+def _set_run(conn: Connection, run_id: int, **values: Any) -> None:
     changed = conn.execute(
-        text(
-            "UPDATE agent_sessions SET input_tokens = input_tokens + :i, "
-            "output_tokens = output_tokens + :o, cost_microdollars = cost_microdollars + :c "
-            "WHERE id = :r"
-        ),
-        {"i": input_tokens, "o": output_tokens, "c": cost_microdollars, "r": run_id},
+        update(AgentSession).where(col(AgentSession.id) == run_id).values(**values)
     )
     _must_change(changed.rowcount, f"run {run_id}")
 
 
 def run(conn: Connection, run_id: int) -> RunRecord | None:
-    row = conn.execute(text(f"{_RUN_SELECT} WHERE s.id = :r"), {"r": run_id}).first()
+    row = conn.execute(_run_select().where(col(AgentSession.id) == run_id)).first()
     return None if row is None else _run_record(row)
 
 
 def runs(conn: Connection, limit: int) -> list[RunRecord]:
     """The latest runs, newest first."""
-    rows = conn.execute(text(f"{_RUN_SELECT} ORDER BY s.id DESC LIMIT :n"), {"n": limit})
+    rows = conn.execute(_run_select().order_by(col(AgentSession.id).desc()).limit(limit))
     return [_run_record(r) for r in rows]
 
 
@@ -177,20 +198,17 @@ def mark_interrupted(conn: Connection, now: str) -> list[int]:
     """Every live run becomes interrupted, its unfinished steps and tool calls too (they keep
     no finished_at: they never finished). Returns the runs' ids."""
     ids = conn.execute(
-        text(
-            "UPDATE agent_sessions SET status = 'interrupted', finished_at = :now "
-            "WHERE status IN ('running', 'waiting_for_user') RETURNING id"
-        ),
-        {"now": now},
-    ).all()
-    interrupted = sorted(int(i) for (i,) in ids)
-    for table in ("agent_steps", "agent_tool_calls"):
+        update(AgentSession)
+        .where(col(AgentSession.status).in_(("running", "waiting_for_user")))
+        .values(status="interrupted", finished_at=now)
+        .returning(col(AgentSession.id))
+    ).scalars()
+    interrupted = sorted(int(i) for i in ids if i is not None)
+    for table in (AgentStep, AgentToolCall):
         conn.execute(
-            text(
-                f"UPDATE {table} SET status = 'interrupted' WHERE status = 'running' "
-                "AND session_id IN (SELECT value FROM json_each(:ids))"
-            ),
-            {"ids": json.dumps(interrupted)},
+            update(table)
+            .where(col(table.status) == "running", col(table.session_id).in_(interrupted))
+            .values(status="interrupted")
         )
     return interrupted
 
@@ -202,11 +220,9 @@ def start_step(conn: Connection, run_id: int, step_index: int, kind: str, now: s
     """A new step (status 'running'). Indexes are unique per run: a resumed run goes on after
     its highest index, leaving the interrupted step as it was."""
     row = conn.execute(
-        text(
-            "INSERT INTO agent_steps (session_id, step_index, kind, status, started_at) "
-            "VALUES (:r, :i, :k, 'running', :now)"
-        ),
-        {"r": run_id, "i": step_index, "k": kind, "now": now},
+        insert(AgentStep).values(
+            session_id=run_id, step_index=step_index, kind=kind, status="running", started_at=now
+        )
     )
     return int(row.lastrowid)
 
@@ -221,26 +237,24 @@ def finish_step(
     now: str,
 ) -> None:
     changed = conn.execute(
-        text(
-            "UPDATE agent_steps SET status = :s, input_tokens = :i, output_tokens = :o, "
-            "message_json = :m, finished_at = :now WHERE id = :id"
-        ),
-        {
-            "s": status,
-            "i": input_tokens,
-            "o": output_tokens,
-            "m": message_json,
-            "now": now,
-            "id": step_id,
-        },
+        update(AgentStep)
+        .where(col(AgentStep.id) == step_id)
+        .values(
+            status=status,
+            input_tokens=input_tokens,
+            output_tokens=output_tokens,
+            message_json=message_json,
+            finished_at=now,
+        )
     )
     _must_change(changed.rowcount, f"step {step_id}")
 
 
 def steps(conn: Connection, run_id: int) -> list[StepRecord]:
     rows = conn.execute(
-        text(f"SELECT {_STEP_COLUMNS} FROM agent_steps WHERE session_id = :r ORDER BY step_index"),
-        {"r": run_id},
+        select(*_columns(AgentStep, _STEP_COLUMNS))
+        .where(col(AgentStep.session_id) == run_id)
+        .order_by(col(AgentStep.step_index))
     )
     return [StepRecord(*r) for r in rows]
 
@@ -260,26 +274,24 @@ def start_tool_call(
 ) -> int:
     """A tool call (status 'running'). A call that never finished (the run was interrupted)
     starts again in its own row; a finished one is refused: its result is to be reused."""
+    again = {
+        "step_id": step_id,
+        "tool_name": tool_name,
+        "arguments_json": arguments_json,
+        "mutating": int(mutating),
+        "status": "running",
+        "result_json": None,
+        "started_at": now,
+    }
     row_id = conn.execute(
-        text(
-            "INSERT INTO agent_tool_calls (session_id, step_id, call_id, tool_name, "
-            "arguments_json, mutating, status, started_at) "
-            "VALUES (:r, :step, :c, :name, :args, :mut, 'running', :now) "
-            "ON CONFLICT (session_id, call_id) DO UPDATE SET step_id = excluded.step_id, "
-            "tool_name = excluded.tool_name, arguments_json = excluded.arguments_json, "
-            "mutating = excluded.mutating, status = 'running', result_json = NULL, "
-            "started_at = excluded.started_at WHERE agent_tool_calls.finished_at IS NULL "
-            "RETURNING id"
-        ),
-        {
-            "r": run_id,
-            "step": step_id,
-            "c": call_id,
-            "name": tool_name,
-            "args": arguments_json,
-            "mut": int(mutating),
-            "now": now,
-        },
+        insert(AgentToolCall)
+        .values(session_id=run_id, call_id=call_id, **again)
+        .on_conflict_do_update(
+            index_elements=["session_id", "call_id"],
+            set_=again,
+            where=col(AgentToolCall.finished_at).is_(None),
+        )
+        .returning(col(AgentToolCall.id))
     ).scalar()
     if row_id is None:
         raise StoreError(
@@ -293,21 +305,18 @@ def finish_tool_call(
     conn: Connection, run_id: int, call_id: str, status: str, result_json: str | None, now: str
 ) -> None:
     changed = conn.execute(
-        text(
-            "UPDATE agent_tool_calls SET status = :s, result_json = :res, finished_at = :now "
-            "WHERE session_id = :r AND call_id = :c"
-        ),
-        {"s": status, "res": result_json, "now": now, "r": run_id, "c": call_id},
+        update(AgentToolCall)
+        .where(col(AgentToolCall.session_id) == run_id, col(AgentToolCall.call_id) == call_id)
+        .values(status=status, result_json=result_json, finished_at=now)
     )
     _must_change(changed.rowcount, f"tool call {call_id!r} of run {run_id}")
 
 
 def tool_calls(conn: Connection, run_id: int) -> list[ToolCallRecord]:
     rows = conn.execute(
-        text(
-            f"SELECT {_TOOL_CALL_COLUMNS} FROM agent_tool_calls WHERE session_id = :r ORDER BY id"
-        ),
-        {"r": run_id},
+        select(AgentToolCall)
+        .where(col(AgentToolCall.session_id) == run_id)
+        .order_by(col(AgentToolCall.id))
     )
     return [_tool_call_record(r) for r in rows]
 
@@ -315,11 +324,11 @@ def tool_calls(conn: Connection, run_id: int) -> list[ToolCallRecord]:
 def completed_tool_call(conn: Connection, run_id: int, call_id: str) -> ToolCallRecord | None:
     """The call with its result if it finished (whatever its status), else None."""
     row = conn.execute(
-        text(
-            f"SELECT {_TOOL_CALL_COLUMNS} FROM agent_tool_calls "
-            "WHERE session_id = :r AND call_id = :c AND finished_at IS NOT NULL"
-        ),
-        {"r": run_id, "c": call_id},
+        select(AgentToolCall).where(
+            col(AgentToolCall.session_id) == run_id,
+            col(AgentToolCall.call_id) == call_id,
+            col(AgentToolCall.finished_at).is_not(None),
+        )
     ).first()
     return None if row is None else _tool_call_record(row)
 
@@ -330,24 +339,28 @@ def completed_tool_call(conn: Connection, run_id: int, call_id: str) -> ToolCall
 def append_event(conn: Connection, run_id: int, kind: str, payload_json: str, now: str) -> int:
     """The event's seq: one more than the run's last, taken inside the write transaction (so
     two appenders never take the same one)."""
+    e = AgentEvent
+    last = select(func.coalesce(func.max(col(e.seq)), 0)).where(col(e.session_id) == run_id)
     seq = conn.execute(
-        text(
-            "INSERT INTO agent_events (session_id, seq, kind, payload_json, created_at) "
-            "SELECT :r, coalesce(max(seq), 0) + 1, :k, :p, :now FROM agent_events "
-            "WHERE session_id = :r RETURNING seq"
-        ),
-        {"r": run_id, "k": kind, "p": payload_json, "now": now},
+        insert(e)
+        .values(
+            session_id=run_id,
+            seq=last.scalar_subquery() + 1,
+            kind=kind,
+            payload_json=payload_json,
+            created_at=now,
+        )
+        .returning(col(e.seq))
     ).scalar_one()
     return int(seq)
 
 
 def events(conn: Connection, run_id: int, after_seq: int) -> list[EventRecord]:
+    e = AgentEvent
     rows = conn.execute(
-        text(
-            "SELECT seq, kind, payload_json, created_at FROM agent_events "
-            "WHERE session_id = :r AND seq > :after ORDER BY seq"
-        ),
-        {"r": run_id, "after": after_seq},
+        select(*_columns(e, "seq kind payload_json created_at"))
+        .where(col(e.session_id) == run_id, col(e.seq) > after_seq)
+        .order_by(col(e.seq))
     )
     return [EventRecord(*r) for r in rows]
 
@@ -365,28 +378,22 @@ def record_decision(
     now: str,
 ) -> int:
     row = conn.execute(
-        text(
-            "INSERT INTO agent_decisions (session_id, tool_call_id, decision, decided_by, "
-            "payload_json, decided_at) VALUES (:r, :t, :d, :by, :p, :now)"
-        ),
-        {
-            "r": run_id,
-            "t": tool_call_id,
-            "d": decision,
-            "by": decided_by,
-            "p": payload_json,
-            "now": now,
-        },
+        insert(AgentDecision).values(
+            session_id=run_id,
+            tool_call_id=tool_call_id,
+            decision=decision,
+            decided_by=decided_by,
+            payload_json=payload_json,
+            decided_at=now,
+        )
     )
     return int(row.lastrowid)
 
 
 def decisions(conn: Connection, run_id: int) -> list[RunDecisionRecord]:
+    d = AgentDecision
+    names = "id session_id tool_call_id decision decided_by payload_json decided_at"
     rows = conn.execute(
-        text(
-            "SELECT id, session_id, tool_call_id, decision, decided_by, payload_json, decided_at "
-            "FROM agent_decisions WHERE session_id = :r ORDER BY id"
-        ),
-        {"r": run_id},
+        select(*_columns(d, names)).where(col(d.session_id) == run_id).order_by(col(d.id))
     )
     return [RunDecisionRecord(*r) for r in rows]

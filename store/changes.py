@@ -8,105 +8,111 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import Connection, text
+from sqlalchemy import ColumnElement, Connection, Select, func, select, update
+from sqlalchemy.dialects.sqlite import insert
+from sqlalchemy.orm import aliased
+from sqlmodel import col
 
 from store.errors import ChangeStateError, NotFoundError
 from store.records import ChangeRecord, HistoryDecision, NewChange, OpenItem
 from store.records.history import MEMO
+from store.tables import ActionItem, Capture, CaptureProject, Change, Decision, Person
 
-_DECISION = """
-SELECT d.id, d.capture_id, coalesce(c.occurred_at, substr(c.captured_at, 1, 10)), c.captured_at,
-       d.description, coalesce(d.evidence_quote, ''), d.subject, d.status,
-       (SELECT group_concat(project_id) FROM capture_projects p WHERE p.capture_id = c.id)
-FROM decisions d JOIN captures c ON c.id = d.capture_id
-"""
+
+def _day(c: type[Capture] = Capture) -> ColumnElement[str]:
+    """A capture's day: its meeting's date, else the day it was captured."""
+    return func.coalesce(col(c.occurred_at), func.substr(col(c.captured_at), 1, 10))
+
+
+def _held_before(capture_id: int, day: str) -> ColumnElement[bool]:
+    """Captures held before this one: an earlier day, or the same day and captured before it
+    (a meeting's chat after its transcript)."""
+    return (col(Capture.id) != capture_id) & (
+        (_day() < day) | ((_day() == day) & (col(Capture.id) < capture_id))
+    )
+
+
+def _decisions() -> Select[Any]:
+    projects = select(func.group_concat(col(CaptureProject.project_id))).where(
+        col(CaptureProject.capture_id) == col(Capture.id)
+    )
+    d = Decision
+    return select(
+        col(d.id),
+        col(d.capture_id),
+        _day(),
+        col(Capture.captured_at),
+        col(d.description),
+        func.coalesce(col(d.evidence_quote), ""),
+        col(d.subject),
+        col(d.status),
+        projects.scalar_subquery(),
+    ).join(Capture, col(Capture.id) == col(d.capture_id))
 
 
 def _history(row: Sequence[Any]) -> HistoryDecision:
     projects = tuple(int(p) for p in str(row[8]).split(",")) if row[8] else ()
+    id_, capture_id, day, captured_at, description, quote, subject, status = row[:8]
     return HistoryDecision(
-        id=row[0],
-        capture_id=row[1],
-        day=row[2],
-        captured_at=row[3],
-        description=row[4],
-        quote=row[5],
-        subject=row[6],
-        status=row[7],
-        project_ids=projects,
+        id_, capture_id, day, captured_at, description, quote, subject, status, projects
     )
 
 
 def capture_decisions(conn: Connection, capture_id: int) -> list[HistoryDecision]:
-    rows = conn.execute(
-        text(f"{_DECISION} WHERE d.capture_id = :c ORDER BY d.id"), {"c": capture_id}
-    ).all()
-    return [_history(r) for r in rows]
+    query = _decisions().where(col(Decision.capture_id) == capture_id).order_by(col(Decision.id))
+    return [_history(r) for r in conn.execute(query)]
 
 
 def earlier_current_decisions(
     conn: Connection, capture_id: int, day: str, limit: int
 ) -> list[HistoryDecision]:
-    """Current decisions of other captures held before this one: an earlier day, or the same
-    day and captured before it (a meeting's chat after its transcript). Latest first."""
-    rows = conn.execute(
-        text(
-            f"{_DECISION} WHERE d.status = 'current' AND d.capture_id != :c "
-            "AND (coalesce(c.occurred_at, substr(c.captured_at, 1, 10)) < :day "
-            "OR (coalesce(c.occurred_at, substr(c.captured_at, 1, 10)) = :day AND c.id < :c)) "
-            "ORDER BY coalesce(c.occurred_at, substr(c.captured_at, 1, 10)) DESC, d.id DESC "
-            "LIMIT :limit"
-        ),
-        {"c": capture_id, "day": day, "limit": limit},
-    ).all()
-    return [_history(r) for r in rows]
+    """Current decisions of captures held before this one, latest first."""
+    query = (
+        _decisions()
+        .where(col(Decision.status) == "current", _held_before(capture_id, day))
+        .order_by(_day().desc(), col(Decision.id).desc())
+        .limit(limit)
+    )
+    return [_history(r) for r in conn.execute(query)]
 
 
 def decision_subjects(conn: Connection) -> list[str]:
     """Every decision's subject words (how rare a word is among decisions)."""
-    return [r[0] for r in conn.execute(text("SELECT subject FROM decisions"))]
+    return [str(s) for s in conn.execute(select(col(Decision.subject))).scalars()]
 
 
 def add_change(conn: Connection, change: NewChange, now: str) -> int:
     """Record a change; an applied one takes effect in the same transaction. A change already
     recorded (the same old and new rows) is left as it is; its id is returned."""
+    g = Change
     same = conn.execute(
-        text(
-            "SELECT id FROM changes WHERE kind = :kind AND old_decision_id IS :od "
-            "AND old_item_id IS :oi AND new_decision_id IS :nd AND capture_id = :c"
-        ),
-        {
-            "kind": change.kind,
-            "od": change.old_decision_id,
-            "oi": change.old_item_id,
-            "nd": change.new_decision_id,
-            "c": change.capture_id,
-        },
-    ).first()
+        select(col(g.id)).where(
+            col(g.kind) == change.kind,
+            col(g.old_decision_id).is_(change.old_decision_id),
+            col(g.old_item_id).is_(change.old_item_id),
+            col(g.new_decision_id).is_(change.new_decision_id),
+            col(g.capture_id) == change.capture_id,
+        )
+    ).scalar()
     if same is not None:
-        return int(same[0])
+        return int(same)
     previous = _status_of(conn, change.kind, change.old_decision_id, change.old_item_id)
     written = conn.execute(
-        text(
-            "INSERT INTO changes (kind, old_decision_id, old_item_id, new_decision_id, "
-            "capture_id, line_start, line_end, evidence, reason, strength, status, "
-            "previous_status, created_at, decided_at, decided_by) VALUES (:kind, :od, :oi, :nd, "
-            ":c, :ls, :le, :evidence, :reason, :strength, 'proposed', :previous, :now, NULL, NULL)"
-        ),
-        {
-            "kind": change.kind,
-            "od": change.old_decision_id,
-            "oi": change.old_item_id,
-            "nd": change.new_decision_id,
-            "c": change.capture_id,
-            "ls": change.line_start,
-            "le": change.line_end,
-            "evidence": change.evidence,
-            "reason": change.reason,
-            "strength": change.strength,
-            "previous": previous,
-            "now": now,
-        },
+        insert(Change).values(
+            kind=change.kind,
+            old_decision_id=change.old_decision_id,
+            old_item_id=change.old_item_id,
+            new_decision_id=change.new_decision_id,
+            capture_id=change.capture_id,
+            line_start=change.line_start,
+            line_end=change.line_end,
+            evidence=change.evidence,
+            reason=change.reason,
+            strength=change.strength,
+            status="proposed",
+            previous_status=previous,
+            created_at=now,
+        )
     )
     change_id = int(written.lastrowid)
     if change.strength == "strong":
@@ -115,23 +121,16 @@ def add_change(conn: Connection, change: NewChange, now: str) -> int:
 
 
 def _status_of(conn: Connection, kind: str, decision_id: int | None, item_id: int | None) -> str:
-    table, row_id = (
-        ("decisions", decision_id) if kind == "supersedes" else ("action_items", item_id)
+    table: type[Decision] | type[ActionItem]
+    table, row_id, what = (
+        (Decision, decision_id, "decision")
+        if kind == "supersedes"
+        else (ActionItem, item_id, "action item")
     )
-    found = conn.execute(text(f"SELECT status FROM {table} WHERE id = :i"), {"i": row_id}).first()
+    found = conn.execute(select(col(table.status)).where(col(table.id) == row_id)).first()
     if found is None:
-        raise NotFoundError(f"no {table[:-1].replace('_', ' ')} {row_id}")
+        raise NotFoundError(f"no {what} {row_id}")
     return str(found[0])
-
-
-def _confirmed(conn: Connection, change_id: int, by: str, now: str) -> ChangeRecord:
-    conn.execute(
-        text("UPDATE changes SET decided_at = :now, decided_by = :by WHERE id = :i"),
-        {"now": now, "by": by, "i": change_id},
-    )
-    found = change_by_id(conn, change_id)
-    assert found is not None
-    return found
 
 
 def decide(conn: Connection, change_id: int, status: str, by: str, now: str) -> ChangeRecord:
@@ -141,105 +140,99 @@ def decide(conn: Connection, change_id: int, status: str, by: str, now: str) -> 
     change = change_by_id(conn, change_id)
     if change is None:
         raise NotFoundError(f"no change {change_id}")
-    if status == "applied" and change.applied_by_memo:
-        return _confirmed(conn, change_id, by, now)  # kept as memo applied it
-    allowed = {"applied": ("proposed",), "rejected": ("proposed",), "undone": ("applied",)}
-    if change.status not in allowed[status]:
-        raise ChangeStateError(
-            f"change {change_id} is {change.status}: only a {allowed[status][0]} one can be "
-            f"{'undone' if status == 'undone' else 'accepted or rejected'}"
-        )
-    if status == "applied" and change.kind == "supersedes":
-        conn.execute(
-            text("UPDATE decisions SET status = 'superseded', superseded_by = :n WHERE id = :o"),
-            {"n": change.new_decision_id, "o": change.old_id},
-        )
-    elif status == "applied":
-        conn.execute(
-            text("UPDATE action_items SET status = 'done' WHERE id = :o"), {"o": change.old_id}
-        )
-    elif status == "undone" and change.kind == "supersedes":
-        conn.execute(
-            text(
-                "UPDATE decisions SET status = :was, superseded_by = NULL "
-                "WHERE id = :o AND superseded_by IS :n"
-            ),
-            {"was": change.previous_status, "o": change.old_id, "n": change.new_decision_id},
-        )
-    elif status == "undone":
-        conn.execute(
-            text("UPDATE action_items SET status = :was WHERE id = :o AND status = 'done'"),
-            {"was": change.previous_status, "o": change.old_id},
-        )
-    conn.execute(
-        text("UPDATE changes SET status = :s, decided_at = :now, decided_by = :by WHERE id = :i"),
-        {"s": status, "now": now, "by": by, "i": change_id},
-    )
+    decided = {"decided_at": now, "decided_by": by}
+    if not (status == "applied" and change.applied_by_memo):  # else kept as memo applied it
+        allowed = {"applied": ("proposed",), "rejected": ("proposed",), "undone": ("applied",)}
+        if change.status not in allowed[status]:
+            raise ChangeStateError(
+                f"change {change_id} is {change.status}: only a {allowed[status][0]} one can "
+                f"be {'undone' if status == 'undone' else 'accepted or rejected'}"
+            )
+        _carry_out(conn, change, status)
+        decided["status"] = status
+    conn.execute(update(Change).where(col(Change.id) == change_id).values(**decided))
     found = change_by_id(conn, change_id)
     assert found is not None
     return found
 
 
-_CHANGE = """
-SELECT g.id, g.kind, g.status, g.strength, g.reason, g.evidence, g.capture_id, g.line_start,
-       g.line_end, coalesce(g.old_decision_id, g.old_item_id), g.new_decision_id,
-       g.previous_status, g.created_at, g.decided_at, g.decided_by,
-       coalesce(od.description, oi.description), coalesce(od.evidence_quote, oi.evidence_quote),
-       coalesce(oc.occurred_at, substr(oc.captured_at, 1, 10)), oc.title,
-       nd.description, coalesce(gc.occurred_at, substr(gc.captured_at, 1, 10)), gc.title
-FROM changes g
-LEFT JOIN decisions od ON od.id = g.old_decision_id
-LEFT JOIN action_items oi ON oi.id = g.old_item_id
-LEFT JOIN captures oc ON oc.id = coalesce(od.capture_id, oi.capture_id)
-LEFT JOIN decisions nd ON nd.id = g.new_decision_id
-JOIN captures gc ON gc.id = g.capture_id
-"""
+def _carry_out(conn: Connection, change: ChangeRecord, status: str) -> None:
+    """What applying or undoing a change does to the old row (rejecting does nothing)."""
+    d, a = Decision, ActionItem
+    if status == "applied" and change.kind == "supersedes":
+        done = update(d).where(col(d.id) == change.old_id)
+        conn.execute(done.values(status="superseded", superseded_by=change.new_decision_id))
+    elif status == "applied":
+        conn.execute(update(a).where(col(a.id) == change.old_id).values(status="done"))
+    elif status == "undone" and change.kind == "supersedes":
+        undone = update(d).where(
+            col(d.id) == change.old_id, col(d.superseded_by).is_(change.new_decision_id)
+        )
+        conn.execute(undone.values(status=change.previous_status, superseded_by=None))
+    elif status == "undone":
+        undone = update(a).where(col(a.id) == change.old_id, col(a.status) == "done")
+        conn.execute(undone.values(status=change.previous_status))
 
 
-def _record(r: Sequence[Any]) -> ChangeRecord:
-    return ChangeRecord(*r)
+def _changes() -> Select[Any]:
+    """A change with both sides: the old decision or item and its meeting, the new decision,
+    and the meeting the evidence is in."""
+    g = Change
+    od, oi, nd = aliased(Decision), aliased(ActionItem), aliased(Decision)
+    oc, gc = aliased(Capture), aliased(Capture)
+    return (
+        select(
+            *(col(getattr(g, n)) for n in ("id", "kind", "status", "strength", "reason")),
+            *(col(getattr(g, n)) for n in ("evidence", "capture_id", "line_start", "line_end")),
+            func.coalesce(col(g.old_decision_id), col(g.old_item_id)),
+            *(col(getattr(g, n)) for n in ("new_decision_id", "previous_status", "created_at")),
+            col(g.decided_at),
+            col(g.decided_by),
+            func.coalesce(col(od.description), col(oi.description)),
+            func.coalesce(col(od.evidence_quote), col(oi.evidence_quote)),
+            _day(oc),
+            col(oc.title),
+            col(nd.description),
+            _day(gc),
+            col(gc.title),
+        )
+        .select_from(g)
+        .outerjoin(od, col(od.id) == col(g.old_decision_id))
+        .outerjoin(oi, col(oi.id) == col(g.old_item_id))
+        .outerjoin(oc, col(oc.id) == func.coalesce(col(od.capture_id), col(oi.capture_id)))
+        .outerjoin(nd, col(nd.id) == col(g.new_decision_id))
+        .join(gc, col(gc.id) == col(g.capture_id))
+    )
 
 
 def change_by_id(conn: Connection, change_id: int) -> ChangeRecord | None:
-    row = conn.execute(text(f"{_CHANGE} WHERE g.id = :i"), {"i": change_id}).first()
-    return _record(row) if row else None
+    row = conn.execute(_changes().where(col(Change.id) == change_id)).first()
+    return ChangeRecord(*row) if row else None
 
 
 def changes(conn: Connection, statuses: Sequence[str] = ()) -> list[ChangeRecord]:
     """Changes (of these statuses; all by default), newest evidence first."""
-    where = ""
-    params: dict[str, Any] = {}
+    query = _changes().order_by(col(Change.id).desc())
     if statuses:
-        where = " WHERE g.status IN (" + ", ".join(f":s{i}" for i in range(len(statuses))) + ")"
-        params = {f"s{i}": s for i, s in enumerate(statuses)}
-    rows = conn.execute(text(f"{_CHANGE}{where} ORDER BY g.id DESC"), params).all()
-    return [_record(r) for r in rows]
+        query = query.where(col(Change.status).in_(statuses))
+    return [ChangeRecord(*r) for r in conn.execute(query)]
 
 
 def open_items_before(conn: Connection, capture_id: int) -> list[OpenItem]:
-    """Open action items of captures held before this one (an earlier day, or the same day
-    and captured before it)."""
-    rows = conn.execute(
-        text(
-            "SELECT a.id, a.capture_id, coalesce(c.occurred_at, substr(c.captured_at, 1, 10)), "
-            "a.description, coalesce((SELECT name FROM people p WHERE p.id = a.person_id), "
-            "a.assignee_raw) "
-            "FROM action_items a JOIN captures c ON c.id = a.capture_id "
-            "WHERE a.status = 'open' AND a.capture_id != :c AND "
-            "(coalesce(c.occurred_at, substr(c.captured_at, 1, 10)) < :day OR "
-            "(coalesce(c.occurred_at, substr(c.captured_at, 1, 10)) = :day AND c.id < :c)) "
-            "ORDER BY a.id"
-        ),
-        {"c": capture_id, "day": _day(conn, capture_id)},
-    ).all()
-    return [OpenItem(*r) for r in rows]
-
-
-def _day(conn: Connection, capture_id: int) -> str:
-    found = conn.execute(
-        text(
-            "SELECT coalesce(occurred_at, substr(captured_at, 1, 10)) FROM captures WHERE id = :c"
-        ),
-        {"c": capture_id},
-    ).scalar()
-    return str(found or "")
+    """Open action items of captures held before this one."""
+    a = ActionItem
+    owner = select(col(Person.name)).where(col(Person.id) == col(a.person_id)).scalar_subquery()
+    day = conn.execute(select(_day()).where(col(Capture.id) == capture_id)).scalar()
+    query = (
+        select(
+            col(a.id),
+            col(a.capture_id),
+            _day(),
+            col(a.description),
+            func.coalesce(owner, col(a.assignee_raw)),
+        )
+        .join(Capture, col(Capture.id) == col(a.capture_id))
+        .where(col(a.status) == "open", _held_before(capture_id, str(day or "")))
+        .order_by(col(a.id))
+    )
+    return [OpenItem(*r) for r in conn.execute(query)]

@@ -1,38 +1,53 @@
 """Email messages: stored once by Message-ID, grouped in threads; a human thread becomes a
 capture, bulk mail (newsletters) is kept aside. Each function runs inside a caller's
-transaction."""
+transaction. Queries go through the EmailMessage table class, but for the one-way senders',
+which read every message's recipients with json_each and stay SQL."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from typing import Any
 
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection, Row, Select, func, select, text, update
+from sqlalchemy.dialects.sqlite import insert
+from sqlalchemy.orm import aliased
+from sqlmodel import col
 
 from store.records import EmailMessageRecord, KnownMessage, NewEmailMessage, NewsletterSummary
+from store.tables import EmailMessage
 
 # A thread whose capture the user deleted keeps its messages (a re-import finds them
 # stored) under this prefix, so it is never captured again.
 DELETED = "deleted:"
 
-_COLUMNS = (
-    "id, message_id, thread_key, capture_id, sent_at, subject, sender_name, sender_address, "
-    "recipients_json, refs_json, body, bulk_reason, list_id, unsubscribe, source_path"
-)
+_SENT = func.coalesce(col(EmailMessage.sent_at), "")  # undated mail sorts first
 
 
 def known_messages(conn: Connection) -> list[KnownMessage]:
     """Every stored message's id, references, thread, subject and date (for threading)."""
+    m = EmailMessage
     rows = conn.execute(
-        text(
-            "SELECT message_id, refs_json, thread_key, subject, sent_at, sender_address, "
-            "(SELECT json_group_array(json_extract(j.value, '$.address')) "
-            "FROM json_each(recipients_json) AS j) FROM email_messages"
+        select(
+            col(m.message_id),
+            col(m.refs_json),
+            col(m.thread_key),
+            col(m.subject),
+            col(m.sent_at),
+            col(m.sender_address),
+            col(m.recipients_json),
         )
     )
     return [
-        KnownMessage(m, tuple(json.loads(r)), k, s, at, frozenset([who, *json.loads(to)]))
-        for m, r, k, s, at, who, to in rows
+        KnownMessage(
+            mid,
+            tuple(json.loads(refs)),
+            key,
+            subject,
+            at,
+            frozenset([who, *(r.get("address") for r in json.loads(to))]),
+        )
+        for mid, refs, key, subject, at, who, to in rows
     ]
 
 
@@ -40,34 +55,26 @@ def add_messages(conn: Connection, messages: Sequence[NewEmailMessage], now: str
     """Store messages not stored yet (by Message-ID); how many were new."""
     if not messages:
         return 0
-    done = conn.execute(
-        text(
-            "INSERT INTO email_messages (message_id, thread_key, sent_at, subject, "
-            "sender_name, sender_address, recipients_json, refs_json, body, bulk_reason, "
-            "list_id, unsubscribe, source_path, imported_at) VALUES (:mid, :key, :at, "
-            ":subject, :name, :address, :recipients, :refs, :body, :bulk, :list_id, "
-            ":unsubscribe, :path, :now) ON CONFLICT (message_id) DO NOTHING"
-        ),
-        [
-            {
-                "mid": m.message_id,
-                "key": m.thread_key,
-                "at": m.sent_at,
-                "subject": m.subject,
-                "name": m.sender_name,
-                "address": m.sender_address,
-                "recipients": json.dumps(m.recipients, ensure_ascii=False),
-                "refs": json.dumps(list(m.references)),
-                "body": m.body,
-                "bulk": m.bulk_reason,
-                "list_id": m.list_id,
-                "unsubscribe": m.unsubscribe,
-                "path": m.source_path,
-                "now": now,
-            }
-            for m in messages
-        ],
-    )
+    rows = [
+        {
+            "message_id": m.message_id,
+            "thread_key": m.thread_key,
+            "sent_at": m.sent_at,
+            "subject": m.subject,
+            "sender_name": m.sender_name,
+            "sender_address": m.sender_address,
+            "recipients_json": json.dumps(m.recipients, ensure_ascii=False),
+            "refs_json": json.dumps(list(m.references)),
+            "body": m.body,
+            "bulk_reason": m.bulk_reason,
+            "list_id": m.list_id,
+            "unsubscribe": m.unsubscribe,
+            "source_path": m.source_path,
+            "imported_at": now,
+        }
+        for m in messages
+    ]
+    done = conn.execute(insert(EmailMessage).on_conflict_do_nothing(["message_id"]), rows)
     return done.rowcount or 0  # summed over the rows; a known Message-ID adds nothing
 
 
@@ -117,91 +124,92 @@ WHERE bulk_reason IS NULL AND capture_id IS NULL AND sender_address IN ("""
 
 def pending_threads(conn: Connection) -> list[str]:
     """Threads with human messages not captured yet, oldest first."""
+    m = EmailMessage
     rows = conn.execute(
-        text(
-            "SELECT thread_key FROM email_messages WHERE bulk_reason IS NULL "
-            f"AND capture_id IS NULL AND thread_key NOT LIKE '{DELETED}%' "
-            "GROUP BY thread_key ORDER BY min(coalesce(sent_at, ''))"
+        select(col(m.thread_key))
+        .where(
+            col(m.bulk_reason).is_(None),
+            col(m.capture_id).is_(None),
+            col(m.thread_key).not_like(f"{DELETED}%"),
         )
-    )
-    return [str(r[0]) for r in rows]
+        .group_by(col(m.thread_key))
+        .order_by(func.min(_SENT))
+    ).scalars()
+    return [str(r) for r in rows]
 
 
 def thread_messages(conn: Connection, thread_key: str) -> list[EmailMessageRecord]:
     """A thread's human messages, oldest first."""
-    rows = conn.execute(
-        text(
-            f"SELECT {_COLUMNS} FROM email_messages WHERE thread_key = :k "
-            "AND bulk_reason IS NULL ORDER BY coalesce(sent_at, ''), id"
-        ),
-        {"k": thread_key},
-    )
-    return [_record(r) for r in rows]
+    m = EmailMessage
+    query = _messages().where(col(m.thread_key) == thread_key, col(m.bulk_reason).is_(None))
+    return [_record(r) for r in conn.execute(query)]
 
 
 def thread_capture(conn: Connection, thread_key: str) -> int | None:
     """The capture a thread became earlier, if any."""
+    m = EmailMessage
     found = conn.execute(
-        text(
-            "SELECT capture_id FROM email_messages WHERE thread_key = :k "
-            "AND capture_id IS NOT NULL LIMIT 1"
-        ),
-        {"k": thread_key},
+        select(col(m.capture_id))
+        .where(col(m.thread_key) == thread_key, col(m.capture_id).is_not(None))
+        .limit(1)
     ).scalar()
     return None if found is None else int(found)
 
 
 def forget_thread(conn: Connection, capture_id: int) -> None:
     """The user deleted this thread's capture: its messages stay, set aside for good."""
+    m = EmailMessage
+    its = select(col(m.thread_key)).where(col(m.capture_id) == capture_id)
     conn.execute(
-        text(
-            "UPDATE email_messages SET thread_key = :d || thread_key WHERE thread_key IN "
-            "(SELECT thread_key FROM email_messages WHERE capture_id = :c) "
-            "AND thread_key NOT LIKE :like"
-        ),
-        {"d": DELETED, "c": capture_id, "like": f"{DELETED}%"},
+        update(m)
+        .where(col(m.thread_key).in_(its), col(m.thread_key).not_like(f"{DELETED}%"))
+        .values(thread_key=DELETED + col(m.thread_key))
     )
 
 
 def attach_thread(conn: Connection, thread_key: str, capture_id: int) -> None:
+    m = EmailMessage
     conn.execute(
-        text(
-            "UPDATE email_messages SET capture_id = :c "
-            "WHERE thread_key = :k AND bulk_reason IS NULL"
-        ),
-        {"c": capture_id, "k": thread_key},
+        update(m)
+        .where(col(m.thread_key) == thread_key, col(m.bulk_reason).is_(None))
+        .values(capture_id=capture_id)
     )
 
 
 def capture_messages(conn: Connection, capture_id: int) -> list[EmailMessageRecord]:
-    rows = conn.execute(
-        text(
-            f"SELECT {_COLUMNS} FROM email_messages WHERE capture_id = :c "
-            "ORDER BY coalesce(sent_at, ''), id"
-        ),
-        {"c": capture_id},
-    )
-    return [_record(r) for r in rows]
+    query = _messages().where(col(EmailMessage.capture_id) == capture_id)
+    return [_record(r) for r in conn.execute(query)]
 
 
 def newsletters(conn: Connection) -> list[NewsletterSummary]:
     """Bulk senders: how much they sent, their latest issue and how to unsubscribe."""
-    rows = conn.execute(
-        text(
-            """
-SELECT sender_address,
-    (SELECT coalesce(nullif(m.sender_name, ''), nullif(m.list_id, ''), m.sender_address)
-     FROM email_messages AS m WHERE m.sender_address = b.sender_address
-     ORDER BY coalesce(m.sent_at, '') DESC LIMIT 1),
-    count(*), max(sent_at),
-    (SELECT m.unsubscribe FROM email_messages AS m
-     WHERE m.sender_address = b.sender_address AND m.unsubscribe != ''
-     ORDER BY coalesce(m.sent_at, '') DESC LIMIT 1),
-    (SELECT m.bulk_reason FROM email_messages AS m WHERE m.sender_address = b.sender_address
-     AND m.bulk_reason IS NOT NULL ORDER BY coalesce(m.sent_at, '') DESC LIMIT 1)
-FROM email_messages AS b WHERE bulk_reason IS NOT NULL
-GROUP BY sender_address ORDER BY count(*) DESC, sender_address"""
+    b, m = EmailMessage, aliased(EmailMessage)
+
+    def latest(column: Any, *where: Any) -> Any:
+        """The column of the sender's latest message (of those `where` allows)."""
+        return (
+            select(column)
+            .where(col(m.sender_address) == col(b.sender_address), *where)
+            .order_by(func.coalesce(col(m.sent_at), "").desc())
+            .limit(1)
+            .scalar_subquery()
         )
+
+    named = func.coalesce(
+        func.nullif(col(m.sender_name), ""), func.nullif(col(m.list_id), ""), col(m.sender_address)
+    )
+    rows = conn.execute(
+        select(
+            col(b.sender_address),
+            latest(named),
+            func.count(),
+            func.max(col(b.sent_at)),
+            latest(col(m.unsubscribe), col(m.unsubscribe) != ""),
+            latest(col(m.bulk_reason), col(m.bulk_reason).is_not(None)),
+        )
+        .where(col(b.bulk_reason).is_not(None))
+        .group_by(col(b.sender_address))
+        .order_by(func.count().desc(), col(b.sender_address))
     )
     return [
         NewsletterSummary(str(a), str(n), int(c), last, u or "", str(why))
@@ -209,21 +217,26 @@ GROUP BY sender_address ORDER BY count(*) DESC, sender_address"""
     ]
 
 
-def _record(r: Sequence[object]) -> EmailMessageRecord:
+def _messages() -> Select[Any]:
+    """Messages in the order they were sent."""
+    return select(EmailMessage).order_by(_SENT, col(EmailMessage.id))
+
+
+def _record(r: Row[Any]) -> EmailMessageRecord:
     return EmailMessageRecord(
-        id=int(r[0]),  # type: ignore[call-overload]
-        message_id=str(r[1]),
-        thread_key=str(r[2]),
-        capture_id=None if r[3] is None else int(r[3]),  # type: ignore[call-overload]
-        sent_at=None if r[4] is None else str(r[4]),
-        subject=str(r[5]),
-        sender_name=str(r[6]),
-        sender_address=str(r[7]),
-        recipients=json.loads(str(r[8])),
-        references=tuple(json.loads(str(r[9]))),
-        body=str(r[10]),
-        bulk_reason=None if r[11] is None else str(r[11]),
-        list_id=str(r[12]),
-        unsubscribe=str(r[13]),
-        source_path=None if r[14] is None else str(r[14]),
+        id=r.id,
+        message_id=r.message_id,
+        thread_key=r.thread_key,
+        capture_id=r.capture_id,
+        sent_at=r.sent_at,
+        subject=r.subject,
+        sender_name=r.sender_name,
+        sender_address=r.sender_address,
+        recipients=json.loads(r.recipients_json),
+        references=tuple(json.loads(r.refs_json)),
+        body=r.body,
+        bulk_reason=r.bulk_reason,
+        list_id=r.list_id,
+        unsubscribe=r.unsubscribe,
+        source_path=r.source_path,
     )

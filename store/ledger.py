@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection, Label, case, func, select, update
+from sqlalchemy.dialects.sqlite import insert
+from sqlmodel import col
+
+from store.tables import LlmCall
 
 
 @dataclass(frozen=True)
@@ -38,48 +41,47 @@ class CostLine:
 
 
 def record_call(conn: Connection, row: LLMCallRow) -> int:
-    result = conn.execute(
-        text(
-            "INSERT INTO llm_calls (provider, model, trigger, status, input_tokens, "
-            "output_tokens, cost_microdollars, latency_ms, error, capture_id, run_id, created_at) "
-            "VALUES (:provider, :model, :trigger, :status, :input_tokens, :output_tokens, "
-            ":cost_microdollars, :latency_ms, :error, :capture_id, :run_id, :created_at)"
-        ),
-        vars(row),
+    return int(conn.execute(insert(LlmCall).values(**vars(row))).lastrowid)
+
+
+def calls(conn: Connection) -> list[LLMCallRow]:
+    """Every call, oldest first."""
+    names = [f.name for f in fields(LLMCallRow)]
+    rows = conn.execute(
+        select(*(col(getattr(LlmCall, n)) for n in names)).order_by(col(LlmCall.id))
     )
-    return int(result.lastrowid)
+    return [LLMCallRow(*row) for row in rows]
 
 
 def attach_calls(conn: Connection, call_ids: Sequence[int], capture_id: int) -> None:
     conn.execute(
-        text(
-            "UPDATE llm_calls SET capture_id = :c WHERE id IN (SELECT value FROM json_each(:ids))"
-        ),
-        {"c": capture_id, "ids": json.dumps(list(call_ids))},
+        update(LlmCall).where(col(LlmCall.id).in_(list(call_ids))).values(capture_id=capture_id)
     )
 
 
-_GROUPS = {
-    "day": "substr(created_at, 1, 10)",
-    "trigger": "trigger",
-    "model": "provider || ':' || model",
-}
+def _key(by: str) -> Label[str]:
+    """What a summary groups by: the day, the trigger or provider:model."""
+    if by == "day":
+        return func.substr(col(LlmCall.created_at), 1, 10).label("key")
+    if by == "trigger":
+        return col(LlmCall.trigger).label("key")
+    return col(LlmCall.provider).concat(":").concat(col(LlmCall.model)).label("key")
 
 
 def summarize(conn: Connection, by: str, since: str | None = None) -> list[CostLine]:
     """Calls, tokens and cost grouped by day, trigger or model (newest day first)."""
-    group = _GROUPS[by]
-    order = "key DESC" if by == "day" else "cost DESC, calls DESC"
-    rows = conn.execute(
-        text(
-            f"SELECT {group} AS key, count(*) AS calls, "
-            "sum(status != 'ok'), sum(input_tokens), sum(output_tokens), "
-            "sum(cost_microdollars) AS cost FROM llm_calls "
-            "WHERE (:since IS NULL OR created_at >= :since) "
-            f"GROUP BY key ORDER BY {order}"
-        ),
-        {"since": since},
-    ).all()
+    c = LlmCall
+    key = _key(by)
+    calls = func.count().label("calls")
+    cost = func.sum(col(c.cost_microdollars)).label("cost")
+    failed = func.sum(case((col(c.status) != "ok", 1), else_=0))
+    query = select(
+        key, calls, failed, func.sum(col(c.input_tokens)), func.sum(col(c.output_tokens)), cost
+    ).group_by(key)
+    if since is not None:
+        query = query.where(col(c.created_at) >= since)
+    order = (key.desc(),) if by == "day" else (cost.desc(), calls.desc())
+    rows = conn.execute(query.order_by(*order)).all()
     return [
         CostLine(str(r[0]), int(r[1]), int(r[2]), int(r[3]), int(r[4]), int(r[5])) for r in rows
     ]

@@ -1,4 +1,5 @@
-"""Rollups: people_report and projects_report, rebuilt whole from the current tables.
+"""Rollups: people_report and projects_report, rebuilt whole from the current tables (in
+SQL: the same counts as the panes' queries), read through their table classes.
 
 They hold the counts the People and Projects panes list, computed by the same queries as
 `people.summaries` and `projects.summaries`, so a pane can read one table instead.
@@ -7,14 +8,17 @@ They hold the counts the People and Projects panes list, computed by the same qu
 from __future__ import annotations
 
 import json
+from typing import Any
 
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection, collate, select, text
+from sqlmodel import col
 
 from store.addresses import EMAIL_REPORT
 from store.people import PERSON_COUNTS
 from store.projects import PROJECT_SELECT
 from store.records import PersonReport, ProjectReport
 from store.search import FACT_DAY
+from store.tables import PeopleReport, ProjectsReport
 
 _REBUILD_PEOPLE = f"""
 INSERT INTO people_report (person_id, name, aliases_json, open_action_items, decisions,
@@ -50,30 +54,24 @@ def rebuild(conn: Connection, now: str, mail: bool = True) -> None:
 
 def people_report(conn: Connection) -> list[PersonReport]:
     """The people rollup by name, as the People pane lists it."""
-    rows = conn.execute(
-        text(
-            "SELECT person_id, name, aliases_json, open_action_items, decisions, meetings, "
-            "last_seen, refreshed_at, emails_json, messages_sent, messages_received, "
-            "first_contact, last_contact, correspondents_json FROM people_report "
-            "ORDER BY name COLLATE NOCASE, person_id"
-        )
-    )
+    p = PeopleReport
+    rows = conn.execute(select(p).order_by(_by_name(col(p.name)), col(p.person_id)))
     return [
         PersonReport(
-            int(r[0]),
-            str(r[1]),
-            json.loads(r[2]),
-            int(r[3]),
-            int(r[4]),
-            int(r[5]),
-            r[6],
-            str(r[7]),
-            json.loads(r[8]),
-            int(r[9]),
-            int(r[10]),
-            r[11],
-            r[12],
-            json.loads(r[13]),
+            r.person_id,
+            r.name,
+            json.loads(r.aliases_json),
+            r.open_action_items,
+            r.decisions,
+            r.meetings,
+            r.last_seen,
+            r.refreshed_at,
+            json.loads(r.emails_json),
+            r.messages_sent,
+            r.messages_received,
+            r.first_contact,
+            r.last_contact,
+            json.loads(r.correspondents_json),
         )
         for r in rows
     ]
@@ -81,14 +79,23 @@ def people_report(conn: Connection) -> list[PersonReport]:
 
 def projects_report(conn: Connection) -> list[ProjectReport]:
     """The projects rollup by name, as the Projects pane lists it."""
-    rows = conn.execute(
-        text(
-            "SELECT project_id, name, client_name, captures, decisions, open_action_items, "
-            "last_activity, refreshed_at FROM projects_report "
-            "ORDER BY name COLLATE NOCASE, project_id"
-        )
-    )
+    p = ProjectsReport
+    rows = conn.execute(select(p).order_by(_by_name(col(p.name)), col(p.project_id)))
     return [
-        ProjectReport(int(i), str(n), client, int(c), int(d), int(o), last, str(at))
-        for i, n, client, c, d, o, last, at in rows
+        ProjectReport(
+            r.project_id,
+            r.name,
+            r.client_name,
+            r.captures,
+            r.decisions,
+            r.open_action_items,
+            r.last_activity,
+            r.refreshed_at,
+        )
+        for r in rows
     ]
+
+
+def _by_name(name: Any) -> Any:
+    """Names in any case, as the panes sort them."""
+    return collate(name, "NOCASE")

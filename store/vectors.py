@@ -1,22 +1,30 @@
-"""Fact embeddings in the vec0 table, one vector per fact key."""
+"""Fact embeddings in the vec0 table, one vector per fact key.
+
+The one module with SQL for vec0 (and its rowids); the plain tables beside it (the space,
+each fact's vector row, the cache by content) go through their table classes."""
 
 from __future__ import annotations
 
 import json
 import math
 import struct
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection, Select, column, delete, func, select, text, update
+from sqlalchemy.dialects.sqlite import insert
+from sqlmodel import col
 
 from store.errors import VectorError
+from store.tables import EmbeddingCache, EmbeddingSpace, FactEmbedding
+
+_NOW = func.datetime("now")
 
 
 def embedding_space(conn: Connection) -> tuple[str | None, int]:
     """The model that made the stored vectors (None before the first) and their dimension."""
-    model, dim = conn.execute(text("SELECT model, dim FROM embedding_space WHERE id = 1")).one()
-    return model, int(dim)
+    space = conn.execute(select(EmbeddingSpace).where(col(EmbeddingSpace.id) == 1)).one()
+    return space.model, int(space.dim)
 
 
 def pack_vector(vector: Sequence[float], dim: int) -> bytes:
@@ -58,37 +66,25 @@ def put_many(
     ]
     rows = list({row["k"]: row for row in rows}.values())  # a key given twice: the last wins
     if stored_model is None:
-        conn.execute(
-            text("UPDATE embedding_space SET model = :m, updated_at = datetime('now')"),
-            {"m": model},
-        )
+        conn.execute(update(EmbeddingSpace).values(model=model, updated_at=_NOW))
     _drop(conn, rows)
     conn.execute(
-        text(
-            "INSERT INTO fact_embeddings (fact_key, content_hash, model, embedded_at) "
-            "VALUES (:k, :h, :m, datetime('now'))"
-        ),
-        rows,
+        insert(FactEmbedding).values(embedded_at=_NOW),
+        [{"fact_key": r["k"], "content_hash": r["h"], "model": model} for r in rows],
     )
+    e = FactEmbedding
     found = conn.execute(
-        text(
-            "SELECT fact_key, id FROM fact_embeddings "
-            "WHERE fact_key IN (SELECT value FROM json_each(:keys))"
-        ),
-        {"keys": json.dumps([row["k"] for row in rows])},
+        select(col(e.fact_key), col(e.id)).where(col(e.fact_key).in_(_each(r["k"] for r in rows)))
     )
-    ids = {int(key): int(vector_id) for key, vector_id in found}
+    ids = {int(key): vector_id for key, vector_id in found}
     # The vec0 rowid is the small id: vec0's KNN filter compares only 32 bits of a rowid.
     conn.execute(
         text("INSERT INTO fact_vectors (rowid, embedding) VALUES (:id, :v)"),
         [{"id": ids[row["k"]], "v": row["v"]} for row in rows],
     )
     conn.execute(
-        text(
-            "INSERT INTO embedding_cache (content_hash, model, embedding) VALUES (:h, :m, :v) "
-            "ON CONFLICT (content_hash, model) DO NOTHING"
-        ),
-        rows,
+        insert(EmbeddingCache).on_conflict_do_nothing(["content_hash", "model"]),
+        [{"content_hash": r["h"], "model": model, "embedding": r["v"]} for r in rows],
     )
 
 
@@ -101,7 +97,15 @@ def _drop(conn: Connection, rows: list[dict[str, Any]]) -> None:
         ),
         rows,
     )
-    conn.execute(text("DELETE FROM fact_embeddings WHERE fact_key = :k"), rows)
+    conn.execute(
+        delete(FactEmbedding).where(col(FactEmbedding.fact_key).in_(_each(r["k"] for r in rows)))
+    )
+
+
+def _each(values: Iterable[object]) -> Select[Any]:
+    """Values to match with IN, as one JSON parameter: no limit on how many (a parameter per
+    value would meet SQLite's)."""
+    return select(column("value")).select_from(func.json_each(json.dumps(list(values))))
 
 
 def _packed(vector: Sequence[float] | bytes, dim: int) -> bytes:
@@ -131,11 +135,8 @@ def set_embedding_space(conn: Connection, model: str, dim: int) -> bool:
         )
     else:
         conn.execute(text("DELETE FROM fact_vectors"))
-    conn.execute(text("DELETE FROM fact_embeddings"))
-    conn.execute(
-        text("UPDATE embedding_space SET model = :m, dim = :d, updated_at = datetime('now')"),
-        {"m": model, "d": dim},
-    )
+    conn.execute(delete(FactEmbedding))
+    conn.execute(update(EmbeddingSpace).values(model=model, dim=dim, updated_at=_NOW))
     return True
 
 
@@ -168,12 +169,11 @@ def count_without_vectors(conn: Connection) -> int:
 
 def cached_vectors(conn: Connection, hashes: list[str], model: str) -> dict[str, bytes]:
     """Vectors already computed for these texts with this model (unchanged text is reused)."""
+    c = EmbeddingCache
     rows = conn.execute(
-        text(
-            "SELECT content_hash, embedding FROM embedding_cache WHERE model = :m "
-            "AND content_hash IN (SELECT value FROM json_each(:h))"
-        ),
-        {"m": model, "h": json.dumps(hashes)},
+        select(col(c.content_hash), col(c.embedding)).where(
+            col(c.model) == model, col(c.content_hash).in_(_each(hashes))
+        )
     ).all()
     return {str(h): bytes(blob) for h, blob in rows}
 
@@ -199,8 +199,8 @@ def nearest(conn: Connection, vector: Sequence[float], k: int) -> list[tuple[int
 
 def vector_epoch(conn: Connection) -> tuple[str | None, int]:
     """(model, epoch): the epoch moves whenever a vector is stored or dropped."""
-    model, epoch = conn.execute(text("SELECT model, epoch FROM embedding_space WHERE id = 1")).one()
-    return model, int(epoch)
+    space = conn.execute(select(EmbeddingSpace).where(col(EmbeddingSpace.id) == 1)).one()
+    return space.model, int(space.epoch)
 
 
 def all_vectors(conn: Connection) -> tuple[int, list[int], list[bytes]]:
@@ -208,12 +208,13 @@ def all_vectors(conn: Connection) -> tuple[int, list[int], list[bytes]]:
     (a plain table, fast to scan) and, for vectors stored before the cache existed, vec0.
     The epoch is read first, so a write in between can only make the copy look older."""
     _, epoch = vector_epoch(conn)
+    fe, ec = FactEmbedding, EmbeddingCache
     rows = conn.execute(
-        text(
-            "SELECT fe.fact_key, ec.embedding FROM fact_embeddings fe "
-            "LEFT JOIN embedding_cache ec "
-            "ON ec.content_hash = fe.content_hash AND ec.model = fe.model ORDER BY fe.fact_key"
+        select(col(fe.fact_key), col(ec.embedding))
+        .outerjoin(
+            ec, (col(ec.content_hash) == col(fe.content_hash)) & (col(ec.model) == col(fe.model))
         )
+        .order_by(col(fe.fact_key))
     ).all()
     keys, blobs = [], []
     for key, blob in rows:

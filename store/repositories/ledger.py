@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from sqlalchemy import text
-
 from store import ledger
 from store.repository import Repository
 
@@ -22,11 +20,4 @@ class Ledger(Repository):
     def calls(self) -> list[ledger.LLMCallRow]:
         """Every ledger row, oldest first (for tests and exports)."""
         with self._read() as conn:
-            rows = conn.execute(
-                text(
-                    "SELECT provider, model, trigger, status, input_tokens, output_tokens, "
-                    "cost_microdollars, latency_ms, error, capture_id, run_id, created_at "
-                    "FROM llm_calls ORDER BY id"
-                )
-            ).all()
-        return [ledger.LLMCallRow(*row) for row in rows]
+            return ledger.calls(conn)

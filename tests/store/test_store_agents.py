@@ -22,6 +22,7 @@ from store import (
     Store,
     StoreError,
 )
+from store.ledger import LLMCallRow
 
 PROV = Provenance("meeting", "file:/m.txt", "2026-09-08T10:00:00+00:00", "ana", "offline")
 
@@ -134,6 +135,31 @@ def test_runs_are_listed_newest_first_and_missing_ones_are_reported(store: Store
         store.runs.set_status(999, "completed")
     with pytest.raises(NotFoundError):
         store.runs.finish_tool_call(ids[0], "nope", "completed", "{}")
+
+
+def test_the_ledger_sums_calls_by_day_trigger_and_model(store: Store) -> None:
+    def call(day: str, trigger: str, model: str, status: str, cost: int) -> LLMCallRow:
+        at = f"{day}T09:00:00+00:00"
+        return LLMCallRow("openai", model, trigger, status, 100, 10, cost, 5, None, None, None, at)
+
+    store.ledger.record(call("2026-09-01", "capture", "small", "ok", 30))
+    store.ledger.record(call("2026-09-01", "agent:chat", "big", "error", 0))
+    store.ledger.record(call("2026-09-02", "capture", "big", "ok", 70))
+
+    def keys(by: str, since: str | None = None) -> list[tuple[str, int, int, int]]:
+        return [
+            (c.key, c.calls, c.failed, c.cost_microdollars) for c in store.ledger.costs(by, since)
+        ]
+
+    assert keys("day") == [("2026-09-02", 1, 0, 70), ("2026-09-01", 2, 1, 30)]
+    assert keys("trigger") == [("capture", 2, 0, 100), ("agent:chat", 1, 1, 0)]
+    assert keys("model") == [("openai:big", 2, 1, 70), ("openai:small", 1, 0, 30)]
+    assert keys("day", since="2026-09-02") == [("2026-09-02", 1, 0, 70)]
+    assert [(c.trigger, c.model) for c in store.ledger.calls()] == [
+        ("capture", "small"),
+        ("agent:chat", "big"),
+        ("capture", "big"),
+    ]
 
 
 def test_event_seqs_are_gap_free_with_concurrent_appenders(tmp_path: Path) -> None:
