@@ -21,8 +21,10 @@ from memo_tui import (
     cli_bench,
     cli_doctor,
     cli_email,
+    cli_facts,
     cli_history,
     cli_notes,
+    cli_people,
     cli_projects,
     render,
 )
@@ -31,7 +33,6 @@ from memo_tui.render import warn
 
 if TYPE_CHECKING:
     from memo_tui.core.capture import CaptureResult
-    from memo_tui.core.entities.service import EntityService
     from memo_tui.core.services import Services
     from memo_tui.settings import Settings
 
@@ -47,9 +48,6 @@ def _store_options(parser: argparse.ArgumentParser, default: object) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from memo_tui.core.recall.facts_filter import STATUSES
-    from store import FACT_TYPES
-
     parser = argparse.ArgumentParser(
         prog="memo", description="Remembers what your team decided, why, and who owes what."
     )
@@ -71,85 +69,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--replace", action="store_true", help="replace earlier versions of these meetings"
     )
 
-    facts = commands.add_parser("facts", parents=[common], help="list stored facts")
-    facts.add_argument("--type", choices=FACT_TYPES, dest="fact_type")
-    facts.add_argument(
-        "--since", default="", metavar="YYYY-MM-DD", help="only meetings on or after this day"
-    )
-    facts.add_argument(
-        "--until", default="", metavar="YYYY-MM-DD", help="only meetings on or before this day"
-    )
-    facts.add_argument("--person", default="", metavar="NAME", help="only about this person")
-    facts.add_argument("--project", default="", metavar="NAME", help="only about this project")
-    facts.add_argument("--client", default="", metavar="NAME", help="only about this client")
-    facts.add_argument(
-        "--status", choices=STATUSES, help="only decisions or action items with this status"
-    )
-    facts.add_argument("--limit", type=int, default=None)
-    facts.add_argument(
-        "--current", action="store_true", help="leave out decisions later ones replaced"
-    )
-
-    doctor = commands.add_parser(
-        "doctor",
-        parents=[common],
-        help="show the store, versions and state; ask the model server for its models",
-    )
-    doctor.add_argument(
-        "--offline", action="store_true", help="contact no model server (settings only)"
-    )
-
+    cli_facts.add_parser(commands, common)
+    cli_doctor.add_parser(commands, common)
     commands.add_parser(
         "backfill", parents=[common], help="embed every fact that has no vector yet"
     )
-
     cli_ask.add_parser(commands, common)
-
-    people = commands.add_parser(
-        "people", parents=[common], help="people, their aliases, open action items, decisions"
-    )
-    changes = people.add_subparsers(dest="people_command", metavar="CHANGE")
-    merge = changes.add_parser(
-        "merge", parents=[common], help="one person is another: move everything of theirs over"
-    )
-    merge.add_argument("merged", metavar="PERSON", help="the one to merge (name, alias or id)")
-    merge.add_argument("kept", metavar="INTO", help="the one to keep")
-    split = changes.add_parser(
-        "split", parents=[common], help="undo a merge: the merged person back, with their items"
-    )
-    split.add_argument("person", metavar="PERSON", help="the person merged into")
-    split.add_argument("--name", metavar="NAME", help="the merged person's name (else the latest)")
-    resolve = commands.add_parser(
-        "resolve", parents=[common], help="who a name means: resolved, ambiguous or nobody"
-    )
-    resolve.add_argument("mention", metavar="MENTION")
-    resolve.add_argument(
-        "--capture", type=int, metavar="ID", help="as that meeting would: its roster first"
-    )
-    confirm = commands.add_parser(
-        "confirm",
-        parents=[common],
-        help="say who a name means (writes an alias, back-fills waiting facts)",
-    )
-    confirm.add_argument("mention", metavar="MENTION")
-    confirm.add_argument("person", metavar="PERSON", nargs="?", help="a name, alias or id")
-    confirm.add_argument(
-        "--none", action="store_true", help="the name is none of the people memo knows"
-    )
-    confirm.add_argument(
-        "--capture",
-        type=int,
-        action="append",
-        dest="captures",
-        metavar="ID",
-        help="only in this meeting (repeatable); no alias is written",
-    )
-    commands.add_parser(
-        "pending", parents=[common], help="names waiting for you to say who they are"
-    )
-    commands.add_parser(
-        "relink", parents=[common], help="link people in meetings captured before memo knew them"
-    )
+    cli_people.add_parsers(commands, common)
 
     costs = commands.add_parser(
         "costs", parents=[common], help="model spend by day, trigger, model"
@@ -252,33 +178,6 @@ def _capture(args: argparse.Namespace, services: Services) -> int:
     return EXIT_OK if all(r.ok for r in results) else EXIT_REFUSED
 
 
-def _facts(args: argparse.Namespace, services: Services) -> int:
-    from memo_tui.core.recall.facts_filter import FactOptions, read_filter
-
-    options = FactOptions(
-        fact_types=(args.fact_type,) if args.fact_type else (),
-        since=args.since,
-        until=args.until,
-        person=args.person,
-        project=args.project,
-        client=args.client,
-        status=args.status or "",
-        current=args.current,
-    )
-    read = read_filter(options, services.store)
-    for problem in read.problems:
-        warn(f"memo facts: {problem}")
-    if read.problems:
-        return EXIT_USAGE
-    facts = services.store.facts.filtered(read.flt, limit=args.limit)
-    if args.json:
-        people = services.store.facts.people_of(facts)
-        render.emit_json({"facts": [render.fact_json(f, people.get(f.fact_key)) for f in facts]})
-    else:
-        render.print_facts(facts, filtered=not read.flt.empty)
-    return EXIT_OK
-
-
 def _costs(args: argparse.Namespace, services: Services) -> int:
     store = services.store
     report = {
@@ -302,148 +201,6 @@ def _costs(args: argparse.Namespace, services: Services) -> int:
         )
     else:
         render.print_costs(summary, report)
-    return EXIT_OK
-
-
-def _entities(services: Services) -> EntityService:
-    from memo_tui.core.entities.service import EntityService
-
-    return EntityService(services.store, services.settings.user_name)
-
-
-def _people(args: argparse.Namespace, services: Services) -> int:
-    if getattr(args, "people_command", None):
-        return _people_change(args, services)
-    people = _entities(services).people()
-    owed = services.store.people.owed_counts()
-    if args.json:
-        mail = {r.person_id: r for r in services.store.reports.people()}
-        render.emit_json(
-            {
-                "people": [
-                    render.person_json(p, mail.get(p.id), owed.get(p.id, 0)) for p in people
-                ],
-                "proposed_merges": [vars(a) for a in services.store.email.address_proposals()],
-            }
-        )
-    else:
-        render.print_people(people, owed)
-    return EXIT_OK
-
-
-def _people_change(args: argparse.Namespace, services: Services) -> int:
-    """memo people merge PERSON INTO / memo people split PERSON [--name NAME]."""
-    from memo_tui.core.entities.service import UnknownPerson
-    from store import MergeError
-
-    entities = _entities(services)
-    try:
-        if args.people_command == "merge":
-            done = entities.merge(args.merged, args.kept)
-            kept = entities.person(str(done.kept_id)).name
-            payload = {"merged": done.merged_name, "into": kept, **vars(done)}
-            said = (
-                f"merged {done.merged_name} into {kept}: {done.decisions} decisions, "
-                f"{done.action_items} action items, {done.meetings} meetings moved "
-                f'(undo: memo people split "{kept}" --name "{done.merged_name}")'
-            )
-        else:
-            done, back = entities.split(args.person, args.name)
-            payload = {"split": done.merged_name, "person_id": back, **vars(done)}
-            said = (
-                f"split {done.merged_name} (id {back}) back out of "
-                f"{entities.person(str(done.kept_id)).name}"
-            )
-    except (UnknownPerson, MergeError) as error:
-        warn(f"memo people {args.people_command}: {error}")
-        return EXIT_REFUSED
-    if args.json:
-        render.emit_json(payload)
-    else:
-        print(sanitize_line(said))
-    return EXIT_OK
-
-
-def _resolve(args: argparse.Namespace, services: Services) -> int:
-    from memo_tui.core.entities.service import UnknownPerson
-
-    entities = _entities(services)
-    try:
-        found = (
-            entities.resolve(args.mention)
-            if args.capture is None
-            else entities.resolve_in(args.mention, args.capture)
-        )
-    except UnknownPerson as error:
-        warn(f"memo resolve: {error}")
-        return EXIT_REFUSED
-    if args.json:
-        render.emit_json(render.resolution_json(found))
-    else:
-        render.print_resolution(found)
-    return EXIT_OK
-
-
-def _confirm(args: argparse.Namespace, services: Services) -> int:
-    from memo_tui.core.entities.service import UnknownPerson
-
-    if args.none == (args.person is not None):
-        warn("memo confirm: give either PERSON or --none")
-        return EXIT_USAGE
-    entities = _entities(services)
-    try:
-        person = None if args.none else entities.person(args.person)
-        filled = entities.confirm(args.mention, person, args.captures)
-    except UnknownPerson as error:
-        warn(f"memo confirm: {error}")
-        return EXIT_REFUSED
-    except ValueError as error:
-        warn(f"memo confirm: {error}")
-        return EXIT_USAGE
-    payload = {
-        "mention": args.mention,
-        "person": person.name if person else None,
-        "person_id": person.id if person else None,
-        "backfilled": {"action_items": filled.action_items, "decisions": filled.decisions},
-    }
-    if args.json:
-        render.emit_json(payload)
-    else:
-        who = person.name if person else "none of the people memo knows"
-        print(
-            f"{sanitize_line(args.mention)} = {sanitize_line(who)}; back-filled "
-            f"{filled.action_items} action items and {filled.decisions} decisions"
-        )
-    return EXIT_OK
-
-
-def _pending(args: argparse.Namespace, services: Services) -> int:
-    waiting = _entities(services).pending()
-    if args.json:
-        render.emit_json({"pending": [render.pending_json(p) for p in waiting]})
-    else:
-        render.print_pending(waiting)
-    return EXIT_OK
-
-
-def _relink(args: argparse.Namespace, services: Services) -> int:
-    done = _entities(services).relink()
-    if args.json:
-        render.emit_json(
-            {
-                "captures": done.meetings,
-                "facts": len(done.changes),
-                "changes": [vars(change) for change in done.changes],
-            }
-        )
-        return EXIT_OK
-    print(f"relinked {done.meetings} meetings; {len(done.changes)} owners and deciders changed")
-    for change in done.changes:
-        now = "waiting for you (memo pending)" if change.waiting else change.now or "nobody"
-        print(
-            f"  {sanitize_line(change.title)}: {sanitize_line(change.said)}: "
-            f"{sanitize_line(change.was or 'nobody')} -> {sanitize_line(now)}"
-        )
     return EXIT_OK
 
 
@@ -554,16 +311,12 @@ def _default(args: argparse.Namespace, services: Services) -> int:
 
 _HANDLERS: dict[str, Handler] = {
     "capture": _capture,
-    "facts": _facts,
+    "facts": cli_facts.facts,
     "doctor": cli_doctor.doctor,
     "costs": _costs,
     "backfill": _backfill,
     "ask": cli_ask.ask,
-    "people": _people,
-    "resolve": _resolve,
-    "confirm": _confirm,
-    "pending": _pending,
-    "relink": _relink,
+    **cli_people.HANDLERS,
     **cli_projects.HANDLERS,
     **cli_agents.HANDLERS,
     **cli_email.HANDLERS,

@@ -16,6 +16,17 @@ if TYPE_CHECKING:
 EXIT_OK, EXIT_REFUSED = 0, 1
 
 
+def add_parser(commands: Any, common: argparse.ArgumentParser) -> None:
+    doctor = commands.add_parser(
+        "doctor",
+        parents=[common],
+        help="show the store, versions and state; ask the model server for its models",
+    )
+    doctor.add_argument(
+        "--offline", action="store_true", help="contact no model server (settings only)"
+    )
+
+
 def doctor(args: argparse.Namespace, services: Services) -> int:
     """The store, the provider and the embedding model; exit 1 when the provider has a
     problem (its server unreachable, a model it does not list, a setting missing)."""

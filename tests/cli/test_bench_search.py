@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from memo_tui.core.benchmarks.search import MODEL, build_store, run
+from memo_tui.core.benchmarks.search import run
+from memo_tui.core.benchmarks.search_corpus import MODEL, build_store
 from memo_tui.core.benchmarks.search_report import format_report
 from memo_tui.core.recall.search import hybrid_search
 from store import FactFilter, Store

@@ -6,7 +6,6 @@ import numpy as np
 
 from memo_tui.core.benchmarks.search import (
     AGREEMENT,
-    DIM,
     POOL,
     ROWS,
     TARGET_MS,
@@ -14,6 +13,7 @@ from memo_tui.core.benchmarks.search import (
     SearchBench,
     SizeResult,
 )
+from memo_tui.core.benchmarks.search_corpus import DIM
 
 
 def format_report(bench: SearchBench) -> str:

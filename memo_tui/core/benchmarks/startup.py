@@ -213,7 +213,7 @@ def seed_demo(argv: list[str], env: dict[str, str], timeout_s: float) -> None:
 
 def build_large_store(path: Path, facts: int, say: Progress) -> float:
     """The synthetic store `memo bench search` times, of `facts` facts; seconds it took."""
-    from memo_tui.core.benchmarks.search import build_store
+    from memo_tui.core.benchmarks.search_corpus import build_store
 
     started = time.perf_counter()
     with Store(path) as store:

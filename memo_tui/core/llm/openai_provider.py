@@ -140,13 +140,10 @@ class OpenAIProvider(Provider):
                 if event.data.strip() == "[DONE]":
                     finished = True
                     break
-                chunk = json.loads(event.data)
-                if "error" in chunk:
-                    raise OpenAIStatusError(500, str(chunk["error"]), None)
+                chunk = _chunk(event.data)
                 model = chunk.get("model") or model
                 if chunk.get("usage"):
-                    u = chunk["usage"]
-                    usage = Usage(u.get("prompt_tokens") or 0, u.get("completion_tokens") or 0)
+                    usage = _usage(chunk["usage"])
                     record.usage = usage
                 for choice in chunk.get("choices") or []:
                     delta = choice.get("delta") or {}
@@ -157,25 +154,11 @@ class OpenAIProvider(Provider):
                         elif not _may_be_a_written_call("".join(text)):
                             held = False
                             yield TextDelta("".join(text))
-                    for piece in delta.get("tool_calls") or []:
-                        slot = partial.setdefault(
-                            piece.get("index", 0), {"id": "", "name": "", "args": ""}
-                        )
-                        function = piece.get("function") or {}
-                        slot["id"] = piece.get("id") or slot["id"]
-                        slot["name"] = function.get("name") or slot["name"]
-                        slot["args"] += function.get("arguments") or ""
+                    _add_call_pieces(partial, delta.get("tool_calls") or [])
                     stop = choice.get("finish_reason") or stop
         if not finished:
             raise StreamBroken("the stream ended before [DONE]")
-        calls = tuple(
-            ToolCall(s["id"] or f"call_{i}", s["name"], tool_arguments(s["args"]))
-            for i, s in sorted(partial.items())
-        )
-        said = "".join(text)
-        if offered and not calls:
-            calls = written_calls(said, offered)
-            said = "" if calls else said  # a call written out is a call, not an answer
+        said, calls = _streamed_answer("".join(text), partial, offered)
         if held and said:
             yield TextDelta(said)
         for call in calls:
@@ -213,6 +196,42 @@ def _raise_for_status(response: httpx.Response) -> None:
     except ValueError:
         seconds = None
     raise OpenAIStatusError(response.status_code, detail, seconds)
+
+
+def _chunk(data: str) -> dict[str, Any]:
+    """One streamed chunk, read; an error the server sends mid-stream is raised."""
+    chunk: dict[str, Any] = json.loads(data)
+    if "error" in chunk:
+        raise OpenAIStatusError(500, str(chunk["error"]), None)
+    return chunk
+
+
+def _usage(u: dict[str, Any]) -> Usage:
+    return Usage(u.get("prompt_tokens") or 0, u.get("completion_tokens") or 0)
+
+
+def _add_call_pieces(partial: dict[int, dict[str, str]], pieces: list[dict[str, Any]]) -> None:
+    """Add a delta's tool-call pieces to the calls streamed so far, by their index."""
+    for piece in pieces:
+        slot = partial.setdefault(piece.get("index", 0), {"id": "", "name": "", "args": ""})
+        function = piece.get("function") or {}
+        slot["id"] = piece.get("id") or slot["id"]
+        slot["name"] = function.get("name") or slot["name"]
+        slot["args"] += function.get("arguments") or ""
+
+
+def _streamed_answer(
+    said: str, partial: dict[int, dict[str, str]], offered: set[str]
+) -> tuple[str, tuple[ToolCall, ...]]:
+    """The streamed text and calls once done: text that wrote a call out becomes the call."""
+    calls = tuple(
+        ToolCall(s["id"] or f"call_{i}", s["name"], tool_arguments(s["args"]))
+        for i, s in sorted(partial.items())
+    )
+    if offered and not calls:
+        calls = written_calls(said, offered)
+        said = "" if calls else said  # a call written out is a call, not an answer
+    return said, calls
 
 
 def _call(raw: dict[str, Any]) -> ToolCall:
