@@ -203,7 +203,7 @@ def mark_interrupted(conn: Connection, now: str) -> list[int]:
         .values(status="interrupted", finished_at=now)
         .returning(col(AgentSession.id))
     ).scalars()
-    interrupted = sorted(int(i) for i in ids if i is not None)
+    interrupted = sorted(ids)
     for table in (AgentStep, AgentToolCall):
         conn.execute(
             update(table)

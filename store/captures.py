@@ -7,16 +7,13 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import Connection, delete, insert, text, update
+from sqlalchemy import Connection, delete, insert, select, text, update
 from sqlmodel import col
 
 from store import ledger, people
 from store.records import (
     ActionItemRecord,
-    CaptureCandidate,
     CaptureLink,
-    CaptureRef,
-    CaptureSummary,
     DecisionRecord,
     NewActionItem,
     NewCapture,
@@ -38,66 +35,6 @@ def _provenance_columns(provenance: Provenance) -> dict[str, str | None]:
     }
 
 
-def capture_by_hash(conn: Connection, content_hash: str) -> CaptureRef | None:
-    row = conn.execute(
-        text(
-            "SELECT id, title, source_path, content_hash, occurred_at, captured_at "
-            "FROM captures WHERE content_hash = :h"
-        ),
-        {"h": content_hash},
-    ).first()
-    return CaptureRef(*row) if row else None
-
-
-def capture_candidates(conn: Connection) -> list[CaptureCandidate]:
-    rows = conn.execute(
-        text(
-            "SELECT id, title, source_path, signature, occurred_at, source_format, channel_of "
-            "FROM captures"
-        )
-    ).all()
-    return [CaptureCandidate(*row) for row in rows]
-
-
-_SUMMARY_SELECT = (
-    "SELECT c.id, c.title, c.occurred_at, c.captured_at, c.extractor, c.truncated, "
-    "(SELECT count(*) FROM decisions d WHERE d.capture_id = c.id AND d.status = 'current'), "
-    "(SELECT count(*) FROM action_items a WHERE a.capture_id = c.id), c.source_kind, "
-    "(SELECT count(*) FROM email_messages m WHERE m.capture_id = c.id), c.source_format, "
-    "c.channel_of FROM captures c"
-)
-
-
-def _summary(r: Sequence[Any]) -> CaptureSummary:
-    return CaptureSummary(
-        id=r[0],
-        title=r[1],
-        occurred_at=r[2],
-        captured_at=r[3],
-        extractor=r[4],
-        truncated=bool(r[5]),
-        decisions=r[6],
-        action_items=r[7],
-        source_kind=r[8],
-        messages=r[9],
-        source_format=r[10],
-        channel_of=r[11],
-    )
-
-
-def list_captures(conn: Connection) -> list[CaptureSummary]:
-    """Every capture, oldest meeting first, with its fact counts."""
-    rows = conn.execute(
-        text(f"{_SUMMARY_SELECT} ORDER BY coalesce(c.occurred_at, c.captured_at), c.id")
-    ).all()
-    return [_summary(r) for r in rows]
-
-
-def capture_summary(conn: Connection, capture_id: int) -> CaptureSummary | None:
-    row = conn.execute(text(f"{_SUMMARY_SELECT} WHERE c.id = :c"), {"c": capture_id}).first()
-    return _summary(row) if row else None
-
-
 def capture_links(conn: Connection, where: str, params: dict[str, Any]) -> list[CaptureLink]:
     """The captures `where` picks, newest meeting first, as detail views list them."""
     rows = conn.execute(
@@ -110,30 +47,12 @@ def capture_links(conn: Connection, where: str, params: dict[str, Any]) -> list[
     return [CaptureLink(int(i), str(t), str(d)) for i, t, d in rows]
 
 
-def capture_meta(conn: Connection, capture_id: int) -> dict[str, Any]:
-    found = conn.execute(
-        text("SELECT meta_json FROM captures WHERE id = :c"), {"c": capture_id}
-    ).scalar()
-    return dict(json.loads(found)) if found else {}
-
-
-def side_channels(conn: Connection, capture_id: int) -> list[CaptureSummary]:
-    """The chat logs kept beside a meeting, in the order they were captured."""
-    rows = conn.execute(
-        text(f"{_SUMMARY_SELECT} WHERE c.channel_of = :c ORDER BY c.id"), {"c": capture_id}
-    ).all()
-    return [_summary(r) for r in rows]
-
-
 def link_side_channel(conn: Connection, chat_id: int, meeting_id: int) -> None:
     """A chat log becomes the side channel of a meeting, titled after it."""
-    conn.execute(
-        text(
-            "UPDATE captures SET channel_of = :m, "
-            "title = (SELECT title FROM captures WHERE id = :m) || ' (chat)' WHERE id = :c"
-        ),
-        {"m": meeting_id, "c": chat_id},
-    )
+    c = Capture
+    title = select(col(c.title)).where(col(c.id) == meeting_id).scalar_subquery()
+    chat = update(c).where(col(c.id) == chat_id)
+    conn.execute(chat.values(channel_of=meeting_id, title=title + " (chat)"))
 
 
 def delete_capture(conn: Connection, capture_id: int) -> bool:
@@ -242,12 +161,8 @@ def _insert_decisions(
         conn.execute(insert(Decision), list(run))
     # Every decision of the capture is new (a replace deleted the old ones); ids grow in the
     # order the rows were inserted.
-    ids = [
-        int(i)
-        for (i,) in conn.execute(
-            text("SELECT id FROM decisions WHERE capture_id = :c ORDER BY id"), {"c": capture_id}
-        )
-    ]
+    mine = select(col(Decision.id)).where(col(Decision.capture_id) == capture_id)
+    ids = list(conn.execute(mine.order_by(col(Decision.id))).scalars())
     for decision_id, item in zip(ids, new.decisions, strict=True):
         if item.superseded_by is not None and 0 < item.superseded_by <= len(ids):
             conn.execute(

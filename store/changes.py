@@ -8,27 +8,23 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import ColumnElement, Connection, Select, func, select, update
+from sqlalchemy import ColumnElement, Connection, Select, bindparam, func, select, update
 from sqlalchemy.dialects.sqlite import insert
 from sqlalchemy.orm import aliased
 from sqlmodel import col
 
 from store.errors import ChangeStateError, NotFoundError
+from store.expressions import capture_day
 from store.records import ChangeRecord, HistoryDecision, NewChange, OpenItem
 from store.records.history import MEMO
 from store.tables import ActionItem, Capture, CaptureProject, Change, Decision, Person
-
-
-def _day(c: type[Capture] = Capture) -> ColumnElement[str]:
-    """A capture's day: its meeting's date, else the day it was captured."""
-    return func.coalesce(col(c.occurred_at), func.substr(col(c.captured_at), 1, 10))
 
 
 def _held_before(capture_id: int, day: str) -> ColumnElement[bool]:
     """Captures held before this one: an earlier day, or the same day and captured before it
     (a meeting's chat after its transcript)."""
     return (col(Capture.id) != capture_id) & (
-        (_day() < day) | ((_day() == day) & (col(Capture.id) < capture_id))
+        (capture_day() < day) | ((capture_day() == day) & (col(Capture.id) < capture_id))
     )
 
 
@@ -40,7 +36,7 @@ def _decisions() -> Select[Any]:
     return select(
         col(d.id),
         col(d.capture_id),
-        _day(),
+        capture_day(),
         col(Capture.captured_at),
         col(d.description),
         func.coalesce(col(d.evidence_quote), ""),
@@ -70,7 +66,7 @@ def earlier_current_decisions(
     query = (
         _decisions()
         .where(col(Decision.status) == "current", _held_before(capture_id, day))
-        .order_by(_day().desc(), col(Decision.id).desc())
+        .order_by(capture_day().desc(), col(Decision.id).desc())
         .limit(limit)
     )
     return [_history(r) for r in conn.execute(query)]
@@ -79,6 +75,17 @@ def earlier_current_decisions(
 def decision_subjects(conn: Connection) -> list[str]:
     """Every decision's subject words (how rare a word is among decisions)."""
     return [str(s) for s in conn.execute(select(col(Decision.subject))).scalars()]
+
+
+def set_subjects(conn: Connection, subjects: dict[int, str]) -> None:
+    """What decisions are about (their search index follows)."""
+    if not subjects:
+        return
+    d = Decision
+    conn.execute(
+        update(d).where(col(d.id) == bindparam("decision")).values(subject=bindparam("words")),
+        [{"decision": i, "words": words} for i, words in subjects.items()],
+    )
 
 
 def add_change(conn: Connection, change: NewChange, now: str) -> int:
@@ -190,10 +197,10 @@ def _changes() -> Select[Any]:
             col(g.decided_by),
             func.coalesce(col(od.description), col(oi.description)),
             func.coalesce(col(od.evidence_quote), col(oi.evidence_quote)),
-            _day(oc),
+            capture_day(oc),
             col(oc.title),
             col(nd.description),
-            _day(gc),
+            capture_day(gc),
             col(gc.title),
         )
         .select_from(g)
@@ -222,12 +229,12 @@ def open_items_before(conn: Connection, capture_id: int) -> list[OpenItem]:
     """Open action items of captures held before this one."""
     a = ActionItem
     owner = select(col(Person.name)).where(col(Person.id) == col(a.person_id)).scalar_subquery()
-    day = conn.execute(select(_day()).where(col(Capture.id) == capture_id)).scalar()
+    day = conn.execute(select(capture_day()).where(col(Capture.id) == capture_id)).scalar()
     query = (
         select(
             col(a.id),
             col(a.capture_id),
-            _day(),
+            capture_day(),
             col(a.description),
             func.coalesce(owner, col(a.assignee_raw)),
         )

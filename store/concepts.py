@@ -4,8 +4,6 @@ transaction."""
 
 from __future__ import annotations
 
-from typing import cast
-
 from sqlalchemy import Connection, func, insert, select
 from sqlmodel import col
 
@@ -31,7 +29,7 @@ def add_concept(conn: Connection, name: str, now: str) -> int:
     added = conn.execute(
         insert(Concept).values(name=name, created_at=now).returning(col(Concept.id))
     )
-    return cast(int, added.scalar_one())  # the id the row was given: never NULL
+    return added.scalar_one()
 
 
 def concepts(conn: Connection) -> list[ConceptSummary]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import Connection, delete, insert, select, text, update
+from sqlalchemy import Connection, Select, collate, delete, func, insert, select, update
 from sqlmodel import col
 
 from store.errors import NotFoundError, StoreError
@@ -83,12 +83,28 @@ def delete_note(conn: Connection, note_id: int) -> bool:
     return bool(deleted.rowcount)
 
 
-_NOTE_SELECT = (
-    "SELECT n.id, n.kind, coalesce(p.name, cl.name), n.body, n.updated_at, n.source_type, "
-    "n.source_id, n.captured_at, n.triggered_by_user, n.triggered_by_agent "
-    "FROM context_notes n LEFT JOIN projects p ON p.id = n.project_id "
-    "LEFT JOIN clients cl ON cl.id = n.client_id "
-)
+_OWNER = func.coalesce(col(Project.name), col(Client.name))
+
+
+def _notes() -> Select[*tuple[Any, ...]]:
+    """Notes with their owner's name (the project's or the client's) and provenance."""
+    n = ContextNote
+    return (
+        select(
+            col(n.id),
+            col(n.kind),
+            _OWNER,
+            col(n.body),
+            col(n.updated_at),
+            col(n.source_type),
+            col(n.source_id),
+            col(n.captured_at),
+            col(n.triggered_by_user),
+            col(n.triggered_by_agent),
+        )
+        .outerjoin(Project, col(Project.id) == col(n.project_id))
+        .outerjoin(Client, col(Client.id) == col(n.client_id))
+    )
 
 
 def _note(row: Sequence[Any]) -> NoteRecord:
@@ -100,26 +116,28 @@ def _note(row: Sequence[Any]) -> NoteRecord:
 
 def notes_about(conn: Connection, project_id: int) -> list[NoteRecord]:
     """A project's notes, then its client's, each newest first (an edit moves nothing)."""
+    n = ContextNote
+    its_client = select(col(Project.client_id)).where(col(Project.id) == project_id)
     rows = conn.execute(
-        text(
-            f"{_NOTE_SELECT}WHERE n.project_id = :p "
-            "OR n.client_id = (SELECT client_id FROM projects WHERE id = :p) "
-            "ORDER BY n.kind = 'client', n.id DESC"
-        ),
-        {"p": project_id},
+        _notes()
+        .where(
+            (col(n.project_id) == project_id) | (col(n.client_id) == its_client.scalar_subquery())
+        )
+        .order_by(col(n.kind) == "client", col(n.id).desc())
     ).all()
     return [_note(row) for row in rows]
 
 
 def note(conn: Connection, note_id: int) -> NoteRecord | None:
-    row = conn.execute(text(f"{_NOTE_SELECT}WHERE n.id = :n"), {"n": note_id}).first()
+    row = conn.execute(_notes().where(col(ContextNote.id) == note_id)).first()
     return _note(row) if row is not None else None
 
 
 def list_notes(conn: Connection, client_id: int | None = None) -> list[NoteRecord]:
     """Every note (or only client `client_id`'s) by its owner's name, each owner's newest
     first."""
-    where = "WHERE n.client_id = :c " if client_id is not None else ""
-    order = "ORDER BY coalesce(p.name, cl.name) COLLATE NOCASE, n.kind, n.id DESC"
-    rows = conn.execute(text(f"{_NOTE_SELECT}{where}{order}"), {"c": client_id}).all()
-    return [_note(row) for row in rows]
+    n = ContextNote
+    query = _notes().order_by(collate(_OWNER, "NOCASE"), col(n.kind), col(n.id).desc())
+    if client_id is not None:
+        query = query.where(col(n.client_id) == client_id)
+    return [_note(row) for row in conn.execute(query)]

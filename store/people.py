@@ -3,15 +3,33 @@
 Deciding who a name means is core's business (memo_tui.core.entities); the store keeps the
 answers and applies them atomically: a capture's new people, aliases and links land in the
 capture's own transaction, and a confirmation back-fills every waiting fact in one.
+Queries go through the table classes, but for the people's counts, which the rollups'
+rebuild splices in (store.reports) and stay SQL.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from typing import Any
 
-from sqlalchemy import Connection, text
+from sqlalchemy import (
+    Connection,
+    Integer,
+    bindparam,
+    collate,
+    delete,
+    func,
+    literal,
+    select,
+    text,
+    union_all,
+    update,
+)
+from sqlalchemy.dialects.sqlite import insert
+from sqlmodel import col
 
+from store.expressions import each
 from store.records import (
     AliasRow,
     Backfill,
@@ -22,31 +40,51 @@ from store.records import (
     PersonRow,
     PersonSummary,
 )
+from store.tables import (
+    ActionItem,
+    Capture,
+    CapturePerson,
+    CaptureProject,
+    Client,
+    Decision,
+    EntityAlias,
+    Person,
+    Project,
+)
+
+Fact = type[Decision] | type[ActionItem]
 
 
 def directory(conn: Connection) -> Directory:
-    def rows(table: str) -> list[PersonRow]:
-        found = conn.execute(text(f"SELECT id, name FROM {table} ORDER BY id")).all()
+    def rows(table: type[Person] | type[Project] | type[Client]) -> list[PersonRow]:
+        found = conn.execute(select(col(table.id), col(table.name)).order_by(col(table.id)))
         return [PersonRow(int(i), str(n)) for i, n in found]
 
+    a = EntityAlias
     aliases = conn.execute(
-        text(
-            "SELECT entity_type, entity_id, alias, confidence, auto_resolved, confirmed_by "
-            "FROM entity_aliases ORDER BY id"
-        )
+        select(
+            col(a.entity_type),
+            col(a.entity_id),
+            col(a.alias),
+            col(a.confidence),
+            col(a.auto_resolved),
+            col(a.confirmed_by),
+        ).order_by(col(a.id))
     ).all()
     return Directory(
-        people=rows("people"),
-        projects=rows("projects"),
-        clients=rows("clients"),
+        people=rows(Person),
+        projects=rows(Project),
+        clients=rows(Client),
         aliases=[AliasRow(t, i, a, float(c), bool(auto), by) for t, i, a, c, auto, by in aliases],
     )
 
 
 def person_by_name(conn: Connection, name: str) -> int | None:
     found = conn.execute(
-        text("SELECT id FROM people WHERE name = :n COLLATE NOCASE ORDER BY id LIMIT 1"),
-        {"n": name.strip()},
+        select(col(Person.id))
+        .where(collate(col(Person.name), "NOCASE") == name.strip())
+        .order_by(col(Person.id))
+        .limit(1)
     ).scalar()
     return int(found) if found is not None else None
 
@@ -56,12 +94,7 @@ def add_person(conn: Connection, name: str, now: str) -> int:
     found = person_by_name(conn, name)
     if found is not None:
         return found
-    return int(
-        conn.execute(
-            text("INSERT INTO people (name, created_at) VALUES (:n, :now)"),
-            {"n": name.strip(), "now": now},
-        ).lastrowid
-    )
+    return int(conn.execute(insert(Person).values(name=name.strip(), created_at=now)).lastrowid)
 
 
 def apply_names(conn: Connection, capture_id: int, new: NewCapture) -> dict[str, int]:
@@ -73,21 +106,19 @@ def apply_names(conn: Connection, capture_id: int, new: NewCapture) -> dict[str,
     now = new.provenance.captured_at
     created = {name: add_person(conn, name, now) for name in new.new_people}
     for person, name in new.renames:
-        conn.execute(text("UPDATE people SET name = :n WHERE id = :p"), {"n": name, "p": person})
-    conn.execute(text("DELETE FROM capture_people WHERE capture_id = :c"), {"c": capture_id})
-    attended = [{"c": capture_id, "p": person_id(ref, created)} for ref in new.attendees]
+        conn.execute(update(Person).where(col(Person.id) == person).values(name=name))
+    conn.execute(delete(CapturePerson).where(col(CapturePerson.capture_id) == capture_id))
+    attended = [
+        {"capture_id": capture_id, "person_id": person_id(ref, created)} for ref in new.attendees
+    ]
     if attended:
-        conn.execute(
-            text("INSERT OR IGNORE INTO capture_people (capture_id, person_id) VALUES (:c, :p)"),
-            attended,
-        )
+        conn.execute(insert(CapturePerson).on_conflict_do_nothing(), attended)
     if new.stale_aliases:
+        a = EntityAlias
+        guessed = (col(a.entity_type) == "person", col(a.auto_resolved) == 1)
         conn.execute(
-            text(
-                "DELETE FROM entity_aliases WHERE entity_type = 'person' AND auto_resolved = 1 "
-                "AND alias = :a"
-            ),
-            [{"a": stale} for stale in new.stale_aliases],
+            delete(a).where(*guessed, col(a.alias) == bindparam("stale")),
+            [{"stale": stale} for stale in new.stale_aliases],
         )
     for alias in new.aliases:
         entity = None if alias.person is None else person_id(alias.person, created)
@@ -101,17 +132,13 @@ def apply_names(conn: Connection, capture_id: int, new: NewCapture) -> dict[str,
             now,
             alias.confirmed_by,
         )
-    conn.execute(
-        text("DELETE FROM capture_projects WHERE capture_id = :c AND linked_by = 'capture'"),
-        {"c": capture_id},
-    )
+    cp = CaptureProject
+    conn.execute(delete(cp).where(col(cp.capture_id) == capture_id, col(cp.linked_by) == "capture"))
     if new.project_ids:
+        linked = {"capture_id": capture_id, "linked_by": "capture", "created_at": now}
         conn.execute(
-            text(
-                "INSERT OR IGNORE INTO capture_projects (capture_id, project_id, linked_by, "
-                "created_at) VALUES (:c, :p, 'capture', :now)"
-            ),
-            [{"c": capture_id, "p": project, "now": now} for project in new.project_ids],
+            insert(cp).on_conflict_do_nothing(),
+            [{**linked, "project_id": project} for project in new.project_ids],
         )
     return created
 
@@ -145,21 +172,13 @@ def confirm(
         put_alias(conn, entity_type, mention, entity_id, 1.0, False, now, user)
     if entity_type != "person":
         return Backfill(0, 0)
-    scope = "" if capture_ids is None else " AND capture_id IN (SELECT value FROM json_each(:ids))"
     counts = []
-    for table, column in (("action_items", "assignee_raw"), ("decisions", "decided_by")):
-        result = conn.execute(
-            text(
-                f"UPDATE {table} SET person_id = :p, pending = 0 WHERE pending = 1 "
-                f"AND trim({column}) COLLATE NOCASE IN (SELECT value FROM json_each(:m)){scope}"
-            ),
-            {
-                "p": entity_id,
-                "m": json.dumps([mention, *spellings]),
-                "ids": json.dumps(list(capture_ids or [])),
-            },
-        )
-        counts.append(int(result.rowcount or 0))
+    for table, said in ((ActionItem, ActionItem.assignee_raw), (Decision, Decision.decided_by)):
+        named = collate(func.trim(col(said)), "NOCASE").in_(each([mention, *spellings]))
+        where = [col(table.pending) == 1, named]
+        if capture_ids is not None:
+            where.append(col(table.capture_id).in_(each(capture_ids)))
+        counts.append(_settle(conn, table, entity_id, *where))
     return Backfill(action_items=counts[0], decisions=counts[1])
 
 
@@ -173,16 +192,17 @@ def settle(
     `entity_id`'s (None: nobody memo knows). No alias is written: two Sams in a room can
     each be "Sam", item by item."""
     counts = []
-    for table, ids in (("action_items", action_item_ids), ("decisions", decision_ids)):
-        result = conn.execute(
-            text(
-                f"UPDATE {table} SET person_id = :p, pending = 0 "
-                "WHERE pending = 1 AND id IN (SELECT value FROM json_each(:ids))"
-            ),
-            {"p": entity_id, "ids": json.dumps(list(ids))},
-        )
-        counts.append(int(result.rowcount or 0))
+    table: Fact
+    for table, ids in ((ActionItem, action_item_ids), (Decision, decision_ids)):
+        where = (col(table.pending) == 1, col(table.id).in_(each(ids)))
+        counts.append(_settle(conn, table, entity_id, *where))
     return Backfill(action_items=counts[0], decisions=counts[1])
+
+
+def _settle(conn: Connection, table: Fact, entity_id: int | None, *where: Any) -> int:
+    """Settle the facts `where` picks as `entity_id`'s; how many."""
+    done = conn.execute(update(table).where(*where).values(person_id=entity_id, pending=0))
+    return int(done.rowcount or 0)
 
 
 # Each person with their aliases (a JSON array) and counts; the people rollup uses it too.
@@ -206,27 +226,39 @@ def summaries(conn: Connection) -> list[PersonSummary]:
 
 
 def pending_mentions(conn: Connection) -> list[PendingMention]:
+    a, d = ActionItem, Decision
+    waiting = union_all(
+        select(
+            func.trim(col(a.assignee_raw)).label("mention"),
+            literal("a").label("kind"),
+            col(a.capture_id),
+        ).where(col(a.pending) == 1),
+        select(func.trim(col(d.decided_by)), literal("d"), col(d.capture_id)).where(
+            col(d.pending) == 1
+        ),
+    ).subquery()
+    mention, kind, capture = waiting.c.mention, waiting.c.kind, waiting.c.capture_id
     rows = conn.execute(
-        text(
-            "SELECT mention, sum(kind = 'a'), sum(kind = 'd'), "
-            "json_group_array(DISTINCT capture_id) FROM ("
-            " SELECT trim(assignee_raw) AS mention, 'a' AS kind, capture_id FROM action_items"
-            " WHERE pending = 1 UNION ALL"
-            " SELECT trim(decided_by), 'd', capture_id FROM decisions WHERE pending = 1"
-            ") GROUP BY mention COLLATE NOCASE ORDER BY min(capture_id), mention"
+        select(
+            mention,
+            func.sum(kind == "a", type_=Integer),  # a count, not the comparison's bool
+            func.sum(kind == "d", type_=Integer),
+            func.json_group_array(capture.distinct()),
         )
+        .group_by(collate(mention, "NOCASE"))
+        .order_by(func.min(capture), mention)
     ).all()
     return [PendingMention(str(m), int(a), int(d), sorted(json.loads(c))) for m, a, d, c in rows]
 
 
 def attendees(conn: Connection, capture_ids: Sequence[int]) -> list[int]:
     """Everyone who attended any of these captures."""
+    cp = CapturePerson
     rows = conn.execute(
-        text(
-            "SELECT DISTINCT person_id FROM capture_people "
-            "WHERE capture_id IN (SELECT value FROM json_each(:ids)) ORDER BY person_id"
-        ),
-        {"ids": json.dumps(list(capture_ids))},
+        select(col(cp.person_id))
+        .distinct()
+        .where(col(cp.capture_id).in_(each(capture_ids)))
+        .order_by(col(cp.person_id))
     ).all()
     return [int(r[0]) for r in rows]
 
@@ -243,39 +275,31 @@ def put_alias(
 ) -> None:
     """Remember what a name stands for. A guess never overwrites an alias already known;
     the user's word always does."""
-    values = (
-        "(entity_type, entity_id, alias, confidence, auto_resolved, confirmed_by, created_at) "
-        "VALUES (:t, :e, :a, :c, :auto, :by, :now)"
+    new = insert(EntityAlias).values(
+        entity_type=entity_type,
+        entity_id=entity_id,
+        alias=alias.strip(),
+        confidence=confidence,
+        auto_resolved=int(auto_resolved),
+        confirmed_by=confirmed_by,
+        created_at=now,
     )
-    conflict = (
-        "ON CONFLICT (entity_type, alias) DO NOTHING"
-        if auto_resolved
-        else "ON CONFLICT (entity_type, alias) DO UPDATE SET entity_id = excluded.entity_id, "
-        "confidence = excluded.confidence, auto_resolved = 0, "
-        "confirmed_by = excluded.confirmed_by, created_at = excluded.created_at"
-    )
-    conn.execute(
-        text(f"INSERT INTO entity_aliases {values} {conflict}"),
-        {
-            "t": entity_type,
-            "e": entity_id,
-            "a": alias.strip(),
-            "c": confidence,
-            "auto": int(auto_resolved),
-            "by": confirmed_by,
-            "now": now,
-        },
-    )
+    known = ["entity_type", "alias"]
+    if auto_resolved:
+        conn.execute(new.on_conflict_do_nothing(known))
+        return
+    said = {n: new.excluded[n] for n in ("entity_id", "confidence", "confirmed_by", "created_at")}
+    conn.execute(new.on_conflict_do_update(index_elements=known, set_={**said, "auto_resolved": 0}))
 
 
 def unlinked_captures(conn: Connection) -> list[int]:
     """Captures no one was linked to: stored before people existed (schema 3), or whose
     speakers are all roles."""
+    c = Capture
     rows = conn.execute(
-        text(
-            "SELECT id FROM captures WHERE id NOT IN (SELECT capture_id FROM capture_people) "
-            "ORDER BY coalesce(occurred_at, captured_at), id"
-        )
+        select(col(c.id))
+        .where(col(c.id).not_in(select(col(CapturePerson.capture_id))))
+        .order_by(func.coalesce(col(c.occurred_at), col(c.captured_at)), col(c.id))
     ).all()
     return [int(r[0]) for r in rows]
 
@@ -292,20 +316,20 @@ def relink(
     aliases, and the links of the facts in `changing` ((table, id)). Returns the id each
     new person got, by name."""
     created = apply_names(conn, capture_id, new)
-    links = [
-        ("decisions", i, d.person, d.pending)
-        for i, d in zip(decision_ids, new.decisions, strict=True)
+    links: list[tuple[Fact, int, PersonRef | None, bool]] = [
+        (Decision, i, d.person, d.pending) for i, d in zip(decision_ids, new.decisions, strict=True)
     ]
     links += [
-        ("action_items", i, a.person, a.pending)
+        (ActionItem, i, a.person, a.pending)
         for i, a in zip(action_ids, new.action_items, strict=True)
     ]
     for table, row_id, ref, pending in links:
-        if (table, row_id) not in changing:
+        if (table.__tablename__, row_id) not in changing:
             continue
         person = person_id(ref, created)
         conn.execute(
-            text(f"UPDATE {table} SET person_id = :p, pending = :w WHERE id = :id"),
-            {"p": person, "w": int(person is None and pending), "id": row_id},
+            update(table)
+            .where(col(table.id) == row_id)
+            .values(person_id=person, pending=int(person is None and pending))
         )
     return created

@@ -1,15 +1,21 @@
 """Projects and clients as the Projects pane lists them; adding a project by hand; renaming
-and deleting a project or a client."""
+and deleting a project or a client.
+
+PROJECT_SELECT stays SQL: the projects rollup's rebuild (store.reports) is built on it."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any, Literal
 
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection, collate, func, literal, select, text, update
+from sqlalchemy import delete as sql_delete
+from sqlalchemy.dialects.sqlite import insert
+from sqlmodel import SQLModel, col
 
 from store import notes
 from store.errors import InUseError, NameTakenError, NotFoundError, StoreError
+from store.expressions import capture_day
 from store.records import (
     Attached,
     CaptureLink,
@@ -19,6 +25,16 @@ from store.records import (
     Renamed,
 )
 from store.search import project_keys_sql
+from store.tables import (
+    AgentSession,
+    Capture,
+    CaptureProject,
+    Client,
+    ContextNote,
+    EntityAlias,
+    Project,
+    Section,
+)
 
 _DAY = "coalesce(c.occurred_at, substr(c.captured_at, 1, 10))"
 
@@ -55,13 +71,13 @@ def detail(conn: Connection, project_id: int) -> ProjectDetail | None:
     row = conn.execute(text(f"{PROJECT_SELECT} WHERE p.id = :p"), {"p": project_id}).first()
     if row is None:
         return None
+    c = Capture
+    day = capture_day()
     captures = conn.execute(
-        text(
-            f"SELECT c.id, c.title, {_DAY} AS day FROM capture_projects cp "
-            "JOIN captures c ON c.id = cp.capture_id WHERE cp.project_id = :p "
-            "ORDER BY day DESC, c.id DESC"
-        ),
-        {"p": project_id},
+        select(col(c.id), col(c.title), day)
+        .join(CaptureProject, col(CaptureProject.capture_id) == col(c.id))
+        .where(col(CaptureProject.project_id) == project_id)
+        .order_by(day.desc(), col(c.id).desc())
     ).all()
     return ProjectDetail(
         summary=_summary(conn, row),
@@ -76,7 +92,7 @@ def add_project(conn: Connection, name: str, client: str | None, now: str) -> in
     if not name:
         raise StoreError("a project needs a name")
     existing = conn.execute(
-        text("SELECT id, name FROM projects WHERE name = :n"), {"n": name}
+        select(col(Project.id), col(Project.name)).where(col(Project.name) == name)
     ).first()
     if existing is not None:
         raise NameTakenError(
@@ -89,13 +105,13 @@ def add_project(conn: Connection, name: str, client: str | None, now: str) -> in
 
 def clients(conn: Connection) -> list[ClientSummary]:
     """Every client by name, with how many projects and notes it has."""
+    cl = Client
+    projects = select(func.count()).where(col(Project.client_id) == col(cl.id))
+    noted = select(func.count()).where(col(ContextNote.client_id) == col(cl.id))
     rows = conn.execute(
-        text(
-            "SELECT cl.id, cl.name, "
-            "(SELECT count(*) FROM projects p WHERE p.client_id = cl.id), "
-            "(SELECT count(*) FROM context_notes n WHERE n.client_id = cl.id) "
-            "FROM clients cl ORDER BY cl.name COLLATE NOCASE, cl.id"
-        )
+        select(
+            col(cl.id), col(cl.name), projects.scalar_subquery(), noted.scalar_subquery()
+        ).order_by(collate(col(cl.name), "NOCASE"), col(cl.id))
     ).all()
     return [ClientSummary(int(i), str(n), int(p), int(c)) for i, n, p, c in rows]
 
@@ -106,12 +122,14 @@ def link_captures(
     """Link meetings to a project (those linked already stay as they are); how many new."""
     added = 0
     for capture_id in capture_ids:
+        existing = select(col(Capture.id), literal(project_id), literal(linked_by), literal(now))
         row = conn.execute(
-            text(
-                "INSERT OR IGNORE INTO capture_projects (capture_id, project_id, linked_by, "
-                "created_at) SELECT id, :p, :by, :now FROM captures WHERE id = :c"
-            ),
-            {"c": capture_id, "p": project_id, "by": linked_by, "now": now},
+            insert(CaptureProject)
+            .from_select(
+                ["capture_id", "project_id", "linked_by", "created_at"],
+                existing.where(col(Capture.id) == capture_id),
+            )
+            .on_conflict_do_nothing()
         )
         added += row.rowcount
     return added
@@ -120,15 +138,17 @@ def link_captures(
 def unlinked_mentions(conn: Connection, project_id: int, name: str) -> list[tuple[int, str, int]]:
     """Meetings that name the project in their text but are not linked to it:
     (capture id, title, how many times the name occurs)."""
+    c, name = Capture, name.lower()
+    said = func.lower(col(c.text))
+    gone = func.length(said) - func.length(func.replace(said, name, ""))
+    times = gone.self_group().op("/")(len(name)).label("times")  # SQLite's integer division
+    linked = select(col(CaptureProject.capture_id)).where(
+        col(CaptureProject.project_id) == project_id
+    )
     rows = conn.execute(
-        text(
-            "SELECT c.id, c.title, (length(lower(c.text)) - length(replace(lower(c.text), "
-            ":name, ''))) / length(:name) AS times FROM captures c "
-            "WHERE instr(lower(c.text), :name) > 0 AND c.id NOT IN "
-            "(SELECT capture_id FROM capture_projects WHERE project_id = :p) "
-            "ORDER BY times DESC, c.id"
-        ),
-        {"name": name.lower(), "p": project_id},
+        select(col(c.id), col(c.title), times)
+        .where(func.instr(said, name) > 0, col(c.id).not_in(linked))
+        .order_by(times.desc(), col(c.id))
     ).all()
     return [(int(r[0]), str(r[1]), int(r[2])) for r in rows]
 
@@ -136,16 +156,15 @@ def unlinked_mentions(conn: Connection, project_id: int, name: str) -> list[tupl
 # A project or a client: its table, and the column its notes point at it with. Sections,
 # aliases and agent runs name it by (kind, id).
 NamedKind = Literal["project", "client"]
-_TABLES: dict[str, tuple[str, str]] = {
-    "project": ("projects", "project_id"),
-    "client": ("clients", "client_id"),
+_TABLES: dict[str, tuple[type[Project] | type[Client], str]] = {
+    "project": (Project, "project_id"),
+    "client": (Client, "client_id"),
 }
 
 
 def _name(conn: Connection, kind: NamedKind, entity_id: int) -> str:
     table, _ = _TABLES[kind]
-    found = conn.execute(text(f"SELECT name FROM {table} WHERE id = :i"), {"i": entity_id})
-    name = found.scalar()
+    name = conn.execute(select(col(table.name)).where(col(table.id) == entity_id)).scalar()
     if name is None:
         raise NotFoundError(f"{kind} {entity_id} no longer exists")
     return str(name)
@@ -162,8 +181,9 @@ def rename(conn: Connection, kind: NamedKind, entity_id: int, new_name: str) -> 
     table, column = _TABLES[kind]
     old = _name(conn, kind, entity_id)
     taken = conn.execute(
-        text(f"SELECT id, name FROM {table} WHERE name = :n AND id != :i"),
-        {"n": name, "i": entity_id},
+        select(col(table.id), col(table.name)).where(
+            col(table.name) == name, col(table.id) != entity_id
+        )
     ).first()
     if taken is not None:
         raise NameTakenError(
@@ -171,14 +191,15 @@ def rename(conn: Connection, kind: NamedKind, entity_id: int, new_name: str) -> 
         )
     if name == old:
         return Renamed(kind, entity_id, old, name, False, notes_reindexed=0, aliases_dropped=0)
-    where = {"i": entity_id, "n": name, "k": kind}
-    conn.execute(text(f"UPDATE {table} SET name = :n WHERE id = :i"), where)
+    conn.execute(update(table).where(col(table.id) == entity_id).values(name=name))
     # The update trigger re-indexes each note from the facts view and drops its vector.
+    n = ContextNote
     notes = conn.execute(
-        text(f"UPDATE context_notes SET body = body WHERE {column} = :i"), where
+        update(n).where(getattr(n, column) == entity_id).values(body=col(n.body))
     ).rowcount
+    a = EntityAlias
     dropped = conn.execute(
-        text("DELETE FROM entity_aliases WHERE entity_type = :k AND alias = :n"), where
+        sql_delete(a).where(col(a.entity_type) == kind, col(a.alias) == name)
     ).rowcount
     return Renamed(kind, entity_id, old, name, True, int(notes), int(dropped))
 
@@ -187,29 +208,35 @@ def attached(conn: Connection, kind: NamedKind, entity_id: int) -> Attached:
     """What hangs off a project or client: what deleting it would remove or change."""
     name = _name(conn, kind, entity_id)
     _, column = _TABLES[kind]
-    where = {"i": entity_id, "k": kind}
 
-    def count(sql: str) -> int:
-        return int(conn.execute(text(f"SELECT count(*) FROM {sql}"), where).scalar_one())
+    def count(table: type[SQLModel], *where: Any) -> int:
+        return int(conn.execute(select(func.count()).select_from(table).where(*where)).scalar_one())
 
-    projects = (
+    def about(table: Any) -> tuple[Any, ...]:
+        return (col(table.entity_type) == kind, col(table.entity_id) == entity_id)
+
+    projects: Sequence[str] = (
         conn.execute(
-            text("SELECT name FROM projects WHERE client_id = :i ORDER BY name COLLATE NOCASE"),
-            where,
-        ).all()
+            select(col(Project.name))
+            .where(col(Project.client_id) == entity_id)
+            .order_by(collate(col(Project.name), "NOCASE"))
+        )
+        .scalars()
+        .all()
         if kind == "client"
-        else []
+        else ()
     )
+    meetings = col(CaptureProject.project_id) == entity_id
     return Attached(
         kind=kind,
         id=entity_id,
         name=name,
-        meetings=count("capture_projects WHERE project_id = :i") if kind == "project" else 0,
-        notes=count(f"context_notes WHERE {column} = :i"),
-        sections=count("sections WHERE entity_type = :k AND entity_id = :i"),
-        projects=tuple(str(r[0]) for r in projects),
-        aliases=count("entity_aliases WHERE entity_type = :k AND entity_id = :i"),
-        runs=count("agent_sessions WHERE entity_type = :k AND entity_id = :i"),
+        meetings=count(CaptureProject, meetings) if kind == "project" else 0,
+        notes=count(ContextNote, getattr(ContextNote, column) == entity_id),
+        sections=count(Section, *about(Section)),
+        projects=tuple(str(p) for p in projects),
+        aliases=count(EntityAlias, *about(EntityAlias)),
+        runs=count(AgentSession, *about(AgentSession)),
     )
 
 
@@ -223,17 +250,18 @@ def delete(conn: Connection, kind: NamedKind, entity_id: int, force: bool) -> At
     if had.in_use and not force:
         raise InUseError(f"{kind} {had.name!r} is in use", had)
     table, _ = _TABLES[kind]
-    where = {"i": entity_id, "k": kind}
-    conn.execute(text("DELETE FROM sections WHERE entity_type = :k AND entity_id = :i"), where)
+    for named in (Section, EntityAlias):
+        conn.execute(
+            sql_delete(named).where(
+                col(named.entity_type) == kind, col(named.entity_id) == entity_id
+            )
+        )
+    s = AgentSession
     conn.execute(
-        text("DELETE FROM entity_aliases WHERE entity_type = :k AND entity_id = :i"), where
-    )
-    conn.execute(
-        text(
-            "UPDATE agent_sessions SET entity_id = NULL WHERE entity_type = :k AND entity_id = :i"
-        ),
-        where,
+        update(s)
+        .where(col(s.entity_type) == kind, col(s.entity_id) == entity_id)
+        .values(entity_id=None)
     )
     # Meeting links, notes (and their index entries) and the rollup row go by ON DELETE.
-    conn.execute(text(f"DELETE FROM {table} WHERE id = :i"), where)
+    conn.execute(sql_delete(table).where(col(table.id) == entity_id))
     return had

@@ -5,17 +5,17 @@ each fact's vector row, the cache by content) go through their table classes."""
 
 from __future__ import annotations
 
-import json
 import math
 import struct
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import Connection, Select, column, delete, func, select, text, update
+from sqlalchemy import Connection, delete, func, select, text, update
 from sqlalchemy.dialects.sqlite import insert
 from sqlmodel import col
 
 from store.errors import VectorError
+from store.expressions import each
 from store.tables import EmbeddingCache, EmbeddingSpace, FactEmbedding
 
 _NOW = func.datetime("now")
@@ -74,7 +74,7 @@ def put_many(
     )
     e = FactEmbedding
     found = conn.execute(
-        select(col(e.fact_key), col(e.id)).where(col(e.fact_key).in_(_each(r["k"] for r in rows)))
+        select(col(e.fact_key), col(e.id)).where(col(e.fact_key).in_(each(r["k"] for r in rows)))
     )
     ids = {int(key): vector_id for key, vector_id in found}
     # The vec0 rowid is the small id: vec0's KNN filter compares only 32 bits of a rowid.
@@ -98,14 +98,8 @@ def _drop(conn: Connection, rows: list[dict[str, Any]]) -> None:
         rows,
     )
     conn.execute(
-        delete(FactEmbedding).where(col(FactEmbedding.fact_key).in_(_each(r["k"] for r in rows)))
+        delete(FactEmbedding).where(col(FactEmbedding.fact_key).in_(each(r["k"] for r in rows)))
     )
-
-
-def _each(values: Iterable[object]) -> Select[Any]:
-    """Values to match with IN, as one JSON parameter: no limit on how many (a parameter per
-    value would meet SQLite's)."""
-    return select(column("value")).select_from(func.json_each(json.dumps(list(values))))
 
 
 def _packed(vector: Sequence[float] | bytes, dim: int) -> bytes:
@@ -172,7 +166,7 @@ def cached_vectors(conn: Connection, hashes: list[str], model: str) -> dict[str,
     c = EmbeddingCache
     rows = conn.execute(
         select(col(c.content_hash), col(c.embedding)).where(
-            col(c.model) == model, col(c.content_hash).in_(_each(hashes))
+            col(c.model) == model, col(c.content_hash).in_(each(hashes))
         )
     ).all()
     return {str(h): bytes(blob) for h, blob in rows}

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
 
-from store import captures
+from store import capture_reads, captures
 from store.errors import DuplicateCaptureError
 from store.records import (
     ActionItemRecord,
@@ -28,15 +26,15 @@ class Captures(Repository):
 
     def by_hash(self, content_hash: str) -> CaptureRef | None:
         with self._read() as conn:
-            return captures.capture_by_hash(conn, content_hash)
+            return capture_reads.capture_by_hash(conn, content_hash)
 
     def all(self) -> list[CaptureSummary]:
         with self._read() as conn:
-            return captures.list_captures(conn)
+            return capture_reads.list_captures(conn)
 
     def get(self, capture_id: int) -> CaptureSummary | None:
         with self._read() as conn:
-            return captures.capture_summary(conn, capture_id)
+            return capture_reads.capture_summary(conn, capture_id)
 
     def delete(self, capture_id: int) -> bool:
         """A capture and all it owns (facts, links, index entries, vectors) in one
@@ -49,46 +47,28 @@ class Captures(Repository):
         if not decision_ids and not item_ids:
             return []
         with self._read() as conn:
-            rows = conn.execute(
-                text(
-                    "SELECT capture_id FROM decisions "
-                    "WHERE id IN (SELECT value FROM json_each(:d)) UNION "
-                    "SELECT capture_id FROM action_items "
-                    "WHERE id IN (SELECT value FROM json_each(:a))"
-                ),
-                {"d": json.dumps(list(decision_ids)), "a": json.dumps(list(item_ids))},
-            ).all()
-        return sorted(int(r[0]) for r in rows)
+            return capture_reads.of_facts(conn, decision_ids, item_ids)
 
     def text(self, capture_id: int) -> str:
         """A capture's text as memo stores it (what line numbers refer to)."""
         with self._read() as conn:
-            found = conn.execute(
-                text("SELECT text FROM captures WHERE id = :c"), {"c": capture_id}
-            ).scalar()
-        return str(found or "")
+            return capture_reads.capture_text(conn, capture_id)
 
     def ids_by_date(self) -> list[int]:
         """Every capture, oldest meeting first (then in the order captured)."""
         with self._read() as conn:
-            rows = conn.execute(
-                text(
-                    "SELECT id FROM captures "
-                    "ORDER BY coalesce(occurred_at, substr(captured_at, 1, 10)), captured_at, id"
-                )
-            ).all()
-        return [int(r[0]) for r in rows]
+            return capture_reads.ids_by_date(conn)
 
     def meta(self, capture_id: int) -> dict[str, Any]:
         """What the extractor and the reader noted about a capture (attendees, topics,
         `source_lines`, `skipped`)."""
         with self._read() as conn:
-            return captures.capture_meta(conn, capture_id)
+            return capture_reads.capture_meta(conn, capture_id)
 
     def side_channels(self, capture_id: int) -> list[CaptureSummary]:
         """The chat logs captured beside a meeting."""
         with self._read() as conn:
-            return captures.side_channels(conn, capture_id)
+            return capture_reads.side_channels(conn, capture_id)
 
     def link_side_channel(self, chat_id: int, meeting_id: int) -> None:
         with self._write() as conn:
@@ -96,7 +76,7 @@ class Captures(Repository):
 
     def candidates(self) -> list[CaptureCandidate]:
         with self._read() as conn:
-            return captures.capture_candidates(conn)
+            return capture_reads.capture_candidates(conn)
 
     def write(self, new: NewCapture, replace_id: int | None = None) -> WrittenCapture:
         """All rows of one capture in one BEGIN IMMEDIATE transaction, or none."""
@@ -128,16 +108,9 @@ class Captures(Repository):
     def source(self, capture_id: int) -> tuple[str, str, str, str | None]:
         """(title, stored text, source format, source path) of a capture."""
         with self._read() as conn:
-            row = conn.execute(
-                text("SELECT title, text, source_format, source_path FROM captures WHERE id = :c"),
-                {"c": capture_id},
-            ).one()
-        return str(row[0]), str(row[1]), str(row[2]), row[3]
+            return capture_reads.capture_source(conn, capture_id)
 
     def raw(self, capture_id: int) -> str:
         """The text of a capture as its file gave it (a direct message left out)."""
         with self._read() as conn:
-            found = conn.execute(
-                text("SELECT raw_text FROM captures WHERE id = :c"), {"c": capture_id}
-            ).scalar()
-        return str(found or "")
+            return capture_reads.capture_raw(conn, capture_id)

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sqlalchemy import text
-
 from store import changes
 from store.records import ChangeRecord, HistoryDecision, NewChange, OpenItem
 from store.repository import Repository, utc_now
@@ -35,10 +33,7 @@ class Changes(Repository):
     def set_decision_subjects(self, subjects: dict[int, str]) -> None:
         """What decisions are about (their search index follows), in one transaction."""
         with self._write() as conn:
-            conn.execute(
-                text("UPDATE decisions SET subject = :s WHERE id = :d"),
-                [{"d": d, "s": subject} for d, subject in subjects.items()],
-            )
+            changes.set_subjects(conn, subjects)
 
     def add(self, found: Sequence[NewChange]) -> list[int]:
         """Record changes in one transaction; strong ones take effect (rollups with them)."""

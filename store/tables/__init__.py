@@ -3,9 +3,10 @@
 The typed query layer for the plain tables: a query selects, inserts and updates through
 these classes (`select(col(Section.body))`), not through SQL text. The schema itself is
 created by the migrations; a test checks every class here against it (columns, primary
-key, NOT NULL) and that every plain table has one. Raw SQL stays for FTS5, vec0, the facts
-view and triggers, and for the rollups' rebuild. Nothing outside `store` sees these
-objects: query functions return `records`.
+key, NOT NULL) and that every plain table has one. An id is an `int`: a row read has one,
+and an insert leaves it to SQLite (the default None is never written). Raw SQL stays for
+FTS5, vec0, the facts view and triggers, and for the rollups' rebuild. Nothing outside
+`store` sees these objects: query functions return `records`.
 """
 
 from store.tables.embeddings import EmbeddingCache, EmbeddingSpace, FactEmbedding

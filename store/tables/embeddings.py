@@ -16,7 +16,7 @@ class EmbeddingCache(SQLModel, table=True):
 
 class FactEmbedding(SQLModel, table=True):
     __tablename__ = "fact_embeddings"
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     fact_key: int  # unique
     content_hash: str
     model: str
@@ -27,7 +27,7 @@ class EmbeddingSpace(SQLModel, table=True):
     """One row (id 1)."""
 
     __tablename__ = "embedding_space"
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     model: str | None = None
     dim: int
     updated_at: str

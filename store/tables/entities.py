@@ -8,14 +8,14 @@ from sqlmodel import Field, SQLModel
 
 class Client(SQLModel, table=True):
     __tablename__ = "clients"
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     name: str
     created_at: str
 
 
 class Project(SQLModel, table=True):
     __tablename__ = "projects"
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     name: str
     client_id: int | None = None
     created_at: str
@@ -23,7 +23,7 @@ class Project(SQLModel, table=True):
 
 class Person(SQLModel, table=True):
     __tablename__ = "people"
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     name: str
     email: str | None = None
     created_at: str
@@ -31,7 +31,7 @@ class Person(SQLModel, table=True):
 
 class EntityAlias(SQLModel, table=True):
     __tablename__ = "entity_aliases"
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     entity_type: str
     entity_id: int | None = None
     alias: str
@@ -55,7 +55,7 @@ class Merge(SQLModel, table=True):
     """Two people made one; what moved, so a split can put it back (records.PersonMerge)."""
 
     __tablename__ = "person_merges"
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     kept_id: int
     merged_name: str
     merged_email: str | None = None
@@ -68,7 +68,7 @@ class Merge(SQLModel, table=True):
 
 class Concept(SQLModel, table=True):
     __tablename__ = "concepts"
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     name: str  # unique in any case (COLLATE NOCASE)
     created_at: str
 
@@ -77,7 +77,7 @@ class Section(SQLModel, table=True):
     """A living document's section (entity_type: person, project, client or concept)."""
 
     __tablename__ = "sections"
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     entity_type: str
     entity_id: int
     key: str

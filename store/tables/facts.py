@@ -18,7 +18,7 @@ class ProvenanceColumns(SQLModel):
 
 class Capture(ProvenanceColumns, table=True):
     __tablename__ = "captures"
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     source_kind: str
     source_path: str | None = None
     source_format: str
@@ -40,7 +40,7 @@ class Capture(ProvenanceColumns, table=True):
 
 class Decision(ProvenanceColumns, table=True):
     __tablename__ = "decisions"
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     capture_id: int
     description: str
     reasoning: str | None = None
@@ -58,7 +58,7 @@ class Decision(ProvenanceColumns, table=True):
 
 class ActionItem(ProvenanceColumns, table=True):
     __tablename__ = "action_items"
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     capture_id: int
     description: str
     assignee_raw: str | None = None
@@ -76,7 +76,7 @@ class ActionItem(ProvenanceColumns, table=True):
 
 class Excerpt(ProvenanceColumns, table=True):
     __tablename__ = "excerpts"
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     capture_id: int
     line_start: int
     line_end: int
@@ -85,7 +85,7 @@ class Excerpt(ProvenanceColumns, table=True):
 
 class ContextNote(ProvenanceColumns, table=True):
     __tablename__ = "context_notes"
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     kind: str
     client_id: int | None = None
     project_id: int | None = None
@@ -95,7 +95,7 @@ class ContextNote(ProvenanceColumns, table=True):
 
 class Digest(ProvenanceColumns, table=True):
     __tablename__ = "digests"
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     period_start: str
     period_end: str
     body: str

@@ -8,7 +8,7 @@ from sqlmodel import Field, SQLModel
 
 class Change(SQLModel, table=True):
     __tablename__ = "changes"
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     kind: str
     old_decision_id: int | None = None
     old_item_id: int | None = None

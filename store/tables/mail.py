@@ -7,7 +7,7 @@ from sqlmodel import Field, SQLModel
 
 class EmailMessage(SQLModel, table=True):
     __tablename__ = "email_messages"
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     message_id: str  # unique
     thread_key: str
     capture_id: int | None = None

@@ -7,7 +7,7 @@ from sqlmodel import Field, SQLModel
 
 class PeopleReport(SQLModel, table=True):
     __tablename__ = "people_report"
-    person_id: int | None = Field(default=None, primary_key=True)
+    person_id: int = Field(default=None, primary_key=True)
     name: str
     aliases_json: str = "[]"
     open_action_items: int = 0
@@ -25,7 +25,7 @@ class PeopleReport(SQLModel, table=True):
 
 class ProjectsReport(SQLModel, table=True):
     __tablename__ = "projects_report"
-    project_id: int | None = Field(default=None, primary_key=True)
+    project_id: int = Field(default=None, primary_key=True)
     name: str
     client_name: str | None = None
     captures: int = 0

@@ -10,7 +10,7 @@ class AgentSession(SQLModel, table=True):
     """A run: status is queued, running, waiting_for_user, completed, failed or interrupted."""
 
     __tablename__ = "agent_sessions"
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     agent_type: str
     entity_type: str | None = None
     entity_id: int | None = None
@@ -27,7 +27,7 @@ class AgentSession(SQLModel, table=True):
 
 class AgentStep(SQLModel, table=True):
     __tablename__ = "agent_steps"
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     session_id: int
     step_index: int  # unique per run
     kind: str
@@ -41,7 +41,7 @@ class AgentStep(SQLModel, table=True):
 
 class AgentToolCall(SQLModel, table=True):
     __tablename__ = "agent_tool_calls"
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     session_id: int
     step_id: int | None = None
     call_id: str  # the model's id, unique per run
@@ -67,7 +67,7 @@ class AgentDecision(SQLModel, table=True):
     """The human's answer to an approval: accepted, rejected or skipped."""
 
     __tablename__ = "agent_decisions"
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     session_id: int
     tool_call_id: int | None = None
     decision: str
@@ -78,7 +78,7 @@ class AgentDecision(SQLModel, table=True):
 
 class LlmCall(SQLModel, table=True):
     __tablename__ = "llm_calls"
-    id: int | None = Field(default=None, primary_key=True)
+    id: int = Field(default=None, primary_key=True)
     provider: str
     model: str
     trigger: str

@@ -237,6 +237,20 @@ def test_a_project_page_has_its_notes_its_clients_and_its_meetings(store: Store)
     assert store.projects.get(999) is None
 
 
+def test_meetings_naming_a_project_are_found_until_they_are_linked(store: Store) -> None:
+    atlas = store.projects.add("Atlas")
+    text = "Atlas is late.\nATLAS again, and atlas once more.\nNothing here."
+    thrice = store.captures.write(new_capture("a", **meeting("alpha", None), text=text))
+    once = store.captures.write(new_capture("b", **meeting("bravo", None), text="On Atlas."))
+    store.captures.write(new_capture("c", **meeting("charlie", None), text="No project."))
+    a, b = thrice.capture_id, once.capture_id
+    found = store.projects.unlinked_mentions(atlas, "Atlas")
+    assert found == [(a, "alpha meeting", 3), (b, "bravo meeting", 1)]
+    assert store.projects.link_captures(atlas, [a, 999], "user") == 1  # a meeting that is gone: none
+    assert store.projects.link_captures(atlas, [a], "user") == 0  # linked already
+    assert store.projects.unlinked_mentions(atlas, "Atlas") == [(b, "bravo meeting", 1)]
+
+
 def test_editing_a_note_reindexes_it_and_drops_its_stale_vector(store: Store) -> None:
     note = store.notes.add_for_project("Atlas", "The warehouse runs on MySQL.", NOTE)
     key = (6 << 32) | note

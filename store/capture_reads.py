@@ -1,0 +1,157 @@
+"""Looking captures up: by content, as candidates for a new file, as the Captures pane
+lists them, their text and source, and which captures facts belong to. Each function runs
+inside a caller's transaction."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import Connection, Select, func, select, union
+from sqlmodel import col
+
+from store.expressions import capture_day, each
+from store.records import CaptureCandidate, CaptureRef, CaptureSummary
+from store.tables import ActionItem, Capture, Decision, EmailMessage
+
+
+def capture_by_hash(conn: Connection, content_hash: str) -> CaptureRef | None:
+    c = Capture
+    row = conn.execute(
+        select(
+            col(c.id),
+            col(c.title),
+            col(c.source_path),
+            col(c.content_hash),
+            col(c.occurred_at),
+            col(c.captured_at),
+        ).where(col(c.content_hash) == content_hash)
+    ).first()
+    return CaptureRef(*row) if row else None
+
+
+def capture_candidates(conn: Connection) -> list[CaptureCandidate]:
+    c = Capture
+    rows = conn.execute(
+        select(
+            col(c.id),
+            col(c.title),
+            col(c.source_path),
+            col(c.signature),
+            col(c.occurred_at),
+            col(c.source_format),
+            col(c.channel_of),
+        )
+    ).all()
+    return [CaptureCandidate(*row) for row in rows]
+
+
+def _summaries() -> Select[Any]:
+    """Captures with how many current decisions, action items and messages each holds."""
+    c = Capture
+
+    def count(table: Any, *where: Any) -> Any:
+        return (
+            select(func.count()).where(col(table.capture_id) == col(c.id), *where).scalar_subquery()
+        )
+
+    return select(
+        col(c.id),
+        col(c.title),
+        col(c.occurred_at),
+        col(c.captured_at),
+        col(c.extractor),
+        col(c.truncated),
+        count(Decision, col(Decision.status) == "current"),
+        count(ActionItem),
+        col(c.source_kind),
+        count(EmailMessage),
+        col(c.source_format),
+        col(c.channel_of),
+    )
+
+
+def _summary(r: Sequence[Any]) -> CaptureSummary:
+    return CaptureSummary(
+        id=r[0],
+        title=r[1],
+        occurred_at=r[2],
+        captured_at=r[3],
+        extractor=r[4],
+        truncated=bool(r[5]),
+        decisions=r[6],
+        action_items=r[7],
+        source_kind=r[8],
+        messages=r[9],
+        source_format=r[10],
+        channel_of=r[11],
+    )
+
+
+def list_captures(conn: Connection) -> list[CaptureSummary]:
+    """Every capture, oldest meeting first, with its fact counts."""
+    c = Capture
+    query = _summaries().order_by(func.coalesce(col(c.occurred_at), col(c.captured_at)), col(c.id))
+    return [_summary(r) for r in conn.execute(query)]
+
+
+def capture_summary(conn: Connection, capture_id: int) -> CaptureSummary | None:
+    row = conn.execute(_summaries().where(col(Capture.id) == capture_id)).first()
+    return _summary(row) if row else None
+
+
+def side_channels(conn: Connection, capture_id: int) -> list[CaptureSummary]:
+    """The chat logs kept beside a meeting, in the order they were captured."""
+    c = Capture
+    query = _summaries().where(col(c.channel_of) == capture_id).order_by(col(c.id))
+    return [_summary(r) for r in conn.execute(query)]
+
+
+def capture_meta(conn: Connection, capture_id: int) -> dict[str, Any]:
+    found = _column(conn, capture_id, col(Capture.meta_json))
+    return dict(json.loads(found)) if found else {}
+
+
+def capture_text(conn: Connection, capture_id: int) -> str:
+    """A capture's text as memo stores it (what line numbers refer to)."""
+    return str(_column(conn, capture_id, col(Capture.text)) or "")
+
+
+def capture_raw(conn: Connection, capture_id: int) -> str:
+    """The text of a capture as its file gave it (a direct message left out)."""
+    return str(_column(conn, capture_id, col(Capture.raw_text)) or "")
+
+
+def _column(conn: Connection, capture_id: int, column: Any) -> Any:
+    return conn.execute(select(column).where(col(Capture.id) == capture_id)).scalar()
+
+
+def capture_source(conn: Connection, capture_id: int) -> tuple[str, str, str, str | None]:
+    """(title, stored text, source format, source path) of a capture."""
+    c = Capture
+    row = conn.execute(
+        select(col(c.title), col(c.text), col(c.source_format), col(c.source_path)).where(
+            col(c.id) == capture_id
+        )
+    ).one()
+    return str(row[0]), str(row[1]), str(row[2]), row[3]
+
+
+def ids_by_date(conn: Connection) -> list[int]:
+    """Every capture, oldest meeting first (then in the order captured)."""
+    c = Capture
+    ids = conn.execute(select(col(c.id)).order_by(capture_day(), col(c.captured_at), col(c.id)))
+    return [int(i) for i in ids.scalars()]
+
+
+def of_facts(conn: Connection, decision_ids: Sequence[int], item_ids: Sequence[int]) -> list[int]:
+    """The captures these decisions and action items belong to."""
+    d, a = Decision, ActionItem
+    found = conn.execute(
+        union(
+            select(col(d.capture_id)).where(col(d.id).in_(each(decision_ids))),
+            select(col(a.capture_id)).where(col(a.id).in_(each(item_ids))),
+        )
+    ).scalars()
+    return sorted(int(i) for i in found)

@@ -1,0 +1,24 @@
+"""Expressions several query modules share, over the table classes."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from sqlalchemy import ColumnElement, Select, func, select
+from sqlmodel import col
+
+from store.tables import Capture
+
+
+def capture_day(capture: Any = Capture) -> ColumnElement[str]:
+    """A capture's day: its meeting's date, else the day it was captured (`capture` may be
+    an alias of the table)."""
+    return func.coalesce(col(capture.occurred_at), func.substr(col(capture.captured_at), 1, 10))
+
+
+def each(values: Iterable[object]) -> Select[Any]:
+    """Values to match with IN, as one JSON parameter: no limit on how many (a parameter per
+    value would meet SQLite's)."""
+    return select(func.json_each(json.dumps(list(values))).table_valued("value").c.value)
