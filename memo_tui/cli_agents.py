@@ -238,20 +238,21 @@ def _concepts(args: argparse.Namespace, services: Services) -> int:
 
 
 def _concept(args: argparse.Namespace, services: Services) -> int:
-    from store import NameTakenError, StoreError
+    from memo_tui.core.projects import ProjectRefused, ProjectService
 
     store = services.store
     if args.concept_command == "add":
         try:
-            concept_id = store.concepts.add(args.name)
-        except (NameTakenError, StoreError) as error:
+            concept_id = ProjectService(store).add_concept(args.name)
+        except ProjectRefused as error:
             warn(f"memo: {error}")
             return EXIT_REFUSED
+        name = " ".join(args.name.split())
         if args.json:
-            render.emit_json({"id": concept_id, "name": args.name})
+            render.emit_json({"id": concept_id, "name": name})
         else:
-            print(sanitize_line(f"added concept {args.name} (id {concept_id})"))
-            print(sanitize_line(f"write its document: memo run concept_compile {args.name!r}"))
+            print(sanitize_line(f"added concept {name} (id {concept_id})"))
+            print(sanitize_line(f"write its document: memo run concept_compile {name!r}"))
         return EXIT_OK
     wanted = " ".join(args.name.split()).lower()
     found = next((c for c in store.concepts.all() if c.name.lower() == wanted), None)

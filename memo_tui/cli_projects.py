@@ -141,18 +141,20 @@ def _client(args: argparse.Namespace, services: Services) -> int:
 
 
 def _add(args: argparse.Namespace, services: Services) -> int:
-    from store import NameTakenError
+    from memo_tui.core.projects import ProjectRefused, ProjectService
 
     try:
-        project_id = services.store.projects.add(args.name, args.client)
-    except NameTakenError as error:
+        project_id = ProjectService(services.store).add(args.name, args.client)
+    except ProjectRefused as error:
         warn(f"memo: {error}")
         return EXIT_REFUSED
-    payload = {"id": project_id, "name": args.name, "client": args.client}
+    added = services.store.projects.get(project_id)
+    name = added.summary.name if added else args.name
+    client = added.summary.client if added else args.client
     if args.json:
-        render.emit_json(payload)
+        render.emit_json({"id": project_id, "name": name, "client": client})
     else:
-        print(sanitize_line(f"added project {args.name} (id {project_id})"))
+        print(sanitize_line(f"added project {name} (id {project_id})"))
     return EXIT_OK
 
 

@@ -1,5 +1,5 @@
-"""Projects and clients by name: listed, renamed and deleted, for `memo project|client ...`
-(and the app, when it offers them).
+"""Projects and clients by name: added, listed, renamed and deleted, for `memo
+project|client ...` and the app (a concept is added here too).
 
 Rename keeps everything: meetings, notes, the living document, aliases and runs point at a
 project or client by id. The old name is not kept as an alias: the usual rename fixes a typo,
@@ -58,11 +58,29 @@ class StillInUse(ProjectRefused):
 
 
 class ProjectService:
-    """Rename and delete projects and clients, found by their exact name (any case)."""
+    """Add projects (and concepts); rename and delete projects and clients, found by their
+    exact name (any case)."""
 
     def __init__(self, store: Store, refreshed: Callable[[], object] | None = None) -> None:
         self.store = store
         self.refreshed = refreshed  # after a rename: its notes' vectors were dropped
+
+    def add(self, name: str, client: str | None = None) -> int:
+        """A new project (under `client`, made if new), spacing tidied; its id. NameClash
+        when a project has the name in any case."""
+        name = _tidy(name, "project")
+        try:
+            return self.store.projects.add(name, " ".join((client or "").split()) or None)
+        except NameTakenError as error:
+            raise NameClash(f"{error}: pick another name") from error
+
+    def add_concept(self, name: str) -> int:
+        """A new concept (an idea the team keeps coming back to), spacing tidied; its id."""
+        name = _tidy(name, "concept")
+        try:
+            return self.store.concepts.add(name)
+        except NameTakenError as error:
+            raise NameClash(f"{error}: pick another name") from error
 
     def find(self, kind: Kind, name: str) -> tuple[int, str]:
         """The id and name of the project or client called `name`; UnknownName if none."""
@@ -80,9 +98,7 @@ class ProjectService:
     def rename(self, kind: Kind, old: str, new: str) -> Renamed:
         """`old` is called `new` from now on (spacing tidied); everything stays linked."""
         entity_id, _ = self.find(kind, old)
-        name = " ".join(new.split())
-        if not name:
-            raise EmptyName(f"a {kind} needs a name")
+        name = _tidy(new, kind)
         rename = self.store.projects.rename if kind == "project" else self.store.clients.rename
         try:
             renamed = rename(entity_id, name)
@@ -122,6 +138,14 @@ def describe(had: Attached) -> str:
     if had.projects:
         parts.append(plural(len(had.projects), "project") + f" ({', '.join(had.projects)})")
     return ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else "".join(parts)
+
+
+def _tidy(name: str, kind: str) -> str:
+    """A name with its spacing tidied; EmptyName when nothing is left."""
+    tidy = " ".join(name.split())
+    if not tidy:
+        raise EmptyName(f"a {kind} needs a name")
+    return tidy
 
 
 def _named(kind: Kind, name: str, known: Sequence[tuple[int, str]]) -> tuple[int, str]:

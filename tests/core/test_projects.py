@@ -227,6 +227,20 @@ def test_reset_gives_a_user_section_back_to_the_agents_keeping_its_text(store: S
 # The core services
 
 
+def test_projects_and_concepts_are_added_with_their_spacing_tidied(services: Services) -> None:
+    projects = ProjectService(services.store)
+    added = projects.add("  Harbour   Lights ", "  Halvorsen  Freight ")
+    detail = services.store.projects.get(added)
+    assert detail is not None
+    assert (detail.summary.name, detail.summary.client) == ("Harbour Lights", "Halvorsen Freight")
+    with pytest.raises(NameClash, match="already a project called 'Harbour Lights'"):
+        projects.add("harbour lights")
+    concept = projects.add_concept(" Event   sourcing ")
+    assert [(c.id, c.name) for c in services.store.concepts.all()] == [(concept, "Event sourcing")]
+    with pytest.raises(NameClash, match="pick another name"):
+        projects.add_concept("EVENT SOURCING")
+
+
 def test_the_services_find_names_in_any_case_and_say_what_is_wrong(services: Services) -> None:
     projects = ProjectService(services.store)
     before = everything(services.store)
@@ -371,6 +385,11 @@ def test_the_cli_renames_and_deletes_projects_and_clients(memo, services: Servic
     assert "deleted client 'Halvorsen Logistics'; it had 1 note" in said
     assert run("clients", "--json").json() == {"clients": []}
     assert run("project", "add", "Typo").code == 0
+    clash = memo("--db", str(db), "project", "add", " typo ", extra_env=OFFLINE)
+    assert (clash.code, clash.stderr) == (
+        1,
+        "memo: there is already a project called 'Typo': pick another name\n",
+    )
     assert "Typo: 0 meetings, 0 facts, 0 notes, last never" in run("projects").stdout
     assert run("project", "delete", "Typo").stdout == "deleted project 'Typo'\n"
     assert "No clients yet" in run("clients").stdout

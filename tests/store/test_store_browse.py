@@ -246,7 +246,8 @@ def test_meetings_naming_a_project_are_found_until_they_are_linked(store: Store)
     a, b = thrice.capture_id, once.capture_id
     found = store.projects.unlinked_mentions(atlas, "Atlas")
     assert found == [(a, "alpha meeting", 3), (b, "bravo meeting", 1)]
-    assert store.projects.link_captures(atlas, [a, 999], "user") == 1  # a meeting that is gone: none
+    # 999 is a meeting that is gone: it is not linked
+    assert store.projects.link_captures(atlas, [a, 999], "user") == 1
     assert store.projects.link_captures(atlas, [a], "user") == 0  # linked already
     assert store.projects.unlinked_mentions(atlas, "Atlas") == [(b, "bravo meeting", 1)]
 

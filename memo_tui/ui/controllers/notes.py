@@ -28,9 +28,11 @@ class NotesController(Controller):
         if answer is None:
             return
         name, client = answer
+        from memo_tui.core.projects import ProjectRefused, ProjectService
+
         try:
-            await asyncio.to_thread(self.services.store.projects.add, name, client)
-        except Exception as error:  # noqa: BLE001 - e.g. the name is taken: say so
+            await asyncio.to_thread(ProjectService(self.services.store).add, name, client)
+        except ProjectRefused as error:  # the name is taken, or empty: say so
             self.app.push_screen(dialogs.ErrorDialog("Project not added", str(error)))
             return
         self.say(f"Added project {name}")
@@ -43,9 +45,11 @@ class NotesController(Controller):
         name = await self.app.push_screen_wait(dialogs.NewConcept())
         if name is None:
             return
+        from memo_tui.core.projects import ProjectRefused, ProjectService
+
         try:
-            await asyncio.to_thread(self.services.store.concepts.add, name)
-        except Exception as error:  # noqa: BLE001 - e.g. the name is taken: say so
+            await asyncio.to_thread(ProjectService(self.services.store).add_concept, name)
+        except ProjectRefused as error:  # the name is taken, or empty: say so
             self.app.push_screen(dialogs.ErrorDialog("Concept not added", str(error)))
             return
         self.say(f"Added concept {name}: r writes its document")
