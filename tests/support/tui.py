@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import io
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from memo_tui.ui import dialogs
+from textual.message import Message
+
+from memo_tui.ui import dialogs, messages
 from memo_tui.ui.app import MemoApp
 
 
@@ -23,6 +25,47 @@ def drive(
             await script(pilot)
 
     asyncio.run(run())
+
+
+def memo_messages() -> frozenset[type[Message]]:
+    """Every message class `memo_tui.ui.messages` declares (what widgets tell the app)."""
+    return frozenset(
+        kind
+        for kind in vars(messages).values()
+        if isinstance(kind, type)
+        and issubclass(kind, Message)
+        and kind.__module__ == messages.__name__
+    )
+
+
+def recorded(
+    app: MemoApp,
+    script: Callable[[Any], Awaitable[None]],
+    kinds: Iterable[type[Message]] | None = None,
+    size: tuple[int, int] = (120, 36),
+) -> list[Message]:
+    """Run `script(pilot)` on the app, after its first lists have loaded; the messages of
+    `kinds` (every memo message when None) posted while it ran, in order, each once."""
+    kept = tuple(memo_messages() if kinds is None else kinds)
+    seen: list[Message] = []
+
+    def hook(message: Message) -> None:
+        if isinstance(message, kept):
+            seen.append(message)
+
+    start = 0
+
+    async def run() -> None:
+        nonlocal start
+        async with app.run_test(size=size, message_hook=hook) as pilot:
+            await settle(pilot)
+            start = len(seen)  # what the start posted (the feed's first page) is no key's
+            await script(pilot)
+
+    asyncio.run(run())
+    earlier = {id(m) for m in seen[:start]}
+    # (each is seen at every node it bubbles through: once is enough)
+    return list({id(m): m for m in seen[start:] if id(m) not in earlier}.values())
 
 
 async def settle(pilot: Any) -> None:
@@ -41,14 +84,16 @@ async def until(pilot: Any, condition: Callable[[], bool], what: str) -> None:
     raise AssertionError(f"never happened: {what}")
 
 
-def select(page: Any, kind: type) -> None:
-    """Highlight the first entry of a page that opens a `kind` (a note, a section)."""
+def select(page: Any, kind: type, where: Callable[[Any], bool] = lambda _: True) -> Any:
+    """Highlight the first entry of a page that opens a `kind` (a note, a section, a meeting's
+    lines: `tuple`) for which `where` holds; what it opens."""
     entries = page.query_one("OptionList")
     for n in range(entries.option_count):
-        if isinstance(page.targets.get(entries.get_option_at_index(n).id or ""), kind):
+        target = page.targets.get(entries.get_option_at_index(n).id or "")
+        if isinstance(target, kind) and where(target):
             entries.highlighted = n
-            return
-    raise AssertionError(f"no {kind.__name__} on the page")
+            return target
+    raise AssertionError(f"no such {kind.__name__} on the page")
 
 
 async def path_dialog(pilot: Any) -> None:
