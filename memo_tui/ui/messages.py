@@ -85,6 +85,8 @@ class FeedShown(Message):
 
 
 class CaptureDeleteRequested(Message):
+    """Delete the capture and what it holds (after a question saying what goes)."""
+
     def __init__(self, capture_id: int) -> None:
         super().__init__()
         self.capture_id = capture_id
@@ -107,11 +109,11 @@ class PersonSplitRequested(Message):
 
 
 class ProjectAddRequested(Message):
-    pass
+    """A new project: ask its name and client, then add it."""
 
 
 class ConceptAddRequested(Message):
-    pass
+    """A new concept: ask its name, then add it (r writes its document)."""
 
 
 class ProjectRenameRequested(Message):
@@ -139,12 +141,16 @@ class NoteWriteRequested(Message):
 
 
 class NoteEditRequested(Message):
+    """Edit the user's note; `page` shows the new text."""
+
     def __init__(self, note: NoteRecord, page: Page | None = None) -> None:
         super().__init__()
         self.note, self.page = note, page
 
 
 class NoteDeleteRequested(Message):
+    """Delete the note (after a question); `page` no longer shows it."""
+
     def __init__(self, note: NoteRecord, page: Page | None = None) -> None:
         super().__init__()
         self.note, self.page = note, page

@@ -2,16 +2,18 @@
 
 A controller gets its inputs as arguments (never by reading widgets from a thread), shows
 dialogs and waits for their answers, calls the core services off the UI loop (a thread
-worker, or `asyncio.to_thread` in an async one), and reports with notifications, the job bar
+worker, or `asyncio.to_thread` in an async one; a write the user asked for through
+`commit`, so that it lands whole), and reports with notifications, the job bar
 and `refresh_lists`. Widgets never call a controller: they post messages, the app routes them.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Coroutine
 from concurrent.futures import Future
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from textual.worker import Worker
 
@@ -21,6 +23,9 @@ if TYPE_CHECKING:
     from memo_tui.core.services import Services
     from memo_tui.ui.app import MemoApp
     from memo_tui.ui.dialogs import Dialog
+
+
+T = TypeVar("T")
 
 
 class Controller:
@@ -44,6 +49,26 @@ class Controller:
         return self.app.run_worker(
             partial(work, *args), group=group, exclusive=exclusive, thread=True, exit_on_error=False
         )
+
+    async def commit(self, write: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """`write(*args, **kwargs)` off the UI loop: a change the user has asked for. It
+        lands even when this worker is cancelled meanwhile (another edit started in its
+        exclusive group); the lists and open pages are refreshed when it does, since the
+        worker will not be."""
+        landing = asyncio.ensure_future(asyncio.to_thread(write, *args, **kwargs))
+        try:
+            return await asyncio.shield(landing)
+        except asyncio.CancelledError:
+            landing.add_done_callback(self._landed_late)
+            raise
+
+    def _landed_late(self, landing: asyncio.Future[Any]) -> None:
+        if landing.cancelled():
+            return
+        if (error := landing.exception()) is not None:
+            self.app.notify(f"A change was not saved: {error}", severity="error", markup=False)
+        self.app.refresh_lists()
+        self.app.refresh_pages()
 
     def say(self, text: str) -> None:
         """A notification of untrusted text (names, titles): sanitized, never markup."""

@@ -208,7 +208,7 @@ class CaptureController(Controller):
         if not await self.app.push_screen_wait(dialog):
             return
         with contextlib.suppress(delete.UnknownCapture):  # gone meanwhile: gone all the same
-            await asyncio.to_thread(delete.delete_capture, store, capture_id)
+            await self.commit(delete.delete_capture, store, capture_id)
         if getattr(self.app.screen, "capture_id", None) == capture_id:  # its page: leave it
             self.app.pop_screen()
         self.say(f"Deleted {found.title}")

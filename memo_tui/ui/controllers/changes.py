@@ -31,7 +31,7 @@ class ChangesController(Controller):
             if answer is None:
                 break
             if answer in ("accept", "reject"):
-                await asyncio.to_thread(service.decide, change.id, answer)
+                await self.commit(service.decide, change.id, answer)
                 decided += 1
         if decided:
             self.app.notify(f"{plural(decided, 'change')} decided")

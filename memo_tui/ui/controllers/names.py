@@ -59,7 +59,7 @@ class NamesController(Controller):
             return False
         person = await asyncio.to_thread(name_views.person, self.services.store, choice)
         meetings = item.mention.capture_ids  # (not those where both were in the room)
-        filled = await asyncio.to_thread(entities.confirm, mention, person, meetings, True)
+        filled = await self.commit(entities.confirm, mention, person, meetings, True)
         self._said_who(mention, person, filled)
         return True
 
@@ -85,7 +85,7 @@ class NamesController(Controller):
             if choice is None:
                 return False
             person = await asyncio.to_thread(name_views.person, self.services.store, choice)
-            filled = await asyncio.to_thread(entities.settle, [fact], person)
+            filled = await self.commit(entities.settle, [fact], person)
             self._said_who(mention, person, filled)
         return True
 
@@ -110,7 +110,7 @@ class NamesController(Controller):
             choice = await self.app.push_screen_wait(dialog)
             if choice is None:
                 return
-            await asyncio.to_thread(
+            await self.commit(
                 self.services.store.email.merge_address, proposal.address, choice or None
             )
             who = proposal.proposed_name if choice else "someone memo does not know yet"
@@ -150,7 +150,7 @@ class NamesController(Controller):
 
         entities = EntityService(store, self.services.settings.user_name)  # as `memo people merge`
         try:
-            done = await asyncio.to_thread(entities.merge, str(merged.id), str(kept.id))
+            done = await self.commit(entities.merge, str(merged.id), str(kept.id))
         except UnknownPerson as error:  # merged or deleted meanwhile
             self.app.push_screen(dialogs.ErrorDialog("Not merged", str(error)))
             return
@@ -185,7 +185,7 @@ class NamesController(Controller):
 
         entities = EntityService(store, self.services.settings.user_name)  # as `memo people split`
         try:
-            await asyncio.to_thread(entities.split, str(person_id), merge_id=latest.id)
+            await self.commit(entities.split, str(person_id), merge_id=latest.id)
         except UnknownPerson as error:  # split meanwhile
             self.app.push_screen(dialogs.ErrorDialog("Not split", str(error)))
             return

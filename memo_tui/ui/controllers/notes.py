@@ -31,7 +31,7 @@ class NotesController(Controller):
         from memo_tui.core.projects import ProjectRefused, ProjectService
 
         try:
-            await asyncio.to_thread(ProjectService(self.services.store).add, name, client)
+            await self.commit(ProjectService(self.services.store).add, name, client)
         except ProjectRefused as error:  # the name is taken, or empty: say so
             self.app.push_screen(dialogs.ErrorDialog("Project not added", str(error)))
             return
@@ -48,7 +48,7 @@ class NotesController(Controller):
         from memo_tui.core.projects import ProjectRefused, ProjectService
 
         try:
-            await asyncio.to_thread(ProjectService(self.services.store).add_concept, name)
+            await self.commit(ProjectService(self.services.store).add_concept, name)
         except ProjectRefused as error:  # the name is taken, or empty: say so
             self.app.push_screen(dialogs.ErrorDialog("Concept not added", str(error)))
             return
@@ -82,7 +82,7 @@ class NotesController(Controller):
         )
         if written is None:
             return
-        await asyncio.to_thread(notes.add, owners[written.about], written.body)
+        await self.commit(notes.add, owners[written.about], written.body)
         self._noted(page)
 
     def edit(self, note: NoteRecord, page: Page | None = None) -> None:
@@ -93,7 +93,7 @@ class NotesController(Controller):
         written = await self.app.push_screen_wait(dialogs.NoteEditor(about, note.body))
         if written is None:
             return
-        edited = await asyncio.to_thread(self._notes().edit, note.id, written.body)
+        edited = await self.commit(self._notes().edit, note.id, written.body)
         if edited.changed:
             self._noted(page)
 
@@ -107,7 +107,7 @@ class NotesController(Controller):
         if not await self.app.push_screen_wait(dialog):
             return
         with contextlib.suppress(UnknownNote):  # gone meanwhile: gone all the same
-            await asyncio.to_thread(self._notes().delete, note.id)
+            await self.commit(self._notes().delete, note.id)
         self._noted(page)
 
     def _noted(self, page: Page | None) -> None:
@@ -136,7 +136,7 @@ class NotesController(Controller):
         if written is None or written.body == section.body:
             return
         sections = SectionService(self.services.store)
-        await asyncio.to_thread(
+        await self.commit(
             sections.edit,
             entity_type,
             entity_id,

@@ -44,7 +44,7 @@ class ProjectsController(Controller):
         if new is None:
             return
         try:
-            done = await asyncio.to_thread(self._service().rename, kind, old, new)
+            done = await self.commit(self._service().rename, kind, old, new)
         except ProjectRefused as error:
             self.app.push_screen(dialogs.ErrorDialog(f"{kind.title()} not renamed", str(error)))
             return
@@ -76,7 +76,7 @@ class ProjectsController(Controller):
                 if not await self.app.push_screen_wait(question):
                     return
                 asked = had
-            await asyncio.to_thread(service.delete, "project", name, True)
+            await self.commit(service.delete, "project", name, True)
         except ProjectRefused as error:  # renamed or deleted meanwhile
             self.app.push_screen(dialogs.ErrorDialog("Project not deleted", str(error)))
             return
@@ -99,7 +99,7 @@ class ProjectsController(Controller):
 
         sections = SectionService(self.services.store)
         try:
-            await asyncio.to_thread(sections.reset, entity_type, entity_id, section.key)
+            await self.commit(sections.reset, entity_type, entity_id, section.key)
         except SectionRefused as error:
             self.app.push_screen(dialogs.ErrorDialog("Section not reset", str(error)))
             return

@@ -1,0 +1,51 @@
+"""Controllers: the app's work in workers. A change the user asked for lands whole, and is
+shown, even when another edit cancels the worker that was writing it."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import pytest
+from support.tui import drive, until
+from textual.widgets import Input
+
+from memo_tui.core.projects import ProjectService
+from memo_tui.core.services import Services
+from memo_tui.ui import dialogs
+from memo_tui.ui.app import MemoApp
+from memo_tui.ui.widgets.projects import ProjectsPane
+
+
+def test_a_write_cut_off_by_the_next_edit_still_lands_and_is_listed(
+    services: Services, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first project is being written (held) when a again starts the next edit, which
+    cancels the first edit's worker: the project is written all the same and listed."""
+    release = threading.Event()
+    original = ProjectService.add
+
+    def held(self: ProjectService, name: str, client: str | None = None) -> int:
+        assert release.wait(30), "the test never released the write"
+        return original(self, name, client)
+
+    monkeypatch.setattr(ProjectService, "add", held)
+    app = MemoApp(services)
+
+    def listed() -> set[str]:
+        return {row.cells[0].plain for row in app.query_one(ProjectsPane).rows}
+
+    async def script(pilot: Any) -> None:
+        await pilot.press("4", "a")
+        await until(pilot, lambda: isinstance(app.screen, dialogs.NewProject), "the dialog")
+        app.screen.query_one("#project-name", Input).value = "Harbour Lights"
+        await pilot.press("enter")
+        await until(pilot, lambda: not isinstance(app.screen, dialogs.NewProject), "it closed")
+        await pilot.press("a")  # the next edit: cancels the first edit's worker
+        await until(pilot, lambda: isinstance(app.screen, dialogs.NewProject), "the next one")
+        await pilot.press("escape")
+        release.set()
+        await until(pilot, lambda: "Harbour Lights" in listed(), "the first project listed")
+
+    drive(app, script)
+    assert [p.name for p in services.store.projects.all()].count("Harbour Lights") == 1
