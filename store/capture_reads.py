@@ -12,8 +12,14 @@ from sqlalchemy import Connection, Select, func, select, union
 from sqlmodel import col
 
 from store.expressions import capture_day, each
-from store.records import CaptureCandidate, CaptureRef, CaptureSummary
-from store.tables import ActionItem, Capture, Decision, EmailMessage
+from store.records import (
+    ActionItemRecord,
+    CaptureCandidate,
+    CaptureRef,
+    CaptureSummary,
+    DecisionRecord,
+)
+from store.tables import ActionItem, Capture, Decision, EmailMessage, FactTable, Person
 
 
 def capture_by_hash(conn: Connection, content_hash: str) -> CaptureRef | None:
@@ -155,3 +161,55 @@ def of_facts(conn: Connection, decision_ids: Sequence[int], item_ids: Sequence[i
         )
     ).scalars()
     return sorted(int(i) for i in found)
+
+
+# A decision's and an action item's columns, in their records' field order ("person_name":
+# the name of the person the fact was settled as).
+DECISION_FIELDS = (
+    "id capture_id description reasoning decided_by line_start line_end evidence_quote "
+    "verified person_id pending person_name status superseded_by subject"
+)
+ACTION_ITEM_FIELDS = (
+    "id capture_id description assignee_raw due_date line_start line_end evidence_quote "
+    "status verified person_id pending person_name asked_by"
+)
+
+
+def fact_columns(fact: FactTable, names: str) -> list[Any]:
+    """A fact table's columns by name, in a record's field order."""
+    settled_as = select(col(Person.name)).where(col(Person.id) == col(fact.person_id))
+    return [
+        settled_as.scalar_subquery() if name == "person_name" else col(getattr(fact, name))
+        for name in names.split()
+    ]
+
+
+def decision_record(r: Sequence[Any]) -> DecisionRecord:
+    """A row of DECISION_FIELDS as a record."""
+    return DecisionRecord(**_fields(DECISION_FIELDS, r))
+
+
+def action_item_record(r: Sequence[Any]) -> ActionItemRecord:
+    """A row of ACTION_ITEM_FIELDS as a record."""
+    return ActionItemRecord(**_fields(ACTION_ITEM_FIELDS, r))
+
+
+def _fields(names: str, r: Sequence[Any]) -> dict[str, Any]:
+    values = dict(zip(names.split(), r, strict=True))
+    return {**values, "verified": bool(values["verified"]), "pending": bool(values["pending"])}
+
+
+def decisions_for(conn: Connection, capture_ids: Sequence[int]) -> list[DecisionRecord]:
+    d = Decision
+    query = select(*fact_columns(d, DECISION_FIELDS)).where(
+        col(d.capture_id).in_(each(capture_ids))
+    )
+    return [decision_record(r) for r in conn.execute(query.order_by(col(d.id)))]
+
+
+def action_items_for(conn: Connection, capture_ids: Sequence[int]) -> list[ActionItemRecord]:
+    a = ActionItem
+    query = select(*fact_columns(a, ACTION_ITEM_FIELDS)).where(
+        col(a.capture_id).in_(each(capture_ids))
+    )
+    return [action_item_record(r) for r in conn.execute(query.order_by(col(a.id)))]

@@ -4,17 +4,14 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import Connection, delete, insert, select, text, update
+from sqlalchemy import Connection, delete, insert, select, update
 from sqlmodel import col
 
 from store import ledger, people
+from store.capture_reads import action_items_for, decisions_for
 from store.records import (
-    ActionItemRecord,
-    CaptureLink,
-    DecisionRecord,
     NewActionItem,
     NewCapture,
     NewDecision,
@@ -33,18 +30,6 @@ def _provenance_columns(provenance: Provenance) -> dict[str, str | None]:
         "triggered_by_user": provenance.triggered_by_user,
         "triggered_by_agent": provenance.triggered_by_agent,
     }
-
-
-def capture_links(conn: Connection, where: str, params: dict[str, Any]) -> list[CaptureLink]:
-    """The captures `where` picks, newest meeting first, as detail views list them."""
-    rows = conn.execute(
-        text(
-            "SELECT id, title, coalesce(occurred_at, substr(captured_at, 1, 10)) AS day "
-            f"FROM captures WHERE {where} ORDER BY day DESC, id DESC"
-        ),
-        params,
-    ).all()
-    return [CaptureLink(int(i), str(t), str(d)) for i, t, d in rows]
 
 
 def link_side_channel(conn: Connection, chat_id: int, meeting_id: int) -> None:
@@ -193,74 +178,3 @@ def _insert_action_items(
 
 def _columns(row: dict[str, Any]) -> tuple[str, ...]:
     return tuple(row)
-
-
-_IN_CAPTURES = "capture_id IN (SELECT value FROM json_each(:ids)) ORDER BY id"
-
-_PERSON_NAME = "(SELECT name FROM people WHERE people.id = person_id)"
-DECISION_COLUMNS = (
-    "id, capture_id, description, reasoning, decided_by, line_start, line_end, "
-    f"evidence_quote, verified, person_id, pending, {_PERSON_NAME}, status, superseded_by, "
-    "subject"
-)
-ACTION_ITEM_COLUMNS = (
-    "id, capture_id, description, assignee_raw, due_date, line_start, line_end, "
-    f"evidence_quote, status, verified, person_id, pending, {_PERSON_NAME}, asked_by"
-)
-
-
-def decision_record(r: Sequence[Any]) -> DecisionRecord:
-    """A row of DECISION_COLUMNS as a record."""
-    return DecisionRecord(
-        id=r[0],
-        capture_id=r[1],
-        description=r[2],
-        reasoning=r[3],
-        decided_by=r[4],
-        line_start=r[5],
-        line_end=r[6],
-        evidence_quote=r[7],
-        verified=bool(r[8]),
-        person_id=r[9],
-        pending=bool(r[10]),
-        person_name=r[11],
-        status=r[12],
-        superseded_by=r[13],
-        subject=r[14],
-    )
-
-
-def action_item_record(r: Sequence[Any]) -> ActionItemRecord:
-    """A row of ACTION_ITEM_COLUMNS as a record."""
-    return ActionItemRecord(
-        id=r[0],
-        capture_id=r[1],
-        description=r[2],
-        assignee_raw=r[3],
-        due_date=r[4],
-        line_start=r[5],
-        line_end=r[6],
-        evidence_quote=r[7],
-        status=r[8],
-        verified=bool(r[9]),
-        person_id=r[10],
-        pending=bool(r[11]),
-        person_name=r[12],
-        asked_by=r[13],
-    )
-
-
-def decisions_for(conn: Connection, capture_ids: Sequence[int]) -> list[DecisionRecord]:
-    rows = conn.execute(
-        text(f"SELECT {DECISION_COLUMNS} FROM decisions WHERE {_IN_CAPTURES}"),
-        {"ids": json.dumps(list(capture_ids))},
-    ).all()
-    return [decision_record(r) for r in rows]
-
-
-def action_items_for(conn: Connection, capture_ids: Sequence[int]) -> list[ActionItemRecord]:
-    rows = conn.execute(
-        text(f"SELECT {ACTION_ITEM_COLUMNS} FROM action_items WHERE {_IN_CAPTURES}"),
-        {"ids": json.dumps(list(capture_ids))},
-    ).all()
-    return [action_item_record(r) for r in rows]

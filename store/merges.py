@@ -1,85 +1,147 @@
 """Two people who are one, and back: a merge moves everything one person has to the other
-in one transaction, and remembers what it moved, so a split puts it all back."""
+in one transaction, and remembers what it moved, so a split puts it all back. Queries go
+through the table classes."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
-from sqlalchemy import Connection, insert, select, text, update
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    Executable,
+    Select,
+    delete,
+    literal,
+    select,
+    update,
+)
+from sqlalchemy.dialects.sqlite import insert
+from sqlalchemy.orm import aliased
 from sqlmodel import col
 
 from store.errors import MergeError
+from store.expressions import each
 from store.people import put_alias
 from store.records import PersonMerge
-from store.tables import Merge, Person, Section
+from store.tables import (
+    ActionItem,
+    Capture,
+    CapturePerson,
+    Decision,
+    EntityAlias,
+    Merge,
+    Person,
+    PersonAddress,
+    Section,
+)
 
-_SECTIONS = "SELECT {what} FROM sections WHERE entity_type = 'person' AND entity_id = :m"
-# What a merge moves from person :m to person :k, each remembered by these keys.
-_OWNED = {
-    "decisions": "SELECT id FROM decisions WHERE person_id = :m",
-    "action_items": "SELECT id FROM action_items WHERE person_id = :m",
-    "meetings": "SELECT capture_id FROM capture_people WHERE person_id = :m",
-    "shared": "SELECT capture_id FROM capture_people WHERE person_id = :m AND capture_id IN "
-    "(SELECT capture_id FROM capture_people WHERE person_id = :k)",
-    "aliases": "SELECT id FROM entity_aliases WHERE entity_type = 'person' AND entity_id = :m",
-    "addresses": "SELECT address FROM person_addresses WHERE person_id = :m",
-    "proposed": "SELECT address FROM person_addresses WHERE proposed_person_id = :m",
-    "sections": _SECTIONS.format(what="id")
-    + " AND key NOT IN (SELECT key FROM sections WHERE entity_type = 'person' AND entity_id = :k)",
-}
-_MOVE = (
-    "UPDATE decisions SET person_id = :k WHERE person_id = :m",
-    "UPDATE action_items SET person_id = :k WHERE person_id = :m",
-    "INSERT OR IGNORE INTO capture_people (capture_id, person_id) "
-    "SELECT capture_id, :k FROM capture_people WHERE person_id = :m",
-    "UPDATE entity_aliases SET entity_id = :k WHERE entity_type = 'person' AND entity_id = :m",
-    "UPDATE person_addresses SET person_id = :k WHERE person_id = :m",
-    "UPDATE person_addresses SET proposed_person_id = :k WHERE proposed_person_id = :m",
-    # The kept person's own sections stay; the merged one's are kept aside for a split.
-    "DELETE FROM sections WHERE entity_type = 'person' AND entity_id = :m AND key IN "
-    "(SELECT key FROM sections WHERE entity_type = 'person' AND entity_id = :k)",
-    "UPDATE sections SET entity_id = :k WHERE entity_type = 'person' AND entity_id = :m",
-    "DELETE FROM people WHERE id = :m",
-)
-_IN = "IN (SELECT value FROM json_each(:ids))"
-# What a split moves back from :k to the restored person :b, by what the merge remembered.
-_BACK = (
-    (f"UPDATE decisions SET person_id = :b WHERE person_id = :k AND id {_IN}", "decisions"),
-    (f"UPDATE action_items SET person_id = :b WHERE person_id = :k AND id {_IN}", "action_items"),
-    (
-        "INSERT OR IGNORE INTO capture_people (capture_id, person_id) "
-        "SELECT value, :b FROM json_each(:ids)",
-        "meetings",
-    ),
-    (f"DELETE FROM capture_people WHERE person_id = :k AND capture_id {_IN}", "only_theirs"),
-    (
-        "UPDATE entity_aliases SET entity_id = :b "
-        f"WHERE entity_type = 'person' AND entity_id = :k AND id {_IN}",
-        "aliases",
-    ),
-    (f"DELETE FROM entity_aliases WHERE id {_IN}", "name_alias"),
-    (
-        f"UPDATE person_addresses SET person_id = :b WHERE person_id = :k AND address {_IN}",
-        "addresses",
-    ),
-    (
-        "UPDATE person_addresses SET proposed_person_id = :b "
-        f"WHERE proposed_person_id = :k AND address {_IN}",
-        "proposed",
-    ),
-    (
-        "UPDATE sections SET entity_id = :b "
-        f"WHERE entity_type = 'person' AND entity_id = :k AND id {_IN}",
-        "sections",
-    ),
-)
+# What a merge keeps aside of the merged person's living document, for a split.
+_ASIDE = ("key", "body", "cited_fact_keys", "edited_by", "updated_at")
+
+
+def _theirs(
+    table: type[Section] | type[EntityAlias], person: int
+) -> tuple[ColumnElement[bool], ...]:
+    """A person's rows of the sections or the aliases (`table` may be an alias of either)."""
+    return (col(table.entity_type) == "person", col(table.entity_id) == person)
+
+
+def _attended(person: int) -> Select[Any]:
+    return select(col(CapturePerson.capture_id)).where(col(CapturePerson.person_id) == person)
+
+
+def _section_keys(person: int) -> Select[Any]:
+    s = aliased(Section)
+    return select(col(s.key)).where(*_theirs(s, person))
+
+
+def _owned(merged: int, kept: int) -> dict[str, Select[Any]]:
+    """What a merge moves from person `merged` to person `kept`, each remembered by these
+    keys."""
+    d, a, cp, pa, s = Decision, ActionItem, CapturePerson, PersonAddress, Section
+    return {
+        "decisions": select(col(d.id)).where(col(d.person_id) == merged),
+        "action_items": select(col(a.id)).where(col(a.person_id) == merged),
+        "meetings": _attended(merged),
+        "shared": _attended(merged).where(col(cp.capture_id).in_(_attended(kept))),
+        "aliases": select(col(EntityAlias.id)).where(*_theirs(EntityAlias, merged)),
+        "addresses": select(col(pa.address)).where(col(pa.person_id) == merged),
+        "proposed": select(col(pa.address)).where(col(pa.proposed_person_id) == merged),
+        "sections": select(col(s.id)).where(
+            *_theirs(s, merged), col(s.key).not_in(_section_keys(kept))
+        ),
+    }
+
+
+def _move(merged: int, kept: int) -> tuple[Executable, ...]:
+    """Everything of person `merged` to person `kept`, and `merged` gone."""
+    d, a, cp, pa, s = Decision, ActionItem, CapturePerson, PersonAddress, Section
+    return (
+        update(d).where(col(d.person_id) == merged).values(person_id=kept),
+        update(a).where(col(a.person_id) == merged).values(person_id=kept),
+        _attend(select(col(cp.capture_id), literal(kept)).where(col(cp.person_id) == merged)),
+        update(EntityAlias).where(*_theirs(EntityAlias, merged)).values(entity_id=kept),
+        update(pa).where(col(pa.person_id) == merged).values(person_id=kept),
+        update(pa).where(col(pa.proposed_person_id) == merged).values(proposed_person_id=kept),
+        # The kept person's own sections stay; the merged one's are kept aside for a split.
+        delete(s).where(*_theirs(s, merged), col(s.key).in_(_section_keys(kept))),
+        update(s).where(*_theirs(s, merged)).values(entity_id=kept),
+        delete(Person).where(col(Person.id) == merged),
+    )
+
+
+def _move_back(kept: int, back: int, moved: dict[str, Any]) -> tuple[Executable, ...]:
+    """What a split moves back from person `kept` to the restored person `back`, by what the
+    merge remembered."""
+    d, a, cp, pa, s = Decision, ActionItem, CapturePerson, PersonAddress, Section
+    e = EntityAlias
+
+    def listed(key: str) -> Select[Any]:
+        return each(moved[key])
+
+    return (
+        update(d)
+        .where(col(d.person_id) == kept, col(d.id).in_(listed("decisions")))
+        .values(person_id=back),
+        update(a)
+        .where(col(a.person_id) == kept, col(a.id).in_(listed("action_items")))
+        .values(person_id=back),
+        _attend(  # the meetings still held (one deleted since the merge is gone)
+            select(col(Capture.id), literal(back)).where(col(Capture.id).in_(listed("meetings")))
+        ),
+        delete(cp).where(col(cp.person_id) == kept, col(cp.capture_id).in_(listed("only_theirs"))),
+        update(e).where(*_theirs(e, kept), col(e.id).in_(listed("aliases"))).values(entity_id=back),
+        delete(e).where(col(e.id).in_(listed("name_alias"))),
+        update(pa)
+        .where(col(pa.person_id) == kept, col(pa.address).in_(listed("addresses")))
+        .values(person_id=back),
+        update(pa)
+        .where(col(pa.proposed_person_id) == kept, col(pa.address).in_(listed("proposed")))
+        .values(proposed_person_id=back),
+        update(s)
+        .where(*_theirs(s, kept), col(s.id).in_(listed("sections")))
+        .values(entity_id=back),
+    )
+
+
+def _attend(meetings: Select[Any, Any]) -> Executable:
+    """Rows (capture, person) into capture_people, those there already skipped (OR IGNORE:
+    an upsert clause would not parse after a SELECT with no WHERE)."""
+    return (
+        insert(CapturePerson)
+        .prefix_with("OR IGNORE")
+        .from_select(["capture_id", "person_id"], meetings)
+    )
 
 
 def _names(conn: Connection, merged: int, kept: int) -> dict[int, tuple[str, str | None, str]]:
+    p = Person
     rows = conn.execute(
-        text("SELECT id, name, email, created_at FROM people WHERE id IN (:m, :k)"),
-        {"m": merged, "k": kept},
+        select(col(p.id), col(p.name), col(p.email), col(p.created_at)).where(
+            col(p.id).in_([merged, kept])
+        )
     )
     return {int(i): (str(n), e, str(c)) for i, n, e, c in rows}
 
@@ -94,28 +156,22 @@ def merge(conn: Connection, merged: int, kept: int, user: str, now: str) -> Pers
     if merged not in people or kept not in people:
         raise MergeError(f"no person {merged if merged not in people else kept}")
     name, email, created = people[merged]
-    values = {"m": merged, "k": kept}
     moved: dict[str, Any] = {
-        key: [row[0] for row in conn.execute(text(sql), values)] for key, sql in _OWNED.items()
+        key: [row[0] for row in conn.execute(query)] for key, query in _owned(merged, kept).items()
     }
-    columns = "key, body, cited_fact_keys, edited_by, updated_at"
-    moved["aside"] = [
-        dict(zip(columns.split(", "), row, strict=True))
-        for row in conn.execute(
-            text(
-                _SECTIONS.format(what=columns) + " AND id NOT IN (SELECT value FROM "
-                "json_each(:ids))"
-            ),
-            {**values, "ids": json.dumps(moved["sections"])},
-        )
-    ]
-    for sql in _MOVE:
-        conn.execute(text(sql), values)
+    s = Section
+    aside = select(*(col(getattr(s, c)) for c in _ASIDE)).where(
+        *_theirs(s, merged), col(s.id).not_in(each(moved["sections"]))
+    )
+    moved["aside"] = [dict(zip(_ASIDE, row, strict=True)) for row in conn.execute(aside)]
+    for statement in _move(merged, kept):
+        conn.execute(statement)
     moved["name_alias"] = []
-    taken = "SELECT id FROM entity_aliases WHERE entity_type = 'person' AND alias = :a"
-    if conn.execute(text(taken), {"a": name}).scalar() is None:
+    e = EntityAlias
+    taken = select(col(e.id)).where(col(e.entity_type) == "person", col(e.alias) == name)
+    if conn.execute(taken).scalar() is None:
         put_alias(conn, "person", name, kept, 1.0, False, now, user)
-        moved["name_alias"] = [conn.execute(text(taken), {"a": name}).scalar()]
+        moved["name_alias"] = [conn.execute(taken).scalar()]
     merge_id = conn.execute(
         insert(Merge).values(
             kept_id=kept,
@@ -168,8 +224,8 @@ def split(conn: Connection, merge_id: int, now: str) -> int:
     back = int(
         conn.execute(insert(Person).values(**person, created_at=row.merged_created_at)).lastrowid
     )
-    for sql, key in _BACK:
-        conn.execute(text(sql), {"k": kept, "b": back, "ids": json.dumps(moved[key])})
+    for statement in _move_back(kept, back, moved):
+        conn.execute(statement)
     for section in moved["aside"]:
         conn.execute(insert(Section).values(entity_type="person", entity_id=back, **section))
     conn.execute(update(Merge).where(*the).values(split_at=now))

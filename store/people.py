@@ -3,17 +3,16 @@
 Deciding who a name means is core's business (memo_tui.core.entities); the store keeps the
 answers and applies them atomically: a capture's new people, aliases and links land in the
 capture's own transaction, and a confirmation back-fills every waiting fact in one.
-Queries go through the table classes, but for the people's counts, which the rollups'
-rebuild splices in (store.reports) and stay SQL.
+Raw SQL only in PERSON_COUNTS (and `summaries`): the rollups' rebuild splices it in.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
 
 from sqlalchemy import (
+    ColumnElement,
     Connection,
     Integer,
     bindparam,
@@ -48,11 +47,10 @@ from store.tables import (
     Client,
     Decision,
     EntityAlias,
+    FactTable,
     Person,
     Project,
 )
-
-Fact = type[Decision] | type[ActionItem]
 
 
 def directory(conn: Connection) -> Directory:
@@ -173,6 +171,7 @@ def confirm(
     if entity_type != "person":
         return Backfill(0, 0)
     counts = []
+    table: FactTable
     for table, said in ((ActionItem, ActionItem.assignee_raw), (Decision, Decision.decided_by)):
         named = collate(func.trim(col(said)), "NOCASE").in_(each([mention, *spellings]))
         where = [col(table.pending) == 1, named]
@@ -192,14 +191,16 @@ def settle(
     `entity_id`'s (None: nobody memo knows). No alias is written: two Sams in a room can
     each be "Sam", item by item."""
     counts = []
-    table: Fact
+    table: FactTable
     for table, ids in ((ActionItem, action_item_ids), (Decision, decision_ids)):
         where = (col(table.pending) == 1, col(table.id).in_(each(ids)))
         counts.append(_settle(conn, table, entity_id, *where))
     return Backfill(action_items=counts[0], decisions=counts[1])
 
 
-def _settle(conn: Connection, table: Fact, entity_id: int | None, *where: Any) -> int:
+def _settle(
+    conn: Connection, table: FactTable, entity_id: int | None, *where: ColumnElement[bool]
+) -> int:
     """Settle the facts `where` picks as `entity_id`'s; how many."""
     done = conn.execute(update(table).where(*where).values(person_id=entity_id, pending=0))
     return int(done.rowcount or 0)
@@ -288,8 +289,11 @@ def put_alias(
     if auto_resolved:
         conn.execute(new.on_conflict_do_nothing(known))
         return
-    said = {n: new.excluded[n] for n in ("entity_id", "confidence", "confirmed_by", "created_at")}
-    conn.execute(new.on_conflict_do_update(index_elements=known, set_={**said, "auto_resolved": 0}))
+    given = ("entity_id", "confidence", "confirmed_by", "created_at")
+    user_said = {name: new.excluded[name] for name in given}
+    conn.execute(
+        new.on_conflict_do_update(index_elements=known, set_={**user_said, "auto_resolved": 0})
+    )
 
 
 def unlinked_captures(conn: Connection) -> list[int]:
@@ -316,7 +320,7 @@ def relink(
     aliases, and the links of the facts in `changing` ((table, id)). Returns the id each
     new person got, by name."""
     created = apply_names(conn, capture_id, new)
-    links: list[tuple[Fact, int, PersonRef | None, bool]] = [
+    links: list[tuple[FactTable, int, PersonRef | None, bool]] = [
         (Decision, i, d.person, d.pending) for i, d in zip(decision_ids, new.decisions, strict=True)
     ]
     links += [

@@ -90,18 +90,18 @@ class Captures(Repository):
 
     def decisions(self, capture_ids: Sequence[int]) -> list[DecisionRecord]:
         with self._read() as conn:
-            return captures.decisions_for(conn, capture_ids)
+            return capture_reads.decisions_for(conn, capture_ids)
 
     def action_items(self, capture_ids: Sequence[int]) -> list[ActionItemRecord]:
         with self._read() as conn:
-            return captures.action_items_for(conn, capture_ids)
+            return capture_reads.action_items_for(conn, capture_ids)
 
     def items(
         self, capture_ids: Sequence[int]
     ) -> tuple[list[DecisionRecord], list[ActionItemRecord]]:
         """The decisions and the action items of these captures, read together."""
         with self._read() as conn:
-            return captures.decisions_for(conn, capture_ids), captures.action_items_for(
+            return capture_reads.decisions_for(conn, capture_ids), capture_reads.action_items_for(
                 conn, capture_ids
             )
 

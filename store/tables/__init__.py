@@ -29,6 +29,7 @@ from store.tables.facts import (
     Decision,
     Digest,
     Excerpt,
+    FactTable,
     ProvenanceColumns,
 )
 from store.tables.history import Change
@@ -65,6 +66,7 @@ __all__ = [
     "EntityAlias",
     "Excerpt",
     "FactEmbedding",
+    "FactTable",
     "LlmCall",
     "Merge",
     "PeopleReport",

@@ -113,3 +113,7 @@ class CaptureProject(SQLModel, table=True):
     project_id: int = Field(primary_key=True)
     linked_by: str
     created_at: str
+
+
+# The two tables whose rows wait on a name: a choice between them, not a table name.
+FactTable = type[Decision] | type[ActionItem]
