@@ -31,6 +31,7 @@ def format_report(bench: SearchBench) -> str:
         line("build: captures + vectors (s)", [_seconds(s.build_seconds) for s in sizes]),
         line("store file", [f"{s.store_bytes / 1e6:,.1f} MB" for s in sizes]),
         line("in-memory index (keys, vectors)", [f"{s.index_bytes / 1e6:,.1f} MB" for s in sizes]),
+        *(f"  in-memory index at {s.facts:,} facts: {s.index_kind}" for s in sizes),
         "  latency ms: p50 / p95 (CPU p50)",
     ]
     for name, label in ROWS.items():

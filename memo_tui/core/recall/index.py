@@ -9,13 +9,19 @@ a second at 100,000), so long-lived processes (the TUI, benchmarks) use it, and 
 The store's vector epoch moves whenever a vector is stored or dropped; a stale copy reloads
 before it answers. Below `min_vectors` the copy is not worth it and vec0 answers. NumPy is
 imported on the first load: the app's first screen does not wait for it.
+
+From `partition_from` vectors a whole scan costs too much (about 90 ms at a million), so a
+background thread partitions the copy (recall.partition); until it is ready, and for
+filtered searches, the scan stays exact. A partitioned search is approximate.
 """
 
 from __future__ import annotations
 
 import threading
+import time
 from typing import TYPE_CHECKING
 
+from memo_tui.core.recall.partition import Partition
 from store import FactFilter, Store
 
 if TYPE_CHECKING:
@@ -26,13 +32,22 @@ if TYPE_CHECKING:
     Matrix = npt.NDArray[np.float32]
 
 
+PARTITION_FROM = 200_000  # vectors; below this a whole scan takes under 20 ms here
+
+
 class VectorIndex:
-    def __init__(self, store: Store, min_vectors: int = 5_000) -> None:
+    def __init__(
+        self, store: Store, min_vectors: int = 5_000, partition_from: int = PARTITION_FROM
+    ) -> None:
         self.store = store
         self.min_vectors = min_vectors
+        self.partition_from = partition_from
         self._lock = threading.Lock()
         self._epoch: tuple[str | None, int] | None = None
         self._loaded: tuple[Keys, Matrix] | None = None
+        self._partition: tuple[tuple[str | None, int], Partition] | None = None
+        self._partitioning: threading.Thread | None = None
+        self.partition_seconds = 0.0
 
     def _snapshot(self) -> tuple[Keys, Matrix] | None:
         """The up-to-date keys and matrix (taken together, under the lock), or None when
@@ -52,14 +67,53 @@ class VectorIndex:
                     matrix = np.zeros((0, 0), dtype=np.float32)
                 self._loaded = (np.asarray(keys, dtype=np.int64), matrix)
                 self._epoch = (stamp[0], epoch)
+                if len(keys) >= self.partition_from:
+                    self._partition_later(self._epoch, self._loaded)
             loaded = self._loaded
             if loaded is None or len(loaded[0]) == 0 or len(loaded[0]) < self.min_vectors:
                 return None
             return loaded
 
+    def _partition_later(self, epoch: tuple[str | None, int], loaded: tuple[Keys, Matrix]) -> None:
+        """Partition this copy in a thread of its own (a new copy starts a new one)."""
+
+        def build() -> None:
+            started = time.perf_counter()
+            partition = Partition.build(*loaded)
+            self.partition_seconds = time.perf_counter() - started
+            with self._lock:
+                if self._epoch == epoch:  # (else a newer copy came meanwhile: drop this one)
+                    self._partition = (epoch, partition)
+                    self._loaded = (partition.keys, partition.matrix)  # same rows, sorted
+
+        self._partition = None
+        self._partitioning = threading.Thread(target=build, name="memo-partition", daemon=True)
+        self._partitioning.start()
+
+    def wait_partitioned(self, timeout: float | None = None) -> bool:
+        """Wait for a partition under way; whether the copy is partitioned now."""
+        building = self._partitioning
+        if building is not None:
+            building.join(timeout)
+        return self._partition is not None
+
+    @property
+    def kind(self) -> str:
+        """How a search with no filter scans: "exact", or how the copy is partitioned."""
+        if self._partition is None:
+            return "exact"
+        part = self._partition[1]
+        lists = len(part.centroids)
+        return (
+            f"partitioned: {lists:,} lists, {part.probes} probed "
+            f"(built in {self.partition_seconds:.1f} s)"
+        )
+
     @property
     def nbytes(self) -> int:
         """The memory the loaded copy holds: its keys and its matrix of vectors."""
+        if self._partition is not None:
+            return self._partition[1].nbytes
         loaded = self._loaded
         return 0 if loaded is None else int(loaded[0].nbytes + loaded[1].nbytes)
 
@@ -76,7 +130,16 @@ class VectorIndex:
         keys, matrix = snapshot
         query = np.asarray(vector, dtype=np.float32)
         norm = float(np.linalg.norm(query))
-        scores = matrix @ (query / norm if norm else query)
+        query = query / norm if norm else query
+        partition = self._partition
+        if flt.empty and partition is not None and partition[0] == self._epoch:
+            found, similar = partition[1].search(query, k)
+            return [
+                (int(key), float(score))
+                for key, score in zip(found, similar, strict=True)
+                if score >= min_similarity
+            ]
+        scores = matrix @ query
         if not flt.empty:
             allowed = np.asarray(self.store.search.allowed_keys(flt), dtype=np.int64)
             scores = np.where(np.isin(keys, allowed), scores, -np.inf)
