@@ -8,10 +8,10 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import Connection, Select, func, select, union
+from sqlalchemy import Connection, Select, bindparam, func, select, union
 from sqlmodel import col
 
-from store.expressions import capture_day, each
+from store.expressions import capture_day, each, each_of
 from store.records import (
     ActionItemRecord,
     CaptureCandidate,
@@ -21,19 +21,18 @@ from store.records import (
 )
 from store.tables import ActionItem, Capture, Decision, EmailMessage, FactTable, Person
 
+_BY_HASH = select(
+    col(Capture.id),
+    col(Capture.title),
+    col(Capture.source_path),
+    col(Capture.content_hash),
+    col(Capture.occurred_at),
+    col(Capture.captured_at),
+).where(col(Capture.content_hash) == bindparam("hash"))
+
 
 def capture_by_hash(conn: Connection, content_hash: str) -> CaptureRef | None:
-    c = Capture
-    row = conn.execute(
-        select(
-            col(c.id),
-            col(c.title),
-            col(c.source_path),
-            col(c.content_hash),
-            col(c.occurred_at),
-            col(c.captured_at),
-        ).where(col(c.content_hash) == content_hash)
-    ).first()
+    row = conn.execute(_BY_HASH, {"hash": content_hash}).first()
     return CaptureRef(*row) if row else None
 
 
@@ -199,17 +198,21 @@ def _fields(names: str, r: Sequence[Any]) -> dict[str, Any]:
     return {**values, "verified": bool(values["verified"]), "pending": bool(values["pending"])}
 
 
+def _of_captures(fact: FactTable, names: str) -> Select[Any]:
+    """A fact table's rows of the captures in parameter `ids`, in the order written."""
+    of = col(fact.capture_id).in_(each_of("ids"))
+    return select(*fact_columns(fact, names)).where(of).order_by(col(fact.id))
+
+
+_DECISIONS_OF = _of_captures(Decision, DECISION_FIELDS)
+_ACTION_ITEMS_OF = _of_captures(ActionItem, ACTION_ITEM_FIELDS)
+
+
 def decisions_for(conn: Connection, capture_ids: Sequence[int]) -> list[DecisionRecord]:
-    d = Decision
-    query = select(*fact_columns(d, DECISION_FIELDS)).where(
-        col(d.capture_id).in_(each(capture_ids))
-    )
-    return [decision_record(r) for r in conn.execute(query.order_by(col(d.id)))]
+    rows = conn.execute(_DECISIONS_OF, {"ids": json.dumps(list(capture_ids))})
+    return [decision_record(r) for r in rows]
 
 
 def action_items_for(conn: Connection, capture_ids: Sequence[int]) -> list[ActionItemRecord]:
-    a = ActionItem
-    query = select(*fact_columns(a, ACTION_ITEM_FIELDS)).where(
-        col(a.capture_id).in_(each(capture_ids))
-    )
-    return [action_item_record(r) for r in conn.execute(query.order_by(col(a.id)))]
+    rows = conn.execute(_ACTION_ITEMS_OF, {"ids": json.dumps(list(capture_ids))})
+    return [action_item_record(r) for r in rows]

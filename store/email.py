@@ -9,7 +9,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import Connection, Row, Select, func, select, text, update
+from sqlalchemy import Connection, Row, Select, bindparam, func, select, text, update
 from sqlalchemy.dialects.sqlite import insert
 from sqlalchemy.orm import aliased
 from sqlmodel import col
@@ -138,21 +138,30 @@ def pending_threads(conn: Connection) -> list[str]:
     return [str(r) for r in rows]
 
 
+def _messages() -> Select[Any]:
+    """Messages in the order they were sent."""
+    return select(EmailMessage).order_by(_SENT, col(EmailMessage.id))
+
+
+_HUMAN = col(EmailMessage.bulk_reason).is_(None)
+_OF_THREAD = col(EmailMessage.thread_key) == bindparam("key")
+_THREAD_MESSAGES = _messages().where(_OF_THREAD, _HUMAN)
+_THREAD_CAPTURE = (
+    select(col(EmailMessage.capture_id))
+    .where(_OF_THREAD, col(EmailMessage.capture_id).is_not(None))
+    .limit(1)
+)
+_ATTACH = update(EmailMessage).where(_OF_THREAD, _HUMAN).values(capture_id=bindparam("capture"))
+
+
 def thread_messages(conn: Connection, thread_key: str) -> list[EmailMessageRecord]:
     """A thread's human messages, oldest first."""
-    m = EmailMessage
-    query = _messages().where(col(m.thread_key) == thread_key, col(m.bulk_reason).is_(None))
-    return [_record(r) for r in conn.execute(query)]
+    return [_record(r) for r in conn.execute(_THREAD_MESSAGES, {"key": thread_key})]
 
 
 def thread_capture(conn: Connection, thread_key: str) -> int | None:
     """The capture a thread became earlier, if any."""
-    m = EmailMessage
-    found = conn.execute(
-        select(col(m.capture_id))
-        .where(col(m.thread_key) == thread_key, col(m.capture_id).is_not(None))
-        .limit(1)
-    ).scalar()
+    found = conn.execute(_THREAD_CAPTURE, {"key": thread_key}).scalar()
     return None if found is None else int(found)
 
 
@@ -168,12 +177,7 @@ def forget_thread(conn: Connection, capture_id: int) -> None:
 
 
 def attach_thread(conn: Connection, thread_key: str, capture_id: int) -> None:
-    m = EmailMessage
-    conn.execute(
-        update(m)
-        .where(col(m.thread_key) == thread_key, col(m.bulk_reason).is_(None))
-        .values(capture_id=capture_id)
-    )
+    conn.execute(_ATTACH, {"key": thread_key, "capture": capture_id})
 
 
 def capture_messages(conn: Connection, capture_id: int) -> list[EmailMessageRecord]:
@@ -215,11 +219,6 @@ def newsletters(conn: Connection) -> list[NewsletterSummary]:
         NewsletterSummary(str(a), str(n), int(c), last, u or "", str(why))
         for a, n, c, last, u, why in rows
     ]
-
-
-def _messages() -> Select[Any]:
-    """Messages in the order they were sent."""
-    return select(EmailMessage).order_by(_SENT, col(EmailMessage.id))
 
 
 def _record(r: Row[Any]) -> EmailMessageRecord:

@@ -52,23 +52,25 @@ from store.tables import (
     Project,
 )
 
+_NAMED = {
+    table: select(col(table.id), col(table.name)).order_by(col(table.id))
+    for table in (Person, Project, Client)
+}
+_ALIASES = select(
+    col(EntityAlias.entity_type),
+    col(EntityAlias.entity_id),
+    col(EntityAlias.alias),
+    col(EntityAlias.confidence),
+    col(EntityAlias.auto_resolved),
+    col(EntityAlias.confirmed_by),
+).order_by(col(EntityAlias.id))
+
 
 def directory(conn: Connection) -> Directory:
     def rows(table: type[Person] | type[Project] | type[Client]) -> list[PersonRow]:
-        found = conn.execute(select(col(table.id), col(table.name)).order_by(col(table.id)))
-        return [PersonRow(int(i), str(n)) for i, n in found]
+        return [PersonRow(int(i), str(n)) for i, n in conn.execute(_NAMED[table])]
 
-    a = EntityAlias
-    aliases = conn.execute(
-        select(
-            col(a.entity_type),
-            col(a.entity_id),
-            col(a.alias),
-            col(a.confidence),
-            col(a.auto_resolved),
-            col(a.confirmed_by),
-        ).order_by(col(a.id))
-    ).all()
+    aliases = conn.execute(_ALIASES).all()
     return Directory(
         people=rows(Person),
         projects=rows(Project),
