@@ -23,6 +23,7 @@ from memo_tui import (
     cli_email,
     cli_facts,
     cli_history,
+    cli_mcp,
     cli_notes,
     cli_people,
     cli_projects,
@@ -88,6 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli_history.add_parsers(commands, common)
     cli_notes.add_parsers(commands, common)
 
+    cli_mcp.add_parser(commands, common)
     cli_bench.add_parser(commands, common)
     return parser
 
@@ -313,6 +315,7 @@ _HANDLERS: dict[str, Handler] = {
     "capture": _capture,
     "facts": cli_facts.facts,
     "doctor": cli_doctor.doctor,
+    "mcp": cli_mcp.mcp,
     "costs": _costs,
     "backfill": _backfill,
     "ask": cli_ask.ask,

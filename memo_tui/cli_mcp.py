@@ -1,0 +1,28 @@
+"""`memo mcp`: serve the store to an MCP client (an assistant) over stdio."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from memo_tui.core.services import Services
+
+EXIT_OK = 0
+
+
+def add_parser(commands: Any, common: argparse.ArgumentParser) -> None:
+    commands.add_parser(
+        "mcp",
+        parents=[common],
+        help="serve the store to an MCP client (an assistant) over stdio, read-only",
+        description="Speaks the Model Context Protocol on stdin and stdout; an MCP client "
+        "starts it (see the README for the snippet). Its tools only read.",
+    )
+
+
+def mcp(args: argparse.Namespace, services: Services) -> int:
+    from memo_tui.mcp_server import serve
+
+    serve(services)
+    return EXIT_OK
