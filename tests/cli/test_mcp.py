@@ -41,10 +41,12 @@ def session(db: Path, script: Callable[[ClientSession], Awaitable[None]]) -> Non
     )
 
     async def run() -> None:
-        async with stdio_client(server) as (reading, writing):
-            async with ClientSession(reading, writing) as client:
-                await client.initialize()
-                await asyncio.wait_for(script(client), 120)
+        async with (
+            stdio_client(server) as (reading, writing),
+            ClientSession(reading, writing) as client,
+        ):
+            await client.initialize()
+            await asyncio.wait_for(script(client), 120)
 
     asyncio.run(run())
 
