@@ -39,8 +39,9 @@ Offset = Annotated[int, Field(ge=0, description="skip this many (for the next pa
 Day = Annotated[str | None, Field(description="YYYY-MM-DD", pattern=r"^\d{4}-\d{2}-\d{2}$")]
 
 
-def build(services: Services) -> MCPServer:
-    """The server with every read-only tool, over these services."""
+def build(services: Services, allow_writes: bool = False) -> MCPServer:
+    """The server with every read-only tool over these services; with `allow_writes`, the
+    tools that add to the record too."""
     from mcp.server import MCPServer
     from mcp.types import ToolAnnotations
 
@@ -48,12 +49,19 @@ def build(services: Services) -> MCPServer:
     reading = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
     for tool in Tools(services).all():
         server.add_tool(tool, annotations=reading)
+    if allow_writes:
+        writes = Writes(services)
+        for tool, destructive in writes.all():
+            marked = ToolAnnotations(
+                read_only_hint=False, destructive_hint=destructive, open_world_hint=False
+            )
+            server.add_tool(tool, annotations=marked)
     return server
 
 
-def serve(services: Services) -> None:
+def serve(services: Services, allow_writes: bool = False) -> None:
     """Answer MCP requests on stdin and stdout until the client closes them."""
-    build(services).run("stdio")
+    build(services, allow_writes).run("stdio")
 
 
 def _page(items: list[dict[str, Any]], limit: int, offset: int, key: str) -> dict[str, Any]:
@@ -289,3 +297,73 @@ class Tools:
         services = self.services
         waiting = EntityService(services.store, services.settings.user_name).pending()
         return {"pending": [render.pending_json(p) for p in waiting], "note": UNTRUSTED}
+
+
+class Writes:
+    """The tools that add to the record (`memo mcp --allow-writes`): what they write says it
+    came through MCP, and goes through the same services as the CLI."""
+
+    def __init__(self, services: Services) -> None:
+        self.services = services
+
+    def all(self) -> list[tuple[Any, bool]]:
+        """Each tool, and whether it may change what is there (not only add)."""
+        return [(self.capture_text, False), (self.confirm_name, True), (self.add_note, False)]
+
+    def capture_text(
+        self,
+        text: Annotated[str, Field(min_length=1, description="a transcript or meeting notes")],
+        title: Annotated[str, Field(min_length=1, max_length=200, description="its title")],
+    ) -> dict[str, Any]:
+        """Capture a meeting's transcript or notes: memo extracts its summary, decisions and
+        action items. The same text again changes nothing (status "unchanged")."""
+        name = "".join(c if c.isalnum() or c in " -_" else " " for c in title).strip() or "mcp"
+        result = self.services.capture.capture_text(
+            text, f"{name}.txt", "txt", source_path=f"mcp:{name}", source_kind="mcp"
+        )
+        if not result.ok:
+            raise ToolError(result.error or f"not captured: {result.status}")
+        return render.capture_json(result) | {"note": UNTRUSTED}
+
+    def confirm_name(
+        self,
+        mention: Annotated[str, Field(min_length=1, description="a name as said (pending_names)")],
+        person: Annotated[
+            str | None, Field(description="who it is; leave out for: nobody memo knows")
+        ] = None,
+    ) -> dict[str, Any]:
+        """Say who a name in meetings means, from now on: every action item and decision
+        waiting on it is settled as that person's (or as nobody memo knows)."""
+        from memo_tui.core.entities.service import EntityService, UnknownPerson
+
+        services = self.services
+        entities = EntityService(services.store, services.settings.user_name)
+        try:
+            who = entities.person(person) if person else None
+            filled = entities.confirm(mention, who)
+        except (UnknownPerson, ValueError) as error:
+            raise ToolError(str(error)) from error
+        return {
+            "mention": mention,
+            "person": who.name if who else None,
+            "settled": {"action_items": filled.action_items, "decisions": filled.decisions},
+        }
+
+    def add_note(
+        self,
+        body: Annotated[str, Field(min_length=1, description="the note's text")],
+        project: Annotated[str | None, Field(description="the project it is about")] = None,
+        client: Annotated[str | None, Field(description="or the client it is about")] = None,
+    ) -> dict[str, Any]:
+        """A note about a project or a client (searched like any fact, with who wrote it)."""
+        from memo_tui.core.notes import NoteRefused, NotesService
+
+        if (project is None) == (client is None):
+            raise ToolError("give either project or client")
+        notes = NotesService(self.services.store, self.services.settings.user_name)
+        try:
+            owner = notes.project(project) if project else notes.client(client or "")
+            note = notes.add(owner, body)
+        except NoteRefused as error:
+            raise ToolError(str(error)) from error
+        return {"id": note.id, "about": note.owner, "kind": note.kind, "body": note.body}

@@ -32,12 +32,12 @@ TOOLS = {
 }
 
 
-def session(db: Path, script: Callable[[ClientSession], Awaitable[None]]) -> None:
-    """Start `memo --db DB mcp` and run `script` against it as an MCP client."""
+def session(db: Path, script: Callable[[ClientSession], Awaitable[None]], *flags: str) -> None:
+    """Start `memo --db DB mcp FLAGS` and run `script` against it as an MCP client."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("MEMO_")}
     env |= {"MEMO_HOME": str(db.parent / "home"), "MEMO_PROVIDER": "offline"}
     server = StdioServerParameters(
-        command=sys.executable, args=["-m", "memo_tui", "--db", str(db), "mcp"], env=env
+        command=sys.executable, args=["-m", "memo_tui", "--db", str(db), "mcp", *flags], env=env
     )
 
     async def run() -> None:
@@ -135,3 +135,47 @@ def test_an_mcp_client_lists_read_only_tools_and_reads_the_record(services: Serv
     assert "no one memo knows" in seen["nobody"]
     with Store(db) as store:
         assert dump(store) == before  # read-only: nothing written
+
+
+MEETING = (
+    "Ana Lopez: Decision: we move the nightly export to 02:00 so it stops colliding with "
+    "backups.\nBen Ode: I'll update the cron job and the runbook by Friday.\n"
+    "Ana Lopez: Thanks Ben.\n"
+)
+
+
+def test_write_tools_are_offered_only_when_allowed_and_add_to_the_record(
+    services: Services,
+) -> None:
+    db = services.store.path
+    project = services.store.projects.all()[0].name
+    services.close()
+    seen: dict[str, Any] = {}
+
+    async def script(client: ClientSession) -> None:
+        seen["tools"] = {t.name: t for t in (await client.list_tools()).tools}
+        seen["captured"] = await called(client, "capture_text", text=MEETING, title="Ops sync")
+        seen["again"] = await called(client, "capture_text", text=MEETING, title="Ops sync")
+        seen["note"] = await called(
+            client, "add_note", body="Export moved to 02:00", project=project
+        )
+        seen["neither"] = await refused(client, "add_note", body="x")
+        seen["confirmed"] = await called(client, "confirm_name", mention="Ben")
+        seen["found"] = await called(client, "search_facts", query="nightly export cron", limit=5)
+
+    session(db, script, "--allow-writes")
+    tools = seen["tools"]
+    assert set(tools) == TOOLS | {"capture_text", "confirm_name", "add_note"}
+    assert not tools["capture_text"].annotations.read_only_hint
+    assert tools["confirm_name"].annotations.destructive_hint
+    assert not tools["add_note"].annotations.destructive_hint
+    captured = seen["captured"]
+    assert captured["decisions"] and captured["action_items"]
+    again = seen["again"]
+    assert (again["status"], again["capture_id"]) == ("unchanged", captured["capture_id"])
+    assert seen["note"]["about"] == project and "either project or client" in seen["neither"]
+    assert seen["confirmed"]["person"] is None
+    assert any(f["capture_id"] == captured["capture_id"] for f in seen["found"]["facts"])
+    with Store(db) as store:
+        kept = store.captures.get(captured["capture_id"])
+        assert kept is not None and kept.source_kind == "mcp"
