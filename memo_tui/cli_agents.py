@@ -23,15 +23,30 @@ if TYPE_CHECKING:
 EXIT_OK, EXIT_REFUSED, EXIT_USAGE = 0, 1, 2
 
 
+# Each agent `memo run` starts: what ENTITY names, and what it does (core's AGENTS, in the
+# order a newcomer meets them; a test holds the two together).
+RUN_AGENTS = {
+    "project_compile": ("PROJECT", "writes the project's living document from its facts"),
+    "collector": ("PROJECT", "finds meetings about the project not linked to it (asks first)"),
+    "person_enrich": ("PERSON", "a person's role, topics, commitments and profile"),
+    "concept_compile": ("CONCEPT", "a concept's living document, from the facts about it"),
+    "digest": ("DAY", "a week's decisions and open items (a day, or last-week)"),
+    "chat": ("QUESTION", "the Ask pane's agent, once: an answer with its sources"),
+}
+
+
 def add_parsers(commands: Any, common: argparse.ArgumentParser) -> None:
     run = commands.add_parser(
         "run",
         parents=[common],
         help="run an agent: project_compile|collector PROJECT, person_enrich PERSON, "
-        "digest DAY, chat QUESTION",
+        "concept_compile CONCEPT, digest DAY, chat QUESTION",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="agents:\n"
+        + "\n".join(f"  {a:<16}{e:<10}{what}" for a, (e, what) in RUN_AGENTS.items()),
     )
-    run.add_argument("agent", metavar="AGENT", nargs="?")
-    run.add_argument("entity", metavar="ENTITY", nargs="?")
+    run.add_argument("agent", metavar="AGENT", nargs="?", help="one of the agents below")
+    run.add_argument("entity", metavar="ENTITY", nargs="?", help="what it works on")
     run.add_argument("--resume", type=int, metavar="RUN_ID", help="go on with a cut-off run")
     run.add_argument(
         "--approve",

@@ -74,8 +74,7 @@ def print_sources(result: Any) -> None:
             f'memo resolve "{sanitize_line(name)}")'
         )
     if not result.citations:
-        applied = {k: v for k, v in result.filters.describe().items() if v}
-        print(f"Searched with filters: {applied or 'none'}")
+        print(sanitize_line(f"Searched {result.filters.readable()}."))
         return
     print("\nSources:")
     for n, hit in enumerate(result.citations, 1):

@@ -132,6 +132,15 @@ def test_usage_errors_exit_2(memo, tmp_path: Path) -> None:  # type: ignore[no-u
     assert memo("frobnicate").code == 2
 
 
+def test_run_help_lists_every_agent_with_what_it_works_on(memo) -> None:  # type: ignore[no-untyped-def]
+    from memo_tui.core.agents.agents import AGENTS
+
+    shown = memo("run", "--help").stdout
+    listed = shown.split("agents:\n", 1)[1].splitlines()
+    assert sorted(line.split()[0] for line in listed if line.strip()) == sorted(AGENTS)
+    assert "  concept_compile CONCEPT   a concept's living document" in shown
+
+
 def test_facts_json_filters_by_type_and_since(memo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     db = str(tmp_path / "memo.db")
     assert memo("--db", db, "capture", str(DEMO)).code == 0

@@ -41,6 +41,8 @@ TODAY = dt.date(2026, 11, 29)
         ("what was decided last month?", "2026-10-01", "2026-10-31", ("decision",)),
         ("anything about Bergen this week", "2026-11-23", "2026-11-29", ()),
         ("what happened in March", "2026-03-01", "2026-03-31", ()),
+        ("what happened in March 2019", "2019-03-01", "2019-03-31", ()),
+        ("anything since December, 2024", "2024-12-01", None, ()),
         ("decisions since 2026-10-10", "2026-10-10", None, ("decision",)),
         ("todos in Q3", "2026-07-01", "2026-09-30", ("action_item",)),
         # a week the question is about is no time it was said in
@@ -77,6 +79,15 @@ def test_no_facts_says_so_and_shows_the_filters(demo: Store, embedder: FastEmbed
     result = ask(demo, embedder, "what did we decide about the weather on Mars?", today=TODAY)
     assert result.answer == NO_FACTS and result.citations == []
     assert result.filters.fact_types == ("decision",)
+    assert result.filters.readable() == "decisions"
+
+
+def test_the_filters_read_as_a_sentence() -> None:
+    said = parse_question("what did we decide in March 2019?", TODAY).readable()
+    assert said == "decisions from 1 Mar 2019 to 31 Mar 2019"
+    assert parse_question("anything since 2026-10-10", TODAY).readable() == (
+        "everything since 10 Oct 2026"
+    )
 
 
 def test_citations_that_name_no_fact_are_removed_and_counted() -> None:

@@ -84,6 +84,26 @@ class QuestionFilters:
             "router": self.router,
         }
 
+    def readable(self) -> str:
+        """What was searched, as a sentence: "decisions from 1 Mar 2026 to 31 Mar 2026,
+        about Priya Natarajan" ("everything" with no filter)."""
+        kinds = ", ".join(t.replace("_", " ") + "s" for t in self.fact_types) or "everything"
+        parts = [kinds + _span(self.since, self.until)]
+        parts += [f"about {e.name}" for e in self.entities]
+        return ", ".join(parts)
+
+
+def _span(since: str | None, until: str | None) -> str:
+    def day(iso: str) -> str:
+        date = dt.date.fromisoformat(iso)
+        return f"{date.day} {date:%b %Y}"
+
+    if since and until:
+        return f" from {day(since)} to {day(until)}"
+    if since:
+        return f" since {day(since)}"
+    return f" until {day(until)}" if until else ""
+
 
 def _month_range(year: int, month: int) -> tuple[dt.date, dt.date]:
     return dt.date(year, month, 1), dt.date(year, month, calendar.monthrange(year, month)[1])
@@ -117,19 +137,26 @@ def _dates(question: str, today: dt.date) -> tuple[dt.date | None, dt.date | Non
         found = find_absolute_date(before.group(1), today) or _month_start(before.group(1), today)
         if found:
             return None, found
-    month = re.search(r"\bin\s+(" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\b", q)
+    names = "|".join(sorted(MONTHS, key=len, reverse=True))
+    month = re.search(r"\bin\s+(" + names + r")\b(?:,?\s+(\d{4})\b)?", q)
     if month:
         number = MONTHS[month.group(1)]
-        year = today.year if number <= today.month else today.year - 1
-        return _month_range(year, number)
+        return _month_range(_year(month.group(2), number, today), number)
     return None, None
 
 
+def _year(said: str | None, month: int, today: dt.date) -> int:
+    """The year said with a month, else the latest year that month has begun in."""
+    if said:
+        return int(said)
+    return today.year if month <= today.month else today.year - 1
+
+
 def _month_start(text: str, today: dt.date) -> dt.date | None:
-    word = re.match(r"([a-z]+)", text.strip())
+    word = re.match(r"([a-z]+)(?:,?\s+(\d{4})\b)?", text.strip())
     if word and word.group(1) in MONTHS:
         number = MONTHS[word.group(1)]
-        return dt.date(today.year if number <= today.month else today.year - 1, number, 1)
+        return dt.date(_year(word.group(2), number, today), number, 1)
     return None
 
 
