@@ -6,7 +6,9 @@ Nothing here runs at import time; `load_settings()` builds the object when asked
 from __future__ import annotations
 
 import getpass
+import json
 import os
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal, Self
@@ -64,6 +66,29 @@ def config_file() -> Path:
     if home is not None:
         return home / "config.toml"
     return _xdg("XDG_CONFIG_HOME", ".config") / "memo" / "config.toml"
+
+
+def remember(key: str, value: str, path: Path | None = None) -> Path:
+    """Write `key = "value"` at the top level of the config file (the app remembers a theme
+    chosen in its palette so), keeping every other line as the user wrote it."""
+    path = path or config_file()
+    lines = path.read_text(encoding="utf-8").splitlines() if path.exists() else []
+    entry = f"{key} = {json.dumps(value)}"  # a JSON string is a TOML basic string
+    said = re.compile(rf"^\s*{re.escape(key)}\s*=")
+    tables = next((n for n, text in enumerate(lines) if text.lstrip().startswith("[")), None)
+    top = len(lines) if tables is None else tables
+    found = next((n for n in range(top) if said.match(lines[n])), None)
+    if found is None:
+        while top and not lines[top - 1].strip():  # after the last setting, not the gap
+            top -= 1
+        lines.insert(top, entry)
+    else:
+        lines[found] = entry
+    path.parent.mkdir(parents=True, exist_ok=True)
+    written = path.with_name(path.name + ".tmp")
+    written.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    os.replace(written, path)
+    return path
 
 
 class Settings(BaseSettings):

@@ -129,3 +129,14 @@ def test_ci_runs_the_readme_test_command() -> None:
     command = "pip install -e '.[test]' && pytest"
     assert command in readme and command in ci
     assert "pip install . && memo --demo" in readme
+
+
+def test_a_remembered_setting_is_written_once_at_the_top_level(tmp_path: Path) -> None:
+    from memo_tui.settings import remember
+
+    path = tmp_path / "new" / "config.toml"
+    remember("theme", "nord", path)
+    assert path.read_text() == 'theme = "nord"\n'
+    path.write_text('theme = "nord"  # mine\n[keymap]\n"pane.ask" = "a"\n')
+    remember("theme", 'a "quoted" one', path)
+    assert path.read_text() == 'theme = "a \\"quoted\\" one"\n[keymap]\n"pane.ask" = "a"\n'

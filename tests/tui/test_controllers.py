@@ -4,14 +4,17 @@ shown, even when another edit cancels the worker that was writing it."""
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 from typing import Any
 
 import pytest
+from support.services import offline
 from support.tui import drive, until
 from textual.widgets import Input
 
 from memo_tui.core.projects import ProjectService
 from memo_tui.core.services import Services
+from memo_tui.settings import Settings
 from memo_tui.ui import dialogs
 from memo_tui.ui.app import MemoApp
 from memo_tui.ui.widgets.projects import ProjectsPane
@@ -49,3 +52,30 @@ def test_a_write_cut_off_by_the_next_edit_still_lands_and_is_listed(
 
     drive(app, script)
     assert [p.name for p in services.store.projects.all()].count("Harbour Lights") == 1
+
+
+def test_a_theme_chosen_in_the_app_is_kept_in_the_config_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The palette's "Change theme" sets the app's theme; the config file keeps it, and
+    keeps everything the user wrote there."""
+    config = tmp_path / "home" / "config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text('# mine\nanimations = false\n\n[keymap]\n"pane.ask" = "a"\n')
+    built = offline(tmp_path, monkeypatch)
+    app = MemoApp(built)
+
+    async def script(pilot: Any) -> None:
+        assert app.theme == "textual-dark"  # as configured: nothing written for it
+        assert "theme" not in config.read_text()
+        app.theme = "nord"  # what the palette's Change theme does
+        await until(pilot, lambda: 'theme = "nord"' in config.read_text(), "the theme saved")
+
+    drive(app, script)
+    built.close()
+    assert config.read_text() == (
+        '# mine\nanimations = false\ntheme = "nord"\n\n[keymap]\n"pane.ask" = "a"\n'
+    )
+    monkeypatch.setenv("MEMO_HOME", str(tmp_path / "home"))
+    again = Settings()
+    assert (again.theme, again.keymap) == ("nord", {"pane.ask": "a"})

@@ -18,6 +18,8 @@ from memo_tui.ui.controllers.base import Controller
 from memo_tui.ui.text import line
 
 if TYPE_CHECKING:
+    from textual.theme import Theme
+
     from memo_tui.core.services import Services
     from memo_tui.settings import Settings
 
@@ -84,6 +86,18 @@ class StartupController(Controller):
         app.controllers.jobs.catch_up()
         app.set_interval(app.WATCH_EVERY_S, app.controllers.lists.watch)
 
+    def _theme_chosen(self, theme: Theme) -> None:
+        """A theme picked in the palette is the one the app starts with next time."""
+        self.run_thread(self._remember_theme, theme.name, group="settings")
+
+    def _remember_theme(self, name: str) -> None:
+        from memo_tui.settings import remember
+
+        try:
+            remember("theme", name)
+        except OSError as error:
+            self.from_thread(self.say, f"The theme was not saved: {error}")
+
     def _apply(self, settings: Settings) -> None:
         """Theme, animation and the user's keymap (a binding id it names that no key has is
         reported, and left out)."""
@@ -91,6 +105,7 @@ class StartupController(Controller):
         app.animation_level = "full" if settings.animations else "none"
         if settings.theme in app.available_themes:
             app.theme = settings.theme
+            app.theme_changed_signal.subscribe(app, self._theme_chosen)
         else:
             app.notify(
                 f"Unknown theme {settings.theme!r}; try one of: "
