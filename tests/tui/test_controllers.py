@@ -4,6 +4,7 @@ shown, even when another edit cancels the worker that was writing it."""
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -79,3 +80,29 @@ def test_a_theme_chosen_in_the_app_is_kept_in_the_config_file(
     monkeypatch.setenv("MEMO_HOME", str(tmp_path / "home"))
     again = Settings()
     assert (again.theme, again.keymap) == ("nord", {"pane.ask": "a"})
+
+
+def test_the_status_line_cuts_model_names_and_keeps_f1_help_at_80_columns() -> None:
+    from memo_tui.core.views.lists import StatusCounts
+    from memo_tui.ui.controllers.lists import _status
+
+    long = StatusCounts(
+        provider="openai",
+        model="qwen2.5-coder-1.5b-instruct-q4_k_m-with-a-long-local-name.gguf",
+        search="sentence-transformers/all-MiniLM-L6-v2:int8",
+        waiting_names=2,
+        proposed_changes=1,
+        to_review=1,
+        spend_microdollars=1_230_000,
+    )
+    said = _status(long, 80).text.plain  # what waits and F1 help come first
+    assert said == "2 names to settle (w) | 1 change to review (v) | today $1.23 | F1 help"
+    calm = replace(long, waiting_names=0, proposed_changes=0, to_review=0)
+    said = _status(calm, 80).text.plain
+    assert len(said) <= 78 and said.endswith(" | today $1.23 | F1 help")
+    assert said.startswith("openai qwen2.5-coder") and said.count("…") == 2
+    wide = _status(long, 200).text.plain
+    assert long.model in wide and long.search in wide and "…" not in wide
+    said = _status(calm, 120).text.plain
+    assert said.startswith(f"openai {long.model} | ") and said.endswith("F1 help")
+    assert len(said) <= 118

@@ -42,6 +42,7 @@ class Status:
 
 class ListsController(Controller):
     data_version: int | None = None  # the store as the lists last showed it
+    counts: StatusCounts | None = None  # what the status line last said, to cut it again
     lists: Lists | None = None  # what they show
 
     def _panes(self) -> list[ListPane]:
@@ -73,7 +74,8 @@ class ListsController(Controller):
         }
         # The first load: earlier sessions' questions, to ask again.
         past = past_questions(self.services) if first else None
-        status = _status(read_status(self.services))
+        self.counts = read_status(self.services)
+        status = _status(self.counts, width)
         if get_current_worker().is_cancelled:  # a newer refresh is under way: its rows win
             return
         self.lists = lists  # a resize cuts these again
@@ -122,6 +124,9 @@ class ListsController(Controller):
         rows = {pane: pane.fill(lists, width) for pane in panes}
         if not get_current_worker().is_cancelled:
             self.from_thread(self._rows, rows)
+            if self.counts is not None:
+                status = _status(self.counts, width).text
+                self.from_thread(self.app.query_one("#status", Static).update, status)
 
     @staticmethod
     def _rows(rows: dict[ListPane, list[Row]]) -> None:
@@ -148,14 +153,39 @@ class ListsController(Controller):
             self.from_thread(self.app.refresh_pages)
 
 
-def _status(counts: StatusCounts) -> Status:
-    """The status line: the model answering, the search, what waits, today's spend."""
-    model = f" {counts.model}" if counts.model else ""
-    parts = [f"{counts.provider}{model}", counts.search]
+def _status(counts: StatusCounts, width: int) -> Status:
+    """The status line: the model answering, the search, what waits, today's spend, and
+    "F1 help" last. At the terminal's width the model's and the search's names give way
+    (cut short with "…"), never the rest."""
+    waiting = []
     if counts.waiting_names:
-        parts.append(f"{plural(counts.waiting_names, 'name')} to settle (w)")
+        waiting.append(f"{plural(counts.waiting_names, 'name')} to settle (w)")
     if counts.proposed_changes:  # what memo applied on its own is said when captured; v shows it
-        parts.append(f"{plural(counts.proposed_changes, 'change')} to review (v)")
-    parts.append(f"today ${counts.spend_microdollars / 1e6:.2f}")
-    parts.append("F1 help")
-    return Status(line("  |  ".join(parts)), counts.waiting_names, counts.to_review)
+        waiting.append(f"{plural(counts.proposed_changes, 'change')} to review (v)")
+    tail = [*waiting, f"today ${counts.spend_microdollars / 1e6:.2f}", "F1 help"]
+    fits = width - 2  # (the bar's padding)
+    named = [f"{counts.provider} {counts.model}".strip(), counts.search]
+    sep = SEPARATOR if len(SEPARATOR.join([*named, *tail])) <= fits else " | "
+    text = sep.join([*_named_to_fit(named, fits - len(sep.join(tail)), sep), *tail])
+    return Status(line(text), counts.waiting_names, counts.to_review)
+
+
+def _named_to_fit(named: list[str], room: int, sep: str) -> list[str]:
+    """The model's and the search's names in `room` (each with its separator): cut short
+    with "…", the search's left out before the model's, both when there is no room."""
+    model, search = named
+    if len(model) + len(search) + 2 * len(sep) <= room:
+        return named
+    room -= 2 * len(sep)
+    if room >= 24:
+        search = _cut(search, max(10, room - len(model)))
+        return [_cut(model, room - len(search)), search]
+    room += len(sep)  # the search left out: one separator fewer
+    return [_cut(model, room)] if room >= 8 else []
+
+
+SEPARATOR = "  |  "
+
+
+def _cut(text: str, room: int) -> str:
+    return text if len(text) <= room else text[: room - 1].rstrip() + "…"
