@@ -27,6 +27,7 @@ from memo_tui import (
     cli_notes,
     cli_people,
     cli_projects,
+    cli_serve,
     render,
 )
 from memo_tui.core.safety import sanitize_line
@@ -90,6 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli_notes.add_parsers(commands, common)
 
     cli_mcp.add_parser(commands, common)
+    cli_serve.add_parser(commands, common)
     cli_bench.add_parser(commands, common)
     return parser
 
@@ -278,7 +280,10 @@ def _follow_the_terminal() -> None:
 
 
 def _interactive(args: argparse.Namespace) -> bool:
-    """In a terminal (not piped, not --json): `memo` opens the app."""
+    """In a terminal (not piped, not --json), or in a browser tab `memo serve` opened:
+    `memo` opens the app."""
+    if "web_driver" in os.environ.get("TEXTUAL_DRIVER", ""):
+        return True
     return sys.stdin.isatty() and sys.stdout.isatty() and not getattr(args, "json", False)
 
 
@@ -316,6 +321,7 @@ _HANDLERS: dict[str, Handler] = {
     "facts": cli_facts.facts,
     "doctor": cli_doctor.doctor,
     "mcp": cli_mcp.mcp,
+    "serve": cli_serve.serve,
     "costs": _costs,
     "backfill": _backfill,
     "ask": cli_ask.ask,
