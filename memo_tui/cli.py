@@ -21,6 +21,7 @@ from memo_tui import (
     cli_bench,
     cli_doctor,
     cli_email,
+    cli_export,
     cli_facts,
     cli_history,
     cli_mcp,
@@ -92,6 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     cli_mcp.add_parser(commands, common)
     cli_serve.add_parser(commands, common)
+    cli_export.add_parser(commands, common)
     cli_bench.add_parser(commands, common)
     return parser
 
@@ -322,6 +324,7 @@ _HANDLERS: dict[str, Handler] = {
     "doctor": cli_doctor.doctor,
     "mcp": cli_mcp.mcp,
     "serve": cli_serve.serve,
+    "export": cli_export.export,
     "costs": _costs,
     "backfill": _backfill,
     "ask": cli_ask.ask,

@@ -1,0 +1,53 @@
+"""`memo export markdown DIR`: the record as notes for an Obsidian-style vault."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from memo_tui import render
+from memo_tui.core.safety import sanitize_line
+
+if TYPE_CHECKING:
+    from memo_tui.core.services import Services
+
+EXIT_OK, EXIT_REFUSED = 0, 1
+
+
+def add_parser(commands: Any, common: argparse.ArgumentParser) -> None:
+    export = commands.add_parser("export", help="the record as files: Markdown for a vault")
+    kinds = export.add_subparsers(dest="export_command", metavar="KIND", required=True)
+    markdown = kinds.add_parser(
+        "markdown",
+        parents=[common],
+        help="a note per meeting, person and project, and a decision log; a re-run rewrites "
+        "only what memo wrote and you left as it was",
+    )
+    markdown.add_argument("folder", type=Path, metavar="DIR")
+    markdown.add_argument(
+        "--transcripts", action="store_true", help="each meeting's lines in its note too"
+    )
+
+
+def export(args: argparse.Namespace, services: Services) -> int:
+    from memo_tui.core.export.markdown import notes
+    from memo_tui.core.export.vault import write_notes
+
+    try:
+        done = write_notes(args.folder, notes(services, args.transcripts))
+    except OSError as error:
+        render.warn(f"memo export: {error}")
+        return EXIT_REFUSED
+    if args.json:
+        render.emit_json(
+            {"written": done.written, "unchanged": done.unchanged, "skipped": done.skipped}
+        )
+        return EXIT_OK
+    print(
+        f"{len(done.written)} written, {len(done.unchanged)} unchanged, "
+        f"{len(done.skipped)} skipped in {sanitize_line(str(args.folder))}"
+    )
+    for path in done.skipped:
+        print(f"  skipped {sanitize_line(path)}: changed since memo wrote it (yours now)")
+    return EXIT_OK

@@ -1,0 +1,1 @@
+"""The record out, as files a user keeps: Markdown notes for a vault."""

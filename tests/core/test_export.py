@@ -1,0 +1,71 @@
+"""`memo export markdown`: a vault of notes whose links all land, re-runs that rewrite only
+what memo wrote and the user left alone, and names that stay inside the folder."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from memo_tui.core.export.markdown import notes
+from memo_tui.core.export.vault import MANIFEST, safe_name, write_notes
+from memo_tui.core.services import Services
+
+
+def files(folder: Path) -> dict[str, str]:
+    return {str(p.relative_to(folder)): p.read_text() for p in folder.rglob("*.md") if p.is_file()}
+
+
+def test_every_link_in_the_vault_names_a_note_and_the_front_matter_is_there(
+    services: Services, tmp_path: Path
+) -> None:
+    vault = tmp_path / "vault"
+    done = write_notes(vault, notes(services))
+    written = files(vault)
+    assert sorted(done.written) == sorted(written) and not done.skipped
+    stems = {Path(path).stem for path in written}
+    links = {link for text in written.values() for link in re.findall(r"\[\[([^\]]+)\]\]", text)}
+    assert links and links <= stems  # every [[link]] lands on a note of the vault
+    meetings = [p for p in written if p.startswith("meetings/")]
+    assert len(meetings) == len(services.store.captures.all())
+    kickoff = next(written[p] for p in meetings if "Atlas kickoff" in p)
+    front = kickoff.split("---\n")[1]
+    assert 'date: "2026-09-08"' in front and '  - "[[Priya Natarajan]]"' in front
+    assert '  - "[[Atlas]]"' in front and "memo_id: 1" in front
+    assert "## Decisions\n- We're moving Atlas to Postgres" in kickoff
+    assert "decided by [[Priya Natarajan]] (L38)" in kickoff
+    assert "people/Priya Natarajan.md" in written and "projects/Beacon.md" in written
+    log = written["Decision log.md"]
+    assert "*(replaced by a later decision)*" in log  # the demo's moved Beacon rollout
+
+
+def test_a_re_export_keeps_the_users_edits_and_files_and_deletes_nothing(
+    services: Services, tmp_path: Path
+) -> None:
+    vault = tmp_path / "vault"
+    write_notes(vault, notes(services))
+    again = write_notes(vault, notes(services))
+    assert not again.written and not again.skipped and again.unchanged
+
+    mine = vault / "people" / "Tom Adeyemi.md"
+    mine.write_text(mine.read_text() + "\nMy own note about Tom.\n")
+    (vault / "ideas.md").write_text("not memo's\n")
+    (vault / "projects" / "Atlas.md").unlink()  # gone: memo writes it again
+    third = write_notes(vault, notes(services, transcripts=True))
+    assert "people/Tom Adeyemi.md" in third.skipped
+    assert "projects/Atlas.md" in third.written
+    assert all(p.startswith("meetings/") for p in third.written if p != "projects/Atlas.md")
+    assert mine.read_text().endswith("My own note about Tom.\n")
+    assert (vault / "ideas.md").read_text() == "not memo's\n"
+    manifest: dict[str, Any] = json.loads((vault / MANIFEST).read_text())
+    assert "ideas.md" not in manifest and "people/Tom Adeyemi.md" in manifest
+    kickoff = next((vault / "meetings").glob("*Atlas kickoff*"))
+    assert "## Transcript" in kickoff.read_text()
+
+
+def test_names_from_titles_stay_one_safe_part() -> None:
+    assert safe_name("../../etc/passwd") == "etc passwd"
+    assert safe_name(".hidden\x1b[31m red") == "hidden 31m red"
+    assert safe_name("Q3: plan | [[x]] #1?") == "Q3 plan x 1"
+    assert safe_name("") == "untitled" and len(safe_name("a" * 500)) == 120
