@@ -1,4 +1,5 @@
-"""`memo export markdown DIR`: the record as notes for an Obsidian-style vault."""
+"""`memo export markdown|adr DIR`: the record as notes for an Obsidian-style vault, or its
+decisions as decision records."""
 
 from __future__ import annotations
 
@@ -16,7 +17,9 @@ EXIT_OK, EXIT_REFUSED = 0, 1
 
 
 def add_parser(commands: Any, common: argparse.ArgumentParser) -> None:
-    export = commands.add_parser("export", help="the record as files: Markdown for a vault")
+    export = commands.add_parser(
+        "export", help="the record as files: Markdown for a vault, or decision records"
+    )
     kinds = export.add_subparsers(dest="export_command", metavar="KIND", required=True)
     markdown = kinds.add_parser(
         "markdown",
@@ -28,14 +31,24 @@ def add_parser(commands: Any, common: argparse.ArgumentParser) -> None:
     markdown.add_argument(
         "--transcripts", action="store_true", help="each meeting's lines in its note too"
     )
+    adr = kinds.add_parser(
+        "adr",
+        parents=[common],
+        help="a decision record (MADR) per decision: status, superseded-by links, reasons",
+    )
+    adr.add_argument("folder", type=Path, metavar="DIR")
 
 
 def export(args: argparse.Namespace, services: Services) -> int:
-    from memo_tui.core.export.markdown import notes
+    from memo_tui.core.export import adr, markdown
     from memo_tui.core.export.vault import write_notes
 
+    if args.export_command == "adr":
+        made = adr.records(services.store)
+    else:
+        made = markdown.notes(services, args.transcripts)
     try:
-        done = write_notes(args.folder, notes(services, args.transcripts))
+        done = write_notes(args.folder, made)
     except OSError as error:
         render.warn(f"memo export: {error}")
         return EXIT_REFUSED

@@ -69,3 +69,28 @@ def test_names_from_titles_stay_one_safe_part() -> None:
     assert safe_name(".hidden\x1b[31m red") == "hidden 31m red"
     assert safe_name("Q3: plan | [[x]] #1?") == "Q3 plan x 1"
     assert safe_name("") == "untitled" and len(safe_name("a" * 500)) == 120
+
+
+def test_each_decision_is_a_record_and_a_replaced_one_links_its_successor(
+    services: Services, tmp_path: Path
+) -> None:
+    from memo_tui.core.export.adr import records
+
+    store = services.store
+    decisions = store.captures.decisions([c.id for c in store.captures.all()])
+    folder = tmp_path / "adr"
+    done = write_notes(folder, records(store))
+    written = files(folder)
+    assert len(written) == len(decisions) == len(done.written)
+    by_id = {int(path[:4]): text for path, text in written.items()}
+    for decision in decisions:
+        text = by_id[decision.id]
+        assert f"## Decision Outcome\n\n{decision.description}" in text
+        if decision.status == "superseded":
+            target = re.search(r"\* Status: superseded by \[[^\]]+\]\(([^)]+)\)", text)
+            assert target and (folder / target.group(1)).exists()
+            assert target.group(1).startswith(f"{decision.superseded_by:04d}-")
+        else:
+            assert "* Status: accepted" in text
+    assert any(d.status == "superseded" for d in decisions)
+    assert not write_notes(folder, records(store)).written  # a re-run changes nothing

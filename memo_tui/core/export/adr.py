@@ -1,0 +1,61 @@
+"""Decisions as architecture decision records (`memo export adr DIR`), in the MADR style:
+one file per decision, named by memo's id so a re-export finds it again, with its status
+(accepted; superseded by the record that replaced it; retracted), where and by whom it was
+decided, the words it was decided in, and its reasons as consequences."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from memo_tui.core.export.vault import Note, safe_name
+from memo_tui.core.safety import sanitize_line
+
+if TYPE_CHECKING:
+    from store import CaptureSummary, DecisionRecord, Store
+
+TITLE_WORDS = 10  # a record's title: the decision's first words
+
+
+def records(store: Store) -> list[Note]:
+    """A record per decision, oldest meeting first."""
+    captures = {c.id: c for c in store.captures.all()}
+    decisions = store.captures.decisions(list(captures))
+    names = {d.id: _name(d) for d in decisions}
+    return [_record(d, captures[d.capture_id], names) for d in decisions]
+
+
+def _name(decision: DecisionRecord) -> str:
+    words = re.findall(r"[\w'’-]+", decision.description)[:TITLE_WORDS]
+    return f"{decision.id:04d}-" + safe_name(" ".join(words) or "decision").replace(" ", "-")
+
+
+def _record(decision: DecisionRecord, capture: CaptureSummary, names: dict[int, str]) -> Note:
+    day = capture.occurred_at or capture.captured_at[:10]
+    title = " ".join(decision.description.split()[:TITLE_WORDS])
+    lines = [f"# {title}", "", f"* Status: {_status(decision, names)}", f"* Date: {day}"]
+    who = decision.person_name or decision.decided_by
+    if who:
+        lines.append(f"* Deciders: {who}")
+    where = f"L{decision.line_start}" if decision.line_start is not None else "its text"
+    if decision.line_end not in (None, decision.line_start):
+        where += f"-{decision.line_end}"
+    lines += [
+        "",
+        "## Context and Problem Statement",
+        "",
+        f"Decided in {capture.title} ({day}, capture {capture.id}, {where}).",
+    ]
+    if decision.evidence_quote:
+        lines += ["", f"> {decision.evidence_quote}"]
+    lines += ["", "## Decision Outcome", "", decision.description, "", "## Consequences", ""]
+    lines.append(decision.reasoning or "No reasons were recorded with it.")
+    text = "\n".join(sanitize_line(line) for line in lines) + "\n"
+    return Note(f"{names[decision.id]}.md", text)
+
+
+def _status(decision: DecisionRecord, names: dict[int, str]) -> str:
+    if decision.status == "superseded":
+        later = names.get(decision.superseded_by or 0)
+        return f"superseded by [{later}]({later}.md)" if later else "superseded"
+    return "rejected (retracted)" if decision.status == "retracted" else "accepted"
