@@ -27,6 +27,25 @@ def add_parser(commands: Any, common: argparse.ArgumentParser) -> None:
     )
 
 
+def _embedding_problems(settings: Settings, runs_as: str, stored: str | None) -> list[str]:
+    """What keeps search from using vectors, each with the setting that fixes it."""
+    path = settings.embed_model_path
+    problems = []
+    if path is None and not settings.embed_download:
+        problems.append(
+            "no embedding model here, so search is keyword-only: set MEMO_EMBED_MODEL_PATH to "
+            f"a local copy of {settings.embed_model} (a folder with model.onnx), or "
+            "MEMO_EMBED_DOWNLOAD=1 to fetch it once"
+        )
+    elif path is not None and not (path / "model.onnx").is_file():
+        problems.append(
+            f"MEMO_EMBED_MODEL_PATH={path} holds no model.onnx: point it at the model's folder"
+        )
+    if stored and stored != runs_as:
+        problems.append(f"the vectors come from {stored}: run memo backfill")
+    return problems
+
+
 def doctor(args: argparse.Namespace, services: Services) -> int:
     """The store, the provider and the embedding model; exit 1 when the provider has a
     problem (its server unreachable, a model it does not list, a setting missing)."""
@@ -45,9 +64,7 @@ def doctor(args: argparse.Namespace, services: Services) -> int:
             "stored_space": stored,  # the model that made the vectors
             # Not an exit-code problem: search is keyword-only until they are made again
             # (the app does it by itself at start).
-            "problems": [f"the vectors come from {stored}: run memo backfill"]
-            if stored and stored != runs_as
-            else [],
+            "problems": _embedding_problems(settings, runs_as, stored),
             "model_path": str(model_path) if model_path else None,
             "model_path_ok": bool(model_path and (model_path / "model.onnx").is_file()),
             "fastembed_installed": importlib.util.find_spec("fastembed") is not None,

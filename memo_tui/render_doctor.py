@@ -44,6 +44,8 @@ def print_doctor(stats: StoreStats, report: dict[str, Any]) -> None:
     for problem in provider["problems"]:
         print(f"  problem: {sanitize_line(problem)}")
     state = "model found" if embedding["model_path_ok"] else "no local model path"
+    if embedding["model_path"] and not embedding["model_path_ok"]:
+        state = "no model.onnx there"
     print(f"embeddings   {sanitize_line(embedding['runs_as'])} ({state}); vectors {stats.vectors}")
     for problem in embedding["problems"]:
         print(f"  problem: {sanitize_line(problem)}")

@@ -281,12 +281,26 @@ def test_doctor_names_the_model_as_it_runs_and_says_when_vectors_are_another_mod
     embedding = memo("--db", str(db), "doctor", "--json", extra_env=local).json()["embedding"]
     assert embedding["runs_as"] == f"{embedding['model']}:int8"
     assert embedding["stored_space"] == "someone/else-model"
-    assert embedding["problems"] == ["the vectors come from someone/else-model: run memo backfill"]
+    assert (
+        embedding["problems"][-1] == "the vectors come from someone/else-model: run memo backfill"
+    )
     plain = memo("--db", str(db), "doctor", extra_env=local)
     assert f"embeddings   {embedding['model']}:int8" in plain.stdout
     assert "the vectors come from someone/else-model: run memo backfill" in plain.stdout
     full = memo("--db", str(db), "doctor", "--json", extra_env={**local, "MEMO_EMBED_INT8": "0"})
     assert full.json()["embedding"]["runs_as"] == embedding["model"]
+
+
+def test_doctor_names_the_setting_that_gives_search_its_vectors(memo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    db = str(tmp_path / "memo.db")
+    none = memo("--db", db, "doctor", "--offline", "--json").json()["embedding"]["problems"]
+    assert len(none) == 1 and "set MEMO_EMBED_MODEL_PATH to a local copy" in none[0]
+    assert "MEMO_EMBED_DOWNLOAD=1 to fetch it once" in none[0]
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    said = memo("--db", db, "doctor", "--offline", extra_env={"MEMO_EMBED_MODEL_PATH": str(empty)})
+    assert "(no model.onnx there)" in said.stdout
+    assert f"MEMO_EMBED_MODEL_PATH={empty} holds no model.onnx" in said.stdout
 
 
 def test_db_defaults_to_memo_db_env_then_memo_home(memo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
