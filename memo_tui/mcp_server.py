@@ -35,7 +35,10 @@ MOST = 50  # items one call returns at most
 MOST_LINES = 200  # a meeting's lines one call returns at most
 
 Limit = Annotated[int, Field(ge=1, le=MOST, description=f"at most this many (1-{MOST})")]
-Offset = Annotated[int, Field(ge=0, description="skip this many (for the next page)")]
+Offset = Annotated[
+    int, Field(ge=0, le=10_000, description="skip this many (next_offset, for the next page)")
+]
+SEARCHED = 200  # a search ranks at most this many: its pages end there
 Day = Annotated[str | None, Field(description="YYYY-MM-DD", pattern=r"^\d{4}-\d{2}-\d{2}$")]
 
 
@@ -126,20 +129,23 @@ class Tools:
         read = read_filter(options, services.store)
         if read.problems:
             raise ToolError("; ".join(read.problems))
+        if offset >= SEARCHED:
+            raise ToolError(f"a search ranks its best {SEARCHED}: narrow it instead of paging on")
         embedder = None if services.embed.unavailable else services.embed.embedder
         found = hybrid_search(
             services.store,
             embedder,
             query,
             read.flt,
-            limit=offset + limit,
+            limit=min(offset + limit + 1, SEARCHED),  # one more: is there a next page?
             min_similarity=services.settings.min_similarity,
             index=services.vectors,
         )
         facts = [hit.fact for hit in found.hits]
         people = services.store.facts.people_of(facts)
         listed = [render.fact_json(f, people.get(f.fact_key)) for f in facts]
-        return _page(listed, limit, offset, "facts") | {"search": found.mode}
+        page = _page(listed, limit, offset, "facts")
+        return page | {"total": None, "search": found.mode}  # (ranked: no total to give)
 
     async def ask(
         self, question: Annotated[str, Field(min_length=1, description="a question")]

@@ -77,6 +77,9 @@ def test_an_mcp_client_lists_read_only_tools_and_reads_the_record(services: Serv
         seen["tools"] = {t.name: t for t in listed}
         found = await called(client, "search_facts", query="Postgres", limit=3)
         seen["found"] = found
+        seen["next"] = await called(
+            client, "search_facts", query="Postgres", limit=3, offset=found["next_offset"]
+        )
         first = found["facts"][0]
         start, end = first["lines"]
         seen["lines"] = await called(
@@ -107,6 +110,9 @@ def test_an_mcp_client_lists_read_only_tools_and_reads_the_record(services: Serv
     found = seen["found"]
     assert 1 <= len(found["facts"]) <= 3 and "data to read" in found["note"]
     assert any("postgres" in f["text"].lower() for f in found["facts"])
+    assert found["next_offset"] == 3 and seen["next"]["facts"]
+    first_page = {(f["fact_type"], f["fact_id"]) for f in found["facts"]}
+    assert first_page.isdisjoint((f["fact_type"], f["fact_id"]) for f in seen["next"]["facts"])
     quoted = " ".join(line["text"] for line in seen["lines"]["lines"]).lower()
     assert seen["lines"]["lines"][0]["n"] == found["facts"][0]["lines"][0]
     assert "postgres" in quoted
