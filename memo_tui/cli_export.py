@@ -49,18 +49,25 @@ def export(args: argparse.Namespace, services: Services) -> int:
         made = markdown.notes(services, args.transcripts)
     try:
         done = write_notes(args.folder, made)
-    except OSError as error:
+    except (OSError, ValueError) as error:
         render.warn(f"memo export: {error}")
         return EXIT_REFUSED
     if args.json:
         render.emit_json(
-            {"written": done.written, "unchanged": done.unchanged, "skipped": done.skipped}
+            {
+                "written": done.written,
+                "unchanged": done.unchanged,
+                "skipped": done.skipped,
+                "failed": done.failed,
+            }
         )
-        return EXIT_OK
+        return EXIT_REFUSED if done.failed else EXIT_OK
     print(
         f"{len(done.written)} written, {len(done.unchanged)} unchanged, "
         f"{len(done.skipped)} skipped in {sanitize_line(str(args.folder))}"
     )
     for path in done.skipped:
         print(f"  skipped {sanitize_line(path)}: changed since memo wrote it (yours now)")
-    return EXIT_OK
+    for path, why in done.failed.items():
+        render.warn(f"memo export: {sanitize_line(path)} not written: {sanitize_line(why)}")
+    return EXIT_REFUSED if done.failed else EXIT_OK

@@ -68,7 +68,8 @@ def test_names_from_titles_stay_one_safe_part() -> None:
     assert safe_name("../../etc/passwd") == "etc passwd"
     assert safe_name(".hidden\x1b[31m red") == "hidden 31m red"
     assert safe_name("Q3: plan | [[x]] #1?") == "Q3 plan x 1"
-    assert safe_name("") == "untitled" and len(safe_name("a" * 500)) == 120
+    assert safe_name("") == "untitled" and len(safe_name("a" * 500)) == 150
+    assert len(safe_name("会" * 100).encode()) == 150  # bytes, whole characters
 
 
 def test_each_decision_is_a_record_and_a_replaced_one_links_its_successor(
@@ -94,3 +95,30 @@ def test_each_decision_is_a_record_and_a_replaced_one_links_its_successor(
             assert "* Status: accepted" in text
     assert any(d.status == "superseded" for d in decisions)
     assert not write_notes(folder, records(store)).written  # a re-run changes nothing
+
+
+def test_long_and_twin_titles_get_their_own_files_and_one_failure_stops_nothing(
+    services: Services, tmp_path: Path
+) -> None:
+    long = "Quarterly planning for the northern depots and the " + "very " * 30 + "long tail"
+    made = [
+        services.capture.capture_text(f"Ana: We decided {n}.\n", f"{long}.txt", "txt")
+        for n in ("one thing", "another thing")
+    ]
+    wide = services.capture.capture_text("Ana: 好。\n", "会议" * 120 + ".txt", "txt")
+    assert all(r.ok for r in [*made, wide])
+    vault = tmp_path / "vault"
+    elsewhere = tmp_path / "people-elsewhere"
+    elsewhere.mkdir()
+    vault.mkdir()
+    (vault / "people").symlink_to(elsewhere)  # a vault's own link: the user's to make
+    (vault / "Decision log.md").mkdir()  # a file memo cannot write
+    done = write_notes(vault, notes(services))
+    assert list(done.failed) == ["Decision log.md"]
+    ids = {r.capture_id for r in [*made, wide]}
+    meetings = [p for p in done.written if any(p.endswith(f"({i}).md") for i in ids)]
+    assert len(meetings) == 3  # the twins apart, the wide one written
+    assert all(len(Path(p).name.encode()) <= 160 for p in meetings)
+    assert any(elsewhere.iterdir())  # people's notes went through the link
+    assert "Decision log.md" not in json.loads((vault / MANIFEST).read_text())
+    assert set(done.written) <= set(json.loads((vault / MANIFEST).read_text()))

@@ -49,7 +49,8 @@ def _names(store: Store, captures: list[CaptureSummary]) -> Names:
         named: dict[int, str] = {}
         for key, name in pairs:
             stem = safe_name(name)
-            named[key] = stem if stem not in named.values() else f"{stem} ({key})"
+            taken = {n.casefold() for n in named.values()}  # (file systems that fold case)
+            named[key] = stem if stem.casefold() not in taken else f"{stem} ({key})"
         return named
 
     projects = unique((p.id, p.name) for p in store.projects.all())
@@ -59,7 +60,7 @@ def _names(store: Store, captures: list[CaptureSummary]) -> Names:
         for meeting in detail.captures if detail else []:
             projects_of.setdefault(meeting.id, []).append(name)
     return Names(
-        meetings={c.id: safe_name(f"{_day(c)} {c.title} ({c.id})") for c in captures},
+        meetings={c.id: f"{safe_name(f'{_day(c)} {c.title}')} ({c.id})" for c in captures},
         people=unique((p.id, p.name) for p in store.people.all()),
         projects=projects,
         projects_of=projects_of,
@@ -76,9 +77,9 @@ def _front(fields: dict[str, object]) -> str:
     for key, value in fields.items():
         if isinstance(value, list):
             lines.append(f"{key}:" if value else f"{key}: []")
-            lines += [f"  - {json.dumps(item, ensure_ascii=False)}" for item in value]
+            lines += [f"  - {json.dumps(item)}" for item in value]
         else:
-            lines.append(f"{key}: {json.dumps(value, ensure_ascii=False)}")
+            lines.append(f"{key}: {json.dumps(value)}")  # (\u escapes: YAML reads them)
     return "\n".join([*lines, "---", ""])
 
 

@@ -15,10 +15,10 @@ import os
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 MANIFEST = ".memo-export.json"
-LONGEST_NAME = 120  # characters of a file's stem
+LONGEST_NAME = 150  # bytes of a file's stem in UTF-8 (file systems count bytes, to 255)
 
 
 @dataclass(frozen=True)
@@ -34,6 +34,7 @@ class Written:
     written: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # the user's edits (or files), kept
+    failed: dict[str, str] = field(default_factory=dict)  # path: why it could not be written
 
 
 def safe_name(text: str) -> str:
@@ -42,40 +43,53 @@ def safe_name(text: str) -> str:
     text = "".join(" " if unicodedata.category(c).startswith("C") else c for c in text)
     text = re.sub(r'[\\/:*?"<>|#^\[\]]+|\.{2,}', " ", text)  # path parts; what wiki links read
     text = re.sub(r"\s+", " ", text).strip().lstrip(".").strip()
-    return text[:LONGEST_NAME].rstrip() or "untitled"
+    cut = text.encode()[:LONGEST_NAME].decode(errors="ignore")  # never half a character
+    return cut.rstrip() or "untitled"
 
 
 def write_notes(folder: Path, notes: list[Note]) -> Written:
-    """Write `notes` under `folder` as the module says; the manifest last."""
+    """Write `notes` under `folder` as the module says. A file that cannot be written is
+    reported and the rest go on; the manifest is written whatever happened."""
     folder.mkdir(parents=True, exist_ok=True)
     manifest_path = folder / MANIFEST
     wrote: dict[str, str] = _read_manifest(manifest_path)
     done = Written()
-    for note in notes:
-        target = _inside(folder, note.path)
-        new = _digest(note.text.encode())
-        if target.exists():
-            now = _digest(target.read_bytes())
-            if now == new:
-                done.unchanged.append(note.path)
-                wrote[note.path] = new
-                continue
-            if wrote.get(note.path) != now:  # edited since memo wrote it, or never memo's
-                done.skipped.append(note.path)
-                continue
-        target.parent.mkdir(parents=True, exist_ok=True)
-        _replace(target, note.text)
-        wrote[note.path] = new
-        done.written.append(note.path)
-    _replace(manifest_path, json.dumps(wrote, indent=1, sort_keys=True) + "\n")
+    try:
+        for note in notes:
+            try:
+                _write(folder, note, wrote, done)
+            except (OSError, ValueError) as error:
+                done.failed[note.path] = str(error)
+    finally:
+        _replace(manifest_path, json.dumps(wrote, indent=1, sort_keys=True) + "\n")
     return done
 
 
-def _inside(folder: Path, relative: str) -> Path:
-    target = (folder / relative).resolve()
-    if folder.resolve() not in target.parents:
+def _write(folder: Path, note: Note, wrote: dict[str, str], done: Written) -> None:
+    target = folder / _inside(note.path)
+    new = _digest(note.text.encode())
+    if target.exists():
+        now = _digest(target.read_bytes())
+        if now == new:
+            done.unchanged.append(note.path)
+            wrote[note.path] = new
+            return
+        if wrote.get(note.path) != now:  # edited since memo wrote it, or never memo's
+            done.skipped.append(note.path)
+            return
+    target.parent.mkdir(parents=True, exist_ok=True)
+    _replace(target, note.text)
+    wrote[note.path] = new
+    done.written.append(note.path)
+
+
+def _inside(relative: str) -> PurePosixPath:
+    """The note's path, refused when it could leave the folder (the folder's own links,
+    say a symlinked people/ in a vault, are the user's to make)."""
+    path = PurePosixPath(relative)
+    if path.is_absolute() or ".." in path.parts or not path.parts:
         raise ValueError(f"{relative!r} is outside the export folder")
-    return target
+    return path
 
 
 def _read_manifest(path: Path) -> dict[str, str]:
