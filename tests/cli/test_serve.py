@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -88,3 +89,26 @@ def test_serve_warns_when_it_listens_beyond_this_machine(tmp_path: Path) -> None
     server.terminate()
     _, said = server.communicate(timeout=10)
     assert "anyone who can reach it can read and change this store" in said
+
+
+def test_serve_refuses_another_host_and_another_sites_page(
+    served: tuple[str, subprocess.Popen[str]],
+) -> None:
+    address, _ = served
+    port = address.rsplit(":", 1)[1]
+    rebound = urllib.request.Request(f"http://{address}/", headers={"Host": f"evil.test:{port}"})
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(rebound, timeout=10)
+    assert refused.value.code == 403
+
+    async def hijack() -> int:
+        async with aiohttp.ClientSession() as client:
+            try:
+                async with client.ws_connect(
+                    f"ws://{address}/ws", headers={"Origin": "http://evil.test"}
+                ):
+                    return 101
+            except aiohttp.WSServerHandshakeError as error:
+                return error.status
+
+    assert asyncio.run(hijack()) == 403
