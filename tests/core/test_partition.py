@@ -3,10 +3,13 @@ ten on clustered vectors; filtered searches and a store that changed stay exact.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+import pytest
 
 from memo_tui.core.recall.index import VectorIndex
 from memo_tui.core.recall.partition import Partition
@@ -84,3 +87,40 @@ def test_a_store_below_the_size_is_scanned_whole(store: Store) -> None:
     index = VectorIndex(store, min_vectors=0, partition_from=2_000)
     assert index.search(matrix[0].tolist(), FactFilter(), 3, -1.0) is not None
     assert not index.wait_partitioned(0) and index.kind == "exact"
+
+
+def test_one_partition_is_built_at_a_time_and_the_newest_copy_wins(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    matrix = clustered(3_000, 12, seed=6)
+    keys = with_vectors(store, matrix)
+    release, running, built = threading.Event(), [0], []
+    original = Partition.build.__func__  # type: ignore[attr-defined]
+
+    def held(cls: type[Partition], keys: Any, matrix: Any, seed: int = 0) -> Partition:
+        running[0] += 1
+        built.append(running[0])  # how many were running when this one began
+        release.wait(30)
+        try:
+            return original(cls, keys, matrix, seed)  # type: ignore[no-any-return]
+        finally:
+            running[0] -= 1
+
+    monkeypatch.setattr(Partition, "build", classmethod(held))
+    index = VectorIndex(store, min_vectors=0, partition_from=2_000)
+    query = matrix[0].tolist()
+    index.search(query, FactFilter(), 5, -1.0)  # the first copy: its build waits
+    for more in range(2):  # two more copies while it does
+        extra = clustered(10, 12, seed=10 + more)
+        newest = [(4 << 32) | (5_000 + 10 * more + i) for i in range(10)]
+        store.vectors.put_many(
+            [(key, extra[i].tobytes(), f"x{key}") for i, key in enumerate(newest)], "test-model"
+        )
+        index.search(query, FactFilter(), 5, -1.0)
+    release.set()
+    assert index.wait_partitioned(60)
+    assert built == [1, 1]  # the first, then only the newest: never two at once
+    assert index.kind.startswith("partitioned")
+    found = index.search(extra[-1].tolist(), FactFilter(), 1, -1.0)  # the newest copy's row
+    assert found is not None and found[0][0] == newest[-1]
+    assert index.search(query, FactFilter(), 1, -1.0) == [(keys[0], pytest.approx(1.0))]

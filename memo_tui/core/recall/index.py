@@ -47,6 +47,7 @@ class VectorIndex:
         self._loaded: tuple[Keys, Matrix] | None = None
         self._partition: tuple[tuple[str | None, int], Partition] | None = None
         self._partitioning: threading.Thread | None = None
+        self._waiting: tuple[tuple[str | None, int], tuple[Keys, Matrix]] | None = None
         self.partition_seconds = 0.0
 
     def _snapshot(self) -> tuple[Keys, Matrix] | None:
@@ -75,26 +76,42 @@ class VectorIndex:
             return loaded
 
     def _partition_later(self, epoch: tuple[str | None, int], loaded: tuple[Keys, Matrix]) -> None:
-        """Partition this copy in a thread of its own (a new copy starts a new one)."""
-
-        def build() -> None:
-            started = time.perf_counter()
-            partition = Partition.build(*loaded)
-            self.partition_seconds = time.perf_counter() - started
-            with self._lock:
-                if self._epoch == epoch:  # (else a newer copy came meanwhile: drop this one)
-                    self._partition = (epoch, partition)
-                    self._loaded = (partition.keys, partition.matrix)  # same rows, sorted
-
+        """Partition this copy in a thread of its own; while one is under way, the newest
+        copy waits for it (one build at a time: each holds a sorted copy of the vectors).
+        Called under the lock."""
         self._partition = None
-        self._partitioning = threading.Thread(target=build, name="memo-partition", daemon=True)
+        if self._partitioning is not None and self._partitioning.is_alive():
+            self._waiting = (epoch, loaded)
+            return
+        self._waiting = None
+        self._partitioning = threading.Thread(
+            target=self._build, args=(epoch, loaded), name="memo-partition", daemon=True
+        )
         self._partitioning.start()
 
+    def _build(self, epoch: tuple[str | None, int], loaded: tuple[Keys, Matrix]) -> None:
+        started = time.perf_counter()
+        partition = Partition.build(*loaded)
+        self.partition_seconds = time.perf_counter() - started
+        with self._lock:
+            if self._epoch == epoch:  # (else a newer copy came meanwhile: drop this one)
+                self._partition = (epoch, partition)
+                self._loaded = (partition.keys, partition.matrix)  # same rows, sorted
+            waiting, self._waiting = self._waiting, None
+            if waiting is not None and waiting[0] == self._epoch:
+                self._partitioning = threading.Thread(
+                    target=self._build, args=waiting, name="memo-partition", daemon=True
+                )
+                self._partitioning.start()
+
     def wait_partitioned(self, timeout: float | None = None) -> bool:
-        """Wait for a partition under way; whether the copy is partitioned now."""
-        building = self._partitioning
-        if building is not None:
-            building.join(timeout)
+        """Wait for the partitions under way; whether the copy is partitioned now."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while (building := self._partitioning) is not None and building.is_alive():
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                break
+            building.join(left)
         return self._partition is not None
 
     @property
