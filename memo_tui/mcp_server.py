@@ -170,6 +170,8 @@ class Tools:
         """A meeting's (or thread's) lines as stored, numbered as citations number them: at
         most 200 lines a call."""
         store = self.services.store
+        if end_line is not None and end_line < start_line:
+            raise ToolError(f"end_line {end_line} is before start_line {start_line}")
         summary = store.captures.get(capture_id)
         if summary is None:
             raise ToolError(f"no meeting {capture_id}: search_facts gives meetings' ids")

@@ -9,6 +9,7 @@ import getpass
 import json
 import os
 import re
+import threading
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal, Self
@@ -68,14 +69,24 @@ def config_file() -> Path:
     return _xdg("XDG_CONFIG_HOME", ".config") / "memo" / "config.toml"
 
 
+_REMEMBERING = threading.Lock()  # one write of the config file at a time
+_TABLE = re.compile(r"^\s*\[\[?[^\]\[=]+\]\]?\s*(?:#.*)?$")  # "[keymap]", "[[x]]"
+
+
 def remember(key: str, value: str, path: Path | None = None) -> Path:
     """Write `key = "value"` at the top level of the config file (the app remembers a theme
     chosen in its palette so), keeping every other line as the user wrote it."""
-    path = path or config_file()
-    lines = path.read_text(encoding="utf-8").splitlines() if path.exists() else []
+    with _REMEMBERING:
+        return _remember(key, value, path or config_file())
+
+
+def _remember(key: str, value: str, path: Path) -> Path:
+    old = path.read_bytes().decode("utf-8") if path.exists() else ""
+    newline = "\r\n" if "\r\n" in old else "\n"
+    lines = old.splitlines()
     entry = f"{key} = {json.dumps(value)}"  # a JSON string is a TOML basic string
     said = re.compile(rf"^\s*{re.escape(key)}\s*=")
-    tables = next((n for n, text in enumerate(lines) if text.lstrip().startswith("[")), None)
+    tables = next((n for n, text in enumerate(lines) if _TABLE.match(text)), None)
     top = len(lines) if tables is None else tables
     found = next((n for n in range(top) if said.match(lines[n])), None)
     if found is None:
@@ -86,7 +97,7 @@ def remember(key: str, value: str, path: Path | None = None) -> Path:
         lines[found] = entry
     path.parent.mkdir(parents=True, exist_ok=True)
     written = path.with_name(path.name + ".tmp")
-    written.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    written.write_bytes((newline.join(lines) + newline).encode("utf-8"))
     os.replace(written, path)
     return path
 

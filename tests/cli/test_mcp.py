@@ -96,6 +96,9 @@ def test_an_mcp_client_lists_read_only_tools_and_reads_the_record(services: Serv
         seen["people"] = await called(client, "list_people", limit=2)
         seen["pending"] = await called(client, "pending_names")
         seen["no meeting"] = await refused(client, "get_capture", capture_id=99_999)
+        seen["backwards"] = await refused(
+            client, "get_capture", capture_id=first["capture_id"], start_line=9, end_line=3
+        )
         seen["too many"] = await refused(client, "search_facts", query="x", limit=500)
         seen["nobody"] = await refused(client, "get_person", name="Zebedee Quark")
 
@@ -137,6 +140,7 @@ def test_an_mcp_client_lists_read_only_tools_and_reads_the_record(services: Serv
     assert isinstance(seen["pending"]["pending"], list)
 
     assert "no meeting 99999" in seen["no meeting"]
+    assert "end_line 3 is before start_line 9" in seen["backwards"]
     assert "less than or equal to 50" in seen["too many"]
     assert "no one memo knows" in seen["nobody"]
     with Store(db) as store:

@@ -140,3 +140,14 @@ def test_a_remembered_setting_is_written_once_at_the_top_level(tmp_path: Path) -
     path.write_text('theme = "nord"  # mine\n[keymap]\n"pane.ask" = "a"\n')
     remember("theme", 'a "quoted" one', path)
     assert path.read_text() == 'theme = "a \\"quoted\\" one"\n[keymap]\n"pane.ask" = "a"\n'
+
+
+def test_a_remembered_setting_keeps_crlf_and_goes_above_the_first_table(tmp_path: Path) -> None:
+    from memo_tui.settings import remember
+
+    path = tmp_path / "config.toml"
+    path.write_bytes(b'ports = [\r\n  1,\r\n]\r\n[keymap]\r\n"pane.ask" = "a"\r\n')
+    remember("theme", "nord", path)
+    assert path.read_bytes() == (
+        b'ports = [\r\n  1,\r\n]\r\ntheme = "nord"\r\n[keymap]\r\n"pane.ask" = "a"\r\n'
+    )

@@ -27,7 +27,7 @@ from memo_tui.core.recall.answer import (
     ask_stream,
 )
 from memo_tui.core.recall.citations import check_citations
-from memo_tui.core.recall.filters import parse_question, with_entities
+from memo_tui.core.recall.filters import QuestionFilters, parse_question, with_entities
 from store import Store
 
 TODAY = dt.date(2026, 11, 29)
@@ -42,6 +42,7 @@ TODAY = dt.date(2026, 11, 29)
         ("anything about Bergen this week", "2026-11-23", "2026-11-29", ()),
         ("what happened in March", "2026-03-01", "2026-03-31", ()),
         ("what happened in March 2019", "2019-03-01", "2019-03-31", ()),
+        ("what happened in March 0000", "2026-03-01", "2026-03-31", ()),
         ("anything since December, 2024", "2024-12-01", None, ()),
         ("decisions since 2026-10-10", "2026-10-10", None, ("decision",)),
         ("todos in Q3", "2026-07-01", "2026-09-30", ("action_item",)),
@@ -87,6 +88,9 @@ def test_the_filters_read_as_a_sentence() -> None:
     assert said == "decisions from 1 Mar 2019 to 31 Mar 2019"
     assert parse_question("anything since 2026-10-10", TODAY).readable() == (
         "everything since 10 Oct 2026"
+    )
+    assert QuestionFilters(fact_types=("summary", "action_item")).readable() == (
+        "summaries, action items"
     )
 
 

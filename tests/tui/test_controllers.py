@@ -106,3 +106,21 @@ def test_the_status_line_cuts_model_names_and_keeps_f1_help_at_80_columns() -> N
     said = _status(calm, 120).text.plain
     assert said.startswith(f"openai {long.model} | ") and said.endswith("F1 help")
     assert len(said) <= 118
+
+
+def test_a_theme_chosen_after_an_unknown_one_is_kept_instead(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = tmp_path / "home" / "config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text('theme = "no-such-theme"\n')
+    built = offline(tmp_path, monkeypatch)
+    app = MemoApp(built)
+
+    async def script(pilot: Any) -> None:
+        app.theme = "nord"
+        await until(pilot, lambda: 'theme = "nord"' in config.read_text(), "the theme saved")
+
+    drive(app, script)
+    built.close()
+    assert config.read_text() == 'theme = "nord"\n'

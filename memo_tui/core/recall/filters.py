@@ -87,10 +87,13 @@ class QuestionFilters:
     def readable(self) -> str:
         """What was searched, as a sentence: "decisions from 1 Mar 2026 to 31 Mar 2026,
         about Priya Natarajan" ("everything" with no filter)."""
-        kinds = ", ".join(t.replace("_", " ") + "s" for t in self.fact_types) or "everything"
+        kinds = ", ".join(_PLURALS.get(t, t + "s") for t in self.fact_types) or "everything"
         parts = [kinds + _span(self.since, self.until)]
         parts += [f"about {e.name}" for e in self.entities]
         return ", ".join(parts)
+
+
+_PLURALS = {"action_item": "action items", "summary": "summaries"}
 
 
 def _span(since: str | None, until: str | None) -> str:
@@ -147,7 +150,7 @@ def _dates(question: str, today: dt.date) -> tuple[dt.date | None, dt.date | Non
 
 def _year(said: str | None, month: int, today: dt.date) -> int:
     """The year said with a month, else the latest year that month has begun in."""
-    if said:
+    if said and 1900 <= int(said) <= 2999:  # (a year, not "0000")
         return int(said)
     return today.year if month <= today.month else today.year - 1
 

@@ -105,7 +105,6 @@ class StartupController(Controller):
         app.animation_level = "full" if settings.animations else "none"
         if settings.theme in app.available_themes:
             app.theme = settings.theme
-            app.theme_changed_signal.subscribe(app, self._theme_chosen)
         else:
             app.notify(
                 f"Unknown theme {settings.theme!r}; try one of: "
@@ -113,6 +112,8 @@ class StartupController(Controller):
                 severity="warning",
                 markup=False,
             )
+        # (after the configured theme: a theme picked from now on is kept, a bad one fixed too)
+        app.theme_changed_signal.subscribe(app, self._theme_chosen)
         known = keys.known_ids(app)
         unknown = sorted(set(settings.keymap) - known)
         if unknown:
