@@ -59,6 +59,7 @@ def export(args: argparse.Namespace, services: Services) -> int:
                 "unchanged": done.unchanged,
                 "skipped": done.skipped,
                 "failed": done.failed,
+                "stale": done.stale,
             }
         )
         return EXIT_REFUSED if done.failed else EXIT_OK
@@ -68,6 +69,8 @@ def export(args: argparse.Namespace, services: Services) -> int:
     )
     for path in done.skipped:
         print(f"  skipped {sanitize_line(path)}: changed since memo wrote it (yours now)")
+    for path in done.stale:
+        print(f"  stale {sanitize_line(path)}: memo no longer makes it (left in place)")
     for path, why in done.failed.items():
         render.warn(f"memo export: {sanitize_line(path)} not written: {sanitize_line(why)}")
     return EXIT_REFUSED if done.failed else EXIT_OK

@@ -62,6 +62,13 @@ def test_a_re_export_keeps_the_users_edits_and_files_and_deletes_nothing(
     assert "ideas.md" not in manifest and "people/Tom Adeyemi.md" in manifest
     kickoff = next((vault / "meetings").glob("*Atlas kickoff*"))
     assert "## Transcript" in kickoff.read_text()
+    assert not third.stale
+    gone = next(c for c in services.store.captures.all() if "Cobalt" in c.title)
+    assert services.store.captures.delete(gone.id)
+    fourth = write_notes(vault, notes(services, transcripts=True))
+    stale = [p for p in fourth.stale if p.startswith("meetings/")]
+    assert stale == [p for p in manifest if p.startswith("meetings/") and f"({gone.id})" in p]
+    assert all((vault / p).exists() for p in fourth.stale)  # said, never deleted
 
 
 def test_names_from_titles_stay_one_safe_part() -> None:

@@ -3,8 +3,9 @@
 A re-export rewrites only what memo wrote before and the user has not touched since: a
 manifest beside the notes (`.memo-export.json`) keeps the hash of what memo last wrote to
 each file. A file the user edited, or one memo never wrote, is left alone and reported; no
-file is ever deleted. Names come from titles and people, so each is made safe first: no
-folder parts, no control characters, no leading dot, not too long.
+file is ever deleted, and one memo wrote that it no longer makes is reported as stale.
+Names come from titles and people, so each is made safe first: no folder parts, no
+control characters, no leading dot, not too long.
 """
 
 from __future__ import annotations
@@ -35,6 +36,9 @@ class Written:
     unchanged: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # the user's edits (or files), kept
     failed: dict[str, str] = field(default_factory=dict)  # path: why it could not be written
+    # Notes memo wrote before that this export no longer makes (their meeting, person or
+    # decision is gone, or was captured again): left in place, and said.
+    stale: list[str] = field(default_factory=list)
 
 
 def safe_name(text: str) -> str:
@@ -60,6 +64,8 @@ def write_notes(folder: Path, notes: list[Note]) -> Written:
                 _write(folder, note, wrote, done)
             except (OSError, ValueError) as error:
                 done.failed[note.path] = str(error)
+        made = {note.path for note in notes}
+        done.stale = sorted(p for p in wrote if p not in made and (folder / p).exists())
     finally:
         _replace(manifest_path, json.dumps(wrote, indent=1, sort_keys=True) + "\n")
     return done
