@@ -231,18 +231,7 @@ class Tools:
 
     def list_projects(self) -> dict[str, Any]:
         """Every project with its client, meetings, facts and notes, and its last meeting."""
-        projects = [
-            {
-                "id": p.id,
-                "name": p.name,
-                "client": p.client,
-                "meetings": p.meetings,
-                "facts": p.facts,
-                "notes": p.notes,
-                "last_meeting": p.last_meeting,
-            }
-            for p in self.services.store.projects.all()
-        ]
+        projects = [vars(p) for p in self.services.store.projects.all()]  # as memo projects
         return {"projects": projects, "note": UNTRUSTED}
 
     def get_project_document(

@@ -11,9 +11,10 @@ from typing import Any
 
 from sqlalchemy import Connection, Row, Select, case, func, select, update
 from sqlalchemy.dialects.sqlite import insert
-from sqlmodel import SQLModel, col
+from sqlmodel import col
 
 from store.errors import NotFoundError, StoreError
+from store.expressions import columns
 from store.records import (
     Approval,
     EventRecord,
@@ -73,11 +74,6 @@ _STEP_COLUMNS = (
     "id session_id step_index kind status input_tokens output_tokens message_json "
     "started_at finished_at"
 )
-
-
-def _columns(table: type[SQLModel], names: str) -> list[Any]:
-    """A table's columns by name, in a record's field order."""
-    return [col(getattr(table, name)) for name in names.split()]
 
 
 def _run_record(r: Sequence[Any]) -> RunRecord:
@@ -252,7 +248,7 @@ def finish_step(
 
 def steps(conn: Connection, run_id: int) -> list[StepRecord]:
     rows = conn.execute(
-        select(*_columns(AgentStep, _STEP_COLUMNS))
+        select(*columns(AgentStep, _STEP_COLUMNS))
         .where(col(AgentStep.session_id) == run_id)
         .order_by(col(AgentStep.step_index))
     )
@@ -358,7 +354,7 @@ def append_event(conn: Connection, run_id: int, kind: str, payload_json: str, no
 def events(conn: Connection, run_id: int, after_seq: int) -> list[EventRecord]:
     e = AgentEvent
     rows = conn.execute(
-        select(*_columns(e, "seq kind payload_json created_at"))
+        select(*columns(e, "seq kind payload_json created_at"))
         .where(col(e.session_id) == run_id, col(e.seq) > after_seq)
         .order_by(col(e.seq))
     )
@@ -394,6 +390,6 @@ def decisions(conn: Connection, run_id: int) -> list[RunDecisionRecord]:
     d = AgentDecision
     names = "id session_id tool_call_id decision decided_by payload_json decided_at"
     rows = conn.execute(
-        select(*_columns(d, names)).where(col(d.session_id) == run_id).order_by(col(d.id))
+        select(*columns(d, names)).where(col(d.session_id) == run_id).order_by(col(d.id))
     )
     return [RunDecisionRecord(*r) for r in rows]

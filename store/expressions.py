@@ -16,6 +16,11 @@ from sqlmodel import col
 from store.tables import Capture
 
 
+def columns(table: Any, names: str) -> list[Any]:
+    """A table's columns by name ("id title ..."), in the order a record's fields take them."""
+    return [col(getattr(table, name)) for name in names.split()]
+
+
 def capture_day(capture: Any = Capture) -> ColumnElement[str]:
     """A capture's day: its meeting's date, else the day it was captured (`capture` may be
     an alias of the table)."""

@@ -9,6 +9,7 @@ from sqlalchemy import Connection, Label, case, func, select, update
 from sqlalchemy.dialects.sqlite import insert
 from sqlmodel import col
 
+from store.expressions import columns
 from store.tables import LlmCall
 
 
@@ -46,10 +47,8 @@ def record_call(conn: Connection, row: LLMCallRow) -> int:
 
 def calls(conn: Connection) -> list[LLMCallRow]:
     """Every call, oldest first."""
-    names = [f.name for f in fields(LLMCallRow)]
-    rows = conn.execute(
-        select(*(col(getattr(LlmCall, n)) for n in names)).order_by(col(LlmCall.id))
-    )
+    names = " ".join(f.name for f in fields(LLMCallRow))
+    rows = conn.execute(select(*columns(LlmCall, names)).order_by(col(LlmCall.id)))
     return [LLMCallRow(*row) for row in rows]
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from memo_tui.core.export.markdown import line_span, meeting_day
 from memo_tui.core.export.vault import Note, safe_name
 from memo_tui.core.safety import sanitize_line
 
@@ -31,15 +32,13 @@ def _name(decision: DecisionRecord) -> str:
 
 
 def _record(decision: DecisionRecord, capture: CaptureSummary, names: dict[int, str]) -> Note:
-    day = capture.occurred_at or capture.captured_at[:10]
+    day = meeting_day(capture)
     title = " ".join(decision.description.split()[:TITLE_WORDS])
     lines = [f"# {title}", "", f"* Status: {_status(decision, names)}", f"* Date: {day}"]
     who = decision.person_name or decision.decided_by
     if who:
         lines.append(f"* Deciders: {who}")
-    where = f"L{decision.line_start}" if decision.line_start is not None else "its text"
-    if decision.line_end not in (None, decision.line_start):
-        where += f"-{decision.line_end}"
+    where = line_span(decision.line_start, decision.line_end) or "its text"
     lines += [
         "",
         "## Context and Problem Statement",

@@ -60,14 +60,15 @@ def _names(store: Store, captures: list[CaptureSummary]) -> Names:
         for meeting in detail.captures if detail else []:
             projects_of.setdefault(meeting.id, []).append(name)
     return Names(
-        meetings={c.id: f"{safe_name(f'{_day(c)} {c.title}')} ({c.id})" for c in captures},
+        meetings={c.id: f"{safe_name(f'{meeting_day(c)} {c.title}')} ({c.id})" for c in captures},
         people=unique((p.id, p.name) for p in store.people.all()),
         projects=projects,
         projects_of=projects_of,
     )
 
 
-def _day(capture: CaptureSummary) -> str:
+def meeting_day(capture: CaptureSummary) -> str:
+    """A meeting's date, else the day it was captured."""
     return capture.occurred_at or capture.captured_at[:10]
 
 
@@ -87,10 +88,16 @@ def _link(name: str) -> str:
     return f"[[{name}]]"
 
 
-def _lines(start: int | None, end: int | None) -> str:
+def line_span(start: int | None, end: int | None) -> str:
+    """The lines a fact was read from ("L12", "L12-14"); "" when it has none."""
     if start is None:
         return ""
-    return f" (L{start})" if end in (None, start) else f" (L{start}-{end})"
+    return f"L{start}" if end in (None, start) else f"L{start}-{end}"
+
+
+def _lines(start: int | None, end: int | None) -> str:
+    span = line_span(start, end)
+    return f" ({span})" if span else ""
 
 
 def _decision(d: DecisionRecord, names: Names, meeting: str | None = None) -> str:
@@ -128,7 +135,7 @@ def _meeting(
     projects = names.projects_of.get(capture.id, [])
     front = _front(
         {
-            "date": _day(capture),
+            "date": meeting_day(capture),
             "attendees": [_link(n) for n in attended],
             "projects": [_link(n) for n in projects],
             "source": view.source_path or view.source_format,
@@ -195,9 +202,9 @@ def _project(services: Services, project_id: int, names: Names) -> Note | None:
 def _decision_log(store: Store, captures: list[CaptureSummary], names: Names) -> Note:
     """Every decision, newest meeting first; those later ones replaced say so."""
     body = ["# Decision log", ""]
-    for capture in sorted(captures, key=lambda c: (_day(c), c.id), reverse=True):
+    for capture in sorted(captures, key=lambda c: (meeting_day(c), c.id), reverse=True):
         decided = store.captures.decisions([capture.id])
         if decided:
-            body += [f"## {_day(capture)} {_link(names.meetings[capture.id])}", ""]
+            body += [f"## {meeting_day(capture)} {_link(names.meetings[capture.id])}", ""]
             body += [_decision(d, names) for d in decided] + [""]
     return Note("Decision log.md", _front({"type": "decision log"}) + "\n".join(body))
