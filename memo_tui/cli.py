@@ -10,6 +10,7 @@ import argparse
 import datetime as dt
 import os
 import sys
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -74,8 +75,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     cli_facts.add_parser(commands, common)
     cli_doctor.add_parser(commands, common)
-    commands.add_parser(
-        "backfill", parents=[common], help="embed every fact that has no vector yet"
+    backfill = commands.add_parser(
+        "backfill",
+        parents=[common],
+        help="embed every fact that has no vector yet (downloading the model first if need be)",
+    )
+    backfill.add_argument(
+        "--download",
+        action="store_true",
+        help="download the embedding model now, even if an attempt failed today",
     )
     cli_ask.add_parser(commands, common)
     cli_people.add_parsers(commands, common)
@@ -210,7 +218,36 @@ def _costs(args: argparse.Namespace, services: Services) -> int:
     return EXIT_OK
 
 
+def _download_model(args: argparse.Namespace, services: Services) -> None:
+    """No local model yet: fetch memo's default one, with a progress line on stderr. A
+    failure is said and remembered; the backfill then reports the model missing."""
+    from memo_tui.core.model_download import DownloadFailed, Progress
+
+    settings = services.settings
+    if settings.embed_download is False and not args.download:
+        return
+    if not (settings.may_download_model or (args.download and settings.model_download.known)):
+        if failed := settings.model_download.recent_failure():
+            warn(f"memo: the model download failed: {failed}; memo backfill --download tries now")
+        return
+    shown = {"at": 0.0}
+
+    def progress(step: Progress) -> None:
+        now = time.monotonic()
+        if not args.json and (now - shown["at"] > 2 or step.done == step.size):
+            shown["at"] = now
+            warn(f"downloading {settings.embed_model}: {step.describe()}")
+
+    try:
+        services.download_model(progress)
+    except DownloadFailed as error:
+        warn(f"memo: {error} (set MEMO_EMBED_MODEL_PATH to a local copy, or MEMO_EMBED_HUB)")
+
+
 def _backfill(args: argparse.Namespace, services: Services) -> int:
+    if services.settings.embed_model_folder is None:
+        _download_model(args, services)
+
     def progress(result: object) -> None:
         done = getattr(result, "embedded", 0) + getattr(result, "reused", 0)
         if not args.json:

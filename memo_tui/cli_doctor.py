@@ -29,21 +29,36 @@ def add_parser(commands: Any, common: argparse.ArgumentParser) -> None:
 
 def _embedding_problems(settings: Settings, runs_as: str, stored: str | None) -> list[str]:
     """What keeps search from using vectors, each with the setting that fixes it."""
-    path = settings.embed_model_path
+    path, folder = settings.embed_model_path, settings.embed_model_folder
     problems = []
-    if path is None and not settings.embed_download:
-        problems.append(
-            "no embedding model here, so search is keyword-only: set MEMO_EMBED_MODEL_PATH to "
-            f"a local copy of {settings.embed_model} (a folder with model.onnx), or "
-            "MEMO_EMBED_DOWNLOAD=1 to fetch it once"
-        )
-    elif path is not None and not (path / "model.onnx").is_file():
+    if path is not None and not (path / "model.onnx").is_file():
         problems.append(
             f"MEMO_EMBED_MODEL_PATH={path} holds no model.onnx: point it at the model's folder"
         )
+    elif folder is None and settings.embed_download is not True:
+        problems.append(_no_model(settings))
     if stored and stored != runs_as:
         problems.append(f"the vectors come from {stored}: run memo backfill")
     return problems
+
+
+def _no_model(settings: Settings) -> str:
+    """Why there is no embedding model here, and what fixes it."""
+    download, local = (
+        settings.model_download,
+        (
+            f"set MEMO_EMBED_MODEL_PATH to a local copy of {settings.embed_model} "
+            "(a folder with model.onnx)"
+        ),
+    )
+    said = "no embedding model here, so search is keyword-only: "
+    if not download.known:
+        return said + f"{local}, or MEMO_EMBED_DOWNLOAD=1 to let fastembed fetch it"
+    if settings.embed_download is False:
+        return said + f"{local}, or unset MEMO_EMBED_DOWNLOAD (it is 0) to let memo fetch it"
+    if failed := download.recent_failure():
+        return said + f"the download failed: {failed}. Run memo backfill --download, or {local}"
+    return said + f"memo downloads it when the app starts, or now with memo backfill; or {local}"
 
 
 def doctor(args: argparse.Namespace, services: Services) -> int:
@@ -51,7 +66,7 @@ def doctor(args: argparse.Namespace, services: Services) -> int:
     problem (its server unreachable, a model it does not list, a setting missing)."""
     settings, store = services.settings, services.store
     stats = store.stats()
-    model_path = settings.embed_model_path
+    model_path = settings.embed_model_folder
     provider = _doctor_provider(args, services)
     runs_as, stored = services.embed.embedder.name, store.vectors.model()
     report = {

@@ -23,6 +23,8 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
+from memo_tui.core.model_download import HUB, ModelDownload
+
 Provider = Literal["auto", "anthropic", "openai", "offline"]
 
 # What an OpenAI-compatible server (most often a small model on a CPU) gets for the settings
@@ -118,8 +120,14 @@ class Settings(BaseSettings):
     embed_model_path: Path | None = Field(
         default=None, description="A local ONNX export of the embedding model (offline use)."
     )
-    embed_download: bool = Field(
-        default=False, description="Let fastembed download the model on first use."
+    embed_download: bool | None = Field(
+        default=None,
+        description="Unset: memo downloads its default model once, in the background, when "
+        "there is none (a failure is not tried again for a day). 1: also let fastembed "
+        "download any other model. 0: never download.",
+    )
+    embed_hub: str = Field(
+        default=HUB, description="Where the default embedding model is downloaded from."
     )
     embed_int8: bool = Field(
         default=True,
@@ -281,9 +289,30 @@ class Settings(BaseSettings):
         return (self.demo_db or data_dir() / "demo.db").expanduser()
 
     @property
+    def model_download(self) -> ModelDownload:
+        """The embedding model as memo downloads it (into data_dir/models)."""
+        return ModelDownload(self.embed_model, data_dir() / "models", self.embed_hub)
+
+    @property
+    def embed_model_folder(self) -> Path | None:
+        """The local model folder: MEMO_EMBED_MODEL_PATH, else the one memo downloaded."""
+        if self.embed_model_path is not None:
+            return self.embed_model_path
+        return self.model_download.present()
+
+    @property
+    def may_download_model(self) -> bool:
+        """Whether memo should download its model by itself now: there is none here, memo
+        knows where it lives, downloads are not turned off, and none failed today."""
+        if self.embed_download is False or self.embed_model_folder is not None:
+            return False
+        download = self.model_download
+        return download.known and download.recent_failure() is None
+
+    @property
     def embed_int8_folder(self) -> Path | None:
         """Where the embedding model's int8 copy lives, or None to run the full model."""
-        if not self.embed_int8 or self.embed_model_path is None:
+        if not self.embed_int8 or self.embed_model_folder is None:
             return None
         return self.embed_int8_dir or cache_dir() / "models"
 

@@ -26,6 +26,10 @@ from store import Store
 if TYPE_CHECKING:
     from memo_tui.core.services import Services
 
+# No test downloads the embedding model from the real hub: those that test the download
+# serve it from a fake hub on loopback and say so.
+os.environ["MEMO_EMBED_DOWNLOAD"] = "0"
+
 
 @pytest.fixture
 def store(tmp_path: Path) -> Iterator[Store]:
@@ -83,6 +87,7 @@ def memo(tmp_path: Path):  # type: ignore[no-untyped-def]
     env = {k: v for k, v in os.environ.items() if not k.startswith("MEMO_")}
     env["MEMO_HOME"] = str(home)
     env["MEMO_EMBED_INT8_DIR"] = str(INT8_FOLDER)  # the model's int8 copy, made once
+    env["MEMO_EMBED_DOWNLOAD"] = "0"  # a test that wants a download names its fake hub
 
     def run(
         *args: str,
@@ -102,6 +107,7 @@ def memo(tmp_path: Path):  # type: ignore[no-untyped-def]
         return Run(done.returncode, done.stdout, done.stderr)
 
     run.home = home  # type: ignore[attr-defined]
+    run.env = env  # type: ignore[attr-defined]
     return run
 
 

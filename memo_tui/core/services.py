@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -18,6 +18,7 @@ from memo_tui.settings import Settings
 from store import Store
 
 if TYPE_CHECKING:
+    from memo_tui.core.model_download import Progress as DownloadProgress
     from memo_tui.core.recall.answer import AskEvent
 
 
@@ -52,6 +53,16 @@ class Services:
             index=index,
             every=every,
         )
+
+    def download_model(
+        self,
+        progress: Callable[[DownloadProgress], None] | None = None,
+        stopped: Callable[[], bool] = lambda: False,
+    ) -> None:
+        """Fetch the default embedding model (see core.model_download) and embed with it from
+        now on. Raises DownloadFailed or Stopped; a backfill is the caller's next step."""
+        self.settings.model_download.fetch(progress, stopped)
+        self.embed.use(embedder_for(self.settings))
 
     def close(self) -> None:
         self.embed.close()

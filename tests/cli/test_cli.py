@@ -295,7 +295,7 @@ def test_doctor_names_the_setting_that_gives_search_its_vectors(memo, tmp_path: 
     db = str(tmp_path / "memo.db")
     none = memo("--db", db, "doctor", "--offline", "--json").json()["embedding"]["problems"]
     assert len(none) == 1 and "set MEMO_EMBED_MODEL_PATH to a local copy" in none[0]
-    assert "MEMO_EMBED_DOWNLOAD=1 to fetch it once" in none[0]
+    assert "unset MEMO_EMBED_DOWNLOAD (it is 0) to let memo fetch it" in none[0]
     empty = tmp_path / "empty"
     empty.mkdir()
     said = memo("--db", db, "doctor", "--offline", extra_env={"MEMO_EMBED_MODEL_PATH": str(empty)})

@@ -30,7 +30,7 @@ def start(db: Path, home: Path, *flags: str) -> tuple[str, subprocess.Popen[str]
     """`memo --db DB serve FLAGS` on a free port, once it accepts connections."""
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("MEMO_")}
-    env |= {"MEMO_HOME": str(home), "MEMO_PROVIDER": "offline"}
+    env |= {"MEMO_HOME": str(home), "MEMO_PROVIDER": "offline", "MEMO_EMBED_DOWNLOAD": "0"}
     command = [sys.executable, "-m", "memo_tui", "--db", str(db), "serve", "--port", str(port)]
     server = subprocess.Popen(
         [*command, *flags], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True

@@ -46,6 +46,7 @@ def hermetic(monkeypatch: pytest.MonkeyPatch) -> None:
     """No MEMO_ setting and no Textual look from the developer's shell reaches the app."""
     for name in [*ENVIRONMENT, *(n for n in os.environ if n.startswith("MEMO_"))]:
         monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("MEMO_EMBED_DOWNLOAD", "0")  # no model download from a test
 
 
 def pin_timestamps(store: Store) -> None:

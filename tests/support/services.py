@@ -24,6 +24,7 @@ def offline(
     for var in ("MEMO_PROVIDER", "ANTHROPIC_API_KEY", "MEMO_EMBED_MODEL_PATH"):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("MEMO_HOME", str(folder / "home"))
+    monkeypatch.setenv("MEMO_EMBED_DOWNLOAD", "0")  # no model download from a test
     settings.setdefault("embed_int8_dir", INT8_FOLDER)  # (used only with a model path)
     return build_services(Settings(provider="offline", **settings), folder / name)
 

@@ -64,6 +64,7 @@ def app(tmp_path: Path) -> Iterator[str]:
     """A tmux session running `memo --demo`; its name."""
     session = f"memo-test-{os.getpid()}-{uuid.uuid4().hex[:8]}"
     env = f"MEMO_HOME={shlex.quote(str(tmp_path / 'home'))} MEMO_PROVIDER=offline"
+    env += " MEMO_EMBED_DOWNLOAD=0"  # no model download from a test
     # Stale sizes exported by a shell or a CI runner must not pin the app at 80x24.
     stale = "COLUMNS=80 LINES=24"
     command = f"export {stale}; {env} {shlex.quote(sys.executable)} -m memo_tui --demo"
@@ -124,6 +125,7 @@ def test_a_bad_setting_ends_the_app_with_a_clear_message(tmp_path: Path) -> None
     """The app paints before it reads the settings: a bad one still ends it, saying which."""
     session = f"memo-test-{os.getpid()}-{uuid.uuid4().hex[:8]}"
     env = f"MEMO_HOME={shlex.quote(str(tmp_path / 'home'))} MEMO_BUSY_TIMEOUT_MS=-5"
+    env += " MEMO_EMBED_DOWNLOAD=0"
     memo = f"{env} {shlex.quote(sys.executable)} -m memo_tui --demo"
     command = f"{memo}; echo exit=$?; sleep 60"  # the shell stays to show what happened
     tmux("new-session", "-d", "-s", session, "-x", "100", "-y", "30", command)

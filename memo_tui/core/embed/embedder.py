@@ -69,8 +69,9 @@ class FastEmbedder:
     def _missing(self, why: str) -> str:
         return (
             f"no embedding model: {self.model_name} is not available locally ({why}). Set "
-            "MEMO_EMBED_MODEL_PATH to a local copy, or MEMO_EMBED_DOWNLOAD=1 to let fastembed "
-            "download it; until then search is keyword only"
+            "MEMO_EMBED_MODEL_PATH to a local copy, or run memo backfill to download it "
+            "(MEMO_EMBED_DOWNLOAD=1 lets fastembed fetch a model memo does not know); until "
+            "then search is keyword only"
         )
 
     def _folder(self) -> Path:
@@ -94,11 +95,12 @@ class FastEmbedder:
 
 
 def embedder_for(settings: Settings) -> FastEmbedder:
-    """The embedding model the settings name (int8 unless MEMO_EMBED_INT8=0)."""
+    """The embedding model the settings name, from MEMO_EMBED_MODEL_PATH or the copy memo
+    downloaded (int8 unless MEMO_EMBED_INT8=0)."""
     return FastEmbedder(
         settings.embed_model,
-        settings.embed_model_path,
-        settings.embed_download,
+        settings.embed_model_folder,
+        settings.embed_download is True,
         settings.embed_int8_folder,
     )
 

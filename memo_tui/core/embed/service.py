@@ -59,6 +59,11 @@ class EmbedService:
         self._pool: ThreadPoolExecutor | None = None
         self.unavailable: str | None = None
 
+    def use(self, embedder: Embedder) -> None:
+        """Embed with `embedder` from now on (a model that has just been downloaded)."""
+        self.embedder = embedder
+        self.unavailable = None
+
     def embed_capture(self, capture_id: int) -> BackfillResult:
         """Best-effort right after a capture commits: never raises."""
         return self.backfill(capture_id=capture_id)

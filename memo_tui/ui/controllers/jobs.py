@@ -15,7 +15,7 @@ from memo_tui.ui.text import line
 
 # Worker groups ctrl+x stops (an agent run stops after the step in hand, interrupted and
 # resumable: each of its writes is whole).
-CANCELLABLE = ("capture", "backfill", "seed", "agent", "ask", "facts")
+CANCELLABLE = ("capture", "backfill", "seed", "agent", "ask", "facts", "download")
 
 
 class _Stopped(Exception):
@@ -75,17 +75,55 @@ class JobsController(Controller):
     def catch_up(self) -> None:
         """At start: a store whose vectors another model made (search is keyword-only until
         they are made again), or with facts left without one, is embedded with the configured
-        local model."""
+        local model. With no model here, memo's default one is downloaded first."""
         self.run_thread(self._catch_up, group="catch-up")
 
     def _catch_up(self) -> None:
         settings, services = self.services.settings, self.services
-        if settings.embed_model_path is None and not settings.embed_download:
+        if settings.may_download_model:
+            self.from_thread(self.download_model)
+            return
+        if settings.embed_model_folder is None and not settings.embed_download:
             return  # no model to make them with: the status line says "keyword search only"
         stored = services.store.vectors.model()
         stale = stored is not None and stored != services.embed.embedder.name
         if stale or services.store.vectors.count_missing():  # (a capture may have reset them)
             self.from_thread(self.start_backfill)
+
+    def download_model(self) -> None:
+        """Fetch the embedding model in the job bar (ctrl+x stops); then embed every fact."""
+        if not self.running("download"):
+            self.run_thread(self._download, group="download")
+
+    def _download(self) -> None:
+        from memo_tui.core.model_download import DownloadFailed, Progress, Stopped
+
+        worker = get_current_worker()
+        label = "Downloading the embedding model"
+
+        shown: list[tuple[str, int]] = []
+
+        def progress(step: Progress) -> None:
+            done, size = step.done, step.size or step.done
+            if shown[-1:] != [(step.file, now := done * 100 // max(size, 1))]:  # each 1%
+                shown[:] = [(step.file, now)]
+                self.from_thread(self.show, f"{label}: {step.describe()}", done, size, False)
+
+        self.from_thread(self.show, label, 0, 1, False)
+        try:
+            self.services.download_model(progress, lambda: worker.is_cancelled)
+        except Stopped:
+            self.from_thread(self.done, "Model download stopped; memo tries again at next start")
+            return
+        except DownloadFailed as error:
+            said = (
+                f"Search stays keyword-only: {error}. memo tries again tomorrow; "
+                "memo backfill --download tries now"
+            )
+            self.from_thread(self.done, said)
+            return
+        self.from_thread(self.done, "The embedding model is in; embedding facts")
+        self.from_thread(self.start_backfill)
 
     def start_backfill(self, quiet: bool = False) -> None:
         """Embed every fact without a vector, unless a backfill is already under way (it
