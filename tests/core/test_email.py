@@ -14,6 +14,7 @@ from support.db import dump
 from support.fakes import mail
 
 from memo_tui.core.email.importer import ImportSummary, import_mail
+from memo_tui.core.email.message import unwrapped
 from memo_tui.core.email.read import Skipped, read_messages
 from memo_tui.core.services import Services, build_services
 from memo_tui.settings import Settings
@@ -438,3 +439,41 @@ def test_the_same_subject_from_strangers_is_two_threads(services: Services, tmp_
         len(services.store.email.capture_messages(c.id)) for c in services.store.captures.all()
     )
     assert threads == [1, 1, 2]
+
+
+def test_a_hard_wrapped_sentence_is_read_whole(services: Services, tmp_path: Path) -> None:
+    """Mail clients break lines at a width; a decision broken over three lines is one line
+    of the thread again, and becomes one whole decision. Greetings, signatures and list
+    items stay lines of their own."""
+    body = (
+        "Hi Sam,\n\nThanks, that helps. The pilot build stays frozen until the pilot ends,\n"
+        "so a change now means a new build on forty devices. We decided to ship\n"
+        "night mode in the January release, because the pilot build is frozen.\n\n"
+        "- Marcus: the dark palette sketch\n- Sam: driver quotes\n\nPriya\n"
+    )
+    assert unwrapped(body) == [
+        "Hi Sam,",
+        "Thanks, that helps. The pilot build stays frozen until the pilot ends, so a change "
+        "now means a new build on forty devices. We decided to ship night mode in the "
+        "January release, because the pilot build is frozen.",
+        "- Marcus: the dark palette sketch",
+        "- Sam: driver quotes",
+        "Priya",
+    ]
+    short = "Sounds good.\nSee you Monday.\nSam"
+    assert unwrapped(short) == ["Sounds good.", "See you Monday.", "Sam"]  # not wrapped
+    path = mail.write_mbox(
+        tmp_path / "wrapped.mbox",
+        [
+            (
+                "From: Priya Natarajan <priya@example.com>\nTo: Sam Chen <sam@example.com>\n"
+                "Subject: Night mode\nMessage-ID: <w1@example.com>\n"
+                "Date: Fri, 20 Nov 2026 09:40:00 +0100\n\n" + body
+            ).encode()
+        ],
+    )
+    imported(services, path)
+    [capture] = services.store.captures.all()
+    [decision] = services.store.captures.decisions([capture.id])
+    assert decision.description.startswith("We decided to ship night mode in the January")
+    assert decision.line_start == decision.line_end  # one line of the thread

@@ -22,7 +22,7 @@ from typing import Any, Protocol
 from memo_tui.core.capture.ahead import worked_ahead
 from memo_tui.core.capture.mail import thread_source
 from memo_tui.core.capture.sources import Transcript, Turn
-from memo_tui.core.email.message import Mail
+from memo_tui.core.email.message import Mail, unwrapped
 from memo_tui.core.email.read import Skipped, count_messages, read_messages
 from memo_tui.core.email.threads import Threader, bulk_reason
 from store import EmailMessageRecord, NewEmailMessage, Store
@@ -262,11 +262,9 @@ def render_thread(messages: list[EmailMessageRecord]) -> tuple[Transcript, dict[
         when = (m.sent_at or "")[:16].replace("T", " at ").replace(":", ".")
         lines.append(f"[message {n}] {_name(m)} <{m.sender_address}> wrote {when}".rstrip())
         start = len(lines) + 1
-        for text in m.body.split("\n"):
-            if not text.strip():
-                continue
-            lines.append(f"{_name(m)}: {text.strip()}")
-            turns.append(Turn(len(lines), _name(m), text.strip(), (len(lines), len(lines))))
+        for text in unwrapped(m.body):  # a hard-wrapped sentence is one line again
+            lines.append(f"{_name(m)}: {text}")
+            turns.append(Turn(len(lines), _name(m), text, (len(lines), len(lines))))
         index.append(
             {
                 "message_id": m.message_id,

@@ -225,6 +225,29 @@ def strip_quotes(body: str) -> str:
         lines = forwarded  # a bare forward: read what it carries (a loop, never recursion)
 
 
+_LIST_ITEM = re.compile(r"^\s*([-*•]|\d{1,2}[.)])\s")
+WRAPPED_AT_LEAST = 50  # a message whose longest line is shorter was not wrapped to a width
+
+
+def unwrapped(body: str) -> list[str]:
+    """The body's lines with a hard-wrapped sentence joined again: a line ends where its
+    sender's mail client broke it when the next line's first word would not have fitted
+    within the message's longest line. Short lines (a greeting, a signature), blank lines and
+    list items stay lines of their own. (A heuristic: it reads the message, not its client.)"""
+    lines = [line.strip() for line in body.split("\n")]
+    width = max((len(line) for line in lines), default=0)
+    joined: list[str] = []
+    for n, line in enumerate(lines):
+        before = lines[n - 1] if n else ""  # the line as its sender's client ended it
+        first = line.split(" ", 1)[0]
+        wrapped = len(before) + 1 + len(first) > width >= WRAPPED_AT_LEAST
+        if wrapped and before and first and not _LIST_ITEM.match(line):
+            joined[-1] = f"{joined[-1]} {line}"
+        else:
+            joined.append(line)
+    return [line for line in joined if line]
+
+
 def _new_lines(lines: list[str]) -> tuple[list[str], list[str] | None]:
     """The lines written here, or (a forward with nothing of its own) the forwarded lines."""
     kept: list[str] = []
