@@ -163,7 +163,7 @@ def _seed_demo(services: Services) -> None:
     from memo_tui.core.demo import seed_demo, unseeded
 
     if unseeded(services.store):
-        warn("Seeding the demo store with sample meetings...")
+        warn("Seeding the demo store with sample meetings and mail...")
         seed_demo(services.capture)
 
 

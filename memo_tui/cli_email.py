@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from memo_tui import render
 from memo_tui.core.safety import sanitize_line
+from memo_tui.core.words import plural
 
 if TYPE_CHECKING:
     from memo_tui.core.email.importer import ImportProgress, ImportSummary
@@ -69,8 +70,9 @@ def print_summary(summary: ImportSummary) -> None:
         sanitize_line(
             f"{summary.source}: {summary.messages:,} messages ({summary.new:,} new, "
             f"{summary.unchanged:,} already stored, {summary.bulk:,} newsletters{skipped}); "
-            f"{summary.threads:,} threads captured with {summary.decisions} decisions and "
-            f"{summary.action_items} action items"
+            f"{plural(summary.threads, 'thread')} captured with "
+            f"{plural(summary.decisions, 'decision')} and "
+            f"{plural(summary.action_items, 'action item')}"
         )
     )
     for s in summary.skipped[:10]:
@@ -104,7 +106,8 @@ def _newsletters(args: argparse.Namespace, services: Services) -> int:
         print("No newsletters yet: memo capture an mbox, a Maildir folder or .eml files")
     for n in found:
         last = (n.last_seen or "")[:10]
-        print(sanitize_line(f"{n.name} <{n.sender}>: {n.messages} messages, last {last}"))
+        said = f"{n.name} <{n.sender}>: {plural(n.messages, 'message')}, last {last}"
+        print(sanitize_line(said))
         if n.unsubscribe:
             print(sanitize_line(f"  unsubscribe: {n.unsubscribe}"))
     return EXIT_OK

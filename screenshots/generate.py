@@ -19,19 +19,6 @@ HERE = Path(__file__).resolve().parent
 DEMO = HERE.parent / "memo_tui" / "demo" / "meetings"
 
 
-async def import_mail_archive(services: Any, scratch: Path) -> None:
-    """The tests' generated mail archive (threads, a newsletter, a one-way sender)."""
-    import sys
-
-    sys.path.insert(0, str(HERE.parent / "tests"))
-    from support.fakes import mail
-
-    from memo_tui.core.email.importer import import_mail
-
-    archive = mail.write_mbox(scratch / "archive.mbox", mail.messages())
-    await asyncio.to_thread(import_mail, services.store, archive, services.capture.capture_thread)
-
-
 async def shoot() -> None:
     from memo_tui.core.demo import seed_demo
     from memo_tui.core.services import build_services
@@ -85,14 +72,18 @@ async def shoot() -> None:
 
             await settle()
             save("captures")
-            await pilot.press("enter")
+            # Newest first: the standup, the demo's two mail threads, then the steering meeting.
+            await pilot.press("down", "down", "enter")
+            await settle()
+            save("mail-thread")
+            await pilot.press("escape", "down", "enter")
             await settle()
             save("capture-detail")
             # A meeting that changed its mind: the replaced call is history, shown as such.
-            await pilot.press("escape", "down", "down", "down", "down", "enter")
+            await pilot.press("escape", "down", "down", "down", "enter")
             await settle()
             save("capture-replaced")
-            await pilot.press("escape", "up", "up", "up", "up", "d")
+            await pilot.press("escape", *["up"] * 6, "d")
             await until(on(dialogs.Confirm))
             save("delete")
             await pilot.press("escape", "f1")
@@ -165,14 +156,9 @@ async def shoot() -> None:
             await pilot.pause(0.5)
             save("palette")
             await pilot.press("escape")
-            await import_mail_archive(services, Path(scratch))
-            app.refresh_lists()
             await pilot.press("7")
             await settle()
             save("newsletters")
-            await pilot.press("1")
-            await settle()
-            save("captures-with-mail")
             await asyncio.to_thread(services.store.concepts.add, "Postgres")
             app.refresh_lists()
             await pilot.press("8")

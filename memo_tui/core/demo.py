@@ -1,4 +1,5 @@
-"""The demo store: the project's own sample meetings, seeded on first use."""
+"""The demo store: the project's own sample meetings and a small mailbox (two threads and a
+few newsletters), seeded on first use."""
 
 from __future__ import annotations
 
@@ -35,10 +36,19 @@ def demo_meetings() -> list[tuple[str, str]]:
     return [(entry.name, entry.read_text(encoding="utf-8")) for entry in files]
 
 
+DEMO_MAILBOX = "northwind.mbox"
+
+
+def demo_steps() -> int:
+    """How many steps a seeding takes: each meeting, then the mailbox."""
+    return len(demo_meetings()) + 1
+
+
 def seed_demo(
-    capture: CaptureService, progress: Callable[[CaptureResult], None] | None = None
+    capture: CaptureService, progress: Callable[[str], None] | None = None
 ) -> list[CaptureResult]:
-    """The demo's projects, client and notes, then every sample meeting not yet in the store.
+    """The demo's projects, client and notes, then every sample meeting not yet in the store,
+    then the mailbox's new messages; `progress` is told each step's name once it is done.
     Idempotent: a second call finds everything there and changes nothing. A seeding stopped
     part way (`progress` raised) leaves its mark, so the next start finishes it."""
     _seed_projects(capture.store, capture.options.user)
@@ -52,9 +62,21 @@ def seed_demo(
         )
         results.append(result)
         if progress is not None:
-            progress(result)
+            progress(name)
+    _seed_mail(capture)
+    if progress is not None:
+        progress(DEMO_MAILBOX)
     mark.unlink(missing_ok=True)
     return results
+
+
+def _seed_mail(capture: CaptureService) -> None:
+    """The demo mailbox, imported as `memo capture` imports mail (threads and newsletters)."""
+    from memo_tui.core.email.importer import import_mail
+
+    mailbox = resources.files("memo_tui").joinpath("demo", "mail", DEMO_MAILBOX)
+    with resources.as_file(mailbox) as path:
+        import_mail(capture.store, path, capture.capture_thread, label=DEMO_MAILBOX)
 
 
 def unseeded(store: Store) -> bool:

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from support.db import dump
+from support.db import dump, steering_decision
 from support.fakes import anthropic_api
 from support.fakes.agent_model import model
 from support.fakes.server import FakeServer, Reply
@@ -34,7 +34,7 @@ def driven(request: pytest.FixtureRequest, services: Services) -> Iterator[Servi
         yield services
         return
     with FakeServer() as server:
-        server.default = model(services.store.facts.all("decision")[0].fact_key, pause=0.0)
+        server.default = model(steering_decision(services.store), pause=0.0)
         services.provider = AnthropicProvider(
             "test-key", server.url, services.ledger, RetryPolicy(2, 0.01, 0.05)
         )
@@ -133,7 +133,7 @@ def scripted_run(services: Services, server: FakeServer) -> Any:
 
 
 def test_a_model_that_stops_short_gets_one_repair_turn(services: Services) -> None:
-    decision = services.store.facts.all("decision")[0].fact_key
+    decision = steering_decision(services.store)
     with FakeServer() as server:
         server.push(
             turn("Loading.", ("get_project", {}), ("list_project_evidence", {})),
@@ -229,7 +229,8 @@ def test_the_digest_lands_in_the_facts_as_a_digest(services: Services) -> None:
     assert outcome.status == "completed"
     assert outcome.writes == [{"tool": "write_digest", "key": "2026-11-16"}]
     [digest] = services.store.facts.all("digest")
-    assert "Week of 2026-11-16 to 2026-11-22: 3 decisions, 6 action items." in digest.text
+    assert "Week of 2026-11-16 to 2026-11-22: 4 decisions, 7 action items." in digest.text
+    assert "[Beacon: night mode, again]" in digest.text  # the mail thread of that week
     assert "PO numbers will be printed" in digest.text
     quiet = run_agent(services, "digest", "2026-12-30")
     assert quiet.status == "completed"
@@ -407,7 +408,7 @@ def test_a_cut_off_run_resumes_without_repeating_a_write(services: Services) -> 
     from memo_tui.core.agents.service import UnknownEntity, resume_run
 
     store = services.store
-    decision = store.facts.all("decision")[0].fact_key
+    decision = steering_decision(store)
     with FakeServer() as server:
         server.push(
             turn("Loading.", ("get_project", {}), ("list_project_evidence", {})),
@@ -535,7 +536,7 @@ def test_every_agent_runs_from_the_cli(
 ) -> None:  # type: ignore[no-untyped-def]
     """Offline (the scripted policies) and on a scripted model on the fake Messages API."""
     db = services.store.path
-    fact = services.store.facts.all("decision")[0].fact_key
+    fact = steering_decision(services.store)
     services.store.concepts.add("Postgres")
     services.close()
     with FakeServer() as server:

@@ -140,7 +140,7 @@ def test_a_project_in_use_is_deleted_only_when_forced(services: Services) -> Non
         store.projects.delete(beacon)
     assert everything(store) == before
     had = refused.value.attached
-    assert (had.name, had.meetings, had.notes, had.sections) == ("Beacon", 5, 1, 4)
+    assert (had.name, had.meetings, had.notes, had.sections) == ("Beacon", 6, 1, 4)
     assert (had.aliases, had.runs, had.projects) == (1, 1, ())
 
     assert store.projects.delete(beacon, force=True) == had
@@ -248,7 +248,7 @@ def test_the_services_find_names_in_any_case_and_say_what_is_wrong(services: Ser
         projects.rename("project", "Nope", "Other")
     with pytest.raises(NameClash, match="already a project called 'Cobalt'"):
         projects.rename("project", "beacon", "COBALT")
-    with pytest.raises(StillInUse, match="has 5 meetings linked and 1 note") as refused:
+    with pytest.raises(StillInUse, match="has 6 meetings linked and 1 note") as refused:
         projects.delete("project", "  beacon ")
     assert refused.value.attached == projects.attached("project", "BEACON")
     with pytest.raises(StillInUse, match=r"has 1 note and 1 project \(Beacon\)"):
@@ -329,7 +329,7 @@ def test_the_cli_refuses_with_exit_2_and_leaves_the_store_as_it_was(
         ("project", "rename", "Beacon", "atlas"): "already a project called 'Atlas'",
         ("project", "rename", "Beacon", "  "): "a project needs a name",
         ("project", "delete", "Nope"): "no project called 'Nope'",
-        ("project", "delete", "Beacon"): "has 5 meetings linked, 1 note and a living document",
+        ("project", "delete", "Beacon"): "has 6 meetings linked, 1 note and a living document",
         ("client", "rename", "Nope", "Other"): "no client called 'Nope'",
         ("client", "delete", CLIENT): "--force deletes it with the notes; its projects stay",
         ("project", "section", "Nope", "summary", "--edit", "x"): "no project called 'Nope'",
@@ -367,7 +367,7 @@ def test_the_cli_renames_and_deletes_projects_and_clients(memo, services: Servic
         "aliases_dropped": 0,
     }
     listed = run("projects", "--json").json()["projects"]
-    assert {(p["name"], p["client"], p["meetings"]) for p in listed} >= {("Lighthouse", CLIENT, 5)}
+    assert {(p["name"], p["client"], p["meetings"]) for p in listed} >= {("Lighthouse", CLIENT, 6)}
     assert "renamed client 'Halvorsen Freight' to 'Halvorsen Logistics'" in (
         run("client", "rename", CLIENT, "Halvorsen Logistics").stdout
     )
@@ -377,10 +377,10 @@ def test_the_cli_renames_and_deletes_projects_and_clients(memo, services: Servic
     ]
     assert run("clients").stdout == "Halvorsen Logistics: 1 project, 1 note\n"
     [line] = [n for n in run("projects").stdout.splitlines() if n.startswith("Lighthouse")]
-    assert line.startswith("Lighthouse (Halvorsen Logistics): 5 meetings, ")
+    assert line.startswith("Lighthouse (Halvorsen Logistics): 6 meetings, ")
     assert ", 1 note, last " in line
     deleted = run("project", "delete", "Lighthouse", "--force", "--json").json()
-    assert deleted["deleted"] and (deleted["meetings"], deleted["notes"]) == (5, 1)
+    assert deleted["deleted"] and (deleted["meetings"], deleted["notes"]) == (6, 1)
     said = run("client", "delete", "Halvorsen Logistics", "--force").stdout
     assert "deleted client 'Halvorsen Logistics'; it had 1 note" in said
     assert run("clients", "--json").json() == {"clients": []}

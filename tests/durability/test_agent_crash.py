@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
+from support.db import steering_decision
 from support.fakes.agent_model import model
 from support.fakes.server import FakeServer
 
@@ -148,7 +149,7 @@ def test_kill_9_mid_run_many_times_resumes_without_a_repeated_write(tmp_path: Pa
     seeding.close()
     rng = random.Random(1729)
     store = Store(db).open()
-    fact_id = store.facts.all("decision")[0].fact_key
+    fact_id = steering_decision(store)
     resumed = digests = 0
     try:
         with FakeServer() as server:

@@ -83,3 +83,10 @@ def dump(store: Store) -> dict[str, list[tuple[Any, ...]]]:
             text("SELECT rowid FROM fact_vectors ORDER BY 1")
         ).all()
     return content
+
+
+def steering_decision(store: Store) -> int:
+    """The key of a decision of the demo's Beacon steering meeting (Beacon, Halvorsen
+    Freight, Ingrid Halvorsen, Sam Cheng): the fact the agents' scripted models cite."""
+    [steering] = [c for c in store.captures.all() if c.title.startswith("Beacon steering")]
+    return store.facts.all("decision", capture_id=steering.id)[0].fact_key

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support.db import dump
+from support.db import dump, steering_decision
 from support.paths import DEMO
 from support.services import held_extraction, offline
 from support.tui import (
@@ -54,9 +54,10 @@ def test_captures_pane_lists_and_opens_a_capture_with_provenance(services: Servi
 
     async def script(pilot: Any) -> None:
         table = app.query_one("#captures-table")
-        assert table.row_count == 8
-        assert "Beacon steering committee" in str(table.get_row_at(0)[0])  # newest first
-        await pilot.press("enter")
+        assert table.row_count == 10  # the demo's eight meetings and two mail threads
+        assert "Cobalt: PO numbers" in str(table.get_row_at(0)[0])  # newest first: mail
+        assert "Beacon steering committee" in str(table.get_row_at(2)[0])
+        await pilot.press("down", "down", "enter")
         await settle(pilot)
         assert isinstance(app.screen, CaptureScreen)
         record = as_text(app.screen.query_one("#capture-record").content)
@@ -85,7 +86,7 @@ def test_slash_filters_the_list_and_escape_clears_it(services: Services) -> None
         await pilot.press("enter")  # keep the filter, back in the table
         assert table.has_focus and table.row_count == 2
         await pilot.press("escape")
-        assert table.row_count == 8
+        assert table.row_count == 10
 
     drive(app, script)
 
@@ -135,7 +136,7 @@ def test_the_arrows_move_between_a_dialogs_buttons(services: Services) -> None:
         await settle(pilot)
 
     drive(app, script)
-    assert len(services.store.captures.all()) == 8
+    assert len(services.store.captures.all()) == 10
 
 
 def test_escape_in_the_note_editor_asks_before_dropping_typed_text(services: Services) -> None:
@@ -165,7 +166,7 @@ def test_delete_removes_the_capture_and_its_facts(services: Services) -> None:
         await until(pilot, lambda: isinstance(app.screen, dialogs.Confirm), "the confirm dialog")
         await pilot.click("#yes")
         await settle(pilot)
-        assert app.query_one("#captures-table").row_count == 7
+        assert app.query_one("#captures-table").row_count == 9
 
     drive(app, script)
     assert newest.id not in {c.id for c in services.store.captures.all()}
@@ -271,7 +272,7 @@ def test_replace_shows_what_differs_and_does_what_the_user_says(
     else:
         now = next(c for c in store.captures.all() if "retro" in c.title.lower())
         assert now.decisions == retro.decisions + 1
-        assert len(store.captures.all()) == 8
+        assert len(store.captures.all()) == 10
 
 
 def test_replace_shows_a_changed_line_when_the_counts_are_the_same(
@@ -1030,10 +1031,18 @@ def test_the_demo_seeds_in_the_background(tmp_path: Path, monkeypatch: pytest.Mo
     app = MemoApp(built, seed_demo=True)
 
     async def script(pilot: Any) -> None:
-        assert app.query_one("#captures-table").row_count == 8
+        assert app.query_one("#captures-table").row_count == 10
 
     drive(app, script)
-    assert len(built.store.captures.all()) == 8 and built.store.projects.all()
+    assert len(built.store.captures.all()) == 10 and built.store.projects.all()
+    assert {n.sender for n in built.store.email.newsletters()} == {  # the demo mailbox's
+        "news@postgresweekly.example",
+        "digest@nordicfleet.example",
+        "noreply@ci.northwindlabs.io",
+    }
+    sources = [built.store.captures.source(c.id)[3] or "" for c in built.store.captures.all()]
+    assert sum(s.startswith("northwind.mbox#<") for s in sources) == 2  # no path of this machine
+    assert not [s for s in sources if "/" in s.split("#")[0]]
     built.close()
 
 
@@ -1058,15 +1067,15 @@ def test_ctrl_x_stops_the_demo_seeding_and_the_next_start_finishes_it(
 
     asyncio.run(script())
     assert len(built.store.captures.all()) == 1  # the meeting under way is stored whole
-    assert any("stopped after 1 of 8 meetings" in message for message in said)
+    assert any("stopped after 1 of 9 steps" in message for message in said)
     assert unseeded(built.store)
     again = MemoApp(built, seed_demo=unseeded(built.store))
 
     async def finish(pilot: Any) -> None:
-        assert again.query_one("#captures-table").row_count == 8
+        assert again.query_one("#captures-table").row_count == 10
 
     drive(again, finish)
-    assert len(built.store.captures.all()) == 8 and not unseeded(built.store)
+    assert len(built.store.captures.all()) == 10 and not unseeded(built.store)
     assert built.store.captures.delete(built.store.captures.all()[0].id)
     assert not unseeded(built.store)  # a sample meeting the user deleted stays deleted
     built.close()
@@ -1481,7 +1490,7 @@ def test_ctrl_x_stops_a_run_on_a_model_and_r_in_runs_resumes_it(services: Servic
 
     store = services.store
     beacon = next(p.id for p in store.projects.all() if p.name == "Beacon")
-    fact = store.facts.all("decision")[0].fact_key
+    fact = steering_decision(store)
     with FakeServer() as server:
         server.default = model(fact, pause=0.3)
         services.provider = AnthropicProvider(
@@ -1648,7 +1657,7 @@ def test_every_agent_runs_from_the_tui(services: Services, on: str) -> None:
     atlas = next(p for p in store.projects.all() if p.name == "Atlas")
     with FakeServer() as server:
         if on == "model":
-            server.default = model(store.facts.all("decision")[0].fact_key, pause=0.0)
+            server.default = model(steering_decision(store), pause=0.0)
             services.provider = AnthropicProvider(
                 "test-key", server.url, services.ledger, RetryPolicy(2, 0.01, 0.05)
             )

@@ -109,11 +109,14 @@ def import_mail(
     progress: Callable[[ImportProgress], None] | None = None,
     stop: Callable[[], bool] | None = None,
     prepare: Callable[[tuple[Transcript, str]], object] | None = None,
+    label: str | None = None,
 ) -> ImportSummary:
     """Import one mail source, each thread written by `capture`. `prepare`, the part of a
     capture that may run in another process (`CaptureService.thread_preparer`), runs
-    there for the next threads while one is written (capture.ahead)."""
-    summary = ImportSummary(str(path))
+    there for the next threads while one is written (capture.ahead). `label` names the
+    source in what is stored (its path by default)."""
+    source = label or str(path)
+    summary = ImportSummary(source)
     state = ImportProgress("reading", total=count_messages(path))
     if state.total is None and path.is_file():
         state.bytes_total = path.stat().st_size
@@ -133,7 +136,7 @@ def import_mail(
             summary.unchanged += 1
         else:
             stored.add(item.message_id)
-            batch.append(_new(item, threader, str(path)))
+            batch.append(_new(item, threader, source))
             summary.bulk += batch[-1].bulk_reason is not None
         if len(batch) >= BATCH:
             summary.new += store.email.add_messages(batch)
@@ -146,7 +149,7 @@ def import_mail(
     summary.new += store.email.add_messages(batch)
     summary.bulk += store.email.mark_one_way_senders(ONE_WAY_LEAST)
     with store.reports_deferred():  # the rollups once at the end, not after every thread
-        _capture_threads(store, path, capture, summary, state, say, stop, prepare)
+        _capture_threads(store, source, capture, summary, state, say, stop, prepare)
     state.stage = "done"
     say(state)
     return summary
@@ -174,7 +177,7 @@ def _threader(store: Store) -> tuple[Threader, set[str]]:
 
 def _capture_threads(
     store: Store,
-    path: Path,
+    source: str,
     capture: Capturer,
     summary: ImportSummary,
     state: ImportProgress,
@@ -193,8 +196,8 @@ def _capture_threads(
             messages = store.email.thread_messages(key)
             if messages:
                 transcript, meta = render_thread(messages)
-                meta["source"] = str(path)
-                yield (key, transcript, meta), (transcript, thread_source(str(path), key))
+                meta["source"] = source
+                yield (key, transcript, meta), (transcript, thread_source(source, key))
 
     for ahead in worked_ahead(rendered(), prepare, len(pending)):
         if stop is not None and stop():

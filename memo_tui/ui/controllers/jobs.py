@@ -169,27 +169,29 @@ class JobsController(Controller):
         self.run_thread(self._seed, group="seed", exclusive=True)
 
     def _seed(self) -> None:
-        """A meeting at a time: ctrl+x stops after the one under way (each is stored whole,
-        and seeding again skips what is there)."""
-        from memo_tui.core.demo import demo_meetings, seed_demo
+        """A meeting at a time, then the mailbox: ctrl+x stops after the one under way (each
+        is stored whole, and seeding again skips what is there)."""
+        from memo_tui.core.demo import demo_steps, seed_demo
 
         worker = get_current_worker()
-        total = len(demo_meetings())
-        self.from_thread(self.show, "Seeding the demo meetings", 0, total)
+        total = demo_steps()
+        label = "Seeding the demo meetings and mail"
+        self.from_thread(self.show, label, 0, total)
         done = 0
 
-        def one(_: object) -> None:
+        def one(_: str) -> None:
             nonlocal done
             done += 1
-            self.from_thread(self.show, "Seeding the demo meetings", done, total)
+            self.from_thread(self.show, label, done, total)
             if worker.is_cancelled and done < total:
                 raise _Stopped
 
         try:
             seed_demo(self.services.capture, progress=one)
         except _Stopped:
-            said = f"Demo seeding stopped after {done} of {total} meetings; memo --demo finishes it"
+            said = f"Demo seeding stopped after {done} of {total} steps; memo --demo finishes it"
             self.from_thread(self.done, said)
         else:  # all in (ctrl+x during the last one, too)
-            self.from_thread(self.done, f"All {total} demo meetings are in" if done else None)
+            said = f"The {total - 1} demo meetings and the demo mailbox are in"
+            self.from_thread(self.done, said if done else None)
         self.from_thread(self.app.refresh_lists)
