@@ -44,11 +44,11 @@ def export(args: argparse.Namespace, services: Services) -> int:
     from memo_tui.core.export.vault import write_notes
 
     if args.export_command == "adr":
-        made = adr.records(services.store)
+        made, retire = adr.records(services.store), adr.retired
     else:
-        made = markdown.notes(services, args.transcripts)
+        made, retire = markdown.notes(services, args.transcripts), None
     try:
-        done = write_notes(args.folder, made)
+        done = write_notes(args.folder, made, retire)
     except (OSError, ValueError) as error:
         render.warn(f"memo export: {error}")
         return EXIT_REFUSED
@@ -69,8 +69,9 @@ def export(args: argparse.Namespace, services: Services) -> int:
     )
     for path in done.skipped:
         print(f"  skipped {sanitize_line(path)}: changed since memo wrote it (yours now)")
+    kept = "marked deprecated" if retire is not None else "left in place"
     for path in done.stale:
-        print(f"  stale {sanitize_line(path)}: memo no longer makes it (left in place)")
+        print(f"  stale {sanitize_line(path)}: memo no longer makes it ({kept})")
     for path, why in done.failed.items():
         render.warn(f"memo export: {sanitize_line(path)} not written: {sanitize_line(why)}")
     return EXIT_REFUSED if done.failed else EXIT_OK

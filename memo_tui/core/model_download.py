@@ -127,10 +127,12 @@ class ModelDownload:
             raise DownloadFailed(f"memo does not know where to download {self.name} from")
         if (ready := self.present()) is not None:
             return ready
-        self.root.mkdir(parents=True, exist_ok=True)
         work = self.root / f".{folder.name}.{os.getpid()}.partial"
-        shutil.rmtree(work, ignore_errors=True)
-        work.mkdir()
+        try:
+            shutil.rmtree(work, ignore_errors=True)
+            work.mkdir(parents=True)
+        except OSError as error:  # a read-only home, a full disk: said, not a crash
+            raise DownloadFailed(f"could not make {work}: {error}") from error
         try:
             for n, name in enumerate(source.files):
                 self._fetch_file(name, work / name, n, progress, stopped)

@@ -104,6 +104,33 @@ def test_each_decision_is_a_record_and_a_replaced_one_links_its_successor(
     assert not write_notes(folder, records(store)).written  # a re-run changes nothing
 
 
+def test_a_record_whose_decision_is_gone_is_marked_deprecated_unless_the_user_edited_it(
+    services: Services, tmp_path: Path
+) -> None:
+    from memo_tui.core.export.adr import NO_LONGER_HELD, records, retired
+
+    store = services.store
+    folder = tmp_path / "adr"
+    write_notes(folder, records(store), retired)
+    gone = next(c for c in store.captures.all() if c.title == "Cobalt billing design")
+    ids = {d.id for d in store.captures.decisions([gone.id])}
+    theirs = sorted(p for p in files(folder) if int(p[:4]) in ids)
+    assert len(theirs) == 3  # (one of them replaced by another)
+    edited = folder / theirs[1]
+    edited.write_text(edited.read_text() + "\nWe still hold to this.\n")
+    kept = folder / theirs[2]
+    assert store.captures.delete(gone.id)
+    done = write_notes(folder, records(store), retired)
+    assert done.stale == theirs and not done.written and not done.failed
+    assert edited.read_text().endswith("We still hold to this.\n")  # the user's: untouched
+    assert "* Status: accepted" in edited.read_text()
+    text = kept.read_text()
+    assert f"* Status: {NO_LONGER_HELD}\n" in text and "* Status: accepted" not in text
+    assert "## Decision Outcome" in text  # the rest of the record stays
+    again = write_notes(folder, records(store), retired)
+    assert again.stale == theirs and kept.read_text() == text  # once is enough
+
+
 def test_long_and_twin_titles_get_their_own_files_and_one_failure_stops_nothing(
     services: Services, tmp_path: Path
 ) -> None:

@@ -123,3 +123,11 @@ def test_a_model_memo_cannot_locate_is_not_downloaded(tmp_path: Path) -> None:
     assert not download.known and download.present() is None
     with pytest.raises(DownloadFailed, match="does not know where"):
         download.fetch()
+
+
+def test_a_home_memo_cannot_write_to_is_a_failure_said_not_a_crash(tmp_path: Path) -> None:
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder")
+    download = ModelDownload(MODEL, blocked / "models", "http://127.0.0.1:1")
+    with pytest.raises(DownloadFailed, match="could not make"):
+        download.fetch()

@@ -53,6 +53,16 @@ def _record(decision: DecisionRecord, capture: CaptureSummary, names: dict[int, 
     return Note(f"{names[decision.id]}.md", text)
 
 
+NO_LONGER_HELD = (
+    "deprecated (memo no longer holds this decision: its meeting was deleted or captured again)"
+)
+
+
+def retired(text: str) -> str:
+    """A record memo wrote whose decision is gone: its status says so, the rest stays."""
+    return re.sub(r"(?m)^\* Status: .*$", f"* Status: {NO_LONGER_HELD}", text, count=1)
+
+
 def _status(decision: DecisionRecord, names: dict[int, str]) -> str:
     if decision.status == "superseded":
         later = names.get(decision.superseded_by or 0)

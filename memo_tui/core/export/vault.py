@@ -15,6 +15,7 @@ import json
 import os
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -51,9 +52,13 @@ def safe_name(text: str) -> str:
     return cut.rstrip() or "untitled"
 
 
-def write_notes(folder: Path, notes: list[Note]) -> Written:
+def write_notes(
+    folder: Path, notes: list[Note], retire: Callable[[str], str] | None = None
+) -> Written:
     """Write `notes` under `folder` as the module says. A file that cannot be written is
-    reported and the rest go on; the manifest is written whatever happened."""
+    reported and the rest go on; the manifest is written whatever happened. `retire` turns
+    a stale note's text into what it should say now (a record marked as no longer held); it
+    is applied only to a stale note nobody touched since memo wrote it."""
     folder.mkdir(parents=True, exist_ok=True)
     manifest_path = folder / MANIFEST
     wrote: dict[str, str] = _read_manifest(manifest_path)
@@ -66,6 +71,11 @@ def write_notes(folder: Path, notes: list[Note]) -> Written:
                 done.failed[note.path] = str(error)
         made = {note.path for note in notes}
         done.stale = sorted(p for p in wrote if p not in made and (folder / p).exists())
+        for path in done.stale if retire is not None else ():
+            try:
+                _retire(folder, path, retire, wrote)
+            except (OSError, ValueError, UnicodeDecodeError) as error:
+                done.failed[path] = str(error)
     finally:
         _replace(manifest_path, json.dumps(wrote, indent=1, sort_keys=True) + "\n")
     return done
@@ -87,6 +97,16 @@ def _write(folder: Path, note: Note, wrote: dict[str, str], done: Written) -> No
     _replace(target, note.text)
     wrote[note.path] = new
     done.written.append(note.path)
+
+
+def _retire(folder: Path, path: str, retire: Callable[[str], str], wrote: dict[str, str]) -> None:
+    target = folder / _inside(path)
+    data = target.read_bytes()
+    if _digest(data) != wrote.get(path):
+        return  # the user's now: left as it is
+    text = retire(data.decode("utf-8"))
+    _replace(target, text)
+    wrote[path] = _digest(text.encode())
 
 
 def _inside(relative: str) -> PurePosixPath:
