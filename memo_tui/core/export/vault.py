@@ -71,10 +71,11 @@ def write_notes(
                 done.failed[note.path] = str(error)
         made = {note.path for note in notes}
         done.stale = sorted(p for p in wrote if p not in made and (folder / p).exists())
-        for path in done.stale if retire is not None else ():
+        for path in done.stale:
             try:
-                _retire(folder, path, retire, wrote)
-            except (OSError, ValueError, UnicodeDecodeError) as error:
+                if retire is not None:
+                    _retire(folder, path, retire, wrote)
+            except (OSError, ValueError) as error:  # (UnicodeDecodeError is a ValueError)
                 done.failed[path] = str(error)
     finally:
         _replace(manifest_path, json.dumps(wrote, indent=1, sort_keys=True) + "\n")
