@@ -462,6 +462,13 @@ def test_a_hard_wrapped_sentence_is_read_whole(services: Services, tmp_path: Pat
     ]
     short = "Sounds good.\nSee you Monday.\nSam"
     assert unwrapped(short) == ["Sounds good.", "See you Monday.", "Sam"]  # not wrapped
+    # A sentence a line, written so (not wrapped): each line ends its sentence, and stays.
+    each = [
+        "We decided to announce the vendor contract because the numbers favour it.",
+        "Priya, can you write up the Q4 hiring notes by Friday?",
+        "Omar will send the Atlas cutover summary to the client.",
+    ]
+    assert unwrapped("\n".join(each)) == each
     path = mail.write_mbox(
         tmp_path / "wrapped.mbox",
         [

@@ -226,14 +226,16 @@ def strip_quotes(body: str) -> str:
 
 
 _LIST_ITEM = re.compile(r"^\s*([-*•]|\d{1,2}[.)])\s")
+_ENDS_SENTENCE = re.compile(r"[.!?:;][\"'”’)\]]*$")
 WRAPPED_AT_LEAST = 50  # a message whose longest line is shorter was not wrapped to a width
 
 
 def unwrapped(body: str) -> list[str]:
-    """The body's lines with a hard-wrapped sentence joined again: a line ends where its
-    sender's mail client broke it when the next line's first word would not have fitted
-    within the message's longest line. Short lines (a greeting, a signature), blank lines and
-    list items stay lines of their own. (A heuristic: it reads the message, not its client.)"""
+    """The body's lines with a hard-wrapped sentence joined again: a line that stops mid-
+    sentence goes on in the next when the next line's first word would not have fitted
+    within the message's longest line (the sender's client broke it there). A line that ends
+    a sentence, a short line (a greeting, a signature), a blank line and a list item stay
+    lines of their own. (A heuristic: it reads the message, not its client.)"""
     lines = [line.strip() for line in body.split("\n")]
     width = max((len(line) for line in lines), default=0)
     joined: list[str] = []
@@ -241,7 +243,8 @@ def unwrapped(body: str) -> list[str]:
         before = lines[n - 1] if n else ""  # the line as its sender's client ended it
         first = line.split(" ", 1)[0]
         wrapped = len(before) + 1 + len(first) > width >= WRAPPED_AT_LEAST
-        if wrapped and before and first and not _LIST_ITEM.match(line):
+        mid_sentence = before and not _ENDS_SENTENCE.search(before)
+        if wrapped and mid_sentence and first and not _LIST_ITEM.match(line):
             joined[-1] = f"{joined[-1]} {line}"
         else:
             joined.append(line)
