@@ -231,16 +231,23 @@ def _download_model(args: argparse.Namespace, services: Services) -> None:
             warn(f"memo: the model download failed: {failed}; memo backfill --download tries now")
         return
     shown = {"at": 0.0}
+    live = sys.stderr.isatty()  # one line, rewritten; else a line a file
 
     def progress(step: Progress) -> None:
-        now = time.monotonic()
-        if not args.json and (now - shown["at"] > 2 or step.done == step.size):
-            shown["at"] = now
-            warn(f"downloading {settings.embed_model}: {step.describe()}")
+        now, whole = time.monotonic(), step.done == step.size
+        if args.json or not (whole or (live and now - shown["at"] > 0.25)):
+            return
+        shown["at"] = now
+        said = sanitize_line(f"downloading {settings.embed_model}: {step.describe()}")
+        print(f"\r\x1b[K{said}" if live else said, end="", file=sys.stderr, flush=True)
+        if not live or (whole and step.files_done + 1 == step.files):
+            print(file=sys.stderr)
 
     try:
         services.download_model(progress)
     except DownloadFailed as error:
+        if live and shown["at"]:
+            print(file=sys.stderr)  # (end the progress line)
         warn(f"memo: {error} (set MEMO_EMBED_MODEL_PATH to a local copy, or MEMO_EMBED_HUB)")
 
 

@@ -29,6 +29,8 @@ def add_parser(commands: Any, common: argparse.ArgumentParser) -> None:
 
 def _embedding_problems(settings: Settings, runs_as: str, stored: str | None) -> list[str]:
     """What keeps search from using vectors, each with the setting that fixes it."""
+    from memo_tui.core.embed.embedder import model_hint  # (not at import: the app's start)
+
     path, folder = settings.embed_model_path, settings.embed_model_folder
     problems = []
     if path is not None and not (path / "model.onnx").is_file():
@@ -36,29 +38,12 @@ def _embedding_problems(settings: Settings, runs_as: str, stored: str | None) ->
             f"MEMO_EMBED_MODEL_PATH={path} holds no model.onnx: point it at the model's folder"
         )
     elif folder is None and settings.embed_download is not True:
-        problems.append(_no_model(settings))
+        problems.append(
+            f"no embedding model here, so search is keyword-only: {model_hint(settings)}"
+        )
     if stored and stored != runs_as:
         problems.append(f"the vectors come from {stored}: run memo backfill")
     return problems
-
-
-def _no_model(settings: Settings) -> str:
-    """Why there is no embedding model here, and what fixes it."""
-    download, local = (
-        settings.model_download,
-        (
-            f"set MEMO_EMBED_MODEL_PATH to a local copy of {settings.embed_model} "
-            "(a folder with model.onnx)"
-        ),
-    )
-    said = "no embedding model here, so search is keyword-only: "
-    if not download.known:
-        return said + f"{local}, or MEMO_EMBED_DOWNLOAD=1 to let fastembed fetch it"
-    if settings.embed_download is False:
-        return said + f"{local}, or unset MEMO_EMBED_DOWNLOAD (it is 0) to let memo fetch it"
-    if failed := download.recent_failure():
-        return said + f"the download failed: {failed}. Run memo backfill --download, or {local}"
-    return said + f"memo downloads it when the app starts, or now with memo backfill; or {local}"
 
 
 def doctor(args: argparse.Namespace, services: Services) -> int:

@@ -60,6 +60,7 @@ def export(args: argparse.Namespace, services: Services) -> int:
                 "skipped": done.skipped,
                 "failed": done.failed,
                 "stale": done.stale,
+                "retired": done.retired,
             }
         )
         return EXIT_REFUSED if done.failed else EXIT_OK
@@ -69,8 +70,8 @@ def export(args: argparse.Namespace, services: Services) -> int:
     )
     for path in done.skipped:
         print(f"  skipped {sanitize_line(path)}: changed since memo wrote it (yours now)")
-    kept = "marked deprecated" if retire is not None else "left in place"
     for path in done.stale:
+        kept = "marked deprecated" if path in done.retired else "left in place"
         print(f"  stale {sanitize_line(path)}: memo no longer makes it ({kept})")
     for path, why in done.failed.items():
         render.warn(f"memo export: {sanitize_line(path)} not written: {sanitize_line(why)}")

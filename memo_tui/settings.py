@@ -23,7 +23,7 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
-from memo_tui.core.model_download import HUB, ModelDownload
+from memo_tui.core.model_download import HUB, ModelDownload, in_fastembed_cache
 
 Provider = Literal["auto", "anthropic", "openai", "offline"]
 
@@ -239,6 +239,14 @@ class Settings(BaseSettings):
             return [str(v).strip().lower() for v in value]
         return value
 
+    @field_validator("embed_download", mode="before")
+    @classmethod
+    def _download(cls, value: object) -> object:
+        """Empty or "auto" is the default (memo's own first-run download), as unset is."""
+        if isinstance(value, str) and value.strip().lower() in ("", "auto"):
+            return None
+        return value
+
     @model_validator(mode="after")
     def _local_server_defaults(self) -> Settings:
         """Deadlines and the slice left unset take the local-server defaults with
@@ -304,10 +312,12 @@ class Settings(BaseSettings):
     def may_download_model(self) -> bool:
         """Whether memo should download its model by itself now: there is none here, memo
         knows where it lives, downloads are not turned off, and none failed today."""
-        if self.embed_download is False or self.embed_model_folder is not None:
-            return False
+        if self.embed_download is not None or self.embed_model_folder is not None:
+            return False  # (1: fastembed downloads it, as it did before memo could)
         download = self.model_download
-        return download.known and download.recent_failure() is None
+        if download.source is None or in_fastembed_cache(download.source):
+            return False
+        return download.recent_failure() is None
 
     @property
     def embed_int8_folder(self) -> Path | None:

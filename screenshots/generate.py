@@ -30,6 +30,7 @@ async def shoot() -> None:
     with tempfile.TemporaryDirectory() as scratch:
         os.environ.pop("MEMO_EMBED_MODEL_PATH", None)
         os.environ["MEMO_HOME"] = str(Path(scratch) / "home")
+        os.environ["MEMO_EMBED_DOWNLOAD"] = "0"  # keyword search, as the README says
         services = build_services(Settings(provider="offline"), Path(scratch) / "demo.db")
         seed_demo(services.capture)
         from memo_tui.core.agents.service import run_agent

@@ -469,6 +469,25 @@ def test_a_hard_wrapped_sentence_is_read_whole(services: Services, tmp_path: Pat
         "Omar will send the Atlas cutover summary to the client.",
     ]
     assert unwrapped("\n".join(each)) == each
+    # What is not a wrapped sentence stays as it was written.
+    alone = {
+        "a link sets no width": [
+            "Notes: https://example.com/a/very/long/link/that/is/longer/than/any/line/here",
+            "We decided to ship",
+            "night mode in January.",
+        ],
+        "a heading above a sentence": [
+            "Launch plan update for the April timeframe and beyond",
+            "We move the launch to April.",
+        ],
+        "a sign-off": ["Let me know if Thursday at ten works for you", "Thanks"],
+        "Japanese, a sentence a line": [
+            "来週の会議は火曜日に決まりました。",
+            "資料は金曜日までに送ります。",
+        ],
+    }
+    for kind, lines in alone.items():
+        assert unwrapped("\n".join(lines)) == lines, kind
     path = mail.write_mbox(
         tmp_path / "wrapped.mbox",
         [
@@ -484,3 +503,24 @@ def test_a_hard_wrapped_sentence_is_read_whole(services: Services, tmp_path: Pat
     [decision] = services.store.captures.decisions([capture.id])
     assert decision.description.startswith("We decided to ship night mode in the January")
     assert decision.line_start == decision.line_end  # one line of the thread
+
+
+def test_a_format_flowed_message_is_read_as_its_sender_wrote_it() -> None:
+    """RFC 3676: a line ending in a space goes on in the next, however short the lines."""
+    from memo_tui.core.email.message import parse_mail
+
+    raw = (
+        "From: Priya Natarajan <priya@example.com>\nTo: sam@example.com\nSubject: Night\n"
+        "Message-ID: <f1@example.com>\n"
+        "Content-Type: text/plain; charset=utf-8; format=flowed; delsp=yes\n\n"
+        "Hi Sam,\n\nWe decided to ship night mode in the January release, because  \n"
+        "the pilot build is fro\n"  # (delsp=yes: a word split across the break)
+        "zen.\n From the depot: thanks.\n-- \nPriya\n"
+    )
+    mail = parse_mail(raw.replace("fro\n", "fro \n").encode())
+    assert mail.body.split("\n") == [
+        "Hi Sam,",
+        "",
+        "We decided to ship night mode in the January release, because the pilot build is frozen.",
+        "From the depot: thanks.",
+    ]

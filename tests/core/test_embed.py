@@ -197,3 +197,44 @@ def test_a_round_is_embedded_in_batches_of_similar_length(store: Store) -> None:
     assert result.embedded == sum(store.stats().facts_by_type.values()) > 8
     lengths = [len(text) for batch in seen for text in batch]
     assert lengths == sorted(lengths)
+
+
+def test_a_model_that_fails_after_another_replaced_it_does_not_block_the_new_one(
+    store: Store, embedder: FastEmbedder
+) -> None:
+    """A capture embedding with no model when the downloaded one arrives (`use`): its
+    failure comes after the swap, and must not mark the new model unavailable."""
+    import threading
+
+    from memo_tui.core.embed import EmbeddingUnavailable
+
+    loading, failing = threading.Event(), threading.Event()
+
+    class Missing:
+        name = MODEL
+        slow = False  # the late attempt: still loading when the model arrives
+
+        @property
+        def dim(self) -> int:
+            if self.slow:
+                loading.set()
+                failing.wait(10)
+            raise EmbeddingUnavailable("no embedding model")
+
+        def embed(self, texts: list[str]) -> list[list[float]]:
+            raise EmbeddingUnavailable("no embedding model")
+
+    missing = Missing()
+    capture, embed = services(store, missing)
+    capture.capture_paths([DEMO])  # (its embedding fails at once: no vectors yet)
+    assert embed.unavailable
+    embed.unavailable, missing.slow = None, True
+    late = threading.Thread(target=embed.backfill)
+    late.start()
+    assert loading.wait(10)
+    embed.use(embedder)  # the model arrives while the old attempt is still loading
+    failing.set()
+    late.join(10)
+    assert embed.unavailable is None
+    done = embed.backfill()
+    assert done.error is None and done.embedded > 0 and done.remaining == 0

@@ -122,13 +122,17 @@ def test_a_record_whose_decision_is_gone_is_marked_deprecated_unless_the_user_ed
     assert store.captures.delete(gone.id)
     done = write_notes(folder, records(store), retired)
     assert done.stale == theirs and not done.written and not done.failed
+    assert done.retired == [theirs[0], theirs[2]]  # not the one the user edited
     assert edited.read_text().endswith("We still hold to this.\n")  # the user's: untouched
     assert "* Status: accepted" in edited.read_text()
     text = kept.read_text()
     assert f"* Status: {NO_LONGER_HELD}\n" in text and "* Status: accepted" not in text
     assert "## Decision Outcome" in text  # the rest of the record stays
+    replaced = (folder / theirs[0]).read_text()  # its status keeps the link it had
+    assert re.search(rf"\* Status: {re.escape(NO_LONGER_HELD)}; it was superseded by \[", replaced)
     again = write_notes(folder, records(store), retired)
     assert again.stale == theirs and kept.read_text() == text  # once is enough
+    assert (folder / theirs[0]).read_text() == replaced
 
 
 def test_long_and_twin_titles_get_their_own_files_and_one_failure_stops_nothing(

@@ -43,7 +43,8 @@ def test_the_model_downloads_whole_with_progress_and_is_then_used(
     assert len(hub.requests) == len(FASTEMBED_FILES)
     for name in FASTEMBED_FILES:
         assert digest(folder / name) == digest(source / name)
-    assert sorted(p.name for p in (tmp_path / "models").iterdir()) == [folder.name]  # no work
+    left = sorted(p.name for p in (tmp_path / "models").iterdir())
+    assert left == [".download.lock", folder.name]  # no work folder left
     last = seen[-1]
     size = (source / "model.onnx").stat().st_size
     assert (last.file, last.done, last.size) == ("model.onnx", size, size)
@@ -72,7 +73,8 @@ def test_a_failed_download_leaves_nothing_and_is_remembered_for_a_day(
     assert said.startswith(f"could not download {hub.url}/" if mode == "missing" else hub.url)
     assert ("404" in said) if mode == "missing" else ("ended after" in said)
     assert download.present() is None
-    assert [p.name for p in (tmp_path / "models").iterdir()] == ["download-failed.json"]
+    left = sorted(p.name for p in (tmp_path / "models").iterdir())
+    assert left == [".download.lock", "download-failed.json"]
     remembered = download.recent_failure()
     assert remembered is not None and remembered.startswith(said)
     assert download.recent_failure(time.time() + RETRY_AFTER_S) is None  # a day later: try
@@ -106,7 +108,8 @@ def test_a_stopped_download_leaves_nothing_and_is_not_held_against_the_hub(tmp_p
         download = ModelDownload(MODEL, tmp_path, hub.url)
         with pytest.raises(Stopped):
             download.fetch(stopped=lambda: True)
-    assert list(tmp_path.iterdir()) == [] and download.recent_failure() is None
+    assert [p.name for p in tmp_path.iterdir()] == [".download.lock"]
+    assert download.recent_failure() is None
 
 
 def test_a_copy_missing_a_file_is_downloaded_again(tmp_path: Path) -> None:
@@ -129,5 +132,61 @@ def test_a_home_memo_cannot_write_to_is_a_failure_said_not_a_crash(tmp_path: Pat
     blocked = tmp_path / "file"
     blocked.write_text("not a folder")
     download = ModelDownload(MODEL, blocked / "models", "http://127.0.0.1:1")
-    with pytest.raises(DownloadFailed, match="could not make"):
+    with pytest.raises(DownloadFailed, match="could not write in") as failed:
         download.fetch()
+    assert not failed.value.remember  # this machine's trouble, not the hub's: try next time
+
+
+@pytest.mark.parametrize(
+    ("mode", "said"),
+    [
+        ("page", "config.json from http://127.0.0.1:[0-9]+ is not the model's file"),
+        ("garbage", "could not download .*config.json"),
+    ],
+)
+def test_what_is_not_the_model_is_refused_and_remembered(
+    tmp_path: Path, mode: str, said: str
+) -> None:
+    """A captive portal's page sent with a 200, or a server that is not HTTP: a failure
+    said and remembered, not a model kept (nor a crash)."""
+    with fake_hub(model_path(), mode=mode) as hub:
+        download = ModelDownload(MODEL, tmp_path, hub.url)
+        with pytest.raises(DownloadFailed, match=said):
+            download.fetch()
+    assert download.present() is None and download.recent_failure() is not None
+
+
+def test_two_downloads_at_once_fetch_the_files_once(tmp_path: Path) -> None:
+    """The app and memo backfill, say: the second waits for the first, then finds it."""
+    import threading
+
+    found: list[Path] = []
+    with fake_hub(model_path(), mode="slow") as hub:
+        runs = [
+            threading.Thread(
+                target=lambda: found.append(ModelDownload(MODEL, tmp_path, hub.url).fetch())
+            )
+            for _ in range(2)
+        ]
+        for run in runs:
+            run.start()
+        for run in runs:
+            run.join(60)
+    assert len(found) == 2 and found[0] == found[1]
+    assert len(hub.requests) == len(FASTEMBED_FILES)
+
+
+def test_a_download_killed_part_way_is_cleared_by_the_next(tmp_path: Path) -> None:
+    left = tmp_path / ".Qdrant--all-MiniLM-L6-v2-onnx.99999.partial"
+    left.mkdir(parents=True)
+    (left / "model.onnx").write_bytes(b"half")
+    with fake_hub(model_path()) as hub:
+        ModelDownload(MODEL, tmp_path, hub.url).fetch()
+    assert not left.exists()
+
+
+def test_a_hub_that_is_not_http_is_refused_and_not_held_against_it(tmp_path: Path) -> None:
+    download = ModelDownload(MODEL, tmp_path, "file:///etc")
+    with pytest.raises(DownloadFailed, match="not an http") as failed:
+        download.fetch()
+    assert not failed.value.remember and download.recent_failure() is None

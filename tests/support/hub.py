@@ -4,6 +4,7 @@ repository's files (`/{repo}/resolve/main/{file}`), or fails the way a hub can."
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -15,7 +16,10 @@ from pathlib import Path
 class FakeHub:
     folder: Path  # the model's files
     repo: str = "Qdrant/all-MiniLM-L6-v2-onnx"
-    mode: str = "serve"  # or "missing" (404 for every file), "cut" (model.onnx ends early)
+    # "serve"; or "missing" (404 for every file), "cut" (model.onnx ends early), "page" (a
+    # proxy's web page for every file, with a 200), "garbage" (not HTTP at all), "slow" (each
+    # file after a pause)
+    mode: str = "serve"
     requests: list[str] = field(default_factory=list)
     url: str = ""
 
@@ -27,6 +31,11 @@ def fake_hub(folder: Path, mode: str = "serve") -> Iterator[FakeHub]:
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:  # noqa: N802 - http.server's name
             hub.requests.append(self.path)
+            if hub.mode == "garbage":
+                self.wfile.write(b"SSH-2.0-OpenSSH_9.6\r\n\r\n")
+                return
+            if hub.mode == "slow":
+                time.sleep(0.3)
             prefix = f"/{hub.repo}/resolve/main/"
             name = self.path.removeprefix(prefix)
             path = hub.folder / name
@@ -34,6 +43,8 @@ def fake_hub(folder: Path, mode: str = "serve") -> Iterator[FakeHub]:
                 self.send_error(404, "Entry not found")
                 return
             body = path.read_bytes()
+            if hub.mode == "page":
+                body = b"<!DOCTYPE html><html><body>Sign in to the guest wifi</body></html>"
             self.send_response(200)
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()

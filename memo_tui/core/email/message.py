@@ -192,12 +192,30 @@ def _body(message: Message) -> tuple[str, int]:
             attachments += 1
             continue
         if kind == "text/plain":
-            plain.append(_part_text(part))
+            plain.append(_flowed(part, _part_text(part)))
         elif kind == "text/html":
             html.append(_part_text(part))
     if plain:
         return "\n".join(plain), attachments
     return "\n".join(html_to_text(h) for h in html), attachments
+
+
+def _flowed(part: Message, text: str) -> str:
+    """A format=flowed part (RFC 3676) with its soft line breaks joined: a line that ends in
+    a space goes on in the next (DelSp=yes: without that space); space-stuffing undone."""
+    if str(part.get_param("format", "")).lower() != "flowed":
+        return text
+    delsp = str(part.get_param("delsp", "")).lower() == "yes"
+    lines: list[str] = []
+    carry = ""
+    for line in text.replace("\r\n", "\n").split("\n"):
+        line = line[1:] if line.startswith(" ") else line  # noqa: PLW2901 - unstuffed
+        if line.endswith(" ") and line != "-- " and not line.startswith(">"):
+            carry += line[:-1] if delsp else line
+            continue
+        lines.append(carry + line)
+        carry = ""
+    return "\n".join([*lines, carry] if carry else lines)
 
 
 _ATTRIBUTION = re.compile(
@@ -226,29 +244,40 @@ def strip_quotes(body: str) -> str:
 
 
 _LIST_ITEM = re.compile(r"^\s*([-*•]|\d{1,2}[.)])\s")
-_ENDS_SENTENCE = re.compile(r"[.!?:;][\"'”’)\]]*$")
+_ENDS_SENTENCE = re.compile(r"[.!?:;。！？…][\"'”’»」』)\]]*$")
 WRAPPED_AT_LEAST = 50  # a message whose longest line is shorter was not wrapped to a width
+FULL = 0.8  # a line this share of the width long filled its line: a sign of wrapping
 
 
 def unwrapped(body: str) -> list[str]:
     """The body's lines with a hard-wrapped sentence joined again: a line that stops mid-
     sentence goes on in the next when the next line's first word would not have fitted
-    within the message's longest line (the sender's client broke it there). A line that ends
-    a sentence, a short line (a greeting, a signature), a blank line and a list item stay
-    lines of their own. (A heuristic: it reads the message, not its client.)"""
+    within the message's longest line of words (the sender's client broke it there). A next
+    line that starts a word in capitals is joined only when several lines fill the width
+    (a heading or a sign-off above a sentence is not). A line that ends a sentence, a short
+    line (a greeting, a signature), a line with no space (a link), a blank line and a list
+    item stay lines of their own. (A heuristic: it reads the message, not its client.)"""
     lines = [line.strip() for line in body.split("\n")]
-    width = max((len(line) for line in lines), default=0)
+    width = max((len(line) for line in lines if " " in line), default=0)
+    full = sum(len(line) >= FULL * width for line in lines if " " in line)
     joined: list[str] = []
     for n, line in enumerate(lines):
         before = lines[n - 1] if n else ""  # the line as its sender's client ended it
         first = line.split(" ", 1)[0]
-        wrapped = len(before) + 1 + len(first) > width >= WRAPPED_AT_LEAST
-        mid_sentence = before and not _ENDS_SENTENCE.search(before)
-        if wrapped and mid_sentence and first and not _LIST_ITEM.match(line):
+        if _continues(before, line, first, width, full):
             joined[-1] = f"{joined[-1]} {line}"
         else:
             joined.append(line)
     return [line for line in joined if line]
+
+
+def _continues(before: str, line: str, first: str, width: int, full: int) -> bool:
+    """Whether `line` goes on with the sentence `before` left unfinished (see unwrapped)."""
+    if width < WRAPPED_AT_LEAST or not first or " " not in before or _LIST_ITEM.match(line):
+        return False
+    if _ENDS_SENTENCE.search(before) or len(before) + 1 + len(first) <= width:
+        return False
+    return not first[0].isupper() or full >= 2
 
 
 def _new_lines(lines: list[str]) -> tuple[list[str], list[str] | None]:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from memo_tui.core.model_download import fastembed_cache
 
 if TYPE_CHECKING:
     from memo_tui.settings import Settings
@@ -28,8 +28,10 @@ class FastEmbedder:
         model_path: Path | None = None,
         download: bool = False,
         int8_folder: Path | None = None,
+        hint: str | None = None,
     ) -> None:
         self.model_name = model_name
+        self.hint = hint or "set MEMO_EMBED_MODEL_PATH to a local copy"  # what fixes it here
         self.model_path = model_path
         self.download = download  # off: only a local folder or fastembed's cache is used
         self.int8_folder = int8_folder if model_path is not None else None
@@ -47,7 +49,7 @@ class FastEmbedder:
                         "ONNX export of the model"
                     )
                 if self.model_path is None and not self.download and not _anything_cached():
-                    why = f"fastembed's cache, {_fastembed_cache()}, is empty"
+                    why = f"fastembed's cache, {fastembed_cache()}, is empty"
                     raise EmbeddingUnavailable(self._missing(why))  # (known in 1 s, no import)
                 try:
                     from fastembed import TextEmbedding
@@ -68,10 +70,8 @@ class FastEmbedder:
 
     def _missing(self, why: str) -> str:
         return (
-            f"no embedding model: {self.model_name} is not available locally ({why}). Set "
-            "MEMO_EMBED_MODEL_PATH to a local copy, or run memo backfill to download it "
-            "(MEMO_EMBED_DOWNLOAD=1 lets fastembed fetch a model memo does not know); until "
-            "then search is keyword only"
+            f"no embedding model: {self.model_name} is not available locally ({why}). To "
+            f"fix it, {self.hint}; until then search is keyword only"
         )
 
     def _folder(self) -> Path:
@@ -102,18 +102,34 @@ def embedder_for(settings: Settings) -> FastEmbedder:
         settings.embed_model_folder,
         settings.embed_download is True,
         settings.embed_int8_folder,
+        model_hint(settings),
     )
 
 
-def _fastembed_cache() -> Path:
-    """Where fastembed keeps the models it downloaded (its own default)."""
-    default = Path(tempfile.gettempdir()) / "fastembed_cache"
-    return Path(os.environ.get("FASTEMBED_CACHE_PATH", default))
+def model_hint(settings: Settings) -> str:
+    """What would give search its vectors here: the one fix memo names wherever the model is
+    missing (memo doctor, a backfill, a search)."""
+    download = settings.model_download
+    local = (
+        f"set MEMO_EMBED_MODEL_PATH to a local copy of {settings.embed_model} "
+        "(a folder with model.onnx)"
+    )
+    if settings.embed_download is True:
+        return (
+            f"let fastembed fetch it (MEMO_EMBED_DOWNLOAD=1 is set: run memo backfill), or {local}"
+        )
+    if not download.known:
+        return f"{local}, or MEMO_EMBED_DOWNLOAD=1 to let fastembed fetch it"
+    if settings.embed_download is False:
+        return f"{local}, or unset MEMO_EMBED_DOWNLOAD (it is 0) to let memo fetch it"
+    if failed := download.recent_failure():
+        return f"the download failed: {failed}. Run memo backfill --download, or {local}"
+    return f"memo downloads it when the app starts, or now with memo backfill; or {local}"
 
 
 def _anything_cached() -> bool:
     """Whether fastembed's cache holds anything at all (if not, no model can load from it)."""
-    cache = _fastembed_cache()
+    cache = fastembed_cache()
     try:
         return cache.is_dir() and any(cache.iterdir())
     except OSError:

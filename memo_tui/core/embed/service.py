@@ -75,11 +75,12 @@ class EmbedService:
     ) -> BackfillResult:
         """Embed every fact without a vector (idempotent and resumable: each batch commits)."""
         result = BackfillResult()
+        embedder = self.embedder  # one model for the whole run, even if `use` swaps it now
         try:
-            result.reset = self.store.vectors.set_space(self.embedder.name, self._dim())
+            result.reset = self.store.vectors.set_space(embedder.name, self._dim(embedder))
             while True:
                 pending = self.store.vectors.missing(self.batch_size * ROUND, capture_id)
-                if not pending or not self._round(pending, result, progress):
+                if not pending or not self._round(embedder, pending, result, progress):
                     break
         except (EmbeddingUnavailable, StoreError, FutureTimeout) as error:
             result.error = str(error) or "embedding timed out"
@@ -87,17 +88,19 @@ class EmbedService:
             result.remaining = self.store.vectors.count_missing()
         return result
 
-    def _dim(self) -> int:
-        if self.unavailable is not None:
+    def _dim(self, embedder: Embedder) -> int:
+        if self.unavailable is not None and embedder is self.embedder:
             raise EmbeddingUnavailable(self.unavailable)
         try:
-            return self.embedder.dim  # loads the model: not part of any batch's time
+            return embedder.dim  # loads the model: not part of any batch's time
         except EmbeddingUnavailable as error:
-            self.unavailable = str(error)  # do not try again in this process
+            if embedder is self.embedder:  # (not a model `use` has replaced meanwhile)
+                self.unavailable = str(error)  # do not try again in this process
             raise
 
     def _round(
         self,
+        embedder: Embedder,
         pending: list[tuple[int, str]],
         result: BackfillResult,
         progress: Callable[[BackfillResult], None] | None,
@@ -105,12 +108,12 @@ class EmbedService:
         """One round of batches, `progress` after each; False when a batch failed (stop, leave
         the rest NULL)."""
         hashes = {key: content_hash(text) for key, text in pending}
-        cached = self.store.vectors.cached(list(set(hashes.values())), self.embedder.name)
+        cached = self.store.vectors.cached(list(set(hashes.values())), embedder.name)
         reuse = [
             (key, cached[hashes[key]], hashes[key]) for key, _ in pending if hashes[key] in cached
         ]
         if reuse:
-            self.store.vectors.put_many(reuse, self.embedder.name)
+            self.store.vectors.put_many(reuse, embedder.name)
             result.reused += len(reuse)
             if progress is not None:
                 progress(result)
@@ -120,7 +123,7 @@ class EmbedService:
             batch = todo[start : start + self.batch_size]
             texts = [text for _, text in batch]
             try:
-                vectors = self._call(partial(self.embedder.embed, texts))
+                vectors = self._call(partial(embedder.embed, texts))
             except (FutureTimeout, EmbeddingUnavailable) as error:
                 result.failed += len(todo) - start
                 result.error = str(error) or f"an embedding batch took over {self.timeout_s:g} s"
@@ -128,7 +131,7 @@ class EmbedService:
             items = [
                 (key, vector, hashes[key]) for (key, _), vector in zip(batch, vectors, strict=True)
             ]
-            self.store.vectors.put_many(items, self.embedder.name)
+            self.store.vectors.put_many(items, embedder.name)
             result.embedded += len(batch)
             if progress is not None:
                 progress(result)

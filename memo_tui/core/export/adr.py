@@ -59,8 +59,14 @@ NO_LONGER_HELD = (
 
 
 def retired(text: str) -> str:
-    """A record memo wrote whose decision is gone: its status says so, the rest stays."""
-    return re.sub(r"(?m)^\* Status: .*$", f"* Status: {NO_LONGER_HELD}", text, count=1)
+    """A record memo wrote whose decision is gone: its status says so (and what it said
+    before, a "superseded by" link included); the rest stays."""
+    found = re.search(r"(?m)^\* Status: (.*)$", text)
+    if found is None or found.group(1).startswith(NO_LONGER_HELD):
+        return text
+    was = found.group(1)
+    status = NO_LONGER_HELD + ("" if was == "accepted" else f"; it was {was}")
+    return text[: found.start(1)] + status + text[found.end(1) :]
 
 
 def _status(decision: DecisionRecord, names: dict[int, str]) -> str:

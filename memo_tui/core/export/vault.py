@@ -40,6 +40,7 @@ class Written:
     # Notes memo wrote before that this export no longer makes (their meeting, person or
     # decision is gone, or was captured again): left in place, and said.
     stale: list[str] = field(default_factory=list)
+    retired: list[str] = field(default_factory=list)  # stale ones memo marked as such
 
 
 def safe_name(text: str) -> str:
@@ -73,8 +74,8 @@ def write_notes(
         done.stale = sorted(p for p in wrote if p not in made and (folder / p).exists())
         for path in done.stale:
             try:
-                if retire is not None:
-                    _retire(folder, path, retire, wrote)
+                if retire is not None and _retire(folder, path, retire, wrote):
+                    done.retired.append(path)
             except (OSError, ValueError) as error:  # (UnicodeDecodeError is a ValueError)
                 done.failed[path] = str(error)
     finally:
@@ -100,14 +101,17 @@ def _write(folder: Path, note: Note, wrote: dict[str, str], done: Written) -> No
     done.written.append(note.path)
 
 
-def _retire(folder: Path, path: str, retire: Callable[[str], str], wrote: dict[str, str]) -> None:
+def _retire(folder: Path, path: str, retire: Callable[[str], str], wrote: dict[str, str]) -> bool:
+    """Whether the stale note now says it is retired (a note the user edited stays theirs)."""
     target = folder / _inside(path)
     data = target.read_bytes()
     if _digest(data) != wrote.get(path):
-        return  # the user's now: left as it is
-    text = retire(data.decode("utf-8"))
-    _replace(target, text)
-    wrote[path] = _digest(text.encode())
+        return False
+    text = data.decode("utf-8")
+    if (now := retire(text)) != text:  # (once: a retired note is not written again)
+        _replace(target, now)
+        wrote[path] = _digest(now.encode())
+    return True
 
 
 def _inside(relative: str) -> PurePosixPath:

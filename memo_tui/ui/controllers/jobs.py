@@ -194,4 +194,5 @@ class JobsController(Controller):
         else:  # all in (ctrl+x during the last one, too)
             said = f"The {total - 1} demo meetings and the demo mailbox are in"
             self.from_thread(self.done, said if done else None)
+            self.from_thread(self.catch_up)  # the model, the vectors (after: one job bar)
         self.from_thread(self.app.refresh_lists)

@@ -80,10 +80,10 @@ class StartupController(Controller):
         app = self.app
         self._apply(app.services.settings)
         if app.seed_demo:
-            app.controllers.jobs.seed()
+            app.controllers.jobs.seed()  # then catches up (one job bar: one job at a time)
         else:
             app.refresh_lists()
-        app.controllers.jobs.catch_up()
+            app.controllers.jobs.catch_up()
         app.set_interval(app.WATCH_EVERY_S, app.controllers.lists.watch)
 
     def _theme_chosen(self, theme: Theme) -> None:
