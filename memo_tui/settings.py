@@ -122,9 +122,9 @@ class Settings(BaseSettings):
     )
     embed_download: bool | None = Field(
         default=None,
-        description="Unset: memo downloads its default model once, in the background, when "
-        "there is none (a failure is not tried again for a day). 1: also let fastembed "
-        "download any other model. 0: never download.",
+        description="Unset (or auto): memo downloads its default model once, in the "
+        "background, when there is none (a failure is not tried again for a day). 1: fastembed "
+        "downloads whichever model is set, into its own cache. 0: never download.",
     )
     embed_hub: str = Field(
         default=HUB, description="Where the default embedding model is downloaded from."

@@ -116,8 +116,9 @@ class JobsController(Controller):
             self.from_thread(self.done, "Model download stopped; memo tries again at next start")
             return
         except DownloadFailed as error:
+            again = "tomorrow" if error.remember else "at next start"
             said = (
-                f"Search stays keyword-only: {error}. memo tries again tomorrow; "
+                f"Search stays keyword-only: {error}. memo tries again {again}; "
                 "memo backfill --download tries now"
             )
             self.from_thread(self.done, said)
