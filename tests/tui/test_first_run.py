@@ -93,3 +93,25 @@ def test_a_failed_download_is_said_and_not_tried_again_at_the_next_start(
     [failed] = [s for s in said if s.startswith("done:")]
     assert failed.startswith("done: Search stays keyword-only: could not download")
     assert failed.endswith("memo tries again tomorrow; memo backfill --download tries now")
+
+
+def test_a_model_another_process_downloads_is_used_while_the_app_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`memo backfill` in another terminal fetched the model: the open app embeds with it
+    within a tick, with no restart, and says so."""
+    said = told(monkeypatch)
+    with fake_hub(model_path()) as hub:
+        built = offline(tmp_path, monkeypatch, embed_hub=hub.url, embed_int8=False)
+        built.capture.capture_text(MEETING, "sync.txt", "txt")  # (downloads are off: 0)
+        app = MemoApp(built)
+
+        async def script(pilot: Any) -> None:
+            await pilot.pause(0.5)
+            assert built.store.vectors.count_missing() > 0 and built.embed.unavailable
+            built.settings.model_download.fetch()  # what the other process did
+            await until(pilot, lambda: built.store.vectors.count_missing() == 0, "embedded")
+
+        drive(app, script)
+        built.close()
+    assert said[0] == "Embedding facts" and said[-1].startswith("done: Embedded ")

@@ -3,7 +3,8 @@ dialog that reports a worker's failure (the app carries on)."""
 
 from __future__ import annotations
 
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from textual.css.query import NoMatches
 from textual.widgets import Label, ProgressBar
@@ -12,6 +13,9 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from memo_tui.ui import dialogs
 from memo_tui.ui.controllers.base import Controller
 from memo_tui.ui.text import line
+
+if TYPE_CHECKING:
+    from memo_tui.ui.app import MemoApp
 
 # Worker groups ctrl+x stops (an agent run stops after the step in hand, interrupted and
 # resumable: each of its writes is whole).
@@ -23,6 +27,10 @@ class _Stopped(Exception):
 
 
 class JobsController(Controller):
+    def __init__(self, app: MemoApp) -> None:
+        super().__init__(app)
+        self._models_tried: set[Path] = set()  # model folders found on disk while it ran
+
     def running(self, group: str) -> bool:
         return any(w.group == group and w.is_running for w in self.app.workers)
 
@@ -125,6 +133,18 @@ class JobsController(Controller):
             return
         self.from_thread(self.done, "The embedding model is in; embedding facts")
         self.from_thread(self.start_backfill)
+
+    def model_appeared(self, folder: Path) -> None:
+        """Another process downloaded the model while the app ran: embed with it now (once
+        per folder: one that fails to load is not tried again every tick)."""
+        if folder in self._models_tried or self.running("download"):
+            return
+        self._models_tried.add(folder)
+        from memo_tui.core.embed.embedder import embedder_for
+
+        self.services.embed.use(embedder_for(self.services.settings))
+        self.say("The embedding model is here now; embedding facts")
+        self.start_backfill()
 
     def start_backfill(self, quiet: bool = False) -> None:
         """Embed every fact without a vector, unless a backfill is already under way (it

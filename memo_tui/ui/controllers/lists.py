@@ -151,6 +151,11 @@ class ListsController(Controller):
         if self.data_version is not None and version != self.data_version:
             self.from_thread(self.app.refresh_lists)
             self.from_thread(self.app.refresh_pages)
+        settings = self.services.settings
+        if self.services.embed.unavailable and settings.embed_model_path is None:
+            folder = settings.embed_model_folder  # (memo backfill in a terminal fetched it)
+            if folder is not None:
+                self.from_thread(self.app.controllers.jobs.model_appeared, folder)
 
 
 def _status(counts: StatusCounts, width: int) -> Status:
