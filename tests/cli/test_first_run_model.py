@@ -7,20 +7,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from support.embedding import model_path
+from support.first_run import SMALL_MEETING
 from support.hub import fake_hub
-
-MEETING = """Planning sync, 2026-03-02
-Attendees: Dana Shore, Ravi Patel
-
-Dana Shore: We decided to move the launch to April because the vendor slipped.
-Ravi Patel: I will draft the customer notice by Friday.
-"""
 
 
 def first_run(memo, tmp_path: Path, hub_url: str) -> tuple[str, dict[str, str]]:  # type: ignore[no-untyped-def]
     """A store with one meeting and no model; the settings of a first run against `hub_url`."""
     del memo.env["MEMO_EMBED_DOWNLOAD"]  # as a user has it: downloads allowed
-    (tmp_path / "sync.txt").write_text(MEETING)
+    (tmp_path / "sync.txt").write_text(SMALL_MEETING)
     db = str(tmp_path / "memo.db")
     assert memo("--db", db, "capture", str(tmp_path / "sync.txt")).code == 0
     return db, {"MEMO_EMBED_HUB": hub_url, "MEMO_EMBED_INT8": "0"}

@@ -55,16 +55,26 @@ def test_a_write_cut_off_by_the_next_edit_still_lands_and_is_listed(
     assert [p.name for p in services.store.projects.all()].count("Harbour Lights") == 1
 
 
+MINE = '# mine\nanimations = false\n\n[keymap]\n"pane.ask" = "a"\n'  # a user's config file
+
+
+def configured(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str
+) -> tuple[Path, Services, MemoApp]:
+    """The app on offline services whose config file holds `text`; the file, both."""
+    config = tmp_path / "home" / "config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text(text)
+    built = offline(tmp_path, monkeypatch)
+    return config, built, MemoApp(built)
+
+
 def test_a_theme_chosen_in_the_app_is_kept_in_the_config_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The palette's "Change theme" sets the app's theme; the config file keeps it, and
     keeps everything the user wrote there."""
-    config = tmp_path / "home" / "config.toml"
-    config.parent.mkdir(parents=True)
-    config.write_text('# mine\nanimations = false\n\n[keymap]\n"pane.ask" = "a"\n')
-    built = offline(tmp_path, monkeypatch)
-    app = MemoApp(built)
+    config, built, app = configured(tmp_path, monkeypatch, MINE)
 
     async def script(pilot: Any) -> None:
         assert app.theme == "textual-dark"  # as configured: nothing written for it
@@ -111,11 +121,7 @@ def test_the_status_line_cuts_model_names_and_keeps_f1_help_at_80_columns() -> N
 def test_a_theme_chosen_after_an_unknown_one_is_kept_instead(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    config = tmp_path / "home" / "config.toml"
-    config.parent.mkdir(parents=True)
-    config.write_text('theme = "no-such-theme"\n')
-    built = offline(tmp_path, monkeypatch)
-    app = MemoApp(built)
+    config, built, app = configured(tmp_path, monkeypatch, 'theme = "no-such-theme"\n')
 
     async def script(pilot: Any) -> None:
         app.theme = "nord"

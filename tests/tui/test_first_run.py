@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from support.embedding import model_path
+from support.first_run import SMALL_MEETING
 from support.hub import fake_hub
 from support.services import offline
 from support.tui import drive, until
@@ -16,13 +17,6 @@ from textual.widgets import Static
 
 from memo_tui.ui.app import MemoApp
 from memo_tui.ui.controllers.jobs import JobsController
-
-MEETING = """Planning sync, 2026-03-02
-Attendees: Dana Shore, Ravi Patel
-
-Dana Shore: We decided to move the launch to April because the vendor slipped.
-Ravi Patel: I will draft the customer notice by Friday.
-"""
 
 
 def told(monkeypatch: pytest.MonkeyPatch) -> list[str]:
@@ -45,7 +39,7 @@ def told(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 def first_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, hub: str) -> Any:  # noqa: ANN401
     built = offline(tmp_path, monkeypatch, embed_download=None, embed_hub=hub, embed_int8=False)
-    built.capture.capture_text(MEETING, "sync.txt", "txt")
+    built.capture.capture_text(SMALL_MEETING, "sync.txt", "txt")
     return built
 
 
@@ -103,7 +97,7 @@ def test_a_model_another_process_downloads_is_used_while_the_app_runs(
     said = told(monkeypatch)
     with fake_hub(model_path()) as hub:
         built = offline(tmp_path, monkeypatch, embed_hub=hub.url, embed_int8=False)
-        built.capture.capture_text(MEETING, "sync.txt", "txt")  # (downloads are off: 0)
+        built.capture.capture_text(SMALL_MEETING, "sync.txt", "txt")  # (downloads are off: 0)
         app = MemoApp(built)
 
         async def script(pilot: Any) -> None:
