@@ -34,6 +34,7 @@ from memo_tui import (
 )
 from memo_tui.core.safety import sanitize_line
 from memo_tui.render import warn
+from memo_tui.settings import store_location
 
 if TYPE_CHECKING:
     from memo_tui.core.capture import CaptureResult
@@ -45,7 +46,12 @@ Handler = Callable[[argparse.Namespace, "Services"], int]
 
 
 def _store_options(parser: argparse.ArgumentParser, default: object) -> None:
-    parser.add_argument("--db", type=Path, default=default, help="store file (default: $MEMO_DB)")
+    parser.add_argument(
+        "--db",
+        type=store_location,
+        default=default,
+        help="store file, or a team store's postgresql:// URL (default: $MEMO_DB)",
+    )
     parser.add_argument(
         "--demo", action="store_true", default=default, help="use the separate demo store"
     )
@@ -344,7 +350,7 @@ def _default(args: argparse.Namespace, services: Services) -> int:
         app.run()
         return EXIT_OK
     store = services.store
-    print(f"memo {__version__}, store: {sanitize_line(str(store.path))}")
+    print(f"memo {__version__}, store: {sanitize_line(store.location)}")
     captures = store.captures.all()
     if not captures:
         print("No captures yet. Try: memo capture meeting.txt   (or: memo --demo)")

@@ -42,7 +42,7 @@ def serve(args: argparse.Namespace, services: Services) -> int:
             f"memo serve: listening on {args.host}: anyone who can reach it can read and "
             "change this store; there is no password"
         )
-    store = ["--demo"] if args.demo else ["--db", str(services.store.path)]
+    store = ["--demo"] if args.demo else ["--db", services.store.url or str(services.store.path)]
     command = shlex.join([sys.executable, "-m", "memo_tui", *store])
     warn(f"memo serve: open http://{args.host}:{args.port} (ctrl+c stops it)")
     guarded(command, args.host, args.port).serve()

@@ -48,6 +48,13 @@ def memo_home() -> Path | None:
     return Path(value).expanduser() if value else None
 
 
+def store_location(value: str) -> Path | str:
+    """What --db or MEMO_DB names: a PostgreSQL URL as given, else a file's path."""
+    if value.startswith(("postgresql://", "postgres://", "postgresql+psycopg://")):
+        return value
+    return Path(value).expanduser()
+
+
 def data_dir() -> Path:
     """Where databases live: `$MEMO_HOME`, else `$XDG_DATA_HOME/memo`."""
     return memo_home() or _xdg("XDG_DATA_HOME", ".local/share") / "memo"
@@ -109,7 +116,11 @@ class Settings(BaseSettings):
 
     model_config = SettingsConfigDict(env_prefix="MEMO_", extra="ignore")
 
-    db: Path | None = Field(default=None, description="The store file; default data_dir/memo.db.")
+    db: str | None = Field(
+        default=None,
+        description="The store file (default data_dir/memo.db), or a team store's "
+        "postgresql://user@host/database URL.",
+    )
     demo_db: Path | None = Field(
         default=None, description="The demo store file; default data_dir/demo.db."
     )
@@ -287,9 +298,9 @@ class Settings(BaseSettings):
         return (init_settings, env_settings, toml)
 
     @property
-    def db_path(self) -> Path:
-        """The user's store."""
-        return (self.db or data_dir() / "memo.db").expanduser()
+    def db_path(self) -> Path | str:
+        """The user's store: a file, or a PostgreSQL server's URL."""
+        return store_location(self.db) if self.db else data_dir() / "memo.db"
 
     @property
     def demo_db_path(self) -> Path:

@@ -1,4 +1,5 @@
-"""memo's persistence: one SQLite file (sqlean + sqlite-vec), plain records in and out."""
+"""memo's persistence: one SQLite file (sqlean + sqlite-vec), or a PostgreSQL server with
+pgvector for a team; plain records in and out."""
 
 from store.errors import (
     ChangeStateError,

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sqlalchemy import Connection, case, select, update
-from sqlalchemy.dialects.sqlite import insert
+from sqlalchemy import Connection, case, func, select, update
 from sqlmodel import col
 
+from store.expressions import insert, postgres
 from store.records import AddressRecord
 from store.tables import Person
 from store.tables import PersonAddress as Address
@@ -86,7 +86,7 @@ def _decide(
     if not name:
         return None, None
     named = list(
-        conn.execute(select(col(Person.id)).where(col(Person.name).collate("NOCASE") == name))
+        conn.execute(select(col(Person.id)).where(func.lower(col(Person.name)) == func.lower(name)))
         .scalars()
         .all()
     )
@@ -138,37 +138,38 @@ def merge(conn: Connection, address: str, person_id: int | None) -> bool:
 
 # The people rollup's email columns, for every person at once: each message is read once
 # (grouped, then joined), not once per person.
-EMAIL_REPORT = """
+_EMAIL_REPORT = """
 WITH owned AS (
     SELECT address, person_id FROM person_addresses WHERE person_id IS NOT NULL
 ), contact AS (
     SELECT m.id AS message, m.sender_address AS address, 'from' AS role, m.sent_at
     FROM email_messages AS m WHERE m.bulk_reason IS NULL
     UNION ALL
-    SELECT m.id, json_extract(j.value, '$.address'), 'to', m.sent_at
-    FROM email_messages AS m, json_each(m.recipients_json) AS j WHERE m.bulk_reason IS NULL
+    SELECT m.id, {address}, 'to', m.sent_at
+    FROM email_messages AS m, {recipients} WHERE m.bulk_reason IS NULL
 ), touched AS (
     SELECT DISTINCT o.person_id, c.message, c.role, c.sent_at FROM contact AS c
     JOIN owned AS o ON o.address = c.address
 ), stats AS (
-    SELECT person_id, sum(role = 'from') AS sent, sum(role = 'to') AS received,
+    SELECT person_id, sum(CASE WHEN role = 'from' THEN 1 ELSE 0 END) AS sent,
+        sum(CASE WHEN role = 'to' THEN 1 ELSE 0 END) AS received,
         min(sent_at) AS first, max(sent_at) AS last
     FROM touched GROUP BY person_id
 ), emails AS (
     SELECT person_id, json_group_array(address) AS list
-    FROM (SELECT person_id, address FROM owned ORDER BY address) GROUP BY person_id
+    FROM (SELECT person_id, address FROM owned ORDER BY address) AS o GROUP BY person_id
 ), pairs AS (
     SELECT a.person_id, p.name, count(DISTINCT a.message) AS n
     FROM touched AS a JOIN touched AS b ON a.message = b.message AND a.person_id != b.person_id
     JOIN people AS p ON p.id = b.person_id
-    GROUP BY a.person_id, b.person_id
+    GROUP BY a.person_id, b.person_id, p.name
 ), ranked AS (
     SELECT person_id, name,
         row_number() OVER (PARTITION BY person_id ORDER BY n DESC, name) AS k
     FROM pairs
 ), correspondents AS (
     SELECT person_id, json_group_array(name) AS list
-    FROM (SELECT person_id, name FROM ranked WHERE k <= 3 ORDER BY person_id, k)
+    FROM (SELECT person_id, name FROM ranked WHERE k <= 3 ORDER BY person_id, k) AS top
     GROUP BY person_id
 ), rolled AS (
     SELECT r.person_id, coalesce(e.list, '[]') AS emails, coalesce(s.sent, 0) AS sent,
@@ -183,3 +184,22 @@ UPDATE people_report SET emails_json = rolled.emails, messages_sent = rolled.sen
     last_contact = rolled.last, correspondents_json = rolled.correspondents
 FROM rolled WHERE rolled.person_id = people_report.person_id
 """
+
+
+def recipients_sql(template: str, conn: Connection) -> str:
+    """A query that reads messages' recipients (a JSON list of {"name", "address"}) in
+    this database's own JSON functions: `{recipients}` is the rows of message `m`'s list,
+    `{address}` the address of row `j`."""
+    if postgres(conn):
+        rows, address = (
+            "jsonb_array_elements(m.recipients_json::jsonb) AS j",
+            "j.value ->> 'address'",
+        )
+    else:
+        rows, address = "json_each(m.recipients_json) AS j", "json_extract(j.value, '$.address')"
+    return template.format(recipients=rows, address=address)
+
+
+def email_report(conn: Connection) -> str:
+    """The statement that fills the people rollup's email columns."""
+    return recipients_sql(_EMAIL_REPORT, conn)

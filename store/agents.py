@@ -10,11 +10,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import Connection, Row, Select, case, func, select, update
-from sqlalchemy.dialects.sqlite import insert
 from sqlmodel import col
 
 from store.errors import NotFoundError, StoreError
-from store.expressions import columns
+from store.expressions import columns, insert, new_id
 from store.records import (
     Approval,
     EventRecord,
@@ -142,7 +141,7 @@ def start_run(
             started_at=now,
         )
     )
-    return int(row.lastrowid)
+    return new_id(row)
 
 
 def set_run_status(
@@ -220,7 +219,7 @@ def start_step(conn: Connection, run_id: int, step_index: int, kind: str, now: s
             session_id=run_id, step_index=step_index, kind=kind, status="running", started_at=now
         )
     )
-    return int(row.lastrowid)
+    return new_id(row)
 
 
 def finish_step(
@@ -383,7 +382,7 @@ def record_decision(
             decided_at=now,
         )
     )
-    return int(row.lastrowid)
+    return new_id(row)
 
 
 def decisions(conn: Connection, run_id: int) -> list[RunDecisionRecord]:

@@ -11,7 +11,7 @@ from typing import Any
 from sqlalchemy import Connection, Select, bindparam, func, select, union
 from sqlmodel import col
 
-from store.expressions import capture_day, each, each_of
+from store.expressions import among, among_bound, capture_day
 from store.records import (
     ActionItemRecord,
     CaptureCandidate,
@@ -155,8 +155,8 @@ def of_facts(conn: Connection, decision_ids: Sequence[int], item_ids: Sequence[i
     d, a = Decision, ActionItem
     found = conn.execute(
         union(
-            select(col(d.capture_id)).where(col(d.id).in_(each(decision_ids))),
-            select(col(a.capture_id)).where(col(a.id).in_(each(item_ids))),
+            select(col(d.capture_id)).where(among(col(d.id), decision_ids)),
+            select(col(a.capture_id)).where(among(col(a.id), item_ids)),
         )
     ).scalars()
     return sorted(int(i) for i in found)
@@ -200,7 +200,7 @@ def _fields(names: str, r: Sequence[Any]) -> dict[str, Any]:
 
 def _of_captures(fact: FactTable, names: str) -> Select[Any]:
     """A fact table's rows of the captures in parameter `ids`, in the order written."""
-    of = col(fact.capture_id).in_(each_of("ids"))
+    of = among_bound(col(fact.capture_id), "ids")
     return select(*fact_columns(fact, names)).where(of).order_by(col(fact.id))
 
 
@@ -209,10 +209,10 @@ _ACTION_ITEMS_OF = _of_captures(ActionItem, ACTION_ITEM_FIELDS)
 
 
 def decisions_for(conn: Connection, capture_ids: Sequence[int]) -> list[DecisionRecord]:
-    rows = conn.execute(_DECISIONS_OF, {"ids": json.dumps(list(capture_ids))})
+    rows = conn.execute(_DECISIONS_OF, {"ids": list(capture_ids)})
     return [decision_record(r) for r in rows]
 
 
 def action_items_for(conn: Connection, capture_ids: Sequence[int]) -> list[ActionItemRecord]:
-    rows = conn.execute(_ACTION_ITEMS_OF, {"ids": json.dumps(list(capture_ids))})
+    rows = conn.execute(_ACTION_ITEMS_OF, {"ids": list(capture_ids)})
     return [action_item_record(r) for r in rows]

@@ -11,6 +11,7 @@ from sqlmodel import col
 
 from store import ledger, people
 from store.capture_reads import action_items_for, decisions_for
+from store.expressions import new_id
 from store.records import (
     NewActionItem,
     NewCapture,
@@ -94,7 +95,7 @@ def insert_capture(conn: Connection, new: NewCapture, replace_id: int | None) ->
     provenance = _provenance_columns(new.provenance)
     if replace_id is None:
         # Columns as parameters, not .values(): one compiled statement serves every capture.
-        capture_id = int(conn.execute(insert(Capture), _capture_columns(new)).lastrowid)
+        capture_id = new_id(conn.execute(insert(Capture), _capture_columns(new)))
     else:
         capture_id = replace_id
         for table in (Decision, ActionItem, Excerpt):

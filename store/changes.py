@@ -9,12 +9,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import ColumnElement, Connection, Select, bindparam, func, select, update
-from sqlalchemy.dialects.sqlite import insert
 from sqlalchemy.orm import aliased
 from sqlmodel import col
 
 from store.errors import ChangeStateError, NotFoundError
-from store.expressions import capture_day
+from store.expressions import capture_day, insert, new_id
 from store.records import ChangeRecord, HistoryDecision, NewChange, OpenItem
 from store.records.history import MEMO
 from store.tables import ActionItem, Capture, CaptureProject, Change, Decision, Person
@@ -95,9 +94,9 @@ def add_change(conn: Connection, change: NewChange, now: str) -> int:
     same = conn.execute(
         select(col(g.id)).where(
             col(g.kind) == change.kind,
-            col(g.old_decision_id).is_(change.old_decision_id),
-            col(g.old_item_id).is_(change.old_item_id),
-            col(g.new_decision_id).is_(change.new_decision_id),
+            col(g.old_decision_id).is_not_distinct_from(change.old_decision_id),
+            col(g.old_item_id).is_not_distinct_from(change.old_item_id),
+            col(g.new_decision_id).is_not_distinct_from(change.new_decision_id),
             col(g.capture_id) == change.capture_id,
         )
     ).scalar()
@@ -121,7 +120,7 @@ def add_change(conn: Connection, change: NewChange, now: str) -> int:
             created_at=now,
         )
     )
-    change_id = int(written.lastrowid)
+    change_id = new_id(written)
     if change.strength == "strong":
         decide(conn, change_id, "applied", MEMO, now)
     return change_id
@@ -173,7 +172,8 @@ def _carry_out(conn: Connection, change: ChangeRecord, status: str) -> None:
         conn.execute(update(a).where(col(a.id) == change.old_id).values(status="done"))
     elif status == "undone" and change.kind == "supersedes":
         undone = update(d).where(
-            col(d.id) == change.old_id, col(d.superseded_by).is_(change.new_decision_id)
+            col(d.id) == change.old_id,
+            col(d.superseded_by).is_not_distinct_from(change.new_decision_id),
         )
         conn.execute(undone.values(status=change.previous_status, superseded_by=None))
     elif status == "undone":

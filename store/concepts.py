@@ -19,7 +19,7 @@ def add_concept(conn: Connection, name: str, now: str) -> int:
         raise StoreError("a concept needs a name")
     existing = conn.execute(
         select(col(Concept.id), col(Concept.name)).where(
-            col(Concept.name).collate("NOCASE") == name
+            func.lower(col(Concept.name)) == func.lower(name)
         )
     ).first()
     if existing is not None:
@@ -40,6 +40,6 @@ def concepts(conn: Connection) -> list[ConceptSummary]:
     rows = conn.execute(
         select(
             col(Concept.id), col(Concept.name), col(Concept.created_at), sections, changed
-        ).order_by(col(Concept.name).collate("NOCASE"), col(Concept.id))
+        ).order_by(func.lower(col(Concept.name)), col(Concept.id))
     )
     return [ConceptSummary(int(i), str(n), str(at), int(k), last) for i, n, at, k, last in rows]

@@ -10,10 +10,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import Connection, Row, Select, bindparam, func, select, text, update
-from sqlalchemy.dialects.sqlite import insert
 from sqlalchemy.orm import aliased
 from sqlmodel import col
 
+from store.addresses import recipients_sql
+from store.expressions import insert
 from store.records import EmailMessageRecord, KnownMessage, NewEmailMessage, NewsletterSummary
 from store.tables import EmailMessage
 
@@ -74,14 +75,19 @@ def add_messages(conn: Connection, messages: Sequence[NewEmailMessage], now: str
         }
         for m in messages
     ]
-    done = conn.execute(insert(EmailMessage).on_conflict_do_nothing(["message_id"]), rows)
+    done = conn.execute(
+        insert(EmailMessage)
+        .on_conflict_do_nothing(index_elements=["message_id"])
+        .execution_options(preserve_rowcount=True),  # (an INSERT's count is kept only if asked)
+        rows,
+    )
     return done.rowcount or 0  # summed over the rows; a known Message-ID adds nothing
 
 
 _ONE_WAY = """
 WITH written_to AS (
-    SELECT DISTINCT json_extract(j.value, '$.address') AS address
-    FROM email_messages AS r, json_each(r.recipients_json) AS j
+    SELECT DISTINCT {address} AS address
+    FROM email_messages AS m, {recipients}
 ), answered AS (
     SELECT thread_key FROM email_messages GROUP BY thread_key
     HAVING count(DISTINCT sender_address) > 1
@@ -100,10 +106,11 @@ def mark_one_way_senders(conn: Connection, least: int) -> int:
     nobody answered, are bulk: their messages not yet captured say so. A sender marked so
     before who has since been written to (a later import: the sent folder, say) is a person
     again, and their messages wait to be captured. How many messages changed."""
+    one_way = recipients_sql(_ONE_WAY, conn)
     freed = conn.execute(
         text(
             "UPDATE email_messages SET bulk_reason = NULL WHERE bulk_reason LIKE 'one-way:%' "
-            f"AND sender_address NOT IN ({_ONE_WAY})"
+            f"AND sender_address NOT IN ({one_way})"
         ),
         {"least": least},
     )
@@ -114,7 +121,7 @@ UPDATE email_messages SET bulk_reason = 'one-way: ' || (
     SELECT count(*) FROM email_messages AS o WHERE o.sender_address = email_messages.sender_address
 ) || ' messages, never written to'
 WHERE bulk_reason IS NULL AND capture_id IS NULL AND sender_address IN ("""
-            + _ONE_WAY
+            + one_way
             + ")"
         ),
         {"least": least},

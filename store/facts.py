@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 
 from sqlalchemy import Connection, text
 
+from store.expressions import among_sql, listed
 from store.records import FactCursor, FactPeople, FactRecord
 from store.schema_v1 import FACT_CODES
 from store.search import FACT_DAY, FactFilter, filter_clauses, project_keys_sql
@@ -150,9 +150,9 @@ def fact_people(conn: Connection, found: Sequence[FactRecord]) -> dict[int, Fact
             f"{_DAY.format(d='decisions')}, "
             f"(SELECT {_DAY.format(d='later')} FROM decisions AS later WHERE later.id = "
             "decisions.superseded_by AND decisions.status = 'superseded') "
-            "FROM decisions WHERE id IN (SELECT value FROM json_each(:ids))"
+            f"FROM decisions WHERE {among_sql(conn, 'id', 'ids')}"
         ),
-        {"ids": json.dumps(ids["decision"])},
+        {"ids": listed(conn, ids["decision"])},
     ):
         key = (FACT_CODES["decision"] << 32) | row[0]
         people[key] = FactPeople(
@@ -167,9 +167,9 @@ def fact_people(conn: Connection, found: Sequence[FactRecord]) -> dict[int, Fact
     for row in conn.execute(
         text(
             f"SELECT id, coalesce({name}, assignee_raw), person_id, pending, due_date, status "
-            "FROM action_items WHERE id IN (SELECT value FROM json_each(:ids))"
+            f"FROM action_items WHERE {among_sql(conn, 'id', 'ids')}"
         ),
-        {"ids": json.dumps(ids["action_item"])},
+        {"ids": listed(conn, ids["action_item"])},
     ):
         key = (FACT_CODES["action_item"] << 32) | row[0]
         people[key] = FactPeople(

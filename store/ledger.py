@@ -6,10 +6,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, fields
 
 from sqlalchemy import Connection, Label, case, func, select, update
-from sqlalchemy.dialects.sqlite import insert
 from sqlmodel import col
 
-from store.expressions import columns
+from store.expressions import columns, insert, new_id
 from store.tables import LlmCall
 
 
@@ -42,7 +41,7 @@ class CostLine:
 
 
 def record_call(conn: Connection, row: LLMCallRow) -> int:
-    return int(conn.execute(insert(LlmCall).values(**vars(row))).lastrowid)
+    return new_id(conn.execute(insert(LlmCall).values(**vars(row))))
 
 
 def calls(conn: Connection) -> list[LLMCallRow]:

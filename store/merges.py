@@ -13,16 +13,18 @@ from sqlalchemy import (
     Executable,
     Select,
     delete,
+    func,
     literal,
+    not_,
     select,
+    true,
     update,
 )
-from sqlalchemy.dialects.sqlite import insert
 from sqlalchemy.orm import aliased
 from sqlmodel import col
 
 from store.errors import MergeError
-from store.expressions import each
+from store.expressions import among, insert, new_id
 from store.people import put_alias
 from store.records import PersonMerge
 from store.tables import (
@@ -98,41 +100,39 @@ def _move_back(kept: int, back: int, moved: dict[str, Any]) -> tuple[Executable,
     d, a, cp, pa, s = Decision, ActionItem, CapturePerson, PersonAddress, Section
     e = EntityAlias
 
-    def listed(key: str) -> Select[Any]:
-        return each(moved[key])
+    def listed(column: Any, key: str) -> ColumnElement[bool]:
+        return among(column, moved[key])
 
     return (
         update(d)
-        .where(col(d.person_id) == kept, col(d.id).in_(listed("decisions")))
+        .where(col(d.person_id) == kept, listed(col(d.id), "decisions"))
         .values(person_id=back),
         update(a)
-        .where(col(a.person_id) == kept, col(a.id).in_(listed("action_items")))
+        .where(col(a.person_id) == kept, listed(col(a.id), "action_items"))
         .values(person_id=back),
         _attend(  # the meetings still held (one deleted since the merge is gone)
-            select(col(Capture.id), literal(back)).where(col(Capture.id).in_(listed("meetings")))
+            select(col(Capture.id), literal(back)).where(listed(col(Capture.id), "meetings"))
         ),
-        delete(cp).where(col(cp.person_id) == kept, col(cp.capture_id).in_(listed("only_theirs"))),
-        update(e).where(*_theirs(e, kept), col(e.id).in_(listed("aliases"))).values(entity_id=back),
-        delete(e).where(col(e.id).in_(listed("name_alias"))),
+        delete(cp).where(col(cp.person_id) == kept, listed(col(cp.capture_id), "only_theirs")),
+        update(e).where(*_theirs(e, kept), listed(col(e.id), "aliases")).values(entity_id=back),
+        delete(e).where(listed(col(e.id), "name_alias")),
         update(pa)
-        .where(col(pa.person_id) == kept, col(pa.address).in_(listed("addresses")))
+        .where(col(pa.person_id) == kept, listed(col(pa.address), "addresses"))
         .values(person_id=back),
         update(pa)
-        .where(col(pa.proposed_person_id) == kept, col(pa.address).in_(listed("proposed")))
+        .where(col(pa.proposed_person_id) == kept, listed(col(pa.address), "proposed"))
         .values(proposed_person_id=back),
-        update(s)
-        .where(*_theirs(s, kept), col(s.id).in_(listed("sections")))
-        .values(entity_id=back),
+        update(s).where(*_theirs(s, kept), listed(col(s.id), "sections")).values(entity_id=back),
     )
 
 
 def _attend(meetings: Select[Any, Any]) -> Executable:
-    """Rows (capture, person) into capture_people, those there already skipped (OR IGNORE:
-    an upsert clause would not parse after a SELECT with no WHERE)."""
+    """Rows (capture, person) into capture_people, those there already skipped (the
+    `WHERE true`: SQLite would read ON CONFLICT after a bare SELECT as a join's ON)."""
     return (
         insert(CapturePerson)
-        .prefix_with("OR IGNORE")
-        .from_select(["capture_id", "person_id"], meetings)
+        .from_select(["capture_id", "person_id"], meetings.where(true()))
+        .on_conflict_do_nothing()
     )
 
 
@@ -161,29 +161,33 @@ def merge(conn: Connection, merged: int, kept: int, user: str, now: str) -> Pers
     }
     s = Section
     aside = select(*(col(getattr(s, c)) for c in _ASIDE)).where(
-        *_theirs(s, merged), col(s.id).not_in(each(moved["sections"]))
+        *_theirs(s, merged), not_(among(col(s.id), moved["sections"]))
     )
     moved["aside"] = [dict(zip(_ASIDE, row, strict=True)) for row in conn.execute(aside)]
     for statement in _move(merged, kept):
         conn.execute(statement)
     moved["name_alias"] = []
     e = EntityAlias
-    taken = select(col(e.id)).where(col(e.entity_type) == "person", col(e.alias) == name)
+    taken = select(col(e.id)).where(
+        col(e.entity_type) == "person", func.lower(col(e.alias)) == func.lower(name)
+    )
     if conn.execute(taken).scalar() is None:
         put_alias(conn, "person", name, kept, 1.0, False, now, user)
         moved["name_alias"] = [conn.execute(taken).scalar()]
-    merge_id = conn.execute(
-        insert(Merge).values(
-            kept_id=kept,
-            merged_name=name,
-            merged_email=email,
-            merged_created_at=created,
-            moved_json=json.dumps(moved),
-            merged_at=now,
-            merged_by=user,
+    merge_id = new_id(
+        conn.execute(
+            insert(Merge).values(
+                kept_id=kept,
+                merged_name=name,
+                merged_email=email,
+                merged_created_at=created,
+                moved_json=json.dumps(moved),
+                merged_at=now,
+                merged_by=user,
+            )
         )
-    ).lastrowid
-    return _record(int(merge_id), kept, name, moved, now)
+    )
+    return _record(merge_id, kept, name, moved, now)
 
 
 def _record(merge_id: int, kept: int, name: str, moved: dict[str, Any], at: str) -> PersonMerge:
@@ -221,9 +225,7 @@ def split(conn: Connection, merge_id: int, now: str) -> int:
     moved: dict[str, Any] = json.loads(row.moved_json)
     moved["only_theirs"] = [c for c in moved["meetings"] if c not in moved["shared"]]
     person = {"name": row.merged_name, "email": row.merged_email}
-    back = int(
-        conn.execute(insert(Person).values(**person, created_at=row.merged_created_at)).lastrowid
-    )
+    back = new_id(conn.execute(insert(Person).values(**person, created_at=row.merged_created_at)))
     for statement in _move_back(kept, back, moved):
         conn.execute(statement)
     for section in moved["aside"]:

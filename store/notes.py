@@ -5,27 +5,32 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import Connection, Select, collate, delete, func, insert, select, update
+from sqlalchemy import Connection, Select, delete, func, insert, select, update
 from sqlmodel import col
 
 from store.errors import NotFoundError, StoreError
+from store.expressions import new_id
 from store.records import NoteRecord, Provenance
 from store.tables import Client, ContextNote, Digest, Project
 
 
 def ensure_client(conn: Connection, name: str, now: str) -> int:
-    found = conn.execute(select(col(Client.id)).where(col(Client.name) == name)).scalar()
+    found = conn.execute(
+        select(col(Client.id)).where(func.lower(col(Client.name)) == func.lower(name))
+    ).scalar()
     if found is not None:
         return int(found)
-    return int(conn.execute(insert(Client).values(name=name, created_at=now)).lastrowid)
+    return new_id(conn.execute(insert(Client).values(name=name, created_at=now)))
 
 
 def ensure_project(conn: Connection, name: str, client_id: int | None, now: str) -> int:
-    found = conn.execute(select(col(Project.id)).where(col(Project.name) == name)).scalar()
+    found = conn.execute(
+        select(col(Project.id)).where(func.lower(col(Project.name)) == func.lower(name))
+    ).scalar()
     if found is not None:
         return int(found)
     values = {"name": name, "client_id": client_id, "created_at": now}
-    return int(conn.execute(insert(Project).values(**values)).lastrowid)
+    return new_id(conn.execute(insert(Project).values(**values)))
 
 
 def add_note(
@@ -50,7 +55,7 @@ def add_note(
             **vars(provenance),
         )
     )
-    return int(row.lastrowid)
+    return new_id(row)
 
 
 def add_digest(
@@ -62,7 +67,7 @@ def add_digest(
             period_start=period_start, period_end=period_end, body=body, **vars(provenance)
         )
     )
-    return int(row.lastrowid)
+    return new_id(row)
 
 
 def update_note(conn: Connection, note_id: int, body: str, now: str) -> None:
@@ -137,7 +142,7 @@ def list_notes(conn: Connection, client_id: int | None = None) -> list[NoteRecor
     """Every note (or only client `client_id`'s) by its owner's name, each owner's newest
     first."""
     n = ContextNote
-    query = _notes().order_by(collate(_OWNER, "NOCASE"), col(n.kind), col(n.id).desc())
+    query = _notes().order_by(func.lower(_OWNER), col(n.kind), col(n.id).desc())
     if client_id is not None:
         query = query.where(col(n.client_id) == client_id)
     return [_note(row) for row in conn.execute(query)]

@@ -14,9 +14,8 @@ from collections.abc import Sequence
 from sqlalchemy import (
     ColumnElement,
     Connection,
-    Integer,
     bindparam,
-    collate,
+    case,
     delete,
     func,
     literal,
@@ -25,10 +24,9 @@ from sqlalchemy import (
     union_all,
     update,
 )
-from sqlalchemy.dialects.sqlite import insert
 from sqlmodel import col
 
-from store.expressions import each
+from store.expressions import among, insert, new_id, postgres
 from store.records import (
     AliasRow,
     Backfill,
@@ -82,7 +80,7 @@ def directory(conn: Connection) -> Directory:
 def person_by_name(conn: Connection, name: str) -> int | None:
     found = conn.execute(
         select(col(Person.id))
-        .where(collate(col(Person.name), "NOCASE") == name.strip())
+        .where(func.lower(col(Person.name)) == func.lower(name.strip()))
         .order_by(col(Person.id))
         .limit(1)
     ).scalar()
@@ -94,7 +92,7 @@ def add_person(conn: Connection, name: str, now: str) -> int:
     found = person_by_name(conn, name)
     if found is not None:
         return found
-    return int(conn.execute(insert(Person).values(name=name.strip(), created_at=now)).lastrowid)
+    return new_id(conn.execute(insert(Person).values(name=name.strip(), created_at=now)))
 
 
 def apply_names(conn: Connection, capture_id: int, new: NewCapture) -> dict[str, int]:
@@ -117,7 +115,7 @@ def apply_names(conn: Connection, capture_id: int, new: NewCapture) -> dict[str,
         a = EntityAlias
         guessed = (col(a.entity_type) == "person", col(a.auto_resolved) == 1)
         conn.execute(
-            delete(a).where(*guessed, col(a.alias) == bindparam("stale")),
+            delete(a).where(*guessed, func.lower(col(a.alias)) == func.lower(bindparam("stale"))),
             [{"stale": stale} for stale in new.stale_aliases],
         )
     for alias in new.aliases:
@@ -175,10 +173,10 @@ def confirm(
     counts = []
     table: FactTable
     for table, said in ((ActionItem, ActionItem.assignee_raw), (Decision, Decision.decided_by)):
-        named = collate(func.trim(col(said)), "NOCASE").in_(each([mention, *spellings]))
+        named = among(func.trim(col(said)), [mention, *spellings], nocase=True)
         where = [col(table.pending) == 1, named]
         if capture_ids is not None:
-            where.append(col(table.capture_id).in_(each(capture_ids)))
+            where.append(among(col(table.capture_id), capture_ids))
         counts.append(_settle(conn, table, entity_id, *where))
     return Backfill(action_items=counts[0], decisions=counts[1])
 
@@ -195,7 +193,7 @@ def settle(
     counts = []
     table: FactTable
     for table, ids in ((ActionItem, action_item_ids), (Decision, decision_ids)):
-        where = (col(table.pending) == 1, col(table.id).in_(each(ids)))
+        where = (col(table.pending) == 1, among(col(table.id), ids))
         counts.append(_settle(conn, table, entity_id, *where))
     return Backfill(action_items=counts[0], decisions=counts[1])
 
@@ -221,7 +219,7 @@ FROM people p"""
 
 
 def summaries(conn: Connection) -> list[PersonSummary]:
-    rows = conn.execute(text(f"{PERSON_COUNTS} ORDER BY p.name COLLATE NOCASE, p.id")).all()
+    rows = conn.execute(text(f"{PERSON_COUNTS} ORDER BY lower(p.name), p.id")).all()
     return [
         PersonSummary(int(r[0]), r[1], json.loads(r[2]), int(r[3]), int(r[4]), int(r[5]))
         for r in rows
@@ -243,13 +241,13 @@ def pending_mentions(conn: Connection) -> list[PendingMention]:
     mention, kind, capture = waiting.c.mention, waiting.c.kind, waiting.c.capture_id
     rows = conn.execute(
         select(
-            mention,
-            func.sum(kind == "a", type_=Integer),  # a count, not the comparison's bool
-            func.sum(kind == "d", type_=Integer),
+            func.min(mention),  # (one spelling of those the group holds)
+            func.sum(case((kind == "a", 1), else_=0)),
+            func.sum(case((kind == "d", 1), else_=0)),
             func.json_group_array(capture.distinct()),
         )
-        .group_by(collate(mention, "NOCASE"))
-        .order_by(func.min(capture), mention)
+        .group_by(func.lower(mention))
+        .order_by(func.min(capture), func.min(mention))
     ).all()
     return [PendingMention(str(m), int(a), int(d), sorted(json.loads(c))) for m, a, d, c in rows]
 
@@ -260,7 +258,7 @@ def attendees(conn: Connection, capture_ids: Sequence[int]) -> list[int]:
     rows = conn.execute(
         select(col(cp.person_id))
         .distinct()
-        .where(col(cp.capture_id).in_(each(capture_ids)))
+        .where(among(col(cp.capture_id), capture_ids))
         .order_by(col(cp.person_id))
     ).all()
     return [int(r[0]) for r in rows]
@@ -287,9 +285,11 @@ def put_alias(
         confirmed_by=confirmed_by,
         created_at=now,
     )
-    known = ["entity_type", "alias"]
+    # unique in any case: SQLite's NOCASE column, PostgreSQL's unique index on lower(alias)
+    alias_key = col(EntityAlias.alias)
+    known = ["entity_type", func.lower(alias_key) if postgres(conn) else alias_key]
     if auto_resolved:
-        conn.execute(new.on_conflict_do_nothing(known))
+        conn.execute(new.on_conflict_do_nothing(index_elements=known))
         return
     given = ("entity_id", "confidence", "confirmed_by", "created_at")
     user_said = {name: new.excluded[name] for name in given}

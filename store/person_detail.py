@@ -15,7 +15,7 @@ from store.capture_reads import (
     decision_record,
     fact_columns,
 )
-from store.expressions import capture_day, each
+from store.expressions import among, capture_day
 from store.records import (
     ActionItemRecord,
     CaptureLink,
@@ -90,7 +90,7 @@ def person_detail(conn: Connection, person_id: int) -> PersonDetail | None:
     meetings = _links(conn, col(Capture.id).in_(attended))
     cited = {item.capture_id for item in [*owes, *owed]} | {d.capture_id for d in decided}
     cited -= {meeting.id for meeting in meetings}
-    elsewhere = _links(conn, col(Capture.id).in_(each(sorted(cited))))
+    elsewhere = _links(conn, among(col(Capture.id), sorted(cited)))
     return PersonDetail(
         id=person_id,
         name=str(name),

@@ -8,14 +8,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Literal
 
-from sqlalchemy import Connection, collate, func, literal, select, text, update
+from sqlalchemy import Connection, func, literal, select, text, update
 from sqlalchemy import delete as sql_delete
-from sqlalchemy.dialects.sqlite import insert
 from sqlmodel import SQLModel, col
 
 from store import notes
 from store.errors import InUseError, NameTakenError, NotFoundError, StoreError
-from store.expressions import capture_day
+from store.expressions import capture_day, insert
 from store.records import (
     Attached,
     CaptureLink,
@@ -62,7 +61,7 @@ def _summary(conn: Connection, r: Sequence[Any]) -> ProjectSummary:
 
 def summaries(conn: Connection) -> list[ProjectSummary]:
     """Every project by name (its fact count is a query of its own: an index walk each)."""
-    rows = conn.execute(text(f"{PROJECT_SELECT} ORDER BY p.name COLLATE NOCASE, p.id")).all()
+    rows = conn.execute(text(f"{PROJECT_SELECT} ORDER BY lower(p.name), p.id")).all()
     return [_summary(conn, r) for r in rows]
 
 
@@ -92,7 +91,9 @@ def add_project(conn: Connection, name: str, client: str | None, now: str) -> in
     if not name:
         raise StoreError("a project needs a name")
     existing = conn.execute(
-        select(col(Project.id), col(Project.name)).where(col(Project.name) == name)
+        select(col(Project.id), col(Project.name)).where(
+            func.lower(col(Project.name)) == func.lower(name)
+        )
     ).first()
     if existing is not None:
         raise NameTakenError(
@@ -111,7 +112,7 @@ def clients(conn: Connection) -> list[ClientSummary]:
     rows = conn.execute(
         select(
             col(cl.id), col(cl.name), projects.scalar_subquery(), noted.scalar_subquery()
-        ).order_by(collate(col(cl.name), "NOCASE"), col(cl.id))
+        ).order_by(func.lower(col(cl.name)), col(cl.id))
     ).all()
     return [ClientSummary(int(i), str(n), int(p), int(c)) for i, n, p, c in rows]
 
@@ -130,6 +131,7 @@ def link_captures(
                 existing.where(col(Capture.id) == capture_id),
             )
             .on_conflict_do_nothing()
+            .execution_options(preserve_rowcount=True)  # (an INSERT's count, kept when asked)
         )
         added += row.rowcount
     return added
@@ -182,7 +184,7 @@ def rename(conn: Connection, kind: NamedKind, entity_id: int, new_name: str) -> 
     old = _name(conn, kind, entity_id)
     taken = conn.execute(
         select(col(table.id), col(table.name)).where(
-            col(table.name) == name, col(table.id) != entity_id
+            func.lower(col(table.name)) == func.lower(name), col(table.id) != entity_id
         )
     ).first()
     if taken is not None:
@@ -199,7 +201,9 @@ def rename(conn: Connection, kind: NamedKind, entity_id: int, new_name: str) -> 
     ).rowcount
     a = EntityAlias
     dropped = conn.execute(
-        sql_delete(a).where(col(a.entity_type) == kind, col(a.alias) == name)
+        sql_delete(a).where(
+            col(a.entity_type) == kind, func.lower(col(a.alias)) == func.lower(name)
+        )
     ).rowcount
     return Renamed(kind, entity_id, old, name, True, int(notes), int(dropped))
 
@@ -219,7 +223,7 @@ def attached(conn: Connection, kind: NamedKind, entity_id: int) -> Attached:
         conn.execute(
             select(col(Project.name))
             .where(col(Project.client_id) == entity_id)
-            .order_by(collate(col(Project.name), "NOCASE"))
+            .order_by(func.lower(col(Project.name)))
         )
         .scalars()
         .all()

@@ -10,10 +10,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sqlalchemy import Connection, collate, select, text
+from sqlalchemy import Connection, func, select, text
 from sqlmodel import col
 
-from store.addresses import EMAIL_REPORT
+from store.addresses import email_report
 from store.people import PERSON_COUNTS
 from store.projects import PROJECT_SELECT
 from store.records import PersonReport, ProjectReport
@@ -47,7 +47,7 @@ def rebuild(conn: Connection, now: str, mail: bool = True) -> None:
     conn.execute(text("DELETE FROM people_report"))
     conn.execute(text(_REBUILD_PEOPLE), {"now": now})
     if mail:
-        conn.execute(text(EMAIL_REPORT))
+        conn.execute(text(email_report(conn)))
     conn.execute(text("DELETE FROM projects_report"))
     conn.execute(text(_REBUILD_PROJECTS), {"now": now})
 
@@ -98,4 +98,4 @@ def projects_report(conn: Connection) -> list[ProjectReport]:
 
 def _by_name(name: Any) -> Any:
     """Names in any case, as the panes sort them."""
-    return collate(name, "NOCASE")
+    return func.lower(name)

@@ -13,6 +13,8 @@ from typing import Any
 
 from sqlalchemy import Connection, text
 
+from store import pg_search
+from store.expressions import postgres
 from store.vectors import embedding_space, pack_vector
 
 _TOKEN = re.compile(r"\w+", re.UNICODE)
@@ -53,19 +55,21 @@ class FactFilter:
         )
 
 
+# A fact's key is its kind's code times 2**32, OR its id (see the facts view), written with
+# a 64-bit literal: PostgreSQL would shift a plain 1 as a 32-bit integer.
 # The facts about a person: what they owe, what they decided, and what was decided, said and
 # summarized in the meetings they attended.
 _PERSON_KEYS = """
-SELECT (2 << 32) | id FROM action_items WHERE person_id IN ({ids})
-UNION ALL SELECT (1 << 32) | id FROM decisions WHERE person_id IN ({ids})
+SELECT (2 * 4294967296) | id FROM action_items WHERE person_id IN ({ids})
+UNION ALL SELECT (1 * 4294967296) | id FROM decisions WHERE person_id IN ({ids})
     OR capture_id IN (SELECT capture_id FROM capture_people WHERE person_id IN ({ids}))
-UNION ALL SELECT (3 << 32) | capture_id FROM capture_people WHERE person_id IN ({ids})
-UNION ALL SELECT (4 << 32) | id FROM excerpts
+UNION ALL SELECT (3 * 4294967296) | capture_id FROM capture_people WHERE person_id IN ({ids})
+UNION ALL SELECT (4 * 4294967296) | id FROM excerpts
     WHERE capture_id IN (SELECT capture_id FROM capture_people WHERE person_id IN ({ids}))
 """
 # Everything of the meetings a person attended, and what they owe from elsewhere.
 _PRESENT_KEYS = """
-SELECT (2 << 32) | id FROM action_items WHERE person_id IN ({ids})
+SELECT (2 * 4294967296) | id FROM action_items WHERE person_id IN ({ids})
 UNION ALL SELECT fact_key FROM facts
     WHERE capture_id IN (SELECT capture_id FROM capture_people WHERE person_id IN ({ids}))
 """
@@ -73,12 +77,12 @@ UNION ALL SELECT fact_key FROM facts
 _PROJECT_KEYS = """
 SELECT fact_key FROM facts
     WHERE capture_id IN (SELECT capture_id FROM capture_projects WHERE project_id IN ({ids}))
-UNION ALL SELECT (6 << 32) | id FROM context_notes WHERE project_id IN ({ids})
+UNION ALL SELECT (6 * 4294967296) | id FROM context_notes WHERE project_id IN ({ids})
 """
 # A client's: its own notes, and everything about its projects.
 _CLIENT_KEYS = """
-SELECT (5 << 32) | id FROM context_notes WHERE client_id IN ({ids})
-UNION ALL SELECT (6 << 32) | id FROM context_notes
+SELECT (5 * 4294967296) | id FROM context_notes WHERE client_id IN ({ids})
+UNION ALL SELECT (6 * 4294967296) | id FROM context_notes
     WHERE project_id IN (SELECT id FROM projects WHERE client_id IN ({ids}))
 UNION ALL SELECT fact_key FROM facts WHERE capture_id IN (
     SELECT capture_id FROM capture_projects
@@ -146,8 +150,8 @@ def filter_clauses(flt: FactFilter) -> tuple[list[str], dict[str, Any]]:
 
 # The decisions and action items in one of some statuses (the two tables share no status).
 _STATUS_KEYS = """
-SELECT (1 << 32) | id FROM decisions WHERE status IN ({statuses})
-UNION ALL SELECT (2 << 32) | id FROM action_items WHERE status IN ({statuses})
+SELECT (1 * 4294967296) | id FROM decisions WHERE status IN ({statuses})
+UNION ALL SELECT (2 * 4294967296) | id FROM action_items WHERE status IN ({statuses})
 """
 
 
@@ -194,10 +198,14 @@ def uncommon(conn: Connection, words: Sequence[str]) -> list[str]:
     if len(words) < 2:
         return list(words)
     # FTS5 keeps a row per fact in its docsize table: counting it is quick (4 ms at 1M)
-    total = int(conn.execute(text("SELECT count(*) FROM facts_fts_docsize")).scalar() or 0)
+    counted = "facts_fts" if postgres(conn) else "facts_fts_docsize"
+    total = int(conn.execute(text(f"SELECT count(*) FROM {counted}")).scalar() or 0)
     if total < COMMON_FROM:
         return list(words)
     cap = int(total * COMMON_SHARE)
+    if postgres(conn):
+        held = {w: pg_search.holding(conn, w, cap + 1) for w in words}
+        return [w for w in words if 0 < held[w] <= cap] or list(words)
     bounded = text(  # counts no further than the cap: a common word costs cap rows, not all
         "SELECT count(*) FROM (SELECT rowid FROM facts_fts WHERE facts_fts MATCH :q LIMIT :n)"
     )
@@ -216,15 +224,27 @@ def keyword(
     nothing the filter allows, every word is searched."""
     words = query_words(query, stopwords)
     rarer = uncommon(conn, words)
-    found = _ranked(conn, _any_of(rarer), flt, limit)
+    ranked = _pg_ranked if postgres(conn) else _ranked
+    found = ranked(conn, rarer, flt, limit)
     if not found and len(rarer) < len(words):
-        found = _ranked(conn, _any_of(words), flt, limit)
+        found = ranked(conn, words, flt, limit)
     return found
 
 
-def _ranked(
-    conn: Connection, expression: str | None, flt: FactFilter, limit: int
+def _pg_ranked(
+    conn: Connection, words: Sequence[str], flt: FactFilter, limit: int
 ) -> list[tuple[int, float]]:
+    query = pg_search.tsquery(words)
+    if query is None:
+        return []
+    keys, params = allowed_keys_sql(flt)
+    return pg_search.ranked(conn, query, keys, params, limit)
+
+
+def _ranked(
+    conn: Connection, words: Sequence[str], flt: FactFilter, limit: int
+) -> list[tuple[int, float]]:
+    expression = _any_of(words)
     if expression is None:
         return []
     keys, params = allowed_keys_sql(flt)
@@ -247,6 +267,9 @@ def semantic(
     """(fact_key, cosine similarity) at or above `min_similarity`, best first."""
     _, dim = embedding_space(conn)
     keys, params = allowed_keys_sql(flt)
+    if postgres(conn):
+        found = pg_search.nearest(conn, pack_vector(vector, dim), limit, keys, params)
+        return [(k, 1.0 - d) for k, d in found if 1.0 - d >= min_similarity]
     allowed = (  # vec0 rowids are fact_embeddings ids (see migration 4)
         f" AND rowid IN (SELECT id FROM fact_embeddings WHERE fact_key IN ({keys}))" if keys else ""
     )
@@ -284,6 +307,11 @@ def term_coverage(conn: Connection, words: Sequence[str], keys: Sequence[int]) -
     holders: dict[str, frozenset[int]] = {}
     among = ", ".join(str(int(k)) for k in keys)
     for word in dict.fromkeys(w.lower() for w in words if _TOKEN.fullmatch(w)):
+        if postgres(conn):
+            counts[word] = pg_search.holding(conn, word)
+            found = pg_search.holders(conn, word, among) if among and counts[word] else []
+            holders[word] = frozenset(found)
+            continue
         quoted = {"q": f'"{word}"'}
         counts[word] = int(
             conn.execute(

@@ -9,10 +9,10 @@ import json
 from collections.abc import Sequence
 
 from sqlalchemy import ColumnElement, Connection, select, update
-from sqlalchemy.dialects.sqlite import insert
 from sqlmodel import col
 
 from store.errors import NotFoundError
+from store.expressions import insert
 from store.records import SectionAuthor, SectionRecord, SectionWrite
 from store.tables import Section
 

@@ -1,4 +1,4 @@
-"""The Store: one SQLite file, handed its path, opened explicitly."""
+"""The Store: one SQLite file, or a PostgreSQL server for a team, opened explicitly."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ import sqlean
 from sqlalchemy import Connection, Engine, text
 from sqlalchemy.exc import DBAPIError
 
-from store import facts, reports, vectors
-from store.engine import reader_engine, writer_engine
+from store import engine, facts, postgres, reports, vectors
 from store.errors import StoreError
 from store.migrations import current_version, migrate
+from store.migrations import postgres as pg_migrations
 from store.records import StoreStats
 from store.repositories.captures import Captures
 from store.repositories.changes import Changes
@@ -36,14 +36,18 @@ from store.repository import utc_now
 
 
 class Store:
-    """Persistence for memo. Build it with a path, then `open()` it (or use `with`).
+    """Persistence for memo. Build it with a file's path (or a postgresql:// URL), then
+    `open()` it (or use `with`).
 
     The Store holds the engines, the transactions and the migrations; what is stored is
     reached through one repository per area: `store.captures`, `store.people`,
     `store.runs`, `store.email`, ... (see `store/repositories/`)."""
 
-    def __init__(self, path: Path, busy_timeout_ms: int = 5_000) -> None:
-        self.path = Path(path)
+    def __init__(self, location: Path | str, busy_timeout_ms: int = 5_000) -> None:
+        self.url = str(location) if postgres.is_postgres(location) else None
+        self.path = Path(location) if self.url is None else Path()
+        # What to call the store in messages: the file, or the server (without its password)
+        self.location = str(self.path) if self.url is None else postgres.shown(self.url)
         self._busy_timeout_ms = busy_timeout_ms
         self._writer: Engine | None = None
         self._reader: Engine | None = None
@@ -72,10 +76,19 @@ class Store:
                 self._open()
         return self
 
+    @property
+    def on_postgres(self) -> bool:
+        return self.url is not None
+
     def _open(self) -> None:
         try:
+            if self.url is not None:
+                self._writer = postgres.writer_engine(self.url, self._busy_timeout_ms)
+                pg_migrations.migrate(self._writer)
+                self._reader = postgres.reader_engine(self.url, self._busy_timeout_ms)
+                return
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._writer = writer_engine(self.path, self._busy_timeout_ms)
+            self._writer = engine.writer_engine(self.path, self._busy_timeout_ms)
             migrate(self._writer)
         except StoreError:
             self.close()
@@ -83,11 +96,12 @@ class Store:
         except (OSError, DBAPIError, sqlean.Error) as error:
             self.close()
             reason = getattr(error, "orig", None) or error
+            fix = "check the URL and that the server is up" if self.url else "check the path"
             raise StoreError(
-                f"cannot open {self.path} as a memo store ({reason}): check the path, or "
-                "pick another file with --db"
+                f"cannot open {self.location} as a memo store ({reason}): {fix}, or pick "
+                "another store with --db"
             ) from error
-        self._reader = reader_engine(self.path, self._busy_timeout_ms)
+        self._reader = engine.reader_engine(self.path, self._busy_timeout_ms)
 
     def close(self) -> None:
         """Checkpoint from the writer (the one connection that may) and release the file.
@@ -97,7 +111,7 @@ class Store:
         if self._reader is not None:
             self._reader.dispose()
         if self._writer is not None:
-            if self._reader is not None:  # fully opened: the file is a healthy store
+            if self._reader is not None and self.url is None:  # a healthy SQLite file
                 raw = self._writer.raw_connection()
                 try:
                     raw.driver_connection.execute("PRAGMA wal_checkpoint(PASSIVE)")  # type: ignore[union-attr]
@@ -109,7 +123,13 @@ class Store:
     def data_version(self) -> int:
         """A number that changes when another process commits to the store: SQLite's
         `PRAGMA data_version`, read on the writer's own connection, so this process's writes
-        leave it as it was (they are shown already). Cheap: no transaction, no table read."""
+        leave it as it was (they are shown already). Cheap: no transaction, no table read.
+
+        On PostgreSQL: the next transaction id the server will hand out, which moves when
+        anyone writes (this process's writes included: a needless refresh, nothing missed)."""
+        if self.url is not None:
+            with self.reader.connect() as conn:
+                return int(conn.exec_driver_sql(_NEXT_XID).scalar_one())
         raw = self.writer.raw_connection()
         try:
             row = raw.driver_connection.execute("PRAGMA data_version").fetchone()  # type: ignore[union-attr]
@@ -196,13 +216,17 @@ class Store:
 
     def stats(self) -> StoreStats:
         with self.reader.connect() as conn:
-            sqlite_version, vec_version = conn.execute(
-                text("SELECT sqlite_version(), vec_version()")
-            ).one()
+            if self.url is None:
+                versions = "SELECT sqlite_version(), vec_version()"
+                version = current_version(conn)
+            else:
+                versions = _PG_VERSIONS
+                version = pg_migrations.current_version(conn)
+            sqlite_version, vec_version = conn.execute(text(versions)).one()
             model, dim = vectors.embedding_space(conn)
             return StoreStats(
-                path=str(self.path),
-                schema_version=current_version(conn),
+                path=self.location,
+                schema_version=version,
                 sqlite_version=sqlite_version,
                 vec_version=vec_version,
                 captures=facts.scalar(conn, "SELECT count(*) FROM captures"),
@@ -214,6 +238,17 @@ class Store:
             )
 
     def integrity_check(self) -> str:
-        """SQLite's own verdict on the file ("ok" when healthy)."""
+        """SQLite's own verdict on the file ("ok" when healthy). A PostgreSQL server keeps
+        its own pages whole: "ok" once it answers."""
         with self.reader.connect() as conn:
+            if self.url is not None:
+                conn.exec_driver_sql("SELECT 1")
+                return "ok"
             return str(conn.execute(text("PRAGMA integrity_check")).scalar_one())
+
+
+_NEXT_XID = "SELECT pg_snapshot_xmax(pg_current_snapshot())::text::bigint"
+_PG_VERSIONS = (
+    "SELECT 'PostgreSQL ' || current_setting('server_version'), "
+    "(SELECT 'pgvector ' || extversion FROM pg_extension WHERE extname = 'vector')"
+)

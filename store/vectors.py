@@ -10,15 +10,15 @@ import struct
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import Connection, delete, func, select, text, update
-from sqlalchemy.dialects.sqlite import insert
+from sqlalchemy import Connection, delete, select, text, update
 from sqlmodel import col
 
+from store import pg_search
 from store.errors import VectorError
-from store.expressions import each
+from store.expressions import among, insert, now, postgres
 from store.tables import EmbeddingCache, EmbeddingSpace, FactEmbedding
 
-_NOW = func.datetime("now")
+_NOW = now()
 
 
 def embedding_space(conn: Connection) -> tuple[str | None, int]:
@@ -74,31 +74,40 @@ def put_many(
     )
     e = FactEmbedding
     found = conn.execute(
-        select(col(e.fact_key), col(e.id)).where(col(e.fact_key).in_(each(r["k"] for r in rows)))
+        select(col(e.fact_key), col(e.id)).where(among(col(e.fact_key), (r["k"] for r in rows)))
     )
     ids = {int(key): vector_id for key, vector_id in found}
+    if postgres(conn):
+        pg_search.put_vectors(conn, [(ids[row["k"]], row["v"]) for row in rows])
+    else:
+        _put_vec0(conn, ids, rows)
+    conn.execute(
+        insert(EmbeddingCache).on_conflict_do_nothing(index_elements=["content_hash", "model"]),
+        [{"content_hash": r["h"], "model": model, "embedding": r["v"]} for r in rows],
+    )
+
+
+def _put_vec0(conn: Connection, ids: dict[int, int], rows: list[dict[str, Any]]) -> None:
     # The vec0 rowid is the small id: vec0's KNN filter compares only 32 bits of a rowid.
     conn.execute(
         text("INSERT INTO fact_vectors (rowid, embedding) VALUES (:id, :v)"),
         [{"id": ids[row["k"]], "v": row["v"]} for row in rows],
     )
-    conn.execute(
-        insert(EmbeddingCache).on_conflict_do_nothing(["content_hash", "model"]),
-        [{"content_hash": r["h"], "model": model, "embedding": r["v"]} for r in rows],
-    )
 
 
 def _drop(conn: Connection, rows: list[dict[str, Any]]) -> None:
-    """The facts' old vectors, if any (key `k` of each row)."""
+    """The facts' old vectors, if any (key `k` of each row). On PostgreSQL a vector goes
+    with its fact_embeddings row."""
+    if not postgres(conn):
+        conn.execute(
+            text(
+                "DELETE FROM fact_vectors WHERE rowid = "
+                "(SELECT id FROM fact_embeddings WHERE fact_key = :k)"
+            ),
+            rows,
+        )
     conn.execute(
-        text(
-            "DELETE FROM fact_vectors WHERE rowid = "
-            "(SELECT id FROM fact_embeddings WHERE fact_key = :k)"
-        ),
-        rows,
-    )
-    conn.execute(
-        delete(FactEmbedding).where(col(FactEmbedding.fact_key).in_(each(r["k"] for r in rows)))
+        delete(FactEmbedding).where(among(col(FactEmbedding.fact_key), (r["k"] for r in rows)))
     )
 
 
@@ -119,7 +128,9 @@ def set_embedding_space(conn: Connection, model: str, dim: int) -> bool:
     stored_model, stored_dim = embedding_space(conn)
     if stored_model == model and stored_dim == dim:
         return False
-    if stored_dim != dim:
+    if postgres(conn):
+        pg_search.reset_vectors(conn, dim if stored_dim != dim else None)
+    elif stored_dim != dim:
         conn.execute(text("DROP TABLE fact_vectors"))
         conn.execute(
             text(
@@ -138,12 +149,12 @@ def facts_without_vectors(
     conn: Connection, limit: int, capture_id: int | None = None
 ) -> list[tuple[int, str]]:
     """(fact_key, text) of facts that have no vector yet, oldest first."""
+    of_capture = "" if capture_id is None else " AND f.capture_id = :capture"
     rows = conn.execute(
         text(
             "SELECT f.fact_key, f.text FROM facts f "
             "LEFT JOIN fact_embeddings e ON e.fact_key = f.fact_key "
-            "WHERE e.fact_key IS NULL AND (:capture IS NULL OR f.capture_id = :capture) "
-            "ORDER BY f.fact_key LIMIT :limit"
+            f"WHERE e.fact_key IS NULL{of_capture} ORDER BY f.fact_key LIMIT :limit"
         ),
         {"capture": capture_id, "limit": limit},
     ).all()
@@ -166,7 +177,7 @@ def cached_vectors(conn: Connection, hashes: list[str], model: str) -> dict[str,
     c = EmbeddingCache
     rows = conn.execute(
         select(col(c.content_hash), col(c.embedding)).where(
-            col(c.model) == model, col(c.content_hash).in_(each(hashes))
+            col(c.model) == model, among(col(c.content_hash), hashes)
         )
     ).all()
     return {str(h): bytes(blob) for h, blob in rows}
@@ -179,6 +190,9 @@ def unpack(blob: bytes) -> list[float]:
 def nearest(conn: Connection, vector: Sequence[float], k: int) -> list[tuple[int, float]]:
     """(fact_key, cosine similarity) of the k nearest stored vectors, best first."""
     _, dim = embedding_space(conn)
+    if postgres(conn):
+        found = pg_search.nearest(conn, pack_vector(vector, dim), k, None, {})
+        return [(key, 1.0 - distance) for key, distance in found]
     rows = conn.execute(
         text(
             "WITH knn AS (SELECT rowid, distance FROM fact_vectors "
@@ -212,7 +226,9 @@ def all_vectors(conn: Connection) -> tuple[int, list[int], list[bytes]]:
     ).all()
     keys, blobs = [], []
     for key, blob in rows:
-        if blob is None:
+        if blob is None and postgres(conn):
+            blob = pg_search.stored_vector(conn, int(key))
+        elif blob is None:
             blob = conn.execute(
                 text(
                     "SELECT embedding FROM fact_vectors WHERE rowid = "

@@ -3,6 +3,8 @@ few newsletters), seeded on first use."""
 
 from __future__ import annotations
 
+import hashlib
+import tempfile
 from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
@@ -87,7 +89,11 @@ def unseeded(store: Store) -> bool:
 
 
 def _seeding_mark(store: Store) -> Path:
-    """A file beside the store while a seeding is under way."""
+    """A file beside the store while a seeding is under way (for a server's store, in the
+    temporary folder, named for the server)."""
+    if store.on_postgres:
+        named = hashlib.sha256(store.location.encode()).hexdigest()[:16]
+        return Path(tempfile.gettempdir()) / f"memo-demo-{named}.seeding"
     return store.path.with_name(store.path.name + ".seeding")
 
 

@@ -76,7 +76,7 @@ def _mine(addresses: list[str]) -> list[str]:
     return [found for a in addresses if (found := normalize_address(a))]
 
 
-def build_services(settings: Settings, db_path: Path) -> Services:
+def build_services(settings: Settings, db_path: Path | str) -> Services:
     """Wire the services around the store at `db_path`; it opens (and is created) on first use.
 
     With a model provider, capture extracts with it; offline, with the offline extractor.

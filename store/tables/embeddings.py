@@ -4,6 +4,7 @@ vectors themselves are in vec0 (store.vectors, raw SQL)."""
 
 from __future__ import annotations
 
+from sqlalchemy import BigInteger
 from sqlmodel import Field, SQLModel
 
 
@@ -17,7 +18,7 @@ class EmbeddingCache(SQLModel, table=True):
 class FactEmbedding(SQLModel, table=True):
     __tablename__ = "fact_embeddings"
     id: int = Field(default=None, primary_key=True)
-    fact_key: int  # unique
+    fact_key: int = Field(sa_type=BigInteger)  # unique; a 64-bit key
     content_hash: str
     model: str
     embedded_at: str

@@ -314,7 +314,8 @@ def test_deleting_a_capture_takes_everything_it_owns_and_nothing_else(store: Sto
         assert count(store, f"SELECT count(*) FROM {table} WHERE capture_id = 1") == 0, table
     assert store.projects.all()[0].meetings == 1 and len(store.people.all()) == 1
     assert store.integrity_check() == "ok"
-    assert count(store, "SELECT count(*) FROM pragma_foreign_key_check") == 0
+    if not store.on_postgres:  # (PostgreSQL checks every reference as it is written)
+        assert count(store, "SELECT count(*) FROM pragma_foreign_key_check") == 0
     assert store.captures.delete(gone.capture_id) is False
 
 

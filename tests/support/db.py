@@ -78,9 +78,11 @@ def dump(store: Store) -> dict[str, list[tuple[Any, ...]]]:
     ]
     with store.reader.connect() as conn:
         content = {t: conn.execute(text(f"SELECT * FROM {t} ORDER BY 1")).all() for t in tables}
-        content["facts_fts"] = conn.execute(text("SELECT rowid FROM facts_fts ORDER BY 1")).all()
+        # (the index tables' keys: rowids in SQLite, columns of their own in PostgreSQL)
+        fts, vectors = ("fact_key", "id") if store.on_postgres else ("rowid", "rowid")
+        content["facts_fts"] = conn.execute(text(f"SELECT {fts} FROM facts_fts ORDER BY 1")).all()
         content["fact_vectors"] = conn.execute(
-            text("SELECT rowid FROM fact_vectors ORDER BY 1")
+            text(f"SELECT {vectors} FROM fact_vectors ORDER BY 1")
         ).all()
     return content
 

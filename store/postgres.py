@@ -1,0 +1,76 @@
+"""SQLAlchemy engines on a PostgreSQL server (psycopg 3) for a shared, team store.
+
+The same two roles as SQLite's engines (store.engine): a writer whose transactions take one
+advisory lock first, so writes are serialized across every process and machine as SQLite's
+BEGIN IMMEDIATE serializes them, and readers that see one snapshot per transaction
+(REPEATABLE READ, as a SQLite read transaction does).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+from sqlalchemy import Engine, create_engine, event
+
+# pg_advisory_xact_lock's key for writing (any number memo uses for nothing else).
+WRITING = 0x6D656D6F0002
+
+SCHEMES = ("postgresql://", "postgres://", "postgresql+psycopg://")
+
+
+def is_postgres(location: object) -> bool:
+    """Whether a store location names a PostgreSQL server rather than a file."""
+    return isinstance(location, str) and location.startswith(SCHEMES)
+
+
+def shown(url: str) -> str:
+    """The URL with its password left out (for messages and `memo doctor`)."""
+    parts = urlsplit(url)
+    if not parts.password:
+        return url
+    host = parts.netloc.rsplit("@", 1)[-1]
+    return urlunsplit(parts._replace(netloc=f"{parts.username}:***@{host}"))
+
+
+def _driver_url(url: str) -> str:
+    scheme, rest = url.split("://", 1)
+    return f"postgresql+psycopg://{rest}" if scheme != "postgresql+psycopg" else url
+
+
+def _make_engine(url: str, *, writer: bool, timeout_ms: int) -> Engine:
+    engine = create_engine(
+        _driver_url(url),
+        pool_size=1 if writer else 4,
+        max_overflow=0 if writer else 4,
+        pool_pre_ping=True,
+        isolation_level="READ COMMITTED" if writer else "REPEATABLE READ",
+        connect_args={"connect_timeout": max(int(timeout_ms / 1000), 2)},
+    )
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_conn: Any, _record: Any) -> None:
+        with dbapi_conn.cursor() as cursor:
+            cursor.execute(f"SET lock_timeout = {int(timeout_ms) * 6}")
+            cursor.execute("SET TIME ZONE 'UTC'")
+            if not writer:
+                cursor.execute("SET default_transaction_read_only = on")
+        dbapi_conn.commit()
+
+    if writer:
+
+        @event.listens_for(engine, "begin")
+        def _on_begin(conn: Any) -> None:
+            conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({WRITING})")
+
+    return engine
+
+
+def writer_engine(url: str, timeout_ms: int = 5_000) -> Engine:
+    """Connections whose every transaction holds memo's write lock."""
+    return _make_engine(url, writer=True, timeout_ms=timeout_ms)
+
+
+def reader_engine(url: str, timeout_ms: int = 5_000) -> Engine:
+    """Read-only connections, a snapshot per transaction."""
+    return _make_engine(url, writer=False, timeout_ms=timeout_ms)

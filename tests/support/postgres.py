@@ -1,0 +1,77 @@
+"""A PostgreSQL server with pgvector for the tests: PostgreSQL 16 from the pgserver wheel,
+started once per test process in its own folder, with a database per test copied from one
+that holds memo's schema already (CREATE DATABASE ... TEMPLATE: milliseconds, not a
+migration each time).
+
+Where the server cannot start, the tests that need it skip, saying why; under CI
+(CI=true) they fail instead, so a broken server never passes for a green run.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import os
+import tempfile
+import warnings
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from store import Store
+
+_TEMPLATE = "memo_template"
+_numbers = itertools.count(1)
+
+
+@dataclass
+class Server:
+    handle: Any  # pgserver's PostgresServer
+    uri: str  # the server's own database (postgres)
+
+    def url(self, database: str) -> str:
+        head, _, tail = self.uri.partition("/postgres?")
+        return f"{head}/{database}?{tail}"
+
+    def sql(self, statement: str) -> None:
+        import psycopg
+
+        with psycopg.connect(self.uri, autocommit=True) as conn:
+            conn.execute(statement)  # type: ignore[arg-type]
+
+
+@functools.cache
+def _server() -> Server | str:
+    """The running server, or why there is none."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            import pgserver
+
+            folder = tempfile.mkdtemp(prefix="memo-pg-")
+            handle = pgserver.get_server(folder, cleanup_mode="stop")
+    except Exception as error:  # any failure to start means: no server here
+        return f"no PostgreSQL server: pgserver could not start one ({error})"
+    server = Server(handle, handle.get_uri())
+    server.sql(f"CREATE DATABASE {_TEMPLATE}")
+    Store(server.url(_TEMPLATE)).open().close()  # the schema, once; no connection stays
+    return server
+
+
+def server() -> Server:
+    """The tests' server; skips the test where none can start (fails it under CI)."""
+    found = _server()
+    if isinstance(found, str):
+        if os.environ.get("CI"):
+            pytest.fail(found)
+        pytest.skip(found)
+    return found
+
+
+def fresh_database() -> str:
+    """The URL of a new database holding memo's schema and nothing else."""
+    running = server()
+    name = f"memo_{os.getpid()}_{next(_numbers)}"
+    running.sql(f"CREATE DATABASE {name} TEMPLATE {_TEMPLATE}")
+    return running.url(name)
