@@ -30,6 +30,7 @@ from memo_tui import (
     cli_people,
     cli_projects,
     cli_serve,
+    cli_store,
     render,
 )
 from memo_tui.core.safety import sanitize_line
@@ -109,6 +110,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli_serve.add_parser(commands, common)
     cli_export.add_parser(commands, common)
     cli_bench.add_parser(commands, common)
+    cli_store.add_parsers(commands, common)
     return parser
 
 
@@ -384,4 +386,5 @@ _HANDLERS: dict[str, Handler] = {
     **cli_email.HANDLERS,
     **cli_history.HANDLERS,
     **cli_notes.HANDLERS,
+    **cli_store.HANDLERS,
 }

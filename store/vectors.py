@@ -205,6 +205,12 @@ def nearest(conn: Connection, vector: Sequence[float], k: int) -> list[tuple[int
     return [(int(key), 1.0 - float(distance)) for key, distance in rows]
 
 
+def content_hashes(conn: Connection) -> dict[int, str]:
+    """The content hash each embedded fact's vector was made from, by fact key."""
+    e = FactEmbedding
+    return {int(k): str(h) for k, h in conn.execute(select(col(e.fact_key), col(e.content_hash)))}
+
+
 def vector_epoch(conn: Connection) -> tuple[str | None, int]:
     """(model, epoch): the epoch moves whenever a vector is stored or dropped."""
     space = conn.execute(select(EmbeddingSpace).where(col(EmbeddingSpace.id) == 1)).one()

@@ -18,6 +18,7 @@ import pytest
 from support.embedding import INT8_FOLDER
 from support.embedding import embedder as real_embedder
 from support.paths import DEMO
+from support.postgres import demo_database, fresh_database
 from support.services import offline
 
 from memo_tui.core.capture import CaptureOptions, CaptureService
@@ -31,9 +32,28 @@ if TYPE_CHECKING:
 os.environ["MEMO_EMBED_DOWNLOAD"] = "0"
 
 
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """A test module that says `BOTH_STORES = True` runs each test that reaches a store on a
+    SQLite file and again on a PostgreSQL database (support.postgres)."""
+    if "backend" in metafunc.fixturenames and getattr(metafunc.module, "BOTH_STORES", False):
+        on_server = pytest.param("postgres", marks=pytest.mark.postgres)
+        metafunc.parametrize("backend", ["sqlite", on_server], scope="module")
+
+
+@pytest.fixture(scope="module")
+def backend() -> str:
+    """Which database a test's store is on (see pytest_generate_tests)."""
+    return "sqlite"
+
+
+def location(backend: str, folder: Path) -> Path | str:
+    """A new, empty store's location on `backend`."""
+    return folder / "memo.db" if backend == "sqlite" else fresh_database()
+
+
 @pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    with Store(tmp_path / "memo.db") as opened:
+def store(tmp_path: Path, backend: str) -> Iterator[Store]:
+    with Store(location(backend, tmp_path)) as opened:
         yield opened
 
 
@@ -54,9 +74,14 @@ def demo_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def services(
-    demo_template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    demo_template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, backend: str
 ) -> Iterator[Services]:
     """Offline services on this test's own copy of the demo store (agents, chat, the app)."""
+    if backend == "postgres":
+        built = offline(tmp_path, monkeypatch, location=demo_database())
+        yield built
+        built.close()
+        return
     for name in ("memo.db", "memo.db-wal"):
         if (demo_template / name).exists():
             shutil.copy(demo_template / name, tmp_path / name)
@@ -112,12 +137,14 @@ def memo(tmp_path: Path):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture(scope="module")
-def demo_search_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Store, object]]:
+def demo_search_store(
+    tmp_path_factory: pytest.TempPathFactory, backend: str
+) -> Iterator[tuple[Store, object]]:
     """The demo meetings captured and embedded once per module, with the real model."""
     from memo_tui.core.embed import EmbedService
 
     embedder = real_embedder()
-    with Store(tmp_path_factory.mktemp("demo") / "memo.db") as store:
+    with Store(location(backend, tmp_path_factory.mktemp("demo"))) as store:
         embed = EmbedService(store, embedder)
         capture = CaptureService(store, CaptureOptions(user="t"), after_commit=embed.embed_capture)
         capture.capture_paths([DEMO])

@@ -16,6 +16,16 @@ class Vectors(Repository):
         with self._read() as conn:
             return vectors.embedding_space(conn)[0]
 
+    def space(self) -> tuple[str | None, int]:
+        """The model that made the stored vectors (None before the first) and their size."""
+        with self._read() as conn:
+            return vectors.embedding_space(conn)
+
+    def hashes(self) -> dict[int, str]:
+        """Each embedded fact's content hash, by fact key."""
+        with self._read() as conn:
+            return vectors.content_hashes(conn)
+
     def epoch(self) -> tuple[str | None, int]:
         with self._read() as conn:
             return vectors.vector_epoch(conn)

@@ -57,3 +57,39 @@ def test_a_server_that_is_not_there_is_said_and_nothing_is_written(memo, tmp_pat
     assert "cannot open postgresql://memo@/nowhere" in run.stderr
     assert "check the URL and that the server is up" in run.stderr
     assert "Traceback" not in run.stderr
+
+
+def test_a_file_store_moves_in_whole_and_again_only_what_is_new(memo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    url, db = fresh_database(), str(tmp_path / "memo.db")
+    meetings = sorted(DEMO.iterdir())
+    for meeting in meetings[:-1]:
+        assert memo("--db", db, "capture", str(meeting)).code == 0
+    moved = memo("--db", db, "store", "copy", "--to", url)
+    assert moved.code == 0, moved.stderr
+    assert "copying decisions:" in moved.stderr  # a line per table (not a terminal)
+    assert moved.stdout.startswith("Copied ") and "there already" not in moved.stdout
+    same = memo("--db", url, "facts", "--json").json()["facts"]
+    assert same == memo("--db", db, "facts", "--json").json()["facts"]  # ids and all
+
+    assert memo("--db", db, "capture", str(meetings[-1])).code == 0
+    again = memo("--db", db, "store", "copy", "--to", url, "--json").json()
+    assert again["added"]["captures"] == 1 and again["present"] > 100
+    assert again["updated"] >= 1  # the decision the last meeting replaced says so there too
+    assert memo("--db", url, "facts", "--json").json() == memo("--db", db, "facts", "--json").json()
+    # the server's ids go on after the copied ones: a capture there gets a new one
+    note = tmp_path / "later.txt"
+    note.write_text("Later sync\n\nAna: We decided to ship on Friday.\n")
+    assert memo("--db", url, "capture", str(note)).code == 0
+
+
+def test_another_store_is_not_copied_over_the_first(memo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    url, first, second = fresh_database(), str(tmp_path / "a.db"), str(tmp_path / "b.db")
+    meetings = sorted(DEMO.iterdir())
+    assert memo("--db", first, "capture", str(meetings[0])).code == 0
+    assert memo("--db", second, "capture", str(meetings[1])).code == 0
+    assert memo("--db", first, "store", "copy", "--to", url).code == 0
+    before = memo("--db", url, "facts", "--json").json()
+    refused = memo("--db", second, "store", "copy", "--to", url)
+    assert refused.code == 1
+    assert "holds other meetings under 1 of this store's ids" in refused.stderr
+    assert memo("--db", url, "facts", "--json").json() == before

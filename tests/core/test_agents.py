@@ -25,6 +25,9 @@ from memo_tui.core.services import Services
 from memo_tui.settings import Settings
 from store import FactFilter
 
+# Every test here that reaches a store runs on SQLite and on PostgreSQL (conftest).
+BOTH_STORES = True
+
 
 @pytest.fixture(params=["offline", "model"])
 def driven(request: pytest.FixtureRequest, services: Services) -> Iterator[Services]:
@@ -535,7 +538,7 @@ def test_every_agent_runs_from_the_cli(
     memo, services: Services, agent: str, entity: str, writes: int, on: str
 ) -> None:  # type: ignore[no-untyped-def]
     """Offline (the scripted policies) and on a scripted model on the fake Messages API."""
-    db = services.store.path
+    db = services.store.url or services.store.path
     fact = steering_decision(services.store)
     services.store.concepts.add("Postgres")
     services.close()

@@ -30,6 +30,9 @@ from memo_tui.core.recall.citations import check_citations
 from memo_tui.core.recall.filters import QuestionFilters, parse_question, with_entities
 from store import Store
 
+# Every test here that reaches a store runs on SQLite and on PostgreSQL (conftest).
+BOTH_STORES = True
+
 TODAY = dt.date(2026, 11, 29)
 
 

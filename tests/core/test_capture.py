@@ -13,6 +13,15 @@ from support.paths import DEMO
 from memo_tui.core.capture import CaptureOptions, CaptureService
 from store import Store
 
+# Every test here that reaches a store runs on SQLite and on PostgreSQL (conftest).
+BOTH_STORES = True
+
+
+def untouched(store: Store) -> bool:
+    """Nothing written: no file made (SQLite), or no meeting stored (PostgreSQL)."""
+    return store.stats().captures == 0 if store.on_postgres else not store.path.exists()
+
+
 MEETING = (
     "Atlas kickoff\nDate: 2026-09-08\n\n"
     "Priya Natarajan: Final call: we're moving Atlas to Postgres, "
@@ -190,7 +199,7 @@ def test_pipes_and_devices_are_refused_without_blocking(
     results = service.capture_paths([fifo, zero])
     assert [r.status for r in results] == ["rejected", "rejected"]
     assert all("not a regular file" in (r.error or "") for r in results)
-    assert not store.path.exists()
+    assert untouched(store)
 
 
 def test_broken_and_looping_links_are_named_as_such(
@@ -217,7 +226,7 @@ def test_text_with_nothing_readable_is_refused(
 ) -> None:
     result = service.capture_file(write(tmp_path / "odd.txt", content))
     assert result.status == "rejected" and message in (result.error or "")
-    assert not store.path.exists()  # nothing was written, so no store file either
+    assert untouched(store)  # nothing was written, so no store file either
 
 
 def test_an_extractor_failure_rejects_that_file_and_the_batch_goes_on(

@@ -8,6 +8,9 @@ from memo_tui.core.embed import FastEmbedder
 from memo_tui.core.recall.search import fuse, hybrid_search
 from store import FactFilter, Store
 
+# Every test here that reaches a store runs on SQLite and on PostgreSQL (conftest).
+BOTH_STORES = True
+
 
 def test_reciprocal_rank_fusion_rewards_agreement() -> None:
     scores = fuse([[1, 2, 3], [3, 1, 4]])

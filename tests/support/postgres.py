@@ -15,6 +15,7 @@ import os
 import tempfile
 import warnings
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,6 +23,7 @@ import pytest
 from store import Store
 
 _TEMPLATE = "memo_template"
+_DEMO = "memo_demo"
 _numbers = itertools.count(1)
 
 
@@ -69,9 +71,34 @@ def server() -> Server:
     return found
 
 
-def fresh_database() -> str:
-    """The URL of a new database holding memo's schema and nothing else."""
+def fresh_database(template: str = _TEMPLATE) -> str:
+    """The URL of a new database holding memo's schema and nothing else (or a copy of
+    another template's)."""
     running = server()
     name = f"memo_{os.getpid()}_{next(_numbers)}"
-    running.sql(f"CREATE DATABASE {name} TEMPLATE {_TEMPLATE}")
+    running.sql(f"CREATE DATABASE {name} TEMPLATE {template}")
     return running.url(name)
+
+
+@functools.cache
+def _demo_template() -> str:
+    """A database with the demo seeded by offline services, as the SQLite demo template
+    is (conftest's demo_template), once per test process."""
+    from memo_tui.core.demo import seed_demo
+    from support.services import offline
+
+    running = server()
+    running.sql(f"CREATE DATABASE {_DEMO} TEMPLATE {_TEMPLATE}")
+    folder = Path(tempfile.mkdtemp(prefix="memo-pg-demo-"))
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        built = offline(folder, monkeypatch, location=running.url(_DEMO))
+        try:
+            seed_demo(built.capture)
+        finally:
+            built.close()
+    return _DEMO
+
+
+def demo_database() -> str:
+    """The URL of a new database holding the demo, as the SQLite demo template does."""
+    return fresh_database(_demo_template())

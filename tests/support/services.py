@@ -15,9 +15,14 @@ if TYPE_CHECKING:
 
 
 def offline(
-    folder: Path, monkeypatch: pytest.MonkeyPatch, name: str = "memo.db", **settings: Any
+    folder: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    name: str = "memo.db",
+    location: str | None = None,
+    **settings: Any,
 ) -> Services:
-    """Offline services on `folder`/`name`, with a MEMO_HOME of their own."""
+    """Offline services on `folder`/`name` (or the PostgreSQL `location`), with a MEMO_HOME
+    of their own in `folder`."""
     from memo_tui.core.services import build_services
     from memo_tui.settings import Settings
 
@@ -26,7 +31,7 @@ def offline(
     monkeypatch.setenv("MEMO_HOME", str(folder / "home"))
     monkeypatch.setenv("MEMO_EMBED_DOWNLOAD", "0")  # no model download from a test
     settings.setdefault("embed_int8_dir", INT8_FOLDER)  # (used only with a model path)
-    return build_services(Settings(provider="offline", **settings), folder / name)
+    return build_services(Settings(provider="offline", **settings), location or folder / name)
 
 
 def held_extraction(services: Services) -> tuple[threading.Event, threading.Event]:
