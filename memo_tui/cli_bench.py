@@ -75,6 +75,45 @@ def add_parser(commands: Any, common: argparse.ArgumentParser) -> None:
         "email", parents=[common], help="import a synthetic mbox: time, messages/s, memory"
     )
     email.add_argument("--messages", type=int, default=10_000, help="messages in the mbox")
+    _add_team(benches, common)
+
+
+def _add_team(benches: Any, common: argparse.ArgumentParser) -> None:
+    team = benches.add_parser(
+        "team",
+        parents=[common],
+        help="writers at once on PostgreSQL (lost writes, errors); hybrid search vs SQLite",
+    )
+    team.add_argument(
+        "--server", metavar="URL", help="a PostgreSQL server (default: start one with pgserver)"
+    )
+    team.add_argument("--writers", type=int, default=8, help="writer processes at once")
+    team.add_argument("--meetings", type=int, default=10, help="meetings each writer captures")
+    team.add_argument("--facts", type=int, default=100_000, help="facts in the search stores")
+    team.add_argument("--queries", type=int, default=100, help="searches timed per store")
+
+
+def _bench_team(args: argparse.Namespace, progress: Any) -> int:
+    from memo_tui.core.benchmarks import team, team_server
+
+    if min(args.writers, args.meetings, args.queries) < 1 or args.facts < 0:
+        warn("memo bench team: --writers, --meetings and --queries must be positive")
+        return EXIT_USAGE
+    try:
+        with team_server.server(args.server) as (scratch, which):
+            progress(f"on {which}")
+            bench = team.run(
+                scratch(), args.writers, args.meetings, args.facts, args.queries, scratch, progress
+            )
+    except team_server.NoServer as error:
+        warn(f"memo bench team: {error}")
+        return EXIT_USAGE
+    if args.json:
+        render.emit_json(bench.as_dict())
+    else:
+        print(team.format_report(bench))
+    writers = bench.writers
+    return EXIT_OK if writers is None or not (writers.lost or writers.errors) else 1
 
 
 def _sizes(value: str) -> list[int]:
@@ -95,6 +134,8 @@ def bench(args: argparse.Namespace, settings: Settings) -> int:
         return _bench_startup(args, progress)
     if args.bench == "email":
         return _bench_email(args, progress)
+    if args.bench == "team":
+        return _bench_team(args, progress)
     if args.bench == "search":
         from memo_tui.core.benchmarks import search, search_report
 

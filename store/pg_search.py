@@ -78,13 +78,17 @@ def packed(vector: Sequence[float]) -> bytes:
 def nearest(
     conn: Connection, packed_query: bytes, k: int, allowed: str | None, params: dict[str, Any]
 ) -> list[tuple[int, float]]:
-    """(fact_key, cosine distance) of the k nearest vectors among the allowed facts."""
+    """(fact_key, cosine distance) of the k nearest vectors among the allowed facts.
+
+    Unfiltered, the HNSW index finds them (approximately); filtered, every allowed vector is
+    compared (exactly): the index would filter after its search and could return too few."""
     where = f"WHERE e.fact_key IN ({allowed}) " if allowed else ""
+    order = "distance + 0" if allowed else "distance"  # (+ 0: an order the index cannot give)
     rows = conn.execute(
         text(
             "SELECT e.fact_key, v.embedding <=> CAST(:v AS vector) AS distance "
             "FROM fact_vectors v JOIN fact_embeddings e ON e.id = v.id "
-            f"{where}ORDER BY distance LIMIT :k"
+            f"{where}ORDER BY {order} LIMIT :k"
         ),
         {"v": vector_text(packed_query), "k": int(k), **params},
     ).all()

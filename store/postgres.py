@@ -38,7 +38,7 @@ def _driver_url(url: str) -> str:
     return f"postgresql+psycopg://{rest}" if scheme != "postgresql+psycopg" else url
 
 
-def _make_engine(url: str, *, writer: bool, timeout_ms: int) -> Engine:
+def _make_engine(url: str, *, writer: bool, timeout_ms: int, own: set[int] | None = None) -> Engine:
     engine = create_engine(
         _driver_url(url),
         pool_size=1 if writer else 4,
@@ -53,8 +53,13 @@ def _make_engine(url: str, *, writer: bool, timeout_ms: int) -> Engine:
         with dbapi_conn.cursor() as cursor:
             cursor.execute(f"SET lock_timeout = {int(timeout_ms) * 6}")
             cursor.execute("SET TIME ZONE 'UTC'")
+            # HNSW returns at most ef_search rows: search asks for up to 50 candidates
+            cursor.execute("SET hnsw.ef_search = 100")
             if not writer:
                 cursor.execute("SET default_transaction_read_only = on")
+            elif own is not None:  # (its writes are this process's own: see Listener)
+                cursor.execute("SELECT pg_backend_pid()")
+                own.add(int(cursor.fetchone()[0]))
         dbapi_conn.commit()
 
     if writer:
@@ -66,9 +71,43 @@ def _make_engine(url: str, *, writer: bool, timeout_ms: int) -> Engine:
     return engine
 
 
-def writer_engine(url: str, timeout_ms: int = 5_000) -> Engine:
-    """Connections whose every transaction holds memo's write lock."""
-    return _make_engine(url, writer=True, timeout_ms=timeout_ms)
+class Listener:
+    """A connection that LISTENs for memo_changed: how many writes other sessions told of.
+
+    Opened on first use; each `count()` reads what has arrived without waiting. Writes of
+    the sessions in `own` (this process's writer connections) are not counted."""
+
+    def __init__(self, url: str, own: set[int]) -> None:
+        self.url, self.own = url, own
+        self.heard = 0
+        self._conn: Any = None
+
+    def count(self) -> int:
+        if self._conn is None:
+            import psycopg
+
+            self._conn = psycopg.connect(_plain_url(self.url), autocommit=True)
+            self._conn.execute("LISTEN memo_changed")
+        for note in self._conn.notifies(timeout=0):
+            if not note.payload.isdigit() or int(note.payload) not in self.own:
+                self.heard += 1
+        return self.heard
+
+    def close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+
+def _plain_url(url: str) -> str:
+    """The URL as psycopg itself takes it (no SQLAlchemy driver name)."""
+    return "postgresql://" + url.split("://", 1)[1]
+
+
+def writer_engine(url: str, timeout_ms: int = 5_000, own: set[int] | None = None) -> Engine:
+    """Connections whose every transaction holds memo's write lock; their backend pids go
+    into `own`."""
+    return _make_engine(url, writer=True, timeout_ms=timeout_ms, own=own)
 
 
 def reader_engine(url: str, timeout_ms: int = 5_000) -> Engine:

@@ -50,6 +50,8 @@ class Store:
         self.location = str(self.path) if self.url is None else postgres.shown(self.url)
         self._busy_timeout_ms = busy_timeout_ms
         self._writer: Engine | None = None
+        self._own: set[int] = set()  # this process's writer sessions (PostgreSQL)
+        self._listener = postgres.Listener(self.url, self._own) if self.url else None
         self._reader: Engine | None = None
         self._opening = threading.Lock()
         self._joined = threading.local()  # this thread's open `atomically()` transaction
@@ -83,7 +85,7 @@ class Store:
     def _open(self) -> None:
         try:
             if self.url is not None:
-                self._writer = postgres.writer_engine(self.url, self._busy_timeout_ms)
+                self._writer = postgres.writer_engine(self.url, self._busy_timeout_ms, self._own)
                 pg_migrations.migrate(self._writer)
                 self._reader = postgres.reader_engine(self.url, self._busy_timeout_ms)
                 return
@@ -108,6 +110,8 @@ class Store:
 
         Readers go first: the last connection to close would checkpoint the WAL itself.
         """
+        if self._listener is not None:
+            self._listener.close()
         if self._reader is not None:
             self._reader.dispose()
         if self._writer is not None:
@@ -125,11 +129,11 @@ class Store:
         `PRAGMA data_version`, read on the writer's own connection, so this process's writes
         leave it as it was (they are shown already). Cheap: no transaction, no table read.
 
-        On PostgreSQL: the next transaction id the server will hand out, which moves when
-        anyone writes (this process's writes included: a needless refresh, nothing missed)."""
-        if self.url is not None:
-            with self.reader.connect() as conn:
-                return int(conn.exec_driver_sql(_NEXT_XID).scalar_one())
+        On PostgreSQL: how many writes of other sessions the store has told of (NOTIFY
+        memo_changed, read on a listening connection of its own)."""
+        if self._listener is not None:
+            self.open()  # (so the schema that notifies is there)
+            return self._listener.count()
         raw = self.writer.raw_connection()
         try:
             row = raw.driver_connection.execute("PRAGMA data_version").fetchone()  # type: ignore[union-attr]
@@ -247,7 +251,6 @@ class Store:
             return str(conn.execute(text("PRAGMA integrity_check")).scalar_one())
 
 
-_NEXT_XID = "SELECT pg_snapshot_xmax(pg_current_snapshot())::text::bigint"
 _PG_VERSIONS = (
     "SELECT 'PostgreSQL ' || current_setting('server_version'), "
     "(SELECT 'pgvector ' || extversion FROM pg_extension WHERE extname = 'vector')"

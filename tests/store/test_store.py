@@ -434,3 +434,23 @@ def test_keyword_search_leaves_out_words_most_facts_hold_when_rarer_ones_are_ask
         small = {k for k, _ in store.search.keyword("budget quarterly", FactFilter(), 500)}
         by_text = {f.fact_key: f.text for f in store.facts.all(fact_type="excerpt")}
         assert any("quarterly" not in by_text[k] for k in small)
+
+
+@pytest.mark.postgres
+def test_on_postgres_an_open_store_hears_of_other_writes_not_its_own() -> None:
+    """data_version on a team store: NOTIFY memo_changed from other sessions moves it; this
+    process's own writes (shown already) leave it as it was."""
+    from support.postgres import fresh_database
+
+    url = fresh_database()
+    with Store(url) as app, Store(url) as other:
+        seen = app.data_version()
+        app.people.add("Ana")  # its own write
+        assert app.data_version() == seen
+        other.people.add("Ben")  # another process's
+        moved = app.data_version()
+        assert moved != seen
+        assert app.data_version() == moved  # nothing new since
+        with other.writer.begin() as conn:  # a write of no table the app lists says nothing
+            conn.execute(text("SELECT 1"))
+        assert app.data_version() == moved

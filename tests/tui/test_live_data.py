@@ -12,6 +12,10 @@ from memo_tui.core.services import Services
 from memo_tui.ui.app import MemoApp
 from memo_tui.ui.widgets.captures import CapturesPane
 
+# The app on a SQLite file and on a PostgreSQL team store (conftest): there it hears of
+# other processes' writes by LISTEN/NOTIFY.
+BOTH_STORES = True
+
 MEETING = """Depot audit
 Date: 2026-03-23
 Attendees: Libby Harcourt, Omar Haddad
@@ -35,7 +39,7 @@ def test_a_capture_made_in_another_shell_shows_without_a_restart(
     async def script(pilot: Any) -> None:
         assert "Depot audit" not in titles()
         done = await asyncio.to_thread(
-            memo, "--db", str(services.store.path), "capture", str(meeting)
+            memo, "--db", services.store.url or str(services.store.path), "capture", str(meeting)
         )
         assert done.code == 0, done.stderr
         await until(pilot, lambda: "Depot audit" in titles(), "the new capture listed")

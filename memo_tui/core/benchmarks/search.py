@@ -116,7 +116,7 @@ class SearchBench:
 
 
 @dataclass
-class _Precomputed:
+class Precomputed:
     """A query embedder that hands back a vector made beforehand: the model is not timed."""
 
     name: str
@@ -137,7 +137,7 @@ def exact_top(vectors: Vectors, query: Vectors, k: int) -> npt.NDArray[np.intp]:
     return top[np.argsort(-scores[top], kind="stable")]
 
 
-def _timed(fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> tuple[T, tuple[float, float]]:
+def timed(fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> tuple[T, tuple[float, float]]:
     """fn's value, and the wall and this thread's CPU milliseconds it took."""
     wall, cpu = time.perf_counter(), time.thread_time()
     value = fn(*args, **kwargs)
@@ -163,19 +163,17 @@ def _time_queries(
     index.wait_partitioned()  # a large copy: searched once its background partition is done
     for n, (text, vector) in enumerate(zip(texts, vectors, strict=True)):
         as_list = [float(x) for x in vector]
-        embedder = _Precomputed(MODEL, as_list)
-        _, kw = _timed(store.search.keyword, text, everything, POOL, STOPWORDS)
-        knn, vec = _timed(store.search.vector, as_list, everything, POOL, 0.0)
-        result, hyb = _timed(
-            hybrid_search, store, embedder, text, everything, LIMIT, 0.0, pool=POOL
-        )
-        indexed, hyb_index = _timed(
+        embedder = Precomputed(MODEL, as_list)
+        _, kw = timed(store.search.keyword, text, everything, POOL, STOPWORDS)
+        knn, vec = timed(store.search.vector, as_list, everything, POOL, 0.0)
+        result, hyb = timed(hybrid_search, store, embedder, text, everything, LIMIT, 0.0, pool=POOL)
+        indexed, hyb_index = timed(
             hybrid_search, store, embedder, text, everything, LIMIT, 0.0, pool=POOL, index=index
         )
-        _, hyb_filtered = _timed(
+        _, hyb_filtered = timed(
             hybrid_search, store, embedder, text, FILTERED, LIMIT, 0.0, pool=POOL, index=index
         )
-        _, fetch = _timed(store.facts.by_keys, [hit.fact.fact_key for hit in result.hits])
+        _, fetch = timed(store.facts.by_keys, [hit.fact.fact_key for hit in result.hits])
         if n >= warmup:
             for name, ms in (
                 ("keyword", kw),
@@ -191,7 +189,7 @@ def _time_queries(
             latency["index_agrees"].add(float(same), float(same))
     found_exact = 0
     for n, vector in enumerate(vectors):
-        exact, floor = _timed(exact_top, corpus.vectors, vector, LIMIT)
+        exact, floor = timed(exact_top, corpus.vectors, vector, LIMIT)
         if n >= warmup:
             latency["numpy"].add(*floor)
             found_exact += len({corpus.keys[row] for row in exact} & knn_keys[n - warmup])

@@ -7,9 +7,12 @@ from __future__ import annotations
 from sqlalchemy import Connection, Engine
 
 from store.errors import SchemaTooNewError
-from store.migrations.postgres import v01_initial
+from store.migrations.postgres import v01_initial, v02_notify
 
-MIGRATIONS = [(v01_initial.NAME, v01_initial.upgrade)]
+MIGRATIONS = [
+    (v01_initial.NAME, v01_initial.upgrade),
+    (v02_notify.NAME, v02_notify.upgrade),
+]
 
 SCHEMA_VERSION = len(MIGRATIONS)
 
