@@ -14,7 +14,10 @@ def print_doctor(stats: StoreStats, report: dict[str, Any]) -> None:
     embedding = report["embedding"]
     print(f"store        {sanitize_line(stats.path)}")
     print(f"schema       v{stats.schema_version}   integrity: {report['integrity']}")
-    print(f"sqlite       {stats.sqlite_version}   sqlite-vec {stats.vec_version}")
+    if stats.sqlite_version.startswith("PostgreSQL"):  # a team store: the server's versions
+        print(f"server       {stats.sqlite_version}   {stats.vec_version}")
+    else:
+        print(f"sqlite       {stats.sqlite_version}   sqlite-vec {stats.vec_version}")
     counts = ", ".join(f"{k} {v}" for k, v in stats.facts_by_type.items() if v)
     print(f"captures     {stats.captures}   facts: {counts or 'none'}")
     provider = report["provider"]

@@ -45,6 +45,8 @@ def test_a_team_store_gives_the_records_a_file_gives(memo, tmp_path: Path) -> No
     assert any(text.startswith("We're moving Atlas to Postgres") for text in cited)
     assert len(cited & on_file_cited) >= 2  # (keyword ranks differ: ts_rank_cd, not BM25)
 
+    said = memo("--db", url, "doctor").stdout
+    assert "server       PostgreSQL 16" in said and "pgvector" in said and "sqlite" not in said
     doctor = memo("--db", url, "doctor", "--json").json()
     assert doctor["store"]["sqlite_version"].startswith("PostgreSQL 16")
     assert "***" not in url and doctor["store"]["path"].startswith("postgresql://")
