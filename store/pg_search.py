@@ -83,10 +83,11 @@ def nearest(
     Unfiltered, the HNSW index finds them (approximately); filtered, every allowed vector is
     compared (exactly): the index would filter after its search and could return too few."""
     where = f"WHERE e.fact_key IN ({allowed}) " if allowed else ""
-    order = "distance + 0" if allowed else "distance"  # (+ 0: an order the index cannot give)
+    distance = "v.embedding <=> CAST(:v AS vector)"
+    order = f"({distance}) + 0" if allowed else "distance"  # (+ 0: no order the index gives)
     rows = conn.execute(
         text(
-            "SELECT e.fact_key, v.embedding <=> CAST(:v AS vector) AS distance "
+            f"SELECT e.fact_key, {distance} AS distance "
             "FROM fact_vectors v JOIN fact_embeddings e ON e.id = v.id "
             f"{where}ORDER BY {order} LIMIT :k"
         ),

@@ -66,7 +66,7 @@ async def refused(client: ClientSession, tool: str, **arguments: Any) -> str:
 
 
 def test_an_mcp_client_lists_read_only_tools_and_reads_the_record(services: Services) -> None:
-    db = services.store.path
+    db = services.store.url or services.store.path
     services.close()
     with Store(db) as store:
         before = dump(store)
@@ -157,7 +157,7 @@ MEETING = (
 def test_write_tools_are_offered_only_when_allowed_and_add_to_the_record(
     services: Services,
 ) -> None:
-    db = services.store.path
+    db = services.store.url or services.store.path
     project = services.store.projects.all()[0].name
     services.close()
     seen: dict[str, Any] = {}

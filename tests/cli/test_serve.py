@@ -50,7 +50,7 @@ def start(db: Path, home: Path, *flags: str) -> tuple[str, subprocess.Popen[str]
 @pytest.fixture
 def served(services: Services, tmp_path: Path) -> Iterator[tuple[str, subprocess.Popen[str]]]:
     """`memo --db DEMO_COPY serve` on a free port, until the test ends."""
-    db = services.store.path
+    db = services.store.url or services.store.path
     services.close()
     address, server = start(db, tmp_path / "home")
     try:

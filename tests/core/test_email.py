@@ -19,6 +19,9 @@ from memo_tui.core.email.read import Skipped, read_messages
 from memo_tui.core.services import Services, build_services
 from memo_tui.settings import Settings
 
+# Every test here that reaches a store runs on SQLite and on PostgreSQL (conftest).
+BOTH_STORES = True
+
 
 @pytest.fixture
 def services(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]

@@ -17,6 +17,9 @@ from memo_tui.core.email.importer import import_mail
 from memo_tui.core.services import Services, build_services
 from memo_tui.settings import Settings
 
+# Every test here that reaches a store runs on SQLite and on PostgreSQL (conftest).
+BOTH_STORES = True
+
 
 @pytest.fixture
 def services(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]

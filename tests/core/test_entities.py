@@ -20,6 +20,9 @@ from memo_tui.core.entities.resolve import (
 from memo_tui.core.entities.service import EntityService, UnknownPerson
 from store import AliasRow, Directory, PersonRow, Store
 
+# Every test here that reaches a store runs on SQLite and on PostgreSQL (conftest).
+BOTH_STORES = True
+
 TWO_SAMS = """Beacon device review
 Date: 2026-09-22
 

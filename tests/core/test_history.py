@@ -22,6 +22,9 @@ from memo_tui.core.recall.current import decisions_first, lead_with_current
 from memo_tui.core.recall.search import Hit
 from store import SCHEMA_VERSION, ChangeStateError, HistoryDecision, NotFoundError, Store
 
+# Every test here that reaches a store runs on SQLite and on PostgreSQL (conftest).
+BOTH_STORES = True
+
 KICKOFF = """Launch kickoff
 Date: 2026-02-02
 Attendees: Nadia Roy, Omar Haddad

@@ -227,7 +227,7 @@ def test_a_chat_run_whose_model_writes_its_call_as_text_searches_and_answers(
     """Recorded: asked to search, the 1.5B model streamed its call as a ```json block. The
     chat run makes that call, then ends with the model's real answer, and the ledger keeps
     both streamed turns as ok (a reader stopping at the end of a stream is no failure)."""
-    db = services.store.path
+    db = services.store.url or services.store.path
     services.close()
     with FakeServer() as server:
         server.push(
@@ -287,7 +287,7 @@ def test_a_chat_run_whose_model_writes_an_unreadable_call_fails_cleanly(
     memo, services: Services
 ) -> None:  # type: ignore[no-untyped-def]
     """A reply shaped like a call that names no offered tool is never the run's answer."""
-    db = services.store.path
+    db = services.store.url or services.store.path
     services.close()
     unreadable = FUNCTION_TAG.replace("get_person", "get_people")
     with FakeServer() as server:

@@ -12,6 +12,9 @@ from memo_tui.core.capture.delete import UnknownCapture, capture_to_delete, dele
 from memo_tui.core.notes import EmptyNote, NotesService, UnknownNote, UnknownOwner
 from store import FactFilter, Provenance, Store
 
+# Every test here that reaches a store runs on SQLite and on PostgreSQL (conftest).
+BOTH_STORES = True
+
 NOW = "2026-12-01T09:00:00+00:00"
 
 

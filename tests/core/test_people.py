@@ -15,6 +15,9 @@ from memo_tui.core.entities.resolve import AMBIGUOUS, AUTO_RESOLVE, Resolved
 from memo_tui.core.entities.service import EntityService, UnknownPerson
 from store import Store
 
+# Every test here that reaches a store runs on SQLite and on PostgreSQL (conftest).
+BOTH_STORES = True
+
 DEV = REPO.parent / "shared" / "data" / "dev-meetings"
 
 
