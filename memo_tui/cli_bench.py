@@ -108,12 +108,17 @@ def _bench_team(args: argparse.Namespace, progress: Any) -> int:
     except team_server.NoServer as error:
         warn(f"memo bench team: {error}")
         return EXIT_USAGE
-    if args.json:
-        render.emit_json(bench.as_dict())
-    else:
-        print(team.format_report(bench))
+    _show(args, bench, team.format_report)
     writers = bench.writers
     return EXIT_OK if writers is None or not (writers.lost or writers.errors) else 1
+
+
+def _show(args: argparse.Namespace, figures: Any, report: Callable[[Any], str]) -> None:
+    """A bench's figures: JSON with --json, else its report."""
+    if args.json:
+        render.emit_json(figures.as_dict())
+    else:
+        print(report(figures))
 
 
 def _sizes(value: str) -> list[int]:
@@ -143,10 +148,7 @@ def bench(args: argparse.Namespace, settings: Settings) -> int:
             warn("memo bench search: --queries must be positive")
             return EXIT_USAGE
         bench = search.run(args.facts, args.queries, progress=progress)
-        if args.json:
-            render.emit_json(bench.as_dict())
-        else:
-            print(search_report.format_report(bench))
+        _show(args, bench, search_report.format_report)
         return EXIT_OK
     if args.bench == "extract":
         return _bench_extract(args, settings)
@@ -165,19 +167,13 @@ def bench(args: argparse.Namespace, settings: Settings) -> int:
         except FileNotFoundError as error:
             warn(f"memo bench people: {error}")
             return EXIT_USAGE
-        if args.json:
-            render.emit_json(scored.as_dict())
-        else:
-            print(people.format_report(scored))
+        _show(args, scored, people.format_report)
         return EXIT_OK
     if args.bench == "formats":
         from memo_tui.core.benchmarks import formats
 
         figures = formats.run(args.data)
-        if args.json:
-            render.emit_json(figures.as_dict())
-        else:
-            print(formats.format_report(figures))
+        _show(args, figures, formats.format_report)
         return EXIT_OK
     raise AssertionError(f"unknown bench {args.bench}")
 
@@ -255,10 +251,7 @@ def _bench_startup(args: argparse.Namespace, progress: Callable[[str], None]) ->
     except startup.StartupFailed as error:
         warn(f"memo bench startup: {error}")
         return EXIT_REFUSED
-    if args.json:
-        render.emit_json(bench.as_dict())
-    else:
-        print(startup.format_report(bench))
+    _show(args, bench, startup.format_report)
     return EXIT_OK
 
 
@@ -311,8 +304,5 @@ def _embedding_bench(
     except FileNotFoundError as error:
         warn(f"memo bench {name}: {error}")
         return EXIT_USAGE
-    if args.json:
-        render.emit_json(bench.as_dict())
-    else:
-        print(report(bench))
+    _show(args, bench, report)
     return EXIT_OK

@@ -177,7 +177,7 @@ def confirm(
         where = [col(table.pending) == 1, named]
         if capture_ids is not None:
             where.append(among(col(table.capture_id), capture_ids))
-        counts.append(_settle(conn, table, entity_id, *where))
+        counts.append(_settle(conn, table, entity_id, user, *where))
     return Backfill(action_items=counts[0], decisions=counts[1])
 
 
@@ -186,6 +186,7 @@ def settle(
     entity_id: int | None,
     action_item_ids: Sequence[int],
     decision_ids: Sequence[int],
+    user: str | None = None,
 ) -> Backfill:
     """The user's word on single facts: these waiting action items and decisions are
     `entity_id`'s (None: nobody memo knows). No alias is written: two Sams in a room can
@@ -194,15 +195,20 @@ def settle(
     table: FactTable
     for table, ids in ((ActionItem, action_item_ids), (Decision, decision_ids)):
         where = (col(table.pending) == 1, among(col(table.id), ids))
-        counts.append(_settle(conn, table, entity_id, *where))
+        counts.append(_settle(conn, table, entity_id, user, *where))
     return Backfill(action_items=counts[0], decisions=counts[1])
 
 
 def _settle(
-    conn: Connection, table: FactTable, entity_id: int | None, *where: ColumnElement[bool]
+    conn: Connection,
+    table: FactTable,
+    entity_id: int | None,
+    user: str | None,
+    *where: ColumnElement[bool],
 ) -> int:
-    """Settle the facts `where` picks as `entity_id`'s; how many."""
-    done = conn.execute(update(table).where(*where).values(person_id=entity_id, pending=0))
+    """Settle the facts `where` picks as `entity_id`'s, `user` saying so; how many."""
+    settled = {"person_id": entity_id, "pending": 0, "settled_by": user}
+    done = conn.execute(update(table).where(*where).values(**settled))
     return int(done.rowcount or 0)
 
 

@@ -8,6 +8,8 @@ BEGIN IMMEDIATE serializes them, and readers that see one snapshot per transacti
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -97,6 +99,21 @@ class Listener:
         if self._conn is not None:
             self._conn.close()
             self._conn = None
+
+
+@contextmanager
+def key_held(url: str, key: str) -> Iterator[None]:
+    """`key` held by this process until the block ends, against every other session of the
+    server (a session advisory lock on a connection of its own: waits while another holds
+    it; a connection that dies lets it go)."""
+    import psycopg
+
+    with psycopg.connect(_plain_url(url), autocommit=True) as conn:
+        conn.execute("SELECT pg_advisory_lock(hashtextextended(%s, 0))", (key,))
+        try:
+            yield
+        finally:
+            conn.execute("SELECT pg_advisory_unlock(hashtextextended(%s, 0))", (key,))
 
 
 def _plain_url(url: str) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from types import TracebackType
 
@@ -167,6 +167,14 @@ class Store:
             self.open()
         assert self._reader is not None
         return self._reader
+
+    def key_held(self, key: str) -> AbstractContextManager[None]:
+        """What two writers must not do at once, held across processes and, on a team
+        store, machines (an agent's writes to one entity): a PostgreSQL advisory lock; on a
+        SQLite file each write is the file's alone already, so nothing more is taken."""
+        if self.url is None:
+            return nullcontext()
+        return postgres.key_held(self.url, key)
 
     @contextmanager
     def atomically(self) -> Iterator[None]:

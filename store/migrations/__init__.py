@@ -33,6 +33,7 @@ from store.migrations import (
     v15_changes,
     v16_asked_by,
     v17_drafts_brought_in_line,
+    v18_settled_by,
 )
 
 Step = Callable[[Connection], None]
@@ -55,6 +56,7 @@ MIGRATIONS: list[tuple[str, Step]] = [
     (v15_changes.NAME, v15_changes.upgrade),
     (v16_asked_by.NAME, v16_asked_by.upgrade),
     (v17_drafts_brought_in_line.NAME, v17_drafts_brought_in_line.upgrade),
+    (v18_settled_by.NAME, v18_settled_by.upgrade),
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

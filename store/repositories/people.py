@@ -111,8 +111,12 @@ class People(Repository):
             )
 
     def settle_facts(
-        self, person_id: int | None, action_item_ids: Sequence[int], decision_ids: Sequence[int]
+        self,
+        person_id: int | None,
+        action_item_ids: Sequence[int],
+        decision_ids: Sequence[int],
+        user: str | None = None,
     ) -> Backfill:
         """The user's answer for single waiting facts (no alias), in one transaction."""
         with self._reporting() as conn:
-            return people.settle(conn, person_id, action_item_ids, decision_ids)
+            return people.settle(conn, person_id, action_item_ids, decision_ids, user)

@@ -54,6 +54,7 @@ class Decision(ProvenanceColumns, table=True):
     status: str | None = None  # unset: the column's default, "current" (schema 14 on)
     superseded_by: int | None = None
     subject: str | None = None  # unset: the column's default, "" (schema 15 on)
+    settled_by: str | None = None  # who said who `decided_by` is (schema 18 on)
 
 
 class ActionItem(ProvenanceColumns, table=True):
@@ -72,6 +73,7 @@ class ActionItem(ProvenanceColumns, table=True):
     evidence_quote: str | None = None
     verified: int = 1
     asked_by: str | None = None
+    settled_by: str | None = None  # who said who `assignee_raw` is (schema 18 on)
 
 
 class Excerpt(ProvenanceColumns, table=True):

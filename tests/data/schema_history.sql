@@ -1018,3 +1018,5 @@ CREATE TABLE action_items (
     triggered_by_agent TEXT, asked_by TEXT,
     CHECK (triggered_by_user IS NOT NULL OR triggered_by_agent IS NOT NULL)
 );
+
+-- schema 17 at e9b4009 (2026-12-02): Frozen migrations: one module per step with literal DDL, ...

@@ -454,3 +454,32 @@ def test_on_postgres_an_open_store_hears_of_other_writes_not_its_own() -> None:
         with other.writer.begin() as conn:  # a write of no table the app lists says nothing
             conn.execute(text("SELECT 1"))
         assert app.data_version() == moved
+
+
+@pytest.mark.postgres
+def test_on_postgres_a_key_is_held_against_other_processes_and_machines() -> None:
+    """An agent's lock key, held through the server: another session waits for it; another
+    key does not."""
+    from support.postgres import fresh_database
+
+    url = fresh_database()
+    order: list[str] = []
+    with Store(url) as here, Store(url) as there:
+        taken = threading.Event()
+
+        def other() -> None:
+            taken.wait(5)
+            with there.key_held("project_compile:project:1"):
+                order.append("there")
+
+        waiting = threading.Thread(target=other)
+        waiting.start()
+        with here.key_held("project_compile:project:1"):
+            taken.set()
+            with there.key_held("project_compile:project:2"):  # another key: no wait
+                order.append("other key")
+            waiting.join(0.5)
+            assert waiting.is_alive()  # still waiting for the key
+            order.append("here")
+        waiting.join(5)
+    assert order == ["other key", "here", "there"]

@@ -5,7 +5,7 @@ has (sections, addresses, shared meetings). Each against a real store file."""
 from __future__ import annotations
 
 from sqlalchemy import text
-from support.db import new_capture
+from support.db import PROV, new_capture
 
 from store import NewActionItem, NewDecision, Store
 
@@ -104,6 +104,28 @@ def test_settling_single_facts_leaves_the_others_waiting(store: Store) -> None:
     assert (done.action_items, done.decisions) == (1, 1)
     [sam, _] = store.people.pending_mentions()
     assert (sam.action_items, sam.decisions) == (1, 0)
+
+
+def test_who_settled_each_name_is_recorded_beside_who_captured_it(store: Store) -> None:
+    """On a shared store, which user vouched for each link (settled_by), not only who
+    captured the fact (triggered_by_user)."""
+    _, _, people = two_meetings(store)
+    store.people.settle_facts(people["Sam Cheng"], [1], [], user="ben")
+    store.people.confirm_alias("person", "sam", people["Sam Chen"], "ana")
+
+    def by(table: str) -> dict[int, tuple[str | None, str | None]]:
+        with store.reader.connect() as conn:
+            rows = conn.execute(
+                text(f"SELECT id, settled_by, triggered_by_user FROM {table} ORDER BY id")
+            )
+            return {row[0]: (row[1], row[2]) for row in rows}
+
+    items, decisions = by("action_items"), by("decisions")
+    assert items[1] == ("ben", PROV.triggered_by_user)  # settled one by one
+    assert items[2] == ("ana", PROV.triggered_by_user)  # by confirming "Sam"
+    assert items[3] == (None, PROV.triggered_by_user)  # settled as it was captured
+    assert items[5][0] is None  # "Sám" still waits: nobody has said
+    assert (decisions[1][0], decisions[2][0]) == ("ana", None)
 
 
 def test_a_person_is_owed_what_they_asked_for_by_name_or_alias_in_any_case(store: Store) -> None:

@@ -12,7 +12,8 @@ import asyncio
 import json
 import os
 import weakref
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from contextlib import asynccontextmanager
 from typing import Any
 
 from memo_tui.core.agents.outcome import Outcome
@@ -35,8 +36,8 @@ from memo_tui.core.llm.types import (
 from store import Approval, RunStatus, Store
 
 READ_CONCURRENCY = 4
-# One lock per key and event loop in this process (across processes the store's writer
-# transaction serializes the writes).
+# One lock per key and event loop in this process; across processes and machines the store
+# holds the key too (held_everywhere: a team store's advisory lock).
 _LOCKS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, asyncio.Lock]] = (
     weakref.WeakKeyDictionary()
 )
@@ -44,6 +45,17 @@ _LOCKS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, asyncio.L
 
 def write_lock(key: str) -> asyncio.Lock:
     return _LOCKS.setdefault(asyncio.get_running_loop(), {}).setdefault(key, asyncio.Lock())
+
+
+@asynccontextmanager
+async def held_everywhere(store: Store, key: str) -> AsyncIterator[None]:
+    """`key` held against other processes and machines as well (a team store's lock)."""
+    held = store.key_held(key)
+    await asyncio.to_thread(held.__enter__)
+    try:
+        yield
+    finally:
+        await asyncio.to_thread(held.__exit__, None, None, None)
 
 
 Listener = Callable[[int, str, dict[str, Any]], None]
@@ -289,7 +301,7 @@ class AgentRun:
             if key is None:
                 async with reads:
                     return await self._call(step_id, call)
-            async with write_lock(key):
+            async with write_lock(key), held_everywhere(self.store, key):
                 return await self._call(step_id, call)
 
         return list(await asyncio.gather(*(one(call) for call in calls)))

@@ -328,6 +328,7 @@ class EntityService:
             person.id if person is not None else None,
             [item.id for item in items if isinstance(item, ActionItemRecord)],
             [item.id for item in items if isinstance(item, DecisionRecord)],
+            self.user,
         )
 
     def waiting_on(self, mention: PendingMention) -> list[ActionItemRecord | DecisionRecord]:
