@@ -18,19 +18,20 @@ from sqlalchemy import Connection, text
 
 
 def tsquery(words: Sequence[str]) -> str | None:
-    """A to_tsquery text matching any of the words (each a \\w+ token, so no syntax)."""
-    return " | ".join(words) or None
+    """A websearch_to_tsquery text matching any of the words ("a or b": websearch syntax,
+    which never fails to parse; the word "or" itself would be the operator, so it goes)."""
+    return " or ".join(w for w in words if w != "or") or None
 
 
 def ranked(
     conn: Connection, query: str, allowed: str | None, params: dict[str, Any], limit: int
 ) -> list[tuple[int, float]]:
-    """(fact_key, score) of the facts matching `query` (a tsquery text), best first."""
+    """(fact_key, score) of the facts matching `query` (websearch syntax), best first."""
     where = f" AND fact_key IN ({allowed})" if allowed else ""
     rows = conn.execute(
         text(
             "SELECT fact_key, -ts_rank_cd(tsv, q) AS score "
-            "FROM facts_fts, to_tsquery('memo', :q) AS q "
+            "FROM facts_fts, websearch_to_tsquery('memo', :q) AS q "
             f"WHERE tsv @@ q{where} ORDER BY score, fact_key LIMIT :limit"
         ),
         {"q": query, "limit": limit, **params},
@@ -45,7 +46,7 @@ def holding(conn: Connection, word: str, cap: int | None = None) -> int:
         conn.execute(
             text(
                 "SELECT count(*) FROM (SELECT 1 FROM facts_fts "
-                f"WHERE tsv @@ to_tsquery('memo', :q){bound}) AS hits"
+                f"WHERE tsv @@ websearch_to_tsquery('memo', :q){bound}) AS hits"
             ),
             {"q": word, "n": cap},
         ).scalar()
@@ -57,7 +58,7 @@ def holders(conn: Connection, word: str, among: str) -> list[int]:
     """Those of the facts `among` (a list of keys, as SQL) that hold `word`."""
     rows = conn.execute(
         text(
-            "SELECT fact_key FROM facts_fts WHERE tsv @@ to_tsquery('memo', :q) "
+            "SELECT fact_key FROM facts_fts WHERE tsv @@ websearch_to_tsquery('memo', :q) "
             f"AND fact_key IN ({among})"
         ),
         {"q": word},
