@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import math
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -438,22 +439,33 @@ def test_keyword_search_leaves_out_words_most_facts_hold_when_rarer_ones_are_ask
 
 @pytest.mark.postgres
 def test_on_postgres_an_open_store_hears_of_other_writes_not_its_own() -> None:
-    """data_version on a team store: NOTIFY memo_changed from other sessions moves it; this
-    process's own writes (shown already) leave it as it was."""
+    """data_version on a team store: NOTIFY memo_changed from other sessions moves it, once
+    a transaction; this process's own writes (shown already) do not."""
     from support.postgres import fresh_database
 
     url = fresh_database()
+
+    def heard(store: Store, least: int) -> int:
+        """The version once it has reached `least` (notifications arrive a moment after the
+        commit: the app's next tick reads them), or as it is after 10 s."""
+        deadline = time.monotonic() + 10
+        while (now := store.data_version()) < least and time.monotonic() < deadline:
+            time.sleep(0.02)
+        return now
+
     with Store(url) as app, Store(url) as other:
         seen = app.data_version()
-        app.people.add("Ana")  # its own write
-        assert app.data_version() == seen
-        other.people.add("Ben")  # another process's
-        moved = app.data_version()
-        assert moved != seen
-        assert app.data_version() == moved  # nothing new since
-        with other.writer.begin() as conn:  # a write of no table the app lists says nothing
-            conn.execute(text("SELECT 1"))
-        assert app.data_version() == moved
+        app.people.add("Ana")  # its own write, told first
+        other.people.add("Ben")  # then another process's
+        assert heard(app, seen + 1) == seen + 1  # only the other's counted
+        with other.writer.begin() as conn:  # a transaction of two writes: told once
+            conn.execute(text("INSERT INTO clients (name, created_at) VALUES ('A', 'x')"))
+            conn.execute(text("INSERT INTO clients (name, created_at) VALUES ('B', 'x')"))
+        app.people.add("Dee")  # its own again
+        other.people.add("Cy")
+        assert heard(app, seen + 3) == seen + 3  # (the last told after the others)
+        time.sleep(0.3)  # any own write counted by mistake would have been read by now
+        assert app.data_version() == seen + 3
 
 
 @pytest.mark.postgres
