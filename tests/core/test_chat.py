@@ -22,6 +22,9 @@ from memo_tui.core.recall.answer import AnswerDelta
 from memo_tui.core.services import Services
 from memo_tui.settings import Settings
 
+# Every test here that reaches a store runs on SQLite and on PostgreSQL (conftest).
+BOTH_STORES = True
+
 
 def converse(chat: Chat, question: str) -> list[ChatEvent]:
     async def collect() -> list[ChatEvent]:

@@ -15,6 +15,9 @@ from memo_tui.core.capture import CaptureOptions, CaptureService
 from memo_tui.core.embed import EmbedService, FastEmbedder
 from store import Store
 
+# Every test here that reaches a store runs on SQLite and on PostgreSQL (conftest).
+BOTH_STORES = True
+
 
 @pytest.fixture(scope="module")
 def embedder() -> FastEmbedder:

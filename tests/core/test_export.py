@@ -12,6 +12,9 @@ from memo_tui.core.export.markdown import notes
 from memo_tui.core.export.vault import MANIFEST, safe_name, write_notes
 from memo_tui.core.services import Services
 
+# Every test here that reaches a store runs on SQLite and on PostgreSQL (conftest).
+BOTH_STORES = True
+
 
 def files(folder: Path) -> dict[str, str]:
     return {str(p.relative_to(folder)): p.read_text() for p in folder.rglob("*.md") if p.is_file()}

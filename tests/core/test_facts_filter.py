@@ -9,6 +9,9 @@ from memo_tui.core.recall.facts_filter import FactOptions, ReadFilter, read_filt
 from memo_tui.core.services import Services
 from store import FactFilter, Store
 
+# Every test here that reaches a store runs on SQLite and on PostgreSQL (conftest).
+BOTH_STORES = True
+
 
 def read(services: Services, **options: object) -> ReadFilter:
     return read_filter(FactOptions(**options), services.store)  # type: ignore[arg-type]

@@ -10,6 +10,9 @@ from memo_tui.core.recall.index import VectorIndex
 from memo_tui.core.recall.search import hybrid_search
 from store import FactFilter, Store
 
+# Every test here that reaches a store runs on SQLite and on PostgreSQL (conftest).
+BOTH_STORES = True
+
 QUESTIONS = ["which database did we choose", "test devices for the drivers", "Stripe invoices"]
 
 

@@ -13,6 +13,9 @@ from memo_tui.core.views.pages import (
     run_view,
 )
 
+# Every test here that reaches a store runs on SQLite and on PostgreSQL (conftest).
+BOTH_STORES = True
+
 
 def test_the_lists_hold_what_each_pane_lists(services: Services) -> None:
     store = services.store
