@@ -148,7 +148,7 @@ def among_sql(conn: Connection, column: str, name: str) -> str:
 
 def listed(conn: Connection, values: Iterable[object]) -> Any:
     """Values as `among_sql`'s parameter takes them on this connection's database."""
-    return list(values) if postgres(conn) else json.dumps(list(values))
+    return _Listed().process_bind_param(values, conn.dialect)
 
 
 def among_bound(column: Any, name: str) -> ColumnElement[bool]:
