@@ -46,8 +46,15 @@ QUERIES = [
     # keyword finds these: their words are only in the evidence turn's passage
     {"id": "q1", "meeting": "garden", "query": "espresso machine budget", "turns": [8]},
     {"id": "q2", "meeting": "office", "query": "parking garage permits", "turns": [14]},
-    # the words are in the other meeting: a top fact from there is no hit
-    {"id": "q3", "meeting": "garden", "query": "parking garage permits", "turns": [2]},
+    # the words are in the other meeting: a top fact from there is no hit, but the reference
+    # answer's words (the bench's diagnostic) lead to the evidence
+    {
+        "id": "q3",
+        "meeting": "garden",
+        "query": "parking garage permits",
+        "turns": [2],
+        "answer": "The compost bins are to be turned every second week.",
+    },
     # evidence on a turn no fact holds: counts against the ceiling
     {"id": "q4", "meeting": "garden", "query": "greenhouse heater", "turns": [99]},
 ]
@@ -66,6 +73,7 @@ def write_data(root: Path) -> Path:
                 "type": "specific",
                 "query": q["query"],
                 "evidence_turns": q["turns"],
+                **({"answer": q["answer"]} if "answer" in q else {}),
             }
         )
         for q in QUERIES
@@ -113,6 +121,25 @@ def test_bench_recall_reports_recall_mrr_ceiling_and_the_cap(tmp_path: Path) -> 
     assert "ceiling (some stored fact holds evidence): 75.0%" in report
     assert "keyword" in report and ">= 0.3" in report
     assert "plain RAG" in report and "passages/s" in report and "specific (4)" in report
+
+
+def test_bench_recall_says_where_the_misses_come_from(tmp_path: Path) -> None:
+    """The diagnostics: whether the question's meeting comes first store-wide, and what the
+    reference answer finds when searched in the question's place."""
+    bench = recall.run(write_data(tmp_path / "data"), embedder=real_embedder(), cap_chars=CAP)
+    probes = bench.probes
+    assert probes["q1"]["own meeting"] == 1 and probes["q2"]["own meeting"] == 1
+    assert probes["q3"]["own meeting"] != 1  # the office meeting holds its words
+    assert "q3" not in bench.hit_by("store/hybrid") | bench.hit_by("meeting/keyword")
+    assert probes["q3"]["answer/store"] == 1 and probes["q3"]["answer/meeting"] == 1
+    assert "answer/store" not in probes["q1"]  # only questions with an answer are probed
+    figures = json.loads(json.dumps(bench.as_dict()))["diagnostics"]
+    assert figures["own_meeting"]["first"] == 0.75
+    assert figures["own_meeting"]["hits"] == 3  # q3 brings up only the office meeting's facts
+    assert figures["answer_as_query"]["store"] == {"hits": 1, "recall": 1.0, "mrr": 1.0}
+    report = recall_report.format_report(bench)
+    assert "its fact first store-wide for 75.0%" in report
+    assert "the reference answer as the query: 100.0% store-wide, 100.0% own meeting" in report
 
 
 def test_the_baseline_cuts_six_turn_chunks_and_fuses_bm25_with_vectors() -> None:

@@ -8,16 +8,25 @@ of its evidence turns (0-based). The meeting summary spans every line, so it nev
 
 from __future__ import annotations
 
-import inspect
 import json
 import tempfile
 import time
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from memo_tui.core.benchmarks.baseline import Baseline
 from memo_tui.core.benchmarks.baseline import first_hit as baseline_hit
+from memo_tui.core.benchmarks.recall_figures import (
+    BASELINE,
+    CALIBRATED,
+    CAP_CHARS,
+    MODES,
+    SCOPES,
+    SEARCH_DEFAULT,
+    THRESHOLDS,
+    RecallBench,
+)
 from memo_tui.core.capture import CaptureOptions, CaptureService
 from memo_tui.core.embed import EmbeddingUnavailable, EmbedService
 from memo_tui.core.embed.service import Embedder
@@ -27,19 +36,6 @@ from store import FactFilter, FactRecord, Store
 
 Progress = Callable[[str], None]
 
-MODES: tuple[SearchMode, ...] = ("keyword", "vector", "hybrid")
-BASELINE = "plain-rag"  # 6-turn chunks, BM25 + the same model, RRF (see baseline.py)
-SCOPES = ("store", "meeting")
-THRESHOLDS = (0.0, 0.3, 0.35, 0.4, 0.5, 0.65)
-CALIBRATED: tuple[tuple[str, SearchMode], ...] = (
-    ("store", "vector"),
-    ("store", "hybrid"),
-    ("meeting", "hybrid"),
-)
-MATCHING = "a non-summary fact of the query's meeting whose lines hold an evidence turn"
-CAP_CHARS = 40_000  # what an extractor that reads only the start of a meeting would see
-SEARCH_DEFAULT = float(inspect.signature(hybrid_search).parameters["min_similarity"].default)
-
 
 @dataclass(frozen=True)
 class Query:
@@ -48,6 +44,7 @@ class Query:
     text: str
     kind: str
     evidence: tuple[int, ...]  # 0-based turns
+    answer: str = ""  # the reference answer, searched in the question's place (a diagnostic)
 
 
 @dataclass(frozen=True)
@@ -55,114 +52,6 @@ class Meeting:
     capture_id: int
     ranges: tuple[tuple[int, int], ...]  # 0-based turns of every fact but the summary
     turn_offsets: tuple[int, ...]  # where each turn starts in the transcript
-
-
-@dataclass
-class Tally:
-    queries: int = 0
-    hits: int = 0
-    reciprocal_ranks: float = 0.0
-
-    def add(self, rank: int | None) -> None:
-        self.queries += 1
-        if rank is not None:
-            self.hits += 1
-            self.reciprocal_ranks += 1.0 / rank
-
-    @property
-    def recall(self) -> float:
-        return self.hits / self.queries if self.queries else 0.0
-
-    @property
-    def mrr(self) -> float:
-        return self.reciprocal_ranks / self.queries if self.queries else 0.0
-
-    def as_dict(self) -> dict[str, float | int]:
-        return {"hits": self.hits, "recall": round(self.recall, 3), "mrr": round(self.mrr, 3)}
-
-
-@dataclass
-class RecallBench:
-    """Per query, the rank of the first hit of each search ("store/hybrid", "store/vector@0.3")."""
-
-    meetings: int = 0
-    rejected: list[str] = field(default_factory=list)
-    facts: int = 0
-    limit: int = 10
-    min_similarity: float = SEARCH_DEFAULT
-    cap_chars: int = CAP_CHARS
-    seconds: dict[str, float] = field(default_factory=dict)
-    ranks: dict[str, dict[str, int | None]] = field(default_factory=dict)
-    kinds: dict[str, str] = field(default_factory=dict)  # query id -> specific / general
-    answerable: set[str] = field(default_factory=set)  # some stored fact holds evidence
-    beyond_cap: set[str] = field(default_factory=set)  # every evidence turn past cap_chars
-    skipped: int = 0  # no evidence, or its meeting was not captured
-    gated: dict[str, bool] = field(default_factory=dict)  # "no record": had it cited evidence?
-    model: str = ""  # the embedding space: the model, ":int8" when run as its int8 copy
-    peak_rss_mb: float = 0.0  # the process's peak resident memory, after embedding
-
-    @property
-    def passages_per_s(self) -> float:
-        seconds = self.seconds.get("embed", 0.0)
-        return self.facts / seconds if seconds else 0.0
-
-    def tally(self, key: str, among: Iterable[str] | None = None) -> Tally:
-        found = Tally()
-        for query_id in self.ranks if among is None else among:
-            found.add(self.ranks[query_id].get(key))
-        return found
-
-    def hit_by(self, key: str) -> set[str]:
-        return {q for q, ranks in self.ranks.items() if ranks.get(key) is not None}
-
-    @property
-    def ceiling(self) -> float:
-        return len(self.answerable) / len(self.ranks) if self.ranks else 0.0
-
-    def versus(self, scope: str = "store") -> dict[str, int]:
-        """Where hybrid loses what a single ranking found, and what only hybrid found."""
-        keyword, vector, hybrid = (self.hit_by(f"{scope}/{mode}") for mode in MODES)
-        return {
-            "keyword_hit_hybrid_missed": len(keyword - hybrid),
-            "vector_hit_hybrid_missed": len(vector - hybrid),
-            "hybrid_hit_neither": len(hybrid - keyword - vector),
-        }
-
-    def as_dict(self) -> dict[str, object]:
-        keys = sorted({key for ranks in self.ranks.values() for key in ranks})
-        specific = [q for q, kind in self.kinds.items() if kind == "specific"]
-        return {
-            "meetings": self.meetings,
-            "meetings_rejected": self.rejected,
-            "facts": self.facts,
-            "queries": len(self.ranks),
-            "queries_skipped": self.skipped,
-            "limit": self.limit,
-            "min_similarity": self.min_similarity,
-            "seconds": {k: round(v, 1) for k, v in self.seconds.items()},
-            "embedding": {
-                "model": self.model,
-                "passages_per_s": round(self.passages_per_s, 1),
-                "peak_rss_mb": round(self.peak_rss_mb),
-            },
-            "matching": MATCHING,
-            "ceiling": round(self.ceiling, 3),
-            "scores": {key: self.tally(key).as_dict() for key in keys if "@" not in key},
-            "specific_only": {
-                key: self.tally(key, specific).as_dict() for key in keys if "@" not in key
-            },
-            "calibration": {key: self.tally(key).as_dict() for key in keys if "@" in key},
-            "beyond_cap": {
-                "cap_chars": self.cap_chars,
-                "queries": len(self.beyond_cap),
-                "hybrid_hits": len(self.beyond_cap & self.hit_by("store/hybrid")),
-            },
-            "hybrid_vs_single": {scope: self.versus(scope) for scope in SCOPES},
-            "ask_no_record": {
-                "queries": len(self.gated),
-                "cited_evidence": sum(self.gated.values()),
-            },
-        }
 
 
 class _QueryVectors:
@@ -195,7 +84,14 @@ def load_queries(path: Path) -> list[Query]:
             item = json.loads(line)
             evidence = tuple(sorted({int(t) for t in item.get("evidence_turns") or ()}))
             queries.append(
-                Query(item["id"], item["meeting"], item["query"], item.get("type", ""), evidence)
+                Query(
+                    item["id"],
+                    item["meeting"],
+                    item["query"],
+                    item.get("type", ""),
+                    evidence,
+                    item.get("answer") or "",
+                )
             )
     return queries
 
@@ -268,6 +164,25 @@ def _searches() -> list[tuple[str, str, SearchMode, float]]:
     for threshold in THRESHOLDS:
         found += [(f"{s}/{m}@{threshold:g}", s, m, threshold) for s, m in CALIBRATED]
     return found
+
+
+def own_meeting(hits: list[Hit], capture_id: int) -> int | None:
+    """The 1-based rank of the first hit of the meeting, whatever kind of fact it is."""
+    return next((n for n, hit in enumerate(hits, 1) if hit.fact.capture_id == capture_id), None)
+
+
+def _probe(
+    store: Store, embedder: QueryEmbedder, query: Query, meeting: Meeting, limit: int
+) -> dict[str, int | None]:
+    """The diagnostics: is the own meeting found, and what would the answer's words find."""
+    hits = hybrid_search(store, embedder, query.text, FactFilter(), limit).hits
+    probes = {"own meeting": own_meeting(hits, meeting.capture_id)}
+    if query.answer:
+        flt = {"store": FactFilter(), "meeting": FactFilter(capture_ids=(meeting.capture_id,))}
+        for scope in SCOPES:
+            found = hybrid_search(store, embedder, query.answer, flt[scope], limit).hits
+            probes[f"answer/{scope}"] = first_hit(found, meeting.capture_id, query.evidence)
+    return probes
 
 
 def _rank_query(
@@ -365,6 +280,7 @@ def run(
             if "gated" in ranks:
                 bench.gated[query.id] = bool(ranks.pop("gated"))
             bench.ranks[query.id] = ranks
+            bench.probes[query.id] = _probe(store, searcher, query, meeting, limit)
             if n % 25 == 0 or n == len(queries):
                 say(f"searched {n}/{len(queries)} queries")
         bench.seconds["search"] = time.perf_counter() - started - sum(bench.seconds.values())

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from memo_tui.core.benchmarks.recall import (
+from memo_tui.core.benchmarks.recall_figures import (
     BASELINE,
     CALIBRATED,
     MATCHING,
@@ -49,6 +49,30 @@ def _by_kind(bench: RecallBench) -> list[str]:
     return lines
 
 
+def _diagnostics(bench: RecallBench) -> list[str]:
+    """Where the misses come from: finding the meeting, and the question's own words."""
+    specific = [q for q, kind in bench.kinds.items() if kind == "specific"] or list(bench.ranks)
+    own = bench.probe("own meeting", specific)
+    if not own.queries:
+        return []
+    lines = [
+        "",
+        f"where the misses come from ({own.queries} {'specific ' if bench.kinds else ''}"
+        "questions, hybrid)",
+        f"  the question's own meeting: its fact first store-wide for "
+        f"{bench.own_meeting_first(specific):.1%}, one in the top {bench.limit} for "
+        f"{own.recall:.1%}",
+    ]
+    store, meeting = (bench.probe(f"answer/{scope}", specific) for scope in SCOPES)
+    if store.queries:
+        lines += [
+            f"  the reference answer as the query: {store.recall:.1%} store-wide, "
+            f"{meeting.recall:.1%} own meeting ({store.queries} questions)",
+            "    (the same search given the evidence's words: the gap to hybrid is the wording)",
+        ]
+    return lines
+
+
 def format_report(bench: RecallBench) -> str:
     """The figures as aligned tables: modes, threshold calibration, then the diagnostics."""
     seconds = ", ".join(f"{k} {v:.1f} s" for k, v in bench.seconds.items())
@@ -89,6 +113,7 @@ def format_report(bench: RecallBench) -> str:
         f"{versus['vector_hit_hybrid_missed']} vector hits; "
         f"{versus['hybrid_hit_neither']} hits were hybrid's alone",
     ]
+    lines += _diagnostics(bench)
     if bench.rejected or bench.skipped:
         lines.append(f"not captured: {bench.rejected or 'none'}; queries skipped: {bench.skipped}")
     return "\n".join(lines)
