@@ -72,6 +72,22 @@ def names(store: Store) -> list[str]:
         ("Ann Lee", "Joann Lee", "ask"),  # three letters are too few to say so
         ("Chef Dan", "Daniel Achterberg", "resolve"),  # a role before a name, set aside
         ("Nadia Haddad (External)", "Nadia Haddad", "resolve"),  # what a tool writes after it
+        ("Roz", "Rosalind Pemberton", "resolve"),  # a short form as said: the z is the s
+        ("Roz Pemberton", "Rosalind Pemberton", "resolve"),
+        ("MOR", "Margaret Olufemi-Reid", "resolve"),  # each half of the surname has its letter
+        ("MO", "Margaret Olufemi-Reid", "resolve"),
+        ("Nnamdi Okonkow", "Nnamdi Okonkwo", "resolve"),  # two letters the wrong way round
+        ("Owen Hadad", "Owen Haddad", "resolve"),  # a doubled letter written once
+        ("Owen Hadid", "Owen Haddad", "ask"),  # and another letter: another name
+        ("Sam Koen", "Sam Keon", "ask"),  # a surname of four letters is too short to say so
+        ("neeve", "Niamh Gallagher", "resolve"),  # an Irish name as speech-to-text writes it
+        ("Eefa Brennan", "Aoife Brennan", "resolve"),
+        ("dewey", "Dewi Rhys-Morgan", "resolve"),  # a Welsh one
+        ("Roo MacLeod", "Ruaridh MacLeod", "resolve"),  # a Scottish diminutive
+        ("Bim Adeyemi", "Abimbola Adeyemi", "resolve"),  # a Yoruba one
+        ("Mags", "Margaret Thornton", "resolve"),
+        ("Shivon", "Siobhán D'Arcy", "resolve"),
+        ("Neeve Gallagher", "Aoife Gallagher", "none"),  # another name, whatever the surname
     ],
 )
 def test_names_fit_the_way_people_shorten_and_mishear_them(
@@ -206,7 +222,7 @@ OTTER = (
 MEET = (
     "Sync - Transcript\nFeb 24, 2026\nAttendees\nJon Park, Siobhán D'Arcy, Tomás Ferreira\n"
     "Transcript\n00:00:00\n \n"
-    "Tomás Ferreira: Shivon, can you write the exceptions spec?\n"
+    "Tomás Ferreira: Shevonne, can you write the exceptions spec?\n"
     "Siobhán D'Arcy: Yeah, I'll do the exceptions spec. By Friday.\n"
 )
 
@@ -224,8 +240,9 @@ def test_a_meeting_says_who_an_unnamed_speaker_and_a_misheard_name_are(
     assert ("Speaker 3", "Hannah Osei", 0) in linked(store)
     entities = EntityService(store, "t")
     assert entities.resolve_in("Speaker 3", review).candidates[0].name == "Hannah Osei"
-    assert entities.resolve_in("Shivon", sync).candidates[0].name == "Siobhán D'Arcy"
-    assert store.captures.meta(sync)["names"] == {"Shivon": "Siobhán D'Arcy"}
+    # a spelling no table knows: the meeting says who it is (who answered to it)
+    assert entities.resolve_in("Shevonne", sync).candidates[0].name == "Siobhán D'Arcy"
+    assert store.captures.meta(sync)["names"] == {"Shevonne": "Siobhán D'Arcy"}
 
 
 @pytest.mark.parametrize("reverse", [False, True], ids=["short first", "full first"])

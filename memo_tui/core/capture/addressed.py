@@ -3,7 +3,7 @@
 A heuristic, in two forms:
 - a speaker the export could not name ("Speaker 3") is the person the next speaker thanks
   or addresses right after them ("Thanks, Hannah."), when no speaker label is that name;
-- a name someone is asked something by ("Shivon, can you write that up?") that fits no
+- a name someone is asked something by ("Shevonne, can you write that up?") that fits no
   one in the room is whoever answers straight away and takes it on ("Yeah, I'll do it"):
   a caption misspelt them.
 Only answers that agree count: a label thanked under two names is left as it was.

@@ -20,7 +20,7 @@ from functools import lru_cache
 
 from rapidfuzz.distance import Levenshtein
 
-from memo_tui.core.entities.nicknames import same_first_name
+from memo_tui.core.entities.nicknames import same_first_name, sound
 
 PART_ONLY = 0.9  # a first name or surname alone says less than the whole name
 INITIALS = 0.85  # "SC" for Sam Chen: enough when nobody else has those initials
@@ -90,7 +90,7 @@ def _part(mention: str, name: str, first: bool = False) -> float:
     if first and same_first_name(mention, name):
         return SAME_FIRST
     short, full = sorted((mention, name), key=len)
-    if first and len(short) >= 3 and full.startswith(short):
+    if first and len(short) >= 3 and _starts(full, short):
         return PREFIX
     if first and len(short) >= 4 and full.endswith(short):
         return SUFFIX  # "Seun" for Oluwaseun, "Tunde" for Babatunde
@@ -100,14 +100,35 @@ def _part(mention: str, name: str, first: bool = False) -> float:
     return plain
 
 
+def _starts(full: str, short: str) -> bool:
+    """Whether a first name starts with a shorter one, as written or as said ("Roz" for
+    Rosalind: the z is the s said)."""
+    said = sound(short)
+    return full.startswith(short) or (len(said) >= 3 and sound(full).startswith(said))
+
+
 def _misheard(mention: str, name: str) -> bool:
-    """One letter of a long surname swapped for another (not the first; no letter added:
-    Chen and Cheng, Park and Parks are other people's names)."""
-    return (
-        len(mention) == len(name) >= 5
-        and mention[0] == name[0]
-        and sum(a != b for a, b in zip(mention, name, strict=True)) == 1
+    """A long surname with one letter swapped for another, two letters side by side the
+    wrong way round (Okonkow for Okonkwo), or a doubled letter written once (Hadad for
+    Haddad); never its first letter, and no other letter added: Chen and Cheng, Park and
+    Parks are other people's names."""
+    if min(len(mention), len(name)) < 5 or mention[0] != name[0]:
+        return False
+    if len(mention) != len(name):
+        return _single(mention) == _single(name)
+    wrong = [i for i, (a, b) in enumerate(zip(mention, name, strict=True)) if a != b]
+    swapped = (
+        len(wrong) == 2
+        and wrong[1] == wrong[0] + 1
+        and mention[wrong[0]] == name[wrong[1]]
+        and mention[wrong[1]] == name[wrong[0]]
     )
+    return len(wrong) == 1 or swapped
+
+
+def _single(word: str) -> str:
+    """A word with each doubled letter written once."""
+    return re.sub(r"(.)\1+", r"\1", word)
 
 
 def _hyphen_initials(raw: str) -> str:
@@ -124,15 +145,17 @@ def _camel(mention: str) -> str:
     return re.sub(r"(?<=[a-z])(?=[A-Z]\b)", " ", mention)
 
 
-def _initials(raw: str, mention: list[str], name: list[str]) -> bool:
-    """ "SC", "S.C." or "S C" for Sam Chen (a word such as "Sam" is never read as initials)."""
+def _initials(raw: str, mention: list[str], name: list[str], full: str) -> bool:
+    """ "SC", "S.C." or "S C" for Sam Chen, "MOR" for Margaret Olufemi-Reid (each half of a
+    hyphenated name has its letter); a word such as "Sam" is never read as initials."""
     letters = "".join(mention)
     written_as_initials = all(len(p) == 1 for p in mention) or re.sub(r"\W", "", raw).isupper()
+    halves = parts(re.sub(r"[-\u2010\u2011]", " ", full))
     return (
         len(name) >= 2
         and 2 <= len(letters) <= 4
         and written_as_initials
-        and letters == "".join(p[0] for p in name)
+        and letters in ("".join(p[0] for p in name), "".join(p[0] for p in halves))
     )
 
 
@@ -145,7 +168,7 @@ def similarity(mention: str, name: str) -> float:
         return 0.0
     if m == n:
         return 1.0
-    if _initials(mention, m, n):
+    if _initials(mention, m, n, name):
         return INITIALS
     if len(m) == 1 and len(n) >= 2:
         if m[0] == _hyphen_initials(name) and mention.strip().isupper():  # "JB"

@@ -2,9 +2,11 @@
 and spellings that sound alike ("Jon" and "John", "Steven" and "Stephen").
 
 A heuristic, and a small one: common English diminutives and a few common Polish, Spanish
-and Russian ones (names that look nothing like their short forms), and a sound key that folds
-the spellings speech-to-text tools and people swap most. It never decides alone; a
-surname, or a meeting's roster, has to agree.
+and Russian ones (names that look nothing like their short forms); Irish, Scottish Gaelic,
+Welsh and Yoruba names with the spellings of how they are said, which is what speech-to-text
+tools and colleagues' notes write ("Neeve" for Niamh, "Eefa" for Aoife, "Dewey" for Dewi);
+and a sound key that folds the spellings speech-to-text tools and people swap most. It never
+decides alone; a surname, or a meeting's roster, has to agree.
 """
 
 from __future__ import annotations
@@ -34,7 +36,9 @@ patrick pat paddy
 patricia pat patty trish
 jennifer jen jenny
 susan sue susie
-margaret maggie meg peggy marge
+margaret maggie meg peggy marge mags madge
+rosalind rosalyn roz ros rosie
+rosamund roz ros
 edward ed eddie ted ned
 andrew andy drew
 joseph joe joey
@@ -101,6 +105,29 @@ francisco paco
 ignacio nacho
 dmitri dmitry dima
 ekaterina katya
+niamh neeve neve neev
+aoife eefa eefah
+siobhan shivaun shevaun shivon chevonne
+saoirse seersha sersha
+caoimhe keeva kweeva
+sinead shinead shinade
+grainne grania granya
+ciaran kieran keiran
+eoin owen
+sean shaun shawn shane
+seamus shay shamus
+padraig paudric
+tadhg teague taig
+oisin osheen
+roisin rosheen
+dearbhla dervla
+ruaridh ruairidh ruairi ruari rory roo
+eilidh ailey
+iain ian
+dewi dewey
+rhys reece rees
+dafydd david dave dai
+abimbola bimbo bim bola
 """
 
 
