@@ -85,6 +85,8 @@ def names(store: Store) -> list[str]:
         ("dewey", "Dewi Rhys-Morgan", "resolve"),  # a Welsh one
         ("Roo MacLeod", "Ruaridh MacLeod", "resolve"),  # a Scottish diminutive
         ("Bim Adeyemi", "Abimbola Adeyemi", "resolve"),  # a Yoruba one
+        ("Shaun Adeyemi", "Oluwaseun Adeyemi", "resolve"),  # Seun as said, a name's end
+        ("Shane Adeyemi", "Oluwaseun Adeyemi", "none"),  # no form of Seun
         ("Mags", "Margaret Thornton", "resolve"),
         ("Shivon", "Siobhán D'Arcy", "resolve"),
         ("Neeve Gallagher", "Aoife Gallagher", "none"),  # another name, whatever the surname

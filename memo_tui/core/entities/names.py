@@ -20,7 +20,7 @@ from functools import lru_cache
 
 from rapidfuzz.distance import Levenshtein
 
-from memo_tui.core.entities.nicknames import same_first_name, sound
+from memo_tui.core.entities.nicknames import same_first_name, sound, variants
 
 PART_ONLY = 0.9  # a first name or surname alone says less than the whole name
 INITIALS = 0.85  # "SC" for Sam Chen: enough when nobody else has those initials
@@ -92,8 +92,8 @@ def _part(mention: str, name: str, first: bool = False) -> float:
     short, full = sorted((mention, name), key=len)
     if first and len(short) >= 3 and _starts(full, short):
         return PREFIX
-    if first and len(short) >= 4 and full.endswith(short):
-        return SUFFIX  # "Seun" for Oluwaseun, "Tunde" for Babatunde
+    if first and any(len(end) >= 4 and full.endswith(end) for end in {short, *variants(short)}):
+        return SUFFIX  # "Seun" for Oluwaseun, "Tunde" for Babatunde; "Shaun", as Seun is said
     plain = Levenshtein.normalized_similarity(mention, name)
     if not first and _misheard(mention, name):
         return max(plain, TYPO)

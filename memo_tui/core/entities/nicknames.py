@@ -128,6 +128,7 @@ dewi dewey
 rhys reece rees
 dafydd david dave dai
 abimbola bimbo bim bola
+seun shaun
 """
 
 
@@ -141,6 +142,10 @@ def _groups() -> dict[str, frozenset[int]]:
 
 
 _NICKNAMES = _groups()
+_MEMBERS = [
+    frozenset(n for n, groups in _NICKNAMES.items() if number in groups)
+    for number in range(len(_GROUPS.strip().splitlines()))
+]
 
 
 @lru_cache(maxsize=16_384)  # first names recur in every meeting and message
@@ -172,3 +177,10 @@ def same_first_name(a: str, b: str) -> bool:
     if plain_a == plain_b or groups:
         return True
     return len(plain_a) >= 3 and len(plain_b) >= 3 and sound(plain_a) == sound(plain_b)
+
+
+def variants(name: str) -> frozenset[str]:
+    """The other forms of a first name the table knows ("shaun": sean, shawn, shane, seun)."""
+    plain = _plain(name)
+    found = (_MEMBERS[group] for group in _NICKNAMES.get(plain, frozenset()))
+    return frozenset().union(*found) - {plain}
