@@ -3,6 +3,8 @@ checked, and hybrid search timed on SQLite and on pgvector."""
 
 from __future__ import annotations
 
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -17,8 +19,13 @@ pytestmark = pytest.mark.postgres
 @pytest.mark.slow
 def test_writers_at_once_lose_nothing_and_both_stores_are_timed(memo) -> None:  # type: ignore[no-untyped-def]
     args = ("--writers", "3", "--meetings", "2", "--facts", "300", "--queries", "5")
-    run = memo("bench", "team", *args, "--json", timeout=300)
-    assert run.code == 0, run.stderr
+    temp = Path(tempfile.mkdtemp(prefix="mbt", dir="/tmp"))  # short: the server's socket is in it
+    try:
+        run = memo("bench", "team", *args, "--json", timeout=300, extra_env={"TMPDIR": str(temp)})
+        assert run.code == 0, run.stderr
+        assert not list(temp.glob("memo-bench-pg-*"))  # the server's folder went with it
+    finally:
+        shutil.rmtree(temp, ignore_errors=True)
     figures = run.json()
     writers = figures["writers"]
     assert (writers["processes"], writers["captures"]) == (3, 6)

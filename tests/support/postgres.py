@@ -9,9 +9,11 @@ Where the server cannot start, the tests that need it skip, saying why; under CI
 
 from __future__ import annotations
 
+import atexit
 import functools
 import itertools
 import os
+import shutil
 import tempfile
 import warnings
 from dataclasses import dataclass
@@ -52,7 +54,9 @@ def _server() -> Server | str:
             import pgserver
 
             folder = tempfile.mkdtemp(prefix="memo-pg-")
-            handle = pgserver.get_server(folder, cleanup_mode="stop")
+            # "delete": stopped and its folder removed when the test process ends (a run's
+            # databases take gigabytes; "stop" left them behind, run after run)
+            handle = pgserver.get_server(folder, cleanup_mode="delete")
     except Exception as error:  # any failure to start means: no server here
         return f"no PostgreSQL server: pgserver could not start one ({error})"
     server = Server(handle, handle.get_uri())
@@ -90,6 +94,7 @@ def _demo_template() -> str:
     running = server()
     running.sql(f"CREATE DATABASE {_DEMO} TEMPLATE {_TEMPLATE}")
     folder = Path(tempfile.mkdtemp(prefix="memo-pg-demo-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
     with pytest.MonkeyPatch.context() as monkeypatch:
         built = offline(folder, monkeypatch, location=running.url(_DEMO))
         try:

@@ -78,7 +78,8 @@ def _start() -> Any:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             pgserver = importlib.import_module("pgserver")  # (a test extra, not a dependency)
-            return pgserver.get_server(tempfile.mkdtemp(prefix="memo-bench-pg-"))
+            folder = tempfile.mkdtemp(prefix="memo-bench-pg-")
+            return pgserver.get_server(folder, cleanup_mode="delete")  # its folder goes too
     except ImportError as error:
         raise NoServer(
             "memo bench team needs a PostgreSQL 16 server with pgvector: name one with "
