@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from support import postgres
 from support.embedding import INT8_FOLDER
 from support.embedding import embedder as real_embedder
 from support.paths import DEMO
@@ -30,6 +31,11 @@ if TYPE_CHECKING:
 # No test downloads the embedding model from the real hub: those that test the download
 # serve it from a fake hub on loopback and say so.
 os.environ["MEMO_EMBED_DOWNLOAD"] = "0"
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """This test process's PostgreSQL server goes with its folder (gigabytes of databases)."""
+    postgres.stop()
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

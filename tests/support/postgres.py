@@ -65,6 +65,16 @@ def _server() -> Server | str:
     return server
 
 
+def stop() -> None:
+    """Stop the server this process started, if it started one, and remove its folder. Run
+    at the session's end: a test process can be ended before its exit handlers are done."""
+    if _server.cache_info().currsize:
+        found = _server()
+        if isinstance(found, Server):
+            found.handle.cleanup()
+        _server.cache_clear()
+
+
 def server() -> Server:
     """The tests' server; skips the test where none can start (fails it under CI)."""
     found = _server()
