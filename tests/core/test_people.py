@@ -87,6 +87,7 @@ def names(store: Store) -> list[str]:
         ("Bim Adeyemi", "Abimbola Adeyemi", "resolve"),  # a Yoruba one
         ("Shaun Adeyemi", "Oluwaseun Adeyemi", "resolve"),  # Seun as said, a name's end
         ("Shane Adeyemi", "Oluwaseun Adeyemi", "none"),  # no form of Seun
+        ("Shane Murphy", "Sean Murphy", "ask"),  # another name, not another spelling
         ("Mags", "Margaret Thornton", "resolve"),
         ("Shivon", "Siobhán D'Arcy", "resolve"),
         ("Neeve Gallagher", "Aoife Gallagher", "none"),  # another name, whatever the surname

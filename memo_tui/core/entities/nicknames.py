@@ -114,7 +114,7 @@ sinead shinead shinade
 grainne grania granya
 ciaran kieran keiran
 eoin owen
-sean shaun shawn shane
+sean shaun shawn
 seamus shay shamus
 padraig paudric
 tadhg teague taig
@@ -180,7 +180,7 @@ def same_first_name(a: str, b: str) -> bool:
 
 
 def variants(name: str) -> frozenset[str]:
-    """The other forms of a first name the table knows ("shaun": sean, shawn, shane, seun)."""
+    """The other forms of a first name the table knows ("shaun": sean, shawn, seun)."""
     plain = _plain(name)
     found = (_MEMBERS[group] for group in _NICKNAMES.get(plain, frozenset()))
     return frozenset().union(*found) - {plain}
