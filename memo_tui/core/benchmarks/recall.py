@@ -172,11 +172,16 @@ def own_meeting(hits: list[Hit], capture_id: int) -> int | None:
 
 
 def _probe(
-    store: Store, embedder: QueryEmbedder, query: Query, meeting: Meeting, limit: int
+    store: Store,
+    embedder: QueryEmbedder,
+    query: Query,
+    meeting: Meeting,
+    limit: int,
+    hybrid: list[Hit],
 ) -> dict[str, int | None]:
-    """The diagnostics: is the own meeting found, and what would the answer's words find."""
-    hits = hybrid_search(store, embedder, query.text, FactFilter(), limit).hits
-    probes = {"own meeting": own_meeting(hits, meeting.capture_id)}
+    """The diagnostics: is the own meeting found (in store-wide `hybrid`, the question's
+    hits), and what would the answer's words find."""
+    probes = {"own meeting": own_meeting(hybrid, meeting.capture_id)}
     if query.answer:
         flt = {"store": FactFilter(), "meeting": FactFilter(capture_ids=(meeting.capture_id,))}
         for scope in SCOPES:
@@ -187,25 +192,26 @@ def _probe(
 
 def _rank_query(
     store: Store, embedder: QueryEmbedder, query: Query, meeting: Meeting, limit: int
-) -> dict[str, int | None]:
-    """The first-hit rank of every search for one query (a repeated search is run once)."""
+) -> tuple[dict[str, int | None], list[Hit]]:
+    """The first-hit rank of every search for one query (a repeated search is run once),
+    and the hits of the store-wide hybrid search as memo runs it."""
     flt = {"store": FactFilter(), "meeting": FactFilter(capture_ids=(meeting.capture_id,))}
     ranks: dict[str, int | None] = {}
-    done: dict[tuple[str, SearchMode, float], int | None] = {}
+    done: dict[tuple[str, SearchMode, float], list[Hit]] = {}
     for key, scope, mode, threshold in _searches():
         same = (scope, mode, 0.0 if mode == "keyword" else threshold)
         if same not in done:
             result = hybrid_search(
                 store, embedder, query.text, flt[scope], limit, threshold, mode=mode
             )
-            done[same] = first_hit(result.hits, meeting.capture_id, query.evidence)
-        ranks[key] = done[same]
+            done[same] = result.hits
+        ranks[key] = first_hit(done[same], meeting.capture_id, query.evidence)
     asked = ask(store, embedder, query.text, limit=limit)  # offline: rule filters, no model
     found = first_hit(asked.citations, meeting.capture_id, query.evidence)
     ranks["store/ask"] = None if asked.no_record else found  # "no record" answers nothing
     if asked.no_record:
         ranks["gated"] = found or 0  # taken out by run(): 0 when no citation held evidence
-    return ranks
+    return ranks, done[("store", "hybrid", SEARCH_DEFAULT)]
 
 
 def _baseline(
@@ -275,12 +281,12 @@ def run(
                 continue
             _judge(bench, query, meeting)
             bench.kinds[query.id] = query.kind
-            ranks = _rank_query(store, searcher, query, meeting, limit)
+            ranks, hybrid = _rank_query(store, searcher, query, meeting, limit)
             ranks.update(_rank_baseline(plain, searcher, query, limit))
             if "gated" in ranks:
                 bench.gated[query.id] = bool(ranks.pop("gated"))
             bench.ranks[query.id] = ranks
-            bench.probes[query.id] = _probe(store, searcher, query, meeting, limit)
+            bench.probes[query.id] = _probe(store, searcher, query, meeting, limit, hybrid)
             if n % 25 == 0 or n == len(queries):
                 say(f"searched {n}/{len(queries)} queries")
         bench.seconds["search"] = time.perf_counter() - started - sum(bench.seconds.values())

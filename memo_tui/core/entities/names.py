@@ -20,7 +20,7 @@ from functools import lru_cache
 
 from rapidfuzz.distance import Levenshtein
 
-from memo_tui.core.entities.nicknames import same_first_name, sound, variants
+from memo_tui.core.entities.nicknames import same_first_name, single_letters, sound, variants
 
 PART_ONLY = 0.9  # a first name or surname alone says less than the whole name
 INITIALS = 0.85  # "SC" for Sam Chen: enough when nobody else has those initials
@@ -115,7 +115,7 @@ def _misheard(mention: str, name: str) -> bool:
     if min(len(mention), len(name)) < 5 or mention[0] != name[0]:
         return False
     if len(mention) != len(name):
-        return _single(mention) == _single(name)
+        return single_letters(mention) == single_letters(name)
     wrong = [i for i, (a, b) in enumerate(zip(mention, name, strict=True)) if a != b]
     swapped = (
         len(wrong) == 2
@@ -124,11 +124,6 @@ def _misheard(mention: str, name: str) -> bool:
         and mention[wrong[1]] == name[wrong[0]]
     )
     return len(wrong) == 1 or swapped
-
-
-def _single(word: str) -> str:
-    """A word with each doubled letter written once."""
-    return re.sub(r"(.)\1+", r"\1", word)
 
 
 def _hyphen_initials(raw: str) -> str:

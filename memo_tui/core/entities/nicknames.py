@@ -142,10 +142,7 @@ def _groups() -> dict[str, frozenset[int]]:
 
 
 _NICKNAMES = _groups()
-_MEMBERS = [
-    frozenset(n for n, groups in _NICKNAMES.items() if number in groups)
-    for number in range(len(_GROUPS.strip().splitlines()))
-]
+_MEMBERS = [frozenset(line.split()) for line in _GROUPS.strip().splitlines()]  # by group
 
 
 @lru_cache(maxsize=16_384)  # first names recur in every meeting and message
@@ -164,7 +161,12 @@ def sound(name: str) -> str:
         word = word.replace(written, said)
     word = word.translate(str.maketrans("vyc", "fik"))
     word = word[:1] + word[1:].replace("h", "")  # a silent h
-    return re.sub(r"(.)\1+", r"\1", word)  # doubled letters
+    return single_letters(word)
+
+
+def single_letters(word: str) -> str:
+    """A word with each doubled letter written once ("Haddad": hadad)."""
+    return re.sub(r"(.)\1+", r"\1", word)
 
 
 def same_first_name(a: str, b: str) -> bool:
