@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from memo_tui import render
+from memo_tui.cli_args import record_id
 from memo_tui.cli_projects import print_sections, section_json
 from memo_tui.core.safety import sanitize, sanitize_line
 from memo_tui.core.words import plural
@@ -47,7 +48,7 @@ def add_parsers(commands: Any, common: argparse.ArgumentParser) -> None:
     )
     run.add_argument("agent", metavar="AGENT", nargs="?", help="one of the agents below")
     run.add_argument("entity", metavar="ENTITY", nargs="?", help="what it works on")
-    run.add_argument("--resume", type=int, metavar="RUN_ID", help="go on with a cut-off run")
+    run.add_argument("--resume", type=record_id, metavar="RUN_ID", help="go on with a cut-off run")
     run.add_argument(
         "--approve",
         choices=("all", "none", "ask"),
@@ -89,7 +90,7 @@ def _run(args: argparse.Namespace, services: Services) -> int:
             outcome = run_agent(services, args.agent, args.entity, follow, _approver(args.approve))
     except UnknownEntity as error:
         warn(f"memo: {error}")
-        return EXIT_USAGE
+        return EXIT_USAGE if args.resume is None else EXIT_REFUSED  # (a run not to go on with)
     run = services.store.runs.get(outcome.run_id)
     asked = json.loads(run.spec_json) if run else {}
     payload = {

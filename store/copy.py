@@ -101,11 +101,14 @@ def _said(table: str) -> Iterator[None]:
     """A row the target refuses (a name taken there in another row) named, not a trace."""
     try:
         yield
-    except IntegrityError as error:
+    except StoreError as error:
+        refused = error.__cause__
+        if not isinstance(refused, IntegrityError):
+            raise
         raise StoreError(
-            f"the target refused a row of {table} ({getattr(error, 'orig', error)}); what was "
-            "copied before it stays, and running the copy again goes on from there"
-        ) from error
+            f"the target refused a row of {table} ({str(refused.orig).splitlines()[0]}); what "
+            "was copied before it stays, and running the copy again goes on from there"
+        ) from refused
 
 
 def _put(conn: Connection, table: Table, rows: Sequence[dict[str, Any]]) -> tuple[int, int]:

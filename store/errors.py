@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from sqlalchemy.exc import DBAPIError
+
     from store.records import Attached
 
 
@@ -55,3 +57,15 @@ class InUseError(StoreError):
     def __init__(self, message: str, attached: Attached) -> None:
         super().__init__(message)
         self.attached = attached
+
+
+def refusal(error: DBAPIError) -> StoreError:
+    """A write the database refused, as the StoreError to raise: the same text stored twice
+    (SQLite names the column, PostgreSQL the constraint) is a DuplicateCaptureError; any
+    other names the reason alone (the driver's message carries the statement and its
+    parameters, the user's text among them)."""
+    constraint = getattr(getattr(error.orig, "diag", None), "constraint_name", None)
+    reason = str(error.orig).strip().splitlines()[0] if error.orig else type(error).__name__
+    if constraint == "captures_content_hash_key" or "captures.content_hash" in reason:
+        return DuplicateCaptureError("the same text is already stored")
+    return StoreError(f"the store refused a write ({reason}); nothing was written")

@@ -8,6 +8,7 @@ BEGIN IMMEDIATE serializes them, and readers that see one snapshot per transacti
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -114,6 +115,45 @@ def key_held(url: str, key: str) -> Iterator[None]:
             yield
         finally:
             conn.execute("SELECT pg_advisory_unlock(hashtextextended(%s, 0))", (key,))
+
+
+class Presence:
+    """This process, known to be alive by every session of the server: a session advisory
+    lock on a connection of its own, held until the process closes the store or dies (the
+    server lets go of a dead connection's locks). Taken on first use."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.key = f"memo-presence:{uuid.uuid4()}"
+        self._conn: Any = None
+
+    def held_key(self) -> str:
+        """The key this process holds (taking it now if need be)."""
+        if self._conn is None:
+            import psycopg
+
+            conn = psycopg.connect(_plain_url(self.url), autocommit=True)
+            conn.execute("SELECT pg_advisory_lock(hashtextextended(%s, 0))", (self.key,))
+            self._conn = conn
+        return self.key
+
+    def present(self, key: str) -> bool:
+        """Whether some live session holds `key` (this process's own included)."""
+        import psycopg
+
+        with psycopg.connect(_plain_url(self.url), autocommit=True) as conn:
+            row = conn.execute(
+                "SELECT pg_try_advisory_lock(hashtextextended(%s, 0))", (key,)
+            ).fetchone()
+            taken = bool(row and row[0])
+            if taken:  # nobody held it: let it go again
+                conn.execute("SELECT pg_advisory_unlock(hashtextextended(%s, 0))", (key,))
+        return not taken
+
+    def close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
 
 
 def _plain_url(url: str) -> str:

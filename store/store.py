@@ -13,7 +13,7 @@ from sqlalchemy import Connection, Engine, text
 from sqlalchemy.exc import DBAPIError
 
 from store import engine, facts, postgres, reports, vectors
-from store.errors import StoreError
+from store.errors import StoreError, refusal
 from store.migrations import current_version, migrate
 from store.migrations import postgres as pg_migrations
 from store.records import StoreStats
@@ -52,6 +52,7 @@ class Store:
         self._writer: Engine | None = None
         self._own: set[int] = set()  # this process's writer sessions (PostgreSQL)
         self._listener = postgres.Listener(self.url, self._own) if self.url else None
+        self._presence = postgres.Presence(self.url) if self.url else None
         self._reader: Engine | None = None
         self._opening = threading.Lock()
         self._joined = threading.local()  # this thread's open `atomically()` transaction
@@ -112,6 +113,8 @@ class Store:
         """
         if self._listener is not None:
             self._listener.close()
+        if self._presence is not None:
+            self._presence.close()
         if self._reader is not None:
             self._reader.dispose()
         if self._writer is not None:
@@ -176,6 +179,17 @@ class Store:
             return nullcontext()
         return postgres.key_held(self.url, key)
 
+    def presence(self) -> str | None:
+        """A key that says this process is alive to every other process on a team store,
+        held until the store closes or the process dies; None on a SQLite file (whose
+        processes are all on this machine: their pids say)."""
+        return self._presence.held_key() if self._presence is not None else None
+
+    def present(self, key: str) -> bool | None:
+        """Whether the process that holds `presence()` key `key` is alive; None when this
+        store cannot tell (a SQLite file)."""
+        return self._presence.present(key) if self._presence is not None else None
+
     @contextmanager
     def atomically(self) -> Iterator[None]:
         """Every write this thread makes inside the block lands in one transaction, or none
@@ -183,7 +197,7 @@ class Store:
         if getattr(self._joined, "conn", None) is not None:
             yield  # already inside one: join it
             return
-        with self.writer.begin() as conn:
+        with _refusals(), self.writer.begin() as conn:
             self._joined.conn = conn
             try:
                 yield
@@ -221,7 +235,7 @@ class Store:
         if joined is not None:
             yield joined
             return
-        with self.writer.begin() as conn:
+        with _refusals(), self.writer.begin() as conn:
             yield conn
 
     # The file as a whole
@@ -263,3 +277,14 @@ _PG_VERSIONS = (
     "SELECT 'PostgreSQL ' || current_setting('server_version'), "
     "(SELECT 'pgvector ' || extversion FROM pg_extension WHERE extname = 'vector')"
 )
+
+
+@contextmanager
+def _refusals() -> Iterator[None]:
+    """A write the database refused (a lock held past the timeout, a constraint, a lost
+    server) as a StoreError that names the reason only: the driver's own message carries
+    the statement and its parameters, the user's text among them. Nothing was written."""
+    try:
+        yield
+    except DBAPIError as error:
+        raise refusal(error) from error

@@ -5,10 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy.exc import IntegrityError
-
 from store import capture_reads, captures
-from store.errors import DuplicateCaptureError
 from store.records import (
     ActionItemRecord,
     CaptureCandidate,
@@ -80,13 +77,8 @@ class Captures(Repository):
 
     def write(self, new: NewCapture, replace_id: int | None = None) -> WrittenCapture:
         """All rows of one capture in one BEGIN IMMEDIATE transaction, or none."""
-        try:
-            with self._reporting() as conn:
-                return captures.write_capture(conn, new, replace_id)
-        except IntegrityError as error:
-            if "captures.content_hash" in str(error.orig):
-                raise DuplicateCaptureError(f"{new.title!r} is already stored") from error
-            raise
+        with self._reporting() as conn:  # the same text stored meanwhile: DuplicateCaptureError
+            return captures.write_capture(conn, new, replace_id)
 
     def decisions(self, capture_ids: Sequence[int]) -> list[DecisionRecord]:
         with self._read() as conn:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from store import agents
+from store import agent_steps, agents
 from store.records import (
     Approval,
     EventRecord,
@@ -37,6 +37,17 @@ class Runs(Repository):
         with self._write() as conn:
             agents.set_run_status(conn, run_id, status, error, utc_now())
 
+    def claim(self, run_id: int, spec_json: str) -> bool:
+        """Take an interrupted or failed run to go on with it; False when another process
+        took it first (or it is not resumable)."""
+        with self._write() as conn:
+            return agents.claim_run(conn, run_id, spec_json)
+
+    def interrupt(self, run_id: int, error: str) -> bool:
+        """A live run whose process is gone becomes interrupted; False when it was not live."""
+        with self._write() as conn:
+            return agents.interrupt_run(conn, run_id, error, utc_now())
+
     def set_spec(self, run_id: int, spec_json: str) -> None:
         with self._write() as conn:
             agents.set_run_spec(conn, run_id, spec_json)
@@ -65,7 +76,7 @@ class Runs(Repository):
 
     def start_step(self, run_id: int, step_index: int, kind: str) -> int:
         with self._write() as conn:
-            return agents.start_step(conn, run_id, step_index, kind, utc_now())
+            return agent_steps.start_step(conn, run_id, step_index, kind, utc_now())
 
     def finish_step(
         self,
@@ -77,13 +88,13 @@ class Runs(Repository):
     ) -> None:
         """`message_json`: the assistant's turn (text and tool calls), to resume from."""
         with self._write() as conn:
-            agents.finish_step(
+            agent_steps.finish_step(
                 conn, step_id, status, input_tokens, output_tokens, message_json, utc_now()
             )
 
     def steps(self, run_id: int) -> list[StepRecord]:
         with self._read() as conn:
-            return agents.steps(conn, run_id)
+            return agent_steps.steps(conn, run_id)
 
     def start_tool_call(
         self,
@@ -97,7 +108,7 @@ class Runs(Repository):
         """A call, status 'running'. One that finished already raises StoreError: resume
         with `completed_tool_call` instead."""
         with self._write() as conn:
-            return agents.start_tool_call(
+            return agent_steps.start_tool_call(
                 conn, run_id, step_id, call_id, tool_name, arguments_json, mutating, utc_now()
             )
 
@@ -105,26 +116,26 @@ class Runs(Repository):
         self, run_id: int, call_id: str, status: str, result_json: str | None
     ) -> None:
         with self._write() as conn:
-            agents.finish_tool_call(conn, run_id, call_id, status, result_json, utc_now())
+            agent_steps.finish_tool_call(conn, run_id, call_id, status, result_json, utc_now())
 
     def tool_calls(self, run_id: int) -> list[ToolCallRecord]:
         with self._read() as conn:
-            return agents.tool_calls(conn, run_id)
+            return agent_steps.tool_calls(conn, run_id)
 
     def completed_tool_call(self, run_id: int, call_id: str) -> ToolCallRecord | None:
         """The call and its result if it finished (whatever its status): a resumed run
         reuses it rather than calling the tool again."""
         with self._read() as conn:
-            return agents.completed_tool_call(conn, run_id, call_id)
+            return agent_steps.completed_tool_call(conn, run_id, call_id)
 
     def append_event(self, run_id: int, kind: str, payload_json: str) -> int:
         """The event's seq: 1, 2, 3... per run, without gaps, whoever appends."""
         with self._write() as conn:
-            return agents.append_event(conn, run_id, kind, payload_json, utc_now())
+            return agent_steps.append_event(conn, run_id, kind, payload_json, utc_now())
 
     def events(self, run_id: int, after_seq: int = 0) -> list[EventRecord]:
         with self._read() as conn:
-            return agents.events(conn, run_id, after_seq)
+            return agent_steps.events(conn, run_id, after_seq)
 
     def record_decision(
         self,
@@ -137,10 +148,10 @@ class Runs(Repository):
         """The human's answer to a run's request (`tool_call_id`: the row id of the call
         that asked)."""
         with self._write() as conn:
-            return agents.record_decision(
+            return agent_steps.record_decision(
                 conn, run_id, tool_call_id, decision, decided_by, payload_json, utc_now()
             )
 
     def decisions(self, run_id: int) -> list[RunDecisionRecord]:
         with self._read() as conn:
-            return agents.decisions(conn, run_id)
+            return agent_steps.decisions(conn, run_id)

@@ -23,7 +23,7 @@ from memo_tui.core.llm.anthropic_provider import AnthropicProvider
 from memo_tui.core.llm.base import RetryPolicy
 from memo_tui.core.services import Services
 from memo_tui.settings import Settings
-from store import FactFilter
+from store import FactFilter, Store
 
 # Every test here that reaches a store runs on SQLite and on PostgreSQL (conftest).
 BOTH_STORES = True
@@ -113,6 +113,36 @@ def test_a_run_left_running_by_a_dead_process_is_interrupted(services: Services)
     assert interrupt_orphans(services) == [dead]
     run = store.runs.get(dead)
     assert run is not None and run.status == "interrupted"
+
+
+def test_a_run_on_another_machine_is_never_taken_for_dead(services: Services) -> None:
+    """Its pid means nothing here: on a file, only that machine can tell; on a team store,
+    its presence key says, and it is held."""
+    store = services.store
+    elsewhere = {"pid": 2**22 + 12345, "host": "another-machine.example"}
+    other = Store(store.url or store.path)  # another process's store, on another machine
+    presence = other.presence()
+    if presence is not None:
+        elsewhere["presence"] = presence
+    live = store.runs.start(
+        "project_compile", "project", beacon(services), "offline", json.dumps(elsewhere)
+    )
+    assert interrupt_orphans(services) == []
+    assert (found := store.runs.get(live)) is not None and found.status == "running"
+    other.close()  # that process ends: on a team store, its presence goes with it
+    if presence is not None:
+        assert interrupt_orphans(services) == [live]
+
+
+def test_a_run_finished_meanwhile_is_not_marked_interrupted(services: Services) -> None:
+    """Between reading a run as live and marking it, its process finished it."""
+    store = services.store
+    run_id = store.runs.start(
+        "project_compile", "project", beacon(services), "offline", json.dumps({"pid": 2**22 + 9})
+    )
+    store.runs.set_status(run_id, "completed")
+    assert store.runs.interrupt(run_id, "the process running it ended") is False
+    assert (found := store.runs.get(run_id)) is not None and found.status == "completed"
 
 
 # A scripted model on the fake Messages API

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import socket
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
@@ -100,6 +101,10 @@ def _repair_prompt(missing: list[Requirement]) -> str:
     )
 
 
+class RunTaken(LookupError):
+    """The run to resume was claimed by another process first."""
+
+
 class AgentRun:
     def __init__(
         self,
@@ -159,8 +164,8 @@ class AgentRun:
         tool calls are not made again: their stored results are what the model sees."""
         self.run_id = run_id
         self.outcome = Outcome(run_id, "running")
-        self.store.runs.set_spec(run_id, self._spec_json())  # this process runs it now
-        self.store.runs.set_status(run_id, "running")
+        if not self.store.runs.claim(run_id, self._spec_json()):  # this process runs it now
+            raise RunTaken(f"run {run_id} was resumed meanwhile by another memo")
         self._event("resumed")
         messages = [Message("user", brief)]
         steps = [step for step in self.store.runs.steps(run_id) if step.message_json]
@@ -182,12 +187,14 @@ class AgentRun:
         return await self._guarded(self._loop(messages, last + 1, repairing))
 
     def _spec_json(self) -> str:
-        """What the run was asked, and which process runs it (a crashed run's pid is gone)."""
+        """What the run was asked, and which process runs it: its machine and pid, and on a
+        team store the key its presence holds (a crashed run's process is gone)."""
         spec = self.spec
-        return json.dumps(
-            {"agent": spec.agent, "entity": spec.entity_name, "pid": os.getpid()},
-            ensure_ascii=False,
-        )
+        asked = {"agent": spec.agent, "entity": spec.entity_name}
+        running = {"pid": os.getpid(), "host": socket.gethostname()}
+        if (presence := self.store.presence()) is not None:
+            running["presence"] = presence
+        return json.dumps(asked | running, ensure_ascii=False)
 
     async def _replayed(self, step_id: int, call: ToolCall) -> ToolResult:
         """A call of a completed step: its stored result, or (cut off before it finished)

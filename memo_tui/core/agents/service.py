@@ -6,8 +6,9 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+import socket
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from memo_tui.core.agents.agents import (
     AGENTS,
@@ -19,13 +20,13 @@ from memo_tui.core.agents.agents import (
     project_compile,
 )
 from memo_tui.core.agents.outcome import Outcome
-from memo_tui.core.agents.runtime import AgentRun, Approver, Listener
+from memo_tui.core.agents.runtime import AgentRun, Approver, Listener, RunTaken
 from memo_tui.core.agents.spec import RunSpec
 from memo_tui.core.llm import select
 
 if TYPE_CHECKING:
     from memo_tui.core.services import Services
-    from store import RunRecord
+    from store import RunRecord, Store
 
 
 class UnknownEntity(LookupError):
@@ -103,7 +104,10 @@ def resume_run(
         entity = found.entity_name  # its name now: it may have been renamed since
     spec = _spec(services, found.agent_type, entity)
     run = _agent_run(services, spec, listener, approver, stop)
-    outcome = asyncio.run(run.resume(run_id, brief(spec)))
+    try:
+        outcome = asyncio.run(run.resume(run_id, brief(spec)))
+    except RunTaken as taken:
+        raise UnknownEntity(f"{taken}: memo runs shows it") from None
     services.store.reports.rebuild()
     return outcome
 
@@ -189,16 +193,30 @@ def week_of(entity: str) -> tuple[str, str]:
 
 def interrupt_orphans(services: Services) -> list[int]:
     """Runs left 'running' by a process that is gone become 'interrupted'."""
-    orphans = []
-    for run in services.store.runs.all():
-        pid = json.loads(run.spec_json or "{}").get("pid")
-        if run.status in ("running", "waiting_for_user") and not _alive(pid):
-            services.store.runs.set_status(run.id, "interrupted", "the process running it ended")
-            orphans.append(run.id)
-    return orphans
+    store = services.store
+    return [
+        run.id
+        for run in store.runs.all()
+        if run.status in ("running", "waiting_for_user")
+        and not _alive(store, json.loads(run.spec_json or "{}"))
+        and store.runs.interrupt(run.id, "the process running it ended")
+    ]
 
 
-def _alive(pid: int | None) -> bool:
+def _alive(store: Store, running: dict[str, Any]) -> bool:
+    """Whether the process a run's spec names still runs. On a team store its presence key
+    says, whichever machine it is on; on a file, its pid on this machine (a run another
+    machine records, on a file shared between them, is left for that machine to tell)."""
+    presence = running.get("presence")
+    if isinstance(presence, str) and (present := store.present(presence)) is not None:
+        return present
+    host = running.get("host")
+    if host is not None and host != socket.gethostname():
+        return True
+    return _pid_alive(running.get("pid"))
+
+
+def _pid_alive(pid: int | None) -> bool:
     if not pid:
         return False
     try:

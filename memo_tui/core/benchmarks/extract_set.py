@@ -20,7 +20,8 @@ from memo_tui.core.benchmarks import labelled
 from memo_tui.core.benchmarks.extract import Score, bench_service, time_extraction
 from memo_tui.core.capture.formats.base import is_bot
 from memo_tui.core.capture.offline.text import content_words
-from memo_tui.core.capture.service import CaptureResult, Extractor
+from memo_tui.core.capture.result import CaptureResult
+from memo_tui.core.capture.service import Extractor
 from memo_tui.core.capture.untrusted import addresses_a_model
 from store import ActionItemRecord, DecisionRecord, Store
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from memo_tui.core.capture import CaptureService
-from memo_tui.core.capture.service import CaptureResult
+from memo_tui.core.capture.result import CaptureResult
 from memo_tui.core.entities.names import normalize
 
 

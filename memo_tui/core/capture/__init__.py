@@ -2,9 +2,9 @@
 
 from memo_tui.core.capture.errors import CaptureRejected
 from memo_tui.core.capture.files import iter_sources
+from memo_tui.core.capture.result import CaptureResult
 from memo_tui.core.capture.service import (
     CaptureOptions,
-    CaptureResult,
     CaptureService,
     Replacement,
 )

@@ -3,26 +3,26 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from memo_tui.core.capture import dedup, guards
 from memo_tui.core.capture.addressed import taught_names
 from memo_tui.core.capture.channels import Pairing, pairing
+from memo_tui.core.capture.decode import normalize_newlines
 from memo_tui.core.capture.errors import CaptureRejected
 from memo_tui.core.capture.files import iter_sources, read_file
 from memo_tui.core.capture.mail import prepared_thread, thread_source
 from memo_tui.core.capture.offline import NAME as OFFLINE_NAME
 from memo_tui.core.capture.offline import extract as offline_extract
 from memo_tui.core.capture.record import Outcome, build_capture
+from memo_tui.core.capture.result import CaptureResult
 from memo_tui.core.capture.sources import Transcript, captured_name, parse
 from memo_tui.core.entities.linking import link_names
 from store import (
-    ActionItemRecord,
     ChangeRecord,
-    DecisionRecord,
     DuplicateCaptureError,
     NewCapture,
     NewChange,
@@ -33,42 +33,7 @@ from store import (
 if TYPE_CHECKING:
     from memo_tui.core.llm.schemas import Extraction
 
-Status = Literal["captured", "unchanged", "replaced", "needs_replace", "rejected"]
-
-
 Extractor = Callable[[Transcript], "Extraction | Outcome"]
-
-
-@dataclass
-class CaptureResult:
-    """What happened to one input path."""
-
-    path: str
-    status: Status
-    capture_id: int | None = None
-    title: str | None = None
-    error: str | None = None
-    truncated: bool = False
-    extractor: str | None = None
-    chunks: int = 0
-    llm_calls: int = 0
-    decisions: list[DecisionRecord] = field(default_factory=list)
-    action_items: list[ActionItemRecord] = field(default_factory=list)
-    format: str | None = None  # the format the file was read as ("teams_vtt", ...)
-    skipped: dict[str, int] = field(default_factory=dict)  # what was left out, by reason
-    channel_of: int | None = None  # a chat log: the meeting capture it belongs to
-    changes: list[ChangeRecord] = field(default_factory=list)  # earlier items it changed
-
-    @property
-    def ok(self) -> bool:
-        return self.status in ("captured", "unchanged", "replaced")
-
-    @property
-    def pending_names(self) -> list[str]:
-        """Owners and deciders that could be several people: the user is to say who."""
-        raw = [d.decided_by for d in self.decisions if d.pending]
-        raw += [a.assignee_raw for a in self.action_items if a.pending]
-        return list(dict.fromkeys(name for name in raw if name))
 
 
 @dataclass(frozen=True)
@@ -129,11 +94,19 @@ class CaptureService:
             if problem is not None:
                 result = CaptureResult(str(path), "rejected", error=problem.message)
             else:
-                result = self.capture_file(path, replace=replace)
+                result = self._guarded(path, replace)
             results.append(result)
             if progress is not None:
                 progress(result)
         return results
+
+    def _guarded(self, path: Path, replace: bool) -> CaptureResult:
+        """One file of a batch: a store that refuses it (a constraint, a lock held too
+        long) fails that file alone, and its transaction left nothing behind."""
+        try:
+            return self.capture_file(path, replace=replace)
+        except StoreError as error:
+            return CaptureResult(str(path), "rejected", error=f"{path.name}: {error}")
 
     def capture_file(
         self, path: Path, replace: bool = False, ask_replace: AskReplace | None = None
@@ -177,6 +150,8 @@ class CaptureService:
             return self._unchanged(label, existing.id, existing.title)
         signature = dedup.signature(transcript.text)
         version_of = self._version_of(transcript, source_path, signature)
+        if version_of is not None and (stored := self.store.captures.by_hash(content_hash)):
+            return self._unchanged(label, stored.id, stored.title)  # stored meanwhile
         if version_of is not None and not replace and ask_replace is None:
             other_id, other_title = version_of
             message = (
@@ -212,7 +187,7 @@ class CaptureService:
     def _parsed(self, text: str, name: str, source_format: str) -> Transcript:
         """The text as turns, once it passed the guards (CaptureRejected says why not)."""
         guards.check_text(name, text, self.options.max_chars)
-        transcript = parse(text, name, source_format)
+        transcript = parse(normalize_newlines(text), name, source_format)
         guards.check_stored(name, transcript.text, self.options.max_chars)
         return transcript
 
