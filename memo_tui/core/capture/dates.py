@@ -243,11 +243,12 @@ def find_due_date(text: str, meeting: dt.date | None) -> dt.date | None:
                     found.append((match.start(), match.end(), _relative_due(kind, match, meeting)))
                 except (OverflowError, ValueError):
                     continue  # "in 999999 weeks", or past the end of the calendar
+    spans = found + [(start, end, dt.date.min) for start, end in _impossible(text, meeting)]
     kept = [
         f
         for f in found
         if not any(
-            o is not f and o[0] < f[1] and f[0] < o[1] and o[1] - o[0] > f[1] - f[0] for o in found
+            o is not f and o[0] < f[1] and f[0] < o[1] and o[1] - o[0] > f[1] - f[0] for o in spans
         )
     ]
     due = [
@@ -256,6 +257,24 @@ def find_due_date(text: str, meeting: dt.date | None) -> dt.date | None:
         if _DUE_BY.search(text[max(f[0] - 16, 0) : f[0]]) or _BY_FIRST.match(text[f[0] : f[1]])
     ]
     return min(due or kept)[2] if kept else None
+
+
+def _impossible(text: str, reference: dt.date | None) -> list[tuple[int, int]]:
+    """Where a date is written that no calendar has ("2026-02-30", "the 31st of February"):
+    no shorter reading inside it ("the 31st") is taken for the date meant."""
+    spans = [
+        (m.start(), m.end())
+        for m in ISO_DATE.finditer(text)
+        if _safe_date(int(m["year"]), int(m["month"]), int(m["day"])) is None
+    ]
+    if reference is not None:
+        spans += [
+            (m.start(), m.end())
+            for pattern in (MONTH_DAY, DAY_MONTH)
+            for m in pattern.finditer(text)
+            if _month_day(m, reference) is None
+        ]
+    return spans
 
 
 # A date said as when something was done is not a due date ("done 29/1"); one said after

@@ -13,9 +13,19 @@ _BOMS = (
 )
 
 
+# A carriage return that ends no line, shown for what it is.
+CARRIAGE_RETURN = "\u240d"
+
+
 def normalize_newlines(text: str) -> str:
-    """CRLF and lone CR become LF, so line numbers are the same on every platform."""
-    return text.replace("\r\n", "\n").replace("\r", "\n")
+    """CRLF becomes LF, so line numbers are the same on every platform, and so do the lone
+    CRs of a file whose lines end in them (an old Mac's). A lone CR among LF lines ends no
+    line: a terminal would go back over the line with it (words written over words), so it
+    is kept as the visible ␍ and the line reads as it is."""
+    text = text.replace("\r\n", "\n")
+    if text.count("\r") > text.count("\n"):
+        return text.replace("\r", "\n")
+    return text.replace("\r", CARRIAGE_RETURN)
 
 
 def _utf16_without_bom(data: bytes) -> str | None:

@@ -30,18 +30,36 @@ def iter_sources(paths: Iterable[Path]) -> Iterator[tuple[Path, CaptureRejected 
         elif not path.exists():
             yield path, CaptureRejected("missing", f"{path}: no such file or folder")
         elif path.is_dir():
-            found = sorted(
-                p
-                for p in path.rglob("*")
-                if p.suffix.lower() in guards.ALLOWED_SUFFIXES
-                and not any(part.startswith(".") for part in p.relative_to(path).parts)
-                and not p.name.startswith("~$")  # the lock file Word keeps beside a document
-                and p.is_file()
-            )
-            if not found:
-                allowed = ", ".join(guards.ALLOWED_SUFFIXES)
-                yield path, CaptureRejected("empty_folder", f"{path}: no {allowed} files here")
-            for file in found:
-                yield file, None
+            yield from _folder(path)
         else:
             yield path, None
+
+
+def _folder(folder: Path) -> Iterator[tuple[Path, CaptureRejected | None]]:
+    """The allowed files in a folder and below it. A symbolic link is followed only to a
+    file inside the folder: one that leads out of it is refused, not read (a link to
+    /etc/passwd dropped in a shared folder must not become a meeting)."""
+    found = sorted(
+        p
+        for p in folder.rglob("*")
+        if p.suffix.lower() in guards.ALLOWED_SUFFIXES
+        and not any(part.startswith(".") for part in p.relative_to(folder).parts)
+        and not p.name.startswith("~$")  # the lock file Word keeps beside a document
+        and p.is_file()
+    )
+    if not found:
+        allowed = ", ".join(guards.ALLOWED_SUFFIXES)
+        yield folder, CaptureRejected("empty_folder", f"{folder}: no {allowed} files here")
+    inside = folder.resolve()
+    for file in found:
+        if file.resolve().is_relative_to(inside):
+            yield file, None
+        else:
+            yield (
+                file,
+                CaptureRejected(
+                    "outside",
+                    f"{file}: a symbolic link to a file outside {folder}, not followed (capture "
+                    "that file by its own name if you mean to)",
+                ),
+            )

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
 
 from memo_tui.core.capture.evidence import SpeechEvidence, Verdict
 from memo_tui.core.capture.excerpts import excerpts
-from memo_tui.core.capture.formats.base import Turn
+from memo_tui.core.capture.formats.base import Turn, is_bot
 from memo_tui.core.capture.sources import Transcript
 from memo_tui.core.capture.subject import decision_subject
+from memo_tui.core.capture.untrusted import not_the_meetings
 from store import NewActionItem, NewCapture, NewDecision, Provenance, utc_now
 
 if TYPE_CHECKING:
@@ -136,6 +138,40 @@ def _actions(
     return actions
 
 
+def _the_meetings_own(
+    transcript: Transcript, decisions: list[NewDecision], actions: list[NewActionItem]
+) -> tuple[list[NewDecision], list[NewActionItem]]:
+    """Only what the meeting said or wrote as its own (whichever extractor found it): an
+    item quoted from a tool's post, a guest's, a forged or read-out line is left out, and
+    a tool is never a decider or an owner."""
+    foreign = {
+        line
+        for index, turn in enumerate(transcript.turns)
+        if not_the_meetings(transcript, index)
+        for line in range(turn.line, turn.end + 1)
+    }
+    kept = [n for n, d in enumerate(decisions, start=1) if d.line_start not in foreign]
+    number = {old: new for new, old in enumerate(kept, start=1)}  # (a replacement's number)
+    kept_decisions = []
+    for old in kept:
+        d = decisions[old - 1]
+        later = number.get(d.superseded_by) if d.superseded_by else None
+        kept_decisions.append(
+            replace(
+                d,
+                decided_by=None if is_bot(d.decided_by) else d.decided_by,
+                superseded_by=later,
+                status=d.status if later else "current",
+            )
+        )
+    kept_actions = [
+        replace(a, assignee_raw=None if is_bot(a.assignee_raw) else a.assignee_raw)
+        for a in actions
+        if a.line_start not in foreign
+    ]
+    return kept_decisions, kept_actions
+
+
 def build_capture(
     transcript: Transcript,
     result: Extraction | Outcome,
@@ -162,6 +198,7 @@ def build_capture(
     unverified: list[dict[str, str]] = []
     decisions = _decisions(transcript, extraction, evidence, speakers, unverified)
     actions = _actions(transcript, extraction, evidence, unverified)
+    decisions, actions = _the_meetings_own(transcript, decisions, actions)
     kind = source_kind if source_path else "text"
     return NewCapture(
         source_kind=kind,

@@ -22,6 +22,7 @@ from memo_tui.core.capture.formats.base import (
     Reading,
     Turn,
     describe_skipped,
+    is_bot,
     keep_speech,
     speaker_name,
     withhold,
@@ -33,6 +34,7 @@ from memo_tui.core.capture.formats.meet import read_meet
 from memo_tui.core.capture.formats.names import is_label, split_speaker
 from memo_tui.core.capture.formats.otter import docx_kind, read_headed
 from memo_tui.core.capture.formats.subtitles import read_subtitles
+from memo_tui.core.capture.senders import bots
 
 __all__ = ["ALLOWED_FORMATS", "FORMATS", "Transcript", "Turn", "is_label", "parse", "split_speaker"]
 
@@ -71,6 +73,7 @@ class Transcript:
     skipped: dict[str, int] = field(default_factory=dict)
     as_written: bool = True  # stored as the file is; else `turns` map lines back to it
     guests: frozenset[str] = frozenset()  # speakers the export marks as guests, by name
+    bots: frozenset[str] = frozenset()  # senders that are tools, not people (senders.bots)
 
     @property
     def lines(self) -> list[str]:
@@ -78,8 +81,10 @@ class Transcript:
 
     @property
     def speakers(self) -> list[str]:
-        """Distinct speakers in order of first appearance."""
-        return list(dict.fromkeys(t.speaker for t in self.turns if t.speaker))
+        """Distinct speakers in order of first appearance (tools that post are not)."""
+        return list(
+            dict.fromkeys(t.speaker for t in self.turns if t.speaker and t.speaker not in self.bots)
+        )
 
 
 _FILENAME_DATE = re.compile(r"(\d{4})[-_.](\d{2})[-_.](\d{2})")
@@ -161,6 +166,8 @@ def parse(text: str, name: str, hint: str, fmt: str | None = None) -> Transcript
     comes from the text or the file name, never from file times."""
     if fmt is not None and fmt not in FORMATS:
         raise ValueError(f"no format {fmt!r}: one of {', '.join(FORMATS)}")
+    if "\x00" in text:  # as decode refuses a file's: text handed over (MCP) never reaches it
+        raise CaptureRejected("binary", f"{name} contains NUL characters and looks binary")
     fmt = fmt or _format(text, hint)
     private = [] if fmt in CHAT_FORMATS else direct_messages(text)
     text = withhold(text, private)  # a chat pasted into notes keeps no direct message
@@ -180,6 +187,7 @@ def parse(text: str, name: str, hint: str, fmt: str | None = None) -> Transcript
         normalized = "\n".join(f"{t.speaker}: {t.text}" if t.speaker else t.text for t in turns)
     occurred = reading.occurred_at or _filename_date(name) or _said_date(turns)
     title = reading.title or title_from_name(name)
+    tools = bots(turns, reading.attendees)
     skipped = Counter(reading.skipped) + Counter({"direct_message": len(private)})
     return Transcript(
         name=name,
@@ -189,10 +197,11 @@ def parse(text: str, name: str, hint: str, fmt: str | None = None) -> Transcript
         turns=turns,
         title=f"{title} (chat)" if fmt in CHAT_FORMATS else title,
         occurred_at=occurred,
-        attendees=reading.attendees,
+        attendees=[a for a in reading.attendees if not is_bot(a)],
         skipped=dict(skipped),
         as_written=fmt in AS_WRITTEN,
         guests=guests(text),
+        bots=tools,
     )
 
 

@@ -12,6 +12,10 @@ from __future__ import annotations
 import html
 import re
 import unicodedata
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from memo_tui.core.capture.sources import Transcript
 
 # Characters that start a tag once folded: "<", its full-width and small forms, an HTML
 # entity for it, the Unicode tag character that smuggles it, and "‹" (a tag already defused).
@@ -109,3 +113,64 @@ def addresses_a_model(text: str, speaker: str | None = None) -> bool:
 
 def _fold_light(text: str) -> str:
     return unicodedata.normalize("NFKC", strip_invisible(text)).translate(_LOOKALIKES)
+
+
+# What no one says aloud: terminal controls (an escape sequence, or a carriage return or
+# backspace that makes a terminal show other words than the line holds), and console or
+# HTML markup (text pasted from a tool, or read out of one).
+_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u240d]")  # (␍: a lone CR, decode's)
+_MARKUP = re.compile(
+    r"\[/?(?:bold|italic|underline|strike|dim|blink|reverse|link|color|"
+    r"(?:bright_)?(?:red|green|blue|yellow|magenta|cyan|white|black))\b[^\]\n]{0,40}\]|"
+    r"</?(?:b|strong|i|em|u|s|span|font|mark|script|style|div|p|a)\b[^<>\n]{0,120}>",
+    re.I,
+)
+
+
+def forged(text: str) -> bool:
+    """Whether a turn holds terminal controls or markup: words made to look like something
+    else on screen, or pasted from a tool, never the meeting's own call or task."""
+    return bool(_CONTROLS.search(text) or _MARKUP.search(text))
+
+
+# "it says", "the comment reads:", "let me read it out", "quote": what follows is someone
+# else's words, read out, not the speaker's call.
+_REPORTING = re.compile(
+    r"(?:\b(?:it|this|that|the \w+|his|her|their|which|someone|somebody)\s+"
+    r"(?:says?|said|reads?|writes?|wrote|posted|put)(?:\s+(?:here|that|out|in \w+))?|"
+    r"\bread(?:ing)? (?:it|this|that|the \w+|\w+'s \w+) out|\bread(?:ing)? out|"
+    r"\b(?:quote|quoting|in quotes)\b)\s*[:,\u2014-]?\s*$",
+    re.I,
+)
+_LABEL = re.compile(
+    r"\b(?:decision|decided|agreed|resolved|action(?: item)?|todo|next steps?)\s*:", re.I
+)
+
+
+def read_out(before: str, sentence: str) -> bool:
+    """Whether a sentence's "Decision:" / "Action:" label is read out of something else:
+    the words just before the label (in the sentence, or the text `before` it) report
+    what a document, a comment or someone says."""
+    label = _LABEL.search(sentence)
+    if label is None:
+        return False
+    lead = f"{before} {sentence[: label.start()]}".rstrip()[-120:]
+    return bool(_REPORTING.search(lead) or _REPORTING.search(lead.rstrip(".")))
+
+
+def not_the_meetings(transcript: Transcript, index: int) -> bool:
+    """Whether a turn holds nothing the meeting said or wrote as its own: instructions to
+    an AI, pasted or read out; a guest's or a tool's post ("Decision: …" typed by a guest
+    or a note-taker decides nothing until someone takes it up); words disguised with
+    terminal controls or markup; a line read out of something else ("it says:" just
+    before it)."""
+    turn = transcript.turns[index]
+    before = transcript.turns[index - 1].text if index and turn.speaker is None else ""
+    return (
+        addresses_a_model(turn.text, turn.speaker)
+        or turn.speaker in transcript.guests
+        or (turn.speaker or "").casefold().startswith("guest")
+        or turn.speaker in transcript.bots
+        or forged(turn.text)
+        or (bool(before) and read_out(before, turn.text))
+    )

@@ -20,7 +20,9 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from memo_tui.core.capture.ahead import worked_ahead
+from memo_tui.core.capture.formats.base import is_bot
 from memo_tui.core.capture.mail import thread_source
+from memo_tui.core.capture.senders import bots
 from memo_tui.core.capture.sources import Transcript, Turn
 from memo_tui.core.email.message import Mail, unwrapped
 from memo_tui.core.email.read import Skipped, count_messages, read_messages
@@ -279,6 +281,7 @@ def render_thread(messages: list[EmailMessageRecord]) -> tuple[Transcript, dict[
         lines.append("")
     text = "\n".join(lines).rstrip() + "\n"
     day = dt.date.fromisoformat(first.sent_at[:10]) if first.sent_at else None
+    tools = bots(turns, present) | {_name(m) for m in messages if _tool_domain(m.sender_address)}
     transcript = Transcript(
         name=f"email: {title}",
         source_format="email",
@@ -287,15 +290,26 @@ def render_thread(messages: list[EmailMessageRecord]) -> tuple[Transcript, dict[
         turns=turns,
         title=title,
         occurred_at=day,
-        attendees=present,
+        attendees=[name for name in present if name not in tools],
+        bots=tools,
     )
     senders = {m.sender_address for m in messages}
+    people = [
+        [a, n, a in senders]
+        for a, n in participants.items()
+        if not (_tool_domain(a) or is_bot(n) or n in transcript.bots)  # a note-taker is nobody
+    ]
     meta: dict[str, object] = {
         "thread": first.thread_key,
         "messages": index,
-        "participants": [[a, n, a in senders] for a, n in participants.items()],
+        "participants": people,
     }
     return transcript, meta
+
+
+def _tool_domain(address: str) -> bool:
+    """Mail from a note-taker's own domain (fireflies.ai, otter.ai, read.ai)."""
+    return is_bot(address.rpartition("@")[2])
 
 
 def _name(message: EmailMessageRecord) -> str:

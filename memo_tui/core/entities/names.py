@@ -34,7 +34,8 @@ ROLE_WORDS = frozenset(
     """manager designer marketing interface industrial project professor grad phd postdoc
     undergrad speaker host moderator chair chairman chairperson interviewer interviewee
     participant unknown narrator facilitator presenter member members everyone all team
-    group user admin assistant bot system note notes recorder transcriber""".split()
+    group user admin assistant bot system note notes recorder transcriber guest guests
+    anonymous""".split()
 )
 
 

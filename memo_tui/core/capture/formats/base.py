@@ -126,18 +126,32 @@ def _comma_name(name: str) -> str:
     return name
 
 
-# A heuristic: note-taking bots post in chats and sit in transcripts; what they write is
-# not what anyone in the meeting said.
+# A heuristic: note-taking bots and AI assistants post in chats and sit in transcripts;
+# what they write is not what anyone in the meeting said. Products' names found anywhere in
+# a label, and names a person could have only as the whole label or with "AI" beside them.
 _BOT = re.compile(
     r"\b(?:bot|notetaker|note[- ]taker|meeting notes|ai notes|ai (?:meeting )?assistant|"
-    r"ai companion|read\.ai|otter\.ai|fireflies(?:\.ai)?|fathom|tl;?dv|sembly|avoma)\b",
+    r"(?:zoom )?ai companion|read\.ai|read ai|otter\.ai|fireflies(?:\.ai)?|tl;? ?dv|"
+    r"sembly|avoma|chat ?gpt|gpt-?\d[\w.-]*|openai|copilot|meetgeek|supernormal|tactiq|"
+    r"circleback|krisp)\b",
+    re.I,
+)
+_BOT_WHOLE = re.compile(
+    r"^(?:otter|fathom|gemini|granola|notta|bluedot|airgram|assistant)"
+    r"(?:\.ai|\s+ai|\s+notes?)?$",
     re.I,
 )
 
 
+_CAMEL_BOT = re.compile(r"(?<=[a-z])Bot\d*\b|\b[Bb]ot\d+\b")  # "MeetBot", "NotesBot2", not Talbot
+
+
 def is_bot(speaker: str | None) -> bool:
-    """Whether a speaker is a note-taking bot (by its name: a heuristic)."""
-    return bool(speaker) and bool(_BOT.search(speaker or ""))
+    """Whether a speaker is a note-taker or an AI assistant (by its name: a heuristic)."""
+    name = " ".join((speaker or "").split())
+    return bool(name) and bool(
+        _BOT.search(name) or _BOT_WHOLE.match(name) or _CAMEL_BOT.search(name)
+    )
 
 
 TIME = r"(?:\d{1,3}:)?\d{1,2}:\d{2}"  # 4:05, 1:02:03, 00:04:09

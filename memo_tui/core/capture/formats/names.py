@@ -16,8 +16,10 @@ SPEAKER = (
 )
 TS_PREFIX = re.compile(rf"^\s*[\[(]?{STAMP}(?:\s?[AaPp]\.?[Mm]\.?)?[\])]?\s*[-\u2013\u2014]?\s*")
 NAME_LINE = re.compile(rf"^{SPEAKER}$")
+# What a meeting app writes after a display name: "(Guest)", "(External)", "(chat)".
+_MARK = r"(?:\s*[\[(](?i:guest|external|unverified|organi[sz]er|presenter|host|co-host|chat)[\])])?"
 _SPEAKER_LINE = re.compile(
-    rf"^(?:\*\*)?(?P<name>{SPEAKER})(?:\*\*)?(?:\s*[\[(]{STAMP}[\])])?"
+    rf"^(?:\*\*)?(?P<name>{SPEAKER})(?:\*\*)?{_MARK}(?:\s*[\[(]{STAMP}[\])])?"
     rf"\s*(?:\*\*)?:(?:\*\*)?\s+(?P<text>\S.*)$"
 )
 
@@ -53,10 +55,15 @@ _MULTIWORD_LABELS = frozenset(
 )
 
 
+# A quarter, a half, a fiscal year, a version or a sprint: "Q3", "H2", "FY26", "V2", "S14".
+_PERIOD = re.compile(r"[a-z]{1,3}\d{1,4}")
+
+
 def is_label(name: str) -> bool:
-    """ "Agenda:", "Next steps:", "Decision 2:" are labels; "Project Manager:" is a speaker."""
+    """ "Agenda:", "Next steps:", "Decision 2:", "Q3:", "FY26 plan:" are labels; "Project
+    Manager:" and "Speaker 2:" are speakers."""
     words = name.lower().replace("*", "").split()
-    if not words:
+    if not words or _PERIOD.fullmatch(words[0]):
         return True
     if " ".join(w.strip() for w in words) in _MULTIWORD_LABELS:
         return True

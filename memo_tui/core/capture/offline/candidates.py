@@ -20,7 +20,7 @@ from memo_tui.core.capture.offline.sentence_scores import (
 from memo_tui.core.capture.offline.task_owners import ANSWER_REACH
 from memo_tui.core.capture.offline.text import sentences, word_count
 from memo_tui.core.capture.sources import Transcript, Turn
-from memo_tui.core.capture.untrusted import addresses_a_model
+from memo_tui.core.capture.untrusted import not_the_meetings, read_out
 
 MAX_SENTENCE = 1_500
 
@@ -32,10 +32,8 @@ def spoken_items(transcript: Transcript) -> list[Item]:
     meeting = transcript.occurred_at or dt.date(2000, 1, 3)
     items: list[Item] = []
     for index, turn in enumerate(turns):
-        if addresses_a_model(turn.text, turn.speaker):
-            continue  # pasted or read-out instructions to an AI are not meeting content
-        if turn.speaker in transcript.guests:
-            continue  # a guest's word is no call or task of the meeting until someone takes it up
+        if not_the_meetings(transcript, index):
+            continue
         spoken = sentences(turn.text)
         said = [s.text for s in spoken]
         changed = _changed_call(items, turns, index)
@@ -45,6 +43,8 @@ def spoken_items(transcript: Transcript) -> list[Item]:
         for number, sentence in enumerate(spoken):
             if len(sentence.text) > MAX_SENTENCE:
                 continue  # a run-on wall of text is not a statement we can quote
+            if read_out(said[number - 1] if number else "", sentence.text):
+                continue  # "it says: Decision: …": someone else's words, read out
             around = around_sentence(said, number, calls, answers, proposal)
             decision, action = score_sentence(sentence.text, turns, index, meeting, around)
             if changed is not None and _names_another_value(sentence.text, changed):
@@ -71,7 +71,9 @@ def spoken_items(transcript: Transcript) -> list[Item]:
                     and cues.turned_down(reply.text)
                 )
                 items.append(item)
-            elif decision >= DECISION_THRESHOLD:
+            elif decision >= DECISION_THRESHOLD and not reversals.denied(
+                sentence.text, index, turns
+            ):
                 quote = sentence.text
                 if around.after is not None and cues.CONFIRMS.match(around.after):
                     # "Tuesdays at ten. Done.": the mark belongs in the quote, which it makes
@@ -121,10 +123,8 @@ def note_items(transcript: Transcript) -> tuple[list[Item], set[int]]:
     used: set[int] = set()
     for index, turn in enumerate(transcript.turns):
         kind = kinds.get(turn.line) or notes.labelled(turn)
-        if kind is None or addresses_a_model(turn.text, turn.speaker):
+        if kind is None or not_the_meetings(transcript, index):
             continue
-        if turn.speaker in transcript.guests:
-            continue  # "Decision: …" typed by a guest decides nothing
         used.add(index)
         text, checked = notes.strip_bullet(turn.text)
         label = (notes.DECISION_LABEL if kind == "decision" else notes.ACTION_LABEL).match(text)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from memo_tui.core.capture.formats.base import Turn
-from memo_tui.core.capture.offline.text import sentences
+from memo_tui.core.capture.offline.text import content_words, sentences
 
 REVERSAL_REACH = 4  # turns back a call may have been taken back in ("scrap door seven")
 OBJECTION = re.compile(r"^\W*(?:wait|no|hang on|hold on|actually)\b", re.I)
@@ -43,3 +43,25 @@ def naming(trigger: str | None) -> int:
     if trigger and _LETS_NOT.search(trigger):
         return 1 if STRONG_REVERSAL.search(_LETS_NOT.sub("", trigger)) else 2
     return 1
+
+
+# "Nobody approved any overage.", "We never agreed to that.", "No, that was never decided."
+_DENIAL = re.compile(
+    r"^\W*(?:(?:no|nope|wait)\W+)?(?:nobody|no one|no-one|we never|I never|that was never|"
+    r"(?:that|this)(?:'s| is) not (?:true|right|what)|we did(?:n't| not)|nothing was|never)\b",
+    re.I,
+)
+DENIAL_REACH = 2  # turns after a claimed call in which someone else may deny it
+
+
+def denied(quote: str, turn_index: int, turns: list[Turn]) -> bool:
+    """Whether someone else denies a call just after it was said ("We agreed to skip the
+    review." / "We never agreed to skip it."): the denial names something of the call."""
+    speaker = turns[turn_index].speaker
+    words = content_words(quote)
+    for turn in turns[turn_index + 1 : turn_index + 1 + DENIAL_REACH]:
+        if turn.speaker == speaker:
+            continue
+        if _DENIAL.match(turn.text) and words & content_words(turn.text):
+            return True
+    return False

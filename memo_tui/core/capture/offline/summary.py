@@ -9,7 +9,7 @@ from collections import Counter
 from memo_tui.core.capture.evidence import is_spoken
 from memo_tui.core.capture.offline.text import STOPWORDS, clean_spoken, stem
 from memo_tui.core.capture.sources import Transcript
-from memo_tui.core.capture.untrusted import addresses_a_model
+from memo_tui.core.capture.untrusted import addresses_a_model, forged, not_the_meetings
 from memo_tui.core.llm.schemas import (
     ExtractedActionItem,
     ExtractedDecision,
@@ -30,8 +30,8 @@ def topics(transcript: Transcript, limit: int = 6) -> list[str]:
     ignored = {w.lower() for name in people for w in name.split()} | _CALENDAR
     counts: Counter[str] = Counter()
     forms: dict[str, Counter[str]] = {}
-    for turn in transcript.turns:
-        if addresses_a_model(turn.text, turn.speaker) or not is_spoken(turn, transcript.title):
+    for index, turn in enumerate(transcript.turns):
+        if not_the_meetings(transcript, index) or not is_spoken(turn, transcript.title):
             continue  # nor is "Date: …" or "Attendees: …" what the meeting was about
         for word in _WORD.findall(clean_spoken(turn.text)):
             lower = word.lower()
@@ -70,7 +70,7 @@ def summarize(
 ) -> Extraction:
     """Compose the summary from what was found; it says what it is."""
     attendees = transcript.attendees or [
-        s for s in transcript.speakers if not addresses_a_model("", s)
+        s for s in transcript.speakers if not addresses_a_model("", s) and not forged(s)
     ]
     found_topics = topics(transcript)
     parts = [f"{transcript.title or 'Meeting'}"]
