@@ -1,7 +1,8 @@
 """The `memo` command: the app in a terminal, and headless subcommands with --json output.
 
 Builds Settings -> Store -> Services once per invocation and hands them to the command.
-Exit codes: 0 success, 1 when any input was refused or needs confirmation, 2 usage errors.
+Exit codes: 0 success, 1 when any input was refused or needs confirmation, 2 usage errors,
+70 a failure memo did not expect (one line says so; the traceback goes to a crash report).
 """
 
 from __future__ import annotations
@@ -10,7 +11,6 @@ import argparse
 import datetime as dt
 import os
 import sys
-import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -19,6 +19,7 @@ from memo_tui import (
     __version__,
     cli_agents,
     cli_ask,
+    cli_backfill,
     cli_bench,
     cli_doctor,
     cli_email,
@@ -42,7 +43,7 @@ if TYPE_CHECKING:
     from memo_tui.core.services import Services
     from memo_tui.settings import Settings
 
-EXIT_OK, EXIT_REFUSED, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_REFUSED, EXIT_USAGE, EXIT_CRASHED = 0, 1, 2, 70
 Handler = Callable[[argparse.Namespace, "Services"], int]
 
 
@@ -64,8 +65,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"memo {__version__}")
     _store_options(parser, None)
-    common = argparse.ArgumentParser(add_help=False)
-    _store_options(common, argparse.SUPPRESS)  # also accepted after the subcommand
+    stores = argparse.ArgumentParser(add_help=False)
+    _store_options(stores, argparse.SUPPRESS)  # also accepted after the subcommand
+    common = argparse.ArgumentParser(add_help=False, parents=[stores])
     common.add_argument("--json", action="store_true", help="print JSON for scripts")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
@@ -82,16 +84,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     cli_facts.add_parser(commands, common)
     cli_doctor.add_parser(commands, common)
-    backfill = commands.add_parser(
-        "backfill",
-        parents=[common],
-        help="embed every fact that has no vector yet (downloading the model first if need be)",
-    )
-    backfill.add_argument(
-        "--download",
-        action="store_true",
-        help="download the embedding model now, even if an attempt failed today",
-    )
+    cli_backfill.add_parser(commands, common)
     cli_ask.add_parser(commands, common)
     cli_people.add_parsers(commands, common)
 
@@ -106,8 +99,8 @@ def build_parser() -> argparse.ArgumentParser:
     cli_history.add_parsers(commands, common)
     cli_notes.add_parsers(commands, common)
 
-    cli_mcp.add_parser(commands, common)
-    cli_serve.add_parser(commands, common)
+    cli_mcp.add_parser(commands, stores)  # (no --json: they print nothing for a script)
+    cli_serve.add_parser(commands, stores)
     cli_export.add_parser(commands, common)
     cli_bench.add_parser(commands, common)
     cli_store.add_parsers(commands, common)
@@ -131,6 +124,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         warn("memo: interrupted")
         return 130
+    except Exception as error:  # noqa: BLE001 - the last resort: a line, not a traceback
+        return _crashed(error)
+
+
+def _crashed(error: Exception) -> int:
+    """A failure memo did not expect: one line on stderr naming its kind (never its message,
+    which from a database holds the statement and the user's text), the traceback in a crash
+    report only this user can read."""
+    import traceback
+
+    from memo_tui.settings import cache_dir
+
+    report = cache_dir() / "crashes" / f"{dt.datetime.now():%Y%m%d-%H%M%S}-{os.getpid()}.txt"
+    try:
+        report.parent.mkdir(parents=True, exist_ok=True)
+        descriptor = os.open(report, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+            handle.write("".join(traceback.format_exception(error)))
+        where = f"; the details are in {report}"
+    except OSError:
+        where = ""
+    warn(f"memo: failed unexpectedly ({type(error).__name__}){where}: please report it")
+    return EXIT_CRASHED
 
 
 def _main(argv: Sequence[str] | None) -> int:
@@ -224,62 +240,6 @@ def _costs(args: argparse.Namespace, services: Services) -> int:
     else:
         render.print_costs(summary, report)
     return EXIT_OK
-
-
-def _download_model(args: argparse.Namespace, services: Services) -> None:
-    """No local model yet: fetch memo's default one, with a progress line on stderr. A
-    failure is said and remembered; the backfill then reports the model missing."""
-    from memo_tui.core.model_download import DownloadFailed, Progress
-
-    settings = services.settings
-    if settings.embed_download is False and not args.download:
-        return
-    if not (settings.may_download_model or (args.download and settings.model_download.known)):
-        if failed := settings.model_download.recent_failure():
-            warn(f"memo: the model download failed: {failed}; memo backfill --download tries now")
-        return
-    shown = {"at": 0.0}
-    live = sys.stderr.isatty()  # one line, rewritten; else a line a file
-
-    def progress(step: Progress) -> None:
-        now, whole = time.monotonic(), step.done == step.size
-        if args.json or not (whole or (live and now - shown["at"] > 0.25)):
-            return
-        shown["at"] = now
-        said = sanitize_line(f"downloading {settings.embed_model}: {step.describe()}")
-        print(f"\r\x1b[K{said}" if live else said, end="", file=sys.stderr, flush=True)
-        if not live or (whole and step.files_done + 1 == step.files):
-            print(file=sys.stderr)
-
-    try:
-        services.download_model(progress)
-    except DownloadFailed as error:
-        if live and shown["at"]:
-            print(file=sys.stderr)  # (end the progress line)
-        warn(f"memo: {error} (set MEMO_EMBED_MODEL_PATH to a local copy, or MEMO_EMBED_HUB)")
-
-
-def _backfill(args: argparse.Namespace, services: Services) -> int:
-    if services.settings.embed_model_folder is None:
-        _download_model(args, services)
-
-    def progress(result: object) -> None:
-        done = getattr(result, "embedded", 0) + getattr(result, "reused", 0)
-        if not args.json:
-            warn(f"embedded {done} facts...")
-
-    result = services.embed.backfill(progress=progress)
-    payload = vars(result) | {"model": services.embed.embedder.name}
-    if args.json:
-        render.emit_json(payload)
-    else:
-        print(
-            f"embedded {result.embedded}, reused {result.reused} unchanged, "
-            f"{result.remaining} still without a vector ({services.embed.embedder.name})"
-        )
-        if result.error:
-            warn(f"memo: {result.error}")
-    return EXIT_OK if result.error is None else EXIT_REFUSED
 
 
 def _app_arguments(argv: list[str]) -> argparse.Namespace | None:
@@ -378,7 +338,7 @@ _HANDLERS: dict[str, Handler] = {
     "serve": cli_serve.serve,
     "export": cli_export.export,
     "costs": _costs,
-    "backfill": _backfill,
+    "backfill": cli_backfill.backfill,
     "ask": cli_ask.ask,
     **cli_people.HANDLERS,
     **cli_projects.HANDLERS,

@@ -47,8 +47,9 @@ def _embedding_problems(settings: Settings, runs_as: str, stored: str | None) ->
 
 
 def doctor(args: argparse.Namespace, services: Services) -> int:
-    """The store, the provider and the embedding model; exit 1 when the provider has a
-    problem (its server unreachable, a model it does not list, a setting missing)."""
+    """The store, the provider and the embedding model; exit 1 when anything it reports is
+    a problem (the provider's server unreachable, a model it does not list, a setting
+    missing, no embedding model, vectors of another model, a store that fails its check)."""
     settings, store = services.settings, services.store
     stats = store.stats()
     model_path = settings.embed_model_folder
@@ -62,8 +63,6 @@ def doctor(args: argparse.Namespace, services: Services) -> int:
             "model": settings.embed_model,
             "runs_as": runs_as,  # ":int8" when run as its int8 copy
             "stored_space": stored,  # the model that made the vectors
-            # Not an exit-code problem: search is keyword-only until they are made again
-            # (the app does it by itself at start).
             "problems": _embedding_problems(settings, runs_as, stored),
             "model_path": str(model_path) if model_path else None,
             "model_path_ok": bool(model_path and (model_path / "model.onnx").is_file()),
@@ -73,13 +72,16 @@ def doctor(args: argparse.Namespace, services: Services) -> int:
             "without_vectors": store.vectors.count_missing(),
         },
     }
+    problems = [*provider["problems"], *report["embedding"]["problems"]]
+    if report["integrity"] != "ok":
+        problems.append(f"the store's integrity check says: {report['integrity']}")
     if args.json:
         render.emit_json(report)
-        for problem in provider["problems"]:
+        for problem in problems:
             render.warn(f"memo doctor: {sanitize_line(problem)}")
     else:
         render_doctor.print_doctor(stats, report)
-    return EXIT_REFUSED if provider["problems"] else EXIT_OK
+    return EXIT_REFUSED if problems else EXIT_OK  # a problem said is a problem to fix
 
 
 def _doctor_provider(args: argparse.Namespace, services: Services) -> dict[str, Any]:

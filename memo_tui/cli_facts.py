@@ -6,6 +6,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from memo_tui import render
+from memo_tui.cli_args import count
 from memo_tui.render import warn
 
 if TYPE_CHECKING:
@@ -32,7 +33,7 @@ def add_parser(commands: Any, common: argparse.ArgumentParser) -> None:
     facts.add_argument(
         "--status", choices=STATUSES, help="only decisions or action items with this status"
     )
-    facts.add_argument("--limit", type=int, default=None)
+    facts.add_argument("--limit", type=count, default=None)
     facts.add_argument(
         "--current", action="store_true", help="leave out decisions later ones replaced"
     )

@@ -7,6 +7,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from memo_tui import render
+from memo_tui.cli_args import record_id
 from memo_tui.core.safety import sanitize_line
 
 if TYPE_CHECKING:
@@ -31,7 +32,7 @@ def add_parsers(commands: Any, common: argparse.ArgumentParser) -> None:
         ("undo", "take back an applied change: the old decision holds again"),
     ):
         one = verbs.add_parser(verb, parents=[common], help=says)
-        one.add_argument("change_id", type=int, metavar="ID")
+        one.add_argument("change_id", type=record_id, metavar="ID")
     verbs.add_parser(
         "scan", parents=[common], help="look again through every meeting for replaced decisions"
     )

@@ -8,6 +8,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from memo_tui import render
+from memo_tui.cli_args import record_id
 from memo_tui.core.safety import sanitize, sanitize_line
 from memo_tui.core.words import plural
 from memo_tui.render import warn
@@ -30,10 +31,10 @@ def add_parsers(commands: Any, common: argparse.ArgumentParser) -> None:
     about.add_argument("--client", metavar="NAME", help="about this client")
     add.add_argument("text", metavar="TEXT", help=_TEXT_HELP)
     edit = actions.add_parser("edit", parents=[common], help="a note's new text")
-    edit.add_argument("note_id", type=int, metavar="ID")
+    edit.add_argument("note_id", type=record_id, metavar="ID")
     edit.add_argument("text", metavar="TEXT", help=_TEXT_HELP)
     delete = actions.add_parser("delete", parents=[common], help="delete a note")
-    delete.add_argument("note_id", type=int, metavar="ID")
+    delete.add_argument("note_id", type=record_id, metavar="ID")
     notes = commands.add_parser(
         "notes", parents=[common], help="projects' and clients' notes, with who wrote them"
     )
@@ -45,7 +46,9 @@ def add_parsers(commands: Any, common: argparse.ArgumentParser) -> None:
         parents=[common],
         help="delete a capture and everything memo took from it (asks first)",
     )
-    forget.add_argument("capture_id", type=int, metavar="ID", help="the capture's id (see `memo`)")
+    forget.add_argument(
+        "capture_id", type=record_id, metavar="ID", help="the capture's id (see `memo`)"
+    )
     forget.add_argument("--yes", "-y", action="store_true", help="delete without asking")
 
 

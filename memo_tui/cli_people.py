@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from memo_tui import render
+from memo_tui.cli_args import record_id
 from memo_tui.core.safety import sanitize_line
 from memo_tui.render import warn
 
@@ -38,7 +39,7 @@ def add_parsers(commands: Any, common: argparse.ArgumentParser) -> None:
     )
     resolve.add_argument("mention", metavar="MENTION")
     resolve.add_argument(
-        "--capture", type=int, metavar="ID", help="as that meeting would: its roster first"
+        "--capture", type=record_id, metavar="ID", help="as that meeting would: its roster first"
     )
     confirm = commands.add_parser(
         "confirm",
@@ -52,7 +53,7 @@ def add_parsers(commands: Any, common: argparse.ArgumentParser) -> None:
     )
     confirm.add_argument(
         "--capture",
-        type=int,
+        type=record_id,
         action="append",
         dest="captures",
         metavar="ID",

@@ -4,18 +4,27 @@ Read-only tools (each with a schema, bounded limits and paging) answer from the 
 services as the CLI: search, ask with citations, a meeting's lines, people, projects and
 their documents, open action items, current decisions and the names that wait. What a tool
 returns quotes meetings and mail: text other people wrote, so every result says it is data
-to read, not instructions to follow. Nothing in the record is written (an answer a model
-gives is logged in the cost ledger, as every ask is).
+to read, not instructions to follow, and shows its control and invisible characters as
+visible symbols (the store keeps the words as said). Nothing in the record is written (an
+answer a model gives is logged in the cost ledger, as every ask is).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any
+import datetime as dt
+import functools
+import inspect
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from mcp.server.mcpserver.exceptions import ToolError
-from pydantic import Field
+from mcp.shared.exceptions import MCPError
+from pydantic import AfterValidator, Field
 
 from memo_tui import render, render_answer
+from memo_tui.core.safety import sanitize, sanitize_line
+from store import FACT_TYPES, StoreError
 
 if TYPE_CHECKING:
     from mcp.server import MCPServer
@@ -39,7 +48,28 @@ Offset = Annotated[
     int, Field(ge=0, le=10_000, description="skip this many (next_offset, for the next page)")
 ]
 SEARCHED = 200  # a search ranks at most this many: its pages end there
-Day = Annotated[str | None, Field(description="YYYY-MM-DD", pattern=r"^\d{4}-\d{2}-\d{2}$")]
+LARGEST_ID = 2**63 - 1  # the largest id a database row can have (SQLite's INTEGER)
+
+
+def _day(typed: str | None) -> str | None:
+    """A YYYY-MM-DD that is a day on the calendar, as an ISO date (ValueError if not one)."""
+    if typed is None:
+        return None
+    try:
+        return dt.date.fromisoformat(typed).isoformat()
+    except ValueError:
+        raise ValueError(
+            f"{typed} is not a day on the calendar: give one like 2026-03-01"
+        ) from None
+
+
+Day = Annotated[
+    str | None,
+    Field(description="YYYY-MM-DD", pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"),
+    AfterValidator(_day),
+]
+Id = Annotated[int, Field(ge=1, le=LARGEST_ID)]
+FactType = Literal[FACT_TYPES]  # type: ignore[valid-type]  # (the store's types, as they are)
 
 
 def build(services: Services, allow_writes: bool = False) -> MCPServer:
@@ -51,20 +81,78 @@ def build(services: Services, allow_writes: bool = False) -> MCPServer:
     server = MCPServer("memo", instructions=INSTRUCTIONS, log_level="WARNING")
     reading = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
     for tool in Tools(services).all():
-        server.add_tool(tool, annotations=reading)
+        server.add_tool(safe_tool(tool), annotations=reading)
     if allow_writes:
+        from memo_tui.mcp_writes import Writes
+
         writes = Writes(services)
         for tool, destructive in writes.all():
             marked = ToolAnnotations(
                 read_only_hint=False, destructive_hint=destructive, open_world_hint=False
             )
-            server.add_tool(tool, annotations=marked)
+            server.add_tool(safe_tool(tool), annotations=marked)
     return server
 
 
 def serve(services: Services, allow_writes: bool = False) -> None:
     """Answer MCP requests on stdin and stdout until the client closes them."""
     build(services, allow_writes).run("stdio")
+
+
+def safe_tool(tool: Callable[..., Any]) -> Callable[..., Any]:
+    """`tool` as the server calls it (the same name, schema and description): every text in
+    its result and its refusals with control and invisible characters made visible, and a
+    failure it did not foresee refused in words, not as an opaque error and a traceback."""
+    name = tool.__name__
+    if inspect.iscoroutinefunction(tool):
+
+        @functools.wraps(tool)
+        async def waited(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return _visible(await tool(*args, **kwargs))
+            except MCPError:
+                raise
+            except Exception as error:
+                raise _refusal(name, error) from error
+
+        return waited
+
+    @functools.wraps(tool)
+    def called(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return _visible(tool(*args, **kwargs))
+        except MCPError:
+            raise
+        except Exception as error:
+            raise _refusal(name, error) from error
+
+    return called
+
+
+def _visible(value: Any) -> Any:
+    """A result with every string in it through `sanitize` (newlines and tabs kept)."""
+    if isinstance(value, str):
+        return sanitize(value)
+    if isinstance(value, dict):
+        return {_visible(key): _visible(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_visible(item) for item in value]
+    return value
+
+
+def _refusal(tool: str, error: Exception) -> ToolError:
+    """What the client reads when `tool` failed: a refusal as written, the store's reason,
+    or (for what nothing foresaw) that memo failed, with the detail on one line of stderr."""
+    if isinstance(error, ToolError):
+        return ToolError(sanitize(str(error)))
+    if isinstance(error, StoreError):  # (its message says what to do)
+        return ToolError(sanitize(f"{tool}: {error}"))
+    kind = type(error).__name__
+    logging.getLogger(__name__).warning("%s failed: %s: %s", tool, kind, sanitize_line(str(error)))
+    return ToolError(
+        f"{tool} failed inside memo ({kind}); memo's log on stderr has the detail. "
+        "The other tools still work."
+    )
 
 
 def _page(items: list[dict[str, Any]], limit: int, offset: int, key: str) -> dict[str, Any]:
@@ -103,8 +191,7 @@ class Tools:
         self,
         query: Annotated[str, Field(min_length=1, description="words or a question")],
         fact_type: Annotated[
-            str | None,
-            Field(description="decision, action_item, summary, excerpt, note or digest"),
+            FactType | None, Field(description=f"only this type: {', '.join(FACT_TYPES)}")
         ] = None,
         since: Day = None,
         until: Day = None,
@@ -163,7 +250,7 @@ class Tools:
 
     def get_capture(
         self,
-        capture_id: Annotated[int, Field(ge=1, description="a meeting's id (from a fact)")],
+        capture_id: Annotated[Id, Field(description="a meeting's id (from a fact)")],
         start_line: Annotated[int, Field(ge=1)] = 1,
         end_line: Annotated[int | None, Field(ge=1)] = None,
     ) -> dict[str, Any]:
@@ -294,73 +381,3 @@ class Tools:
         services = self.services
         waiting = EntityService(services.store, services.settings.user_name).pending()
         return {"pending": [render.pending_json(p) for p in waiting], "note": UNTRUSTED}
-
-
-class Writes:
-    """The tools that add to the record (`memo mcp --allow-writes`): what they write says it
-    came through MCP, and goes through the same services as the CLI."""
-
-    def __init__(self, services: Services) -> None:
-        self.services = services
-
-    def all(self) -> list[tuple[Any, bool]]:
-        """Each tool, and whether it may change what is there (not only add)."""
-        return [(self.capture_text, False), (self.confirm_name, True), (self.add_note, False)]
-
-    def capture_text(
-        self,
-        text: Annotated[str, Field(min_length=1, description="a transcript or meeting notes")],
-        title: Annotated[str, Field(min_length=1, max_length=200, description="its title")],
-    ) -> dict[str, Any]:
-        """Capture a meeting's transcript or notes: memo extracts its summary, decisions and
-        action items. The same text again changes nothing (status "unchanged")."""
-        name = "".join(c if c.isalnum() or c in " -_" else " " for c in title).strip() or "mcp"
-        result = self.services.capture.capture_text(
-            text, f"{name}.txt", "txt", source_path=f"mcp:{name}", source_kind="mcp"
-        )
-        if not result.ok:
-            raise ToolError(result.error or f"not captured: {result.status}")
-        return render.capture_json(result) | {"note": UNTRUSTED}
-
-    def confirm_name(
-        self,
-        mention: Annotated[str, Field(min_length=1, description="a name as said (pending_names)")],
-        person: Annotated[
-            str | None, Field(description="who it is; leave out for: nobody memo knows")
-        ] = None,
-    ) -> dict[str, Any]:
-        """Say who a name in meetings means, from now on: every action item and decision
-        waiting on it is settled as that person's (or as nobody memo knows)."""
-        from memo_tui.core.entities.service import EntityService, UnknownPerson
-
-        services = self.services
-        entities = EntityService(services.store, services.settings.user_name)
-        try:
-            who = entities.person(person) if person else None
-            filled = entities.confirm(mention, who)
-        except (UnknownPerson, ValueError) as error:
-            raise ToolError(str(error)) from error
-        return {
-            "mention": mention,
-            "person": who.name if who else None,
-            "settled": {"action_items": filled.action_items, "decisions": filled.decisions},
-        }
-
-    def add_note(
-        self,
-        body: Annotated[str, Field(min_length=1, description="the note's text")],
-        project: Annotated[str | None, Field(description="the project it is about")] = None,
-        client: Annotated[str | None, Field(description="or the client it is about")] = None,
-    ) -> dict[str, Any]:
-        """A note about a project or a client (searched like any fact, with who wrote it)."""
-        from memo_tui.core.notes import NoteRefused, NotesService
-
-        if (project is None) == (client is None):
-            raise ToolError("give either project or client")
-        notes = NotesService(self.services.store, self.services.settings.user_name)
-        try:
-            owner = notes.project(project) if project else notes.client(client or "")
-            note = notes.add(owner, body)
-        except NoteRefused as error:
-            raise ToolError(str(error)) from error
-        return {"id": note.id, "about": note.owner, "kind": note.kind, "body": note.body}

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from support.fakes.recordings import recorded_reply
 from support.fakes.server import FakeServer, Reply, json_reply
+from support.embedding import model_path
 from support.paths import DATA, DEMO
 
 from store import SCHEMA_VERSION, FactFilter, Store
@@ -268,7 +269,19 @@ def test_doctor_reports_versions_counts_and_state(memo, tmp_path: Path) -> None:
     assert report["provider"]["in_use"] == "offline"
     assert "vectors" in report["embedding"]
     plain = memo("--db", str(db), "doctor")
-    assert plain.code == 0 and "sqlite-vec" in plain.stdout
+    assert "sqlite-vec" in plain.stdout
+
+
+def test_doctor_exits_1_when_it_reports_a_problem(memo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A problem said is a problem to fix: the exit code says so too (a script checks it)."""
+    db = str(tmp_path / "memo.db")
+    keyword_only = memo("--db", db, "doctor", "--offline")
+    assert keyword_only.code == 1 and "problem: no embedding model here" in keyword_only.stdout
+    as_json = memo("--db", db, "doctor", "--offline", "--json")
+    assert as_json.code == 1 and "memo doctor: no embedding model here" in as_json.stderr
+    model = {"MEMO_EMBED_MODEL_PATH": str(model_path())}
+    healthy = memo("--db", db, "doctor", "--offline", extra_env=model)
+    assert healthy.code == 0 and "problem:" not in healthy.stdout, healthy.stdout
 
 
 def test_doctor_names_the_model_as_it_runs_and_says_when_vectors_are_another_models(
@@ -380,7 +393,14 @@ LLAMA_CPP_MODELS = DATA / "llm-recordings" / "qwen2.5-coder-0.5b" / "001-resp.tx
 
 
 def _local_server(url: str, model: str = "qwen-coder-0.5b") -> dict[str, str]:
-    return {"MEMO_PROVIDER": "openai", "MEMO_OPENAI_BASE_URL": url, "MEMO_OPENAI_MODEL": model}
+    """A local model server, and the embedding model (so doctor's only problems are the
+    server's)."""
+    return {
+        "MEMO_PROVIDER": "openai",
+        "MEMO_OPENAI_BASE_URL": url,
+        "MEMO_OPENAI_MODEL": model,
+        "MEMO_EMBED_MODEL_PATH": str(model_path()),
+    }
 
 
 def _closed_port() -> int:
@@ -472,6 +492,7 @@ def test_doctor_asks_anthropic_only_for_its_free_model_list(memo, tmp_path: Path
             "MEMO_PROVIDER": "anthropic",
             "ANTHROPIC_API_KEY": "test-key",
             "ANTHROPIC_BASE_URL": fake.url,
+            "MEMO_EMBED_MODEL_PATH": str(model_path()),  # (no embedding problem to report)
         }
         fake.push(_anthropic_models("claude-sonnet-4-6", "claude-haiku-4-5-20251001"))
         healthy = memo("--db", db, "doctor", "--json", extra_env=env)

@@ -52,12 +52,16 @@ def test_a_failed_download_is_said_remembered_and_retried_on_request(memo, tmp_p
         later = memo("--db", db, "backfill", extra_env=env)
         doctor = memo("--db", db, "doctor", "--offline", extra_env=env)
         assert len(hub.requests) == asked == 1  # the first file's 404 ended it; not asked again
+        asked_again = memo("--db", db, "backfill", "--download", extra_env=env)
         hub.mode = "serve"
         retried = memo("--db", db, "backfill", "--download", extra_env=env)
     assert failed.code == 1
     assert f"memo: could not download {hub.url}/Qdrant/all-MiniLM-L6-v2-onnx" in failed.stderr
     assert "the hub answered 404" in failed.stderr and "MEMO_EMBED_MODEL_PATH" in failed.stderr
-    assert later.code == 1 and "memo backfill --download tries now" in later.stderr
+    assert later.code == 1 and "Run memo backfill --download" in later.stderr
     assert "memo tries again a day later" in later.stderr
+    # Tried on request and failed again: what to do instead, not the same command again
+    assert asked_again.code == 1 and "could not download" in asked_again.stderr
+    assert "--download" not in asked_again.stderr and "MEMO_EMBED_MODEL_PATH" in asked_again.stderr
     assert "the download failed: could not download" in doctor.stdout
     assert retried.code == 0 and "0 still without a vector" in retried.stdout
