@@ -526,3 +526,26 @@ def test_a_capture_timeout_names_the_setting_to_raise(memo, tmp_path: Path) -> N
     assert result["status"] == "rejected"
     assert "did not finish within 1 s" in result["error"]  # the setting wins over the default
     assert "raise MEMO_EXTRACT_DEADLINE_S" in result["error"]
+
+
+def test_a_failure_memo_did_not_expect_is_one_line_and_a_crash_report(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Never a traceback on the terminal: a database's message holds the statement and the
+    user's words. One line says what kind of failure, exit 70; the trace is kept for a report."""
+    from memo_tui import cli
+
+    def broken(args: object, services: object) -> int:
+        raise RuntimeError("[SQL: INSERT INTO captures ...] [parameters: 'the board meeting']")
+
+    monkeypatch.setenv("MEMO_HOME", str(tmp_path / "home"))
+    monkeypatch.setitem(cli._HANDLERS, "facts", broken)
+    code = cli.main(["--db", str(tmp_path / "memo.db"), "facts"])
+    said = capsys.readouterr().err
+    assert code == 70
+    assert said.count("\n") == 1 and "RuntimeError" in said, said
+    assert "board meeting" not in said and "Traceback" not in said and "SQL" not in said
+    [report] = (tmp_path / "home" / "cache" / "crashes").iterdir()
+    assert str(report) in said
+    assert "Traceback" in report.read_text() and "board meeting" in report.read_text()
+    assert report.stat().st_mode & 0o077 == 0  # this user's alone
