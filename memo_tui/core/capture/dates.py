@@ -90,14 +90,15 @@ def _next_weekday(after: dt.date, weekday: int) -> dt.date:
 
 
 def _day_of_month(after: dt.date, day: int) -> dt.date:
-    """The next date (after the meeting) that falls on this day of a month."""
+    """The next date (after the meeting) that falls on this day of a month; ValueError for
+    a day no month has ("by the 45th")."""
     year, month = after.year, after.month
     for _ in range(3):
         found = _safe_date(year, month, day)
         if found is not None and found > after:
             return found
         year, month = (year + 1, 1) if month == 12 else (year, month + 1)
-    return after
+    raise ValueError(f"no month has a day {day}")
 
 
 def _week_start(day: dt.date) -> dt.date:

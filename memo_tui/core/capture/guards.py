@@ -65,6 +65,10 @@ def check_text(name: str, text: str, max_chars: int) -> None:
         raise CaptureRejected("empty", f"{name} is {what}: there is nothing to capture")
     if len(text) > max_chars * SCAFFOLDING:
         raise CaptureRejected("too_large", _too_large(name, f"{len(text):,} characters", max_chars))
+    if "\x00" in text:  # as decode refuses a file's (text handed over never passes there)
+        raise CaptureRejected(
+            "binary", f"{name} contains NUL characters and looks binary, not a transcript"
+        )
     controls = sum(1 for char in text if char in _BINARY)
     if controls > max(8, len(text) // 100):
         raise CaptureRejected(

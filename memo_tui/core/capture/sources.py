@@ -166,8 +166,6 @@ def parse(text: str, name: str, hint: str, fmt: str | None = None) -> Transcript
     comes from the text or the file name, never from file times."""
     if fmt is not None and fmt not in FORMATS:
         raise ValueError(f"no format {fmt!r}: one of {', '.join(FORMATS)}")
-    if "\x00" in text:  # as decode refuses a file's: text handed over (MCP) never reaches it
-        raise CaptureRejected("binary", f"{name} contains NUL characters and looks binary")
     fmt = fmt or _format(text, hint)
     private = [] if fmt in CHAT_FORMATS else direct_messages(text)
     text = withhold(text, private)  # a chat pasted into notes keeps no direct message

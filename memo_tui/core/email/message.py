@@ -173,8 +173,8 @@ def _part_text(part: Message) -> str:
     charset = part.get_content_charset() or "utf-8"
     try:
         return payload.decode(charset, errors="replace")
-    except LookupError:  # an unknown charset name
-        return payload.decode("utf-8", errors="replace")
+    except (LookupError, UnicodeError):  # an unknown charset, or one that cannot replace
+        return payload.decode("utf-8", errors="replace")  # ("undefined", "idna")
 
 
 def _body(message: Message) -> tuple[str, int]:

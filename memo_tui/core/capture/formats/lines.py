@@ -26,14 +26,16 @@ _ANNOTATION = re.compile(r"^\s*[\[(][a-z][a-z _-]{1,30}[\])]\s*$", re.I)
 
 
 def line_turns(text: str, markdown: bool, attendees: list[str]) -> list[Turn]:
-    """One turn a line of the file (a hard-wrapped sentence joined), numbered as the file."""
+    """One turn a line of the file (a hard-wrapped sentence joined), numbered as the file; a
+    line of only a timestamp says nothing and is no turn."""
     turns: list[Turn] = []
     for number, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue
         is_bullet = markdown and _BULLET.match(line)
         speaker, body = (None, line.strip()) if is_bullet else split_speaker(line)
-        turns.append(Turn(number, speaker, body, (number, number)))
+        if body:
+            turns.append(Turn(number, speaker, body, (number, number)))
     lines = text.split("\n")
     return _join_wrapped(_drop_label_speakers(turns, lines, attendees), lines)
 
