@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support.embedding import model_path
 from support.fakes.recordings import recorded_reply
 from support.fakes.server import FakeServer, Reply, json_reply
-from support.embedding import model_path
 from support.paths import DATA, DEMO
 
 from store import SCHEMA_VERSION, FactFilter, Store
