@@ -101,3 +101,28 @@ def test_no_excluded_meeting_is_read_or_reaches_training(tmp_path: Path) -> None
     assert_trainable(read, excluded)
     with pytest.raises(ExcludedMeeting, match="ES2006a"):
         assert_trainable([*read, "ES2006a"], excluded)
+
+
+def test_no_unseen_set_is_learned_from() -> None:
+    from training.labelled import training_sets, unseen
+
+    benchdata = REPO / "benchdata"
+    hidden = unseen(benchdata)
+    assert {"heldout-4", "heldout-5", "heldout-9"} <= hidden
+    chosen = {folder.name for folder in training_sets(benchdata, REPO / "no-dev-set-here")}
+    assert chosen and not chosen & hidden
+    assert {"heldout-1", "heldout-8"} <= chosen
+
+
+def test_a_labelled_sets_quotes_label_the_sentences_memo_reads() -> None:
+    from training.labelled import labelled_meetings
+
+    folder = REPO / "benchdata" / "heldout-1"
+    read = list(labelled_meetings(folder))
+    assert len(read) == 6
+    quotes = sum(len(m.unplaced) for m in read)
+    labelled = [s for m in read for s in m.said if s.labels]
+    assert quotes == 0  # every decision, action and near miss found in a sentence
+    kinds = {kind for s in labelled for kind in s.labels}
+    assert kinds == {"decision", "action", "near_miss"}
+    assert all(s.text in m.transcript.turns[s.turn].text for m in read for s in m.said)
