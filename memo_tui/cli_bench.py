@@ -179,10 +179,14 @@ def bench(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _bench_extractor(args: argparse.Namespace, settings: Settings) -> Extractor | str | None:
-    """The model extractor `--provider` names, built as capture builds it; None offline; what
-    stops it, in words a user can act on, when its key or server is not set."""
+    """The extractor `--provider` names, built as capture builds it (offline: the judge with
+    the embedding model when it is here); what stops it, in words a user can act on, when its
+    key or server is not set."""
     if args.provider == "offline":
-        return None
+        from memo_tui.core.capture.offline import OfflineExtractor
+        from memo_tui.core.embed.embedder import embedder_for
+
+        return OfflineExtractor(embedder_for(settings))
     from memo_tui.core.capture.llm_extractor import LLMExtractor
     from memo_tui.core.llm import select
 

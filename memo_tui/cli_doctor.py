@@ -96,6 +96,7 @@ def _doctor_provider(args: argparse.Namespace, services: Services) -> dict[str, 
         "in_use": choice.name,
         "why": choice.reason,
         "extractor": services.capture.extractor_name,
+        "judge": _doctor_judge(services),
         "models": {}
         if choice.name == "offline"
         else {task: select.model_for(settings, task) for task in select.TASKS},
@@ -107,6 +108,20 @@ def _doctor_provider(args: argparse.Namespace, services: Services) -> dict[str, 
         "server": checked.as_dict() if checked else _unchecked(args, choice.name),
         "problems": select.problems(settings) + list(checked.problems if checked else ()),
     }
+
+
+def _doctor_judge(services: Services) -> str | None:
+    """How the offline extractor rates its items here: with the embedding model, or on words
+    alone and why (None when a model extracts)."""
+    from memo_tui.core.capture.offline import OfflineExtractor
+    from memo_tui.core.capture.offline.judge import shipped
+
+    extractor = services.capture.extractor
+    if not isinstance(extractor, OfflineExtractor):
+        return None
+    if extractor.embed() is not None:
+        return f"learned judge {shipped().version}, with the embedding model"
+    return f"learned judge {shipped().version}, on words alone: {extractor.missing}"
 
 
 def _doctor_limits(settings: Settings) -> dict[str, object]:

@@ -51,6 +51,9 @@ def decision_json(record: DecisionRecord) -> dict[str, Any]:
         "pending": record.pending,
         "status": record.status,
         "superseded_by": record.superseded_by,
+        "confidence": record.confidence and round(record.confidence, 3),  # null: no judge
+        "state": record.state,  # asserted, proposed (waits for a yes or no) or rejected
+        "model_version": record.model_version,
         "evidence": _evidence(record),
     }
 
@@ -67,6 +70,9 @@ def action_json(record: ActionItemRecord) -> dict[str, Any]:
         "due_date": record.due_date,
         "status": record.status,
         "asked_by": record.asked_by,  # who asked for it, as said, when not its owner
+        "confidence": record.confidence and round(record.confidence, 3),  # null: no judge
+        "state": record.state,  # asserted, proposed (waits for a yes or no) or rejected
+        "model_version": record.model_version,
         "evidence": _evidence(record),
     }
 
@@ -89,6 +95,7 @@ def capture_json(result: CaptureResult) -> dict[str, Any]:
         "decisions": [decision_json(d) for d in result.decisions],
         "action_items": [action_json(a) for a in result.action_items],
         "changes": [change_json(c) for c in result.changes],
+        "judge": result.judge,
     }
 
 
@@ -205,6 +212,8 @@ def print_capture(result: CaptureResult) -> None:
         from memo_tui.core.capture.formats.base import describe_skipped
 
         print(f"  left out: {describe_skipped(result.skipped)}")
+    if result.judge and result.judge.get("note"):
+        print(f"  confidence {sanitize_line(result.judge['note'] or '')}")
     print_items(result.decisions, result.action_items)
     for change in result.changes:
         old = f"{sanitize_line(change.old_text)} ({change.old_day})"

@@ -23,6 +23,8 @@ def print_doctor(stats: StoreStats, report: dict[str, Any]) -> None:
     provider = report["provider"]
     print(f"provider     {provider['in_use']}: {sanitize_line(provider['why'])}")
     print(f"extraction   {sanitize_line(provider['extractor'])}")
+    if provider.get("judge"):
+        print(f"             {sanitize_line(provider['judge'])}")
     for task, model in provider["models"].items():
         print(f"  {task:<16} {sanitize_line(model or '(not set)')}")
     if provider["in_use"] != "offline":

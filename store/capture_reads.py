@@ -166,11 +166,13 @@ def of_facts(conn: Connection, decision_ids: Sequence[int], item_ids: Sequence[i
 # the name of the person the fact was settled as).
 DECISION_FIELDS = (
     "id capture_id description reasoning decided_by line_start line_end evidence_quote "
-    "verified person_id pending person_name status superseded_by subject"
+    "verified person_id pending person_name status superseded_by subject "
+    "confidence state model_version reviewed_by"
 )
 ACTION_ITEM_FIELDS = (
     "id capture_id description assignee_raw due_date line_start line_end evidence_quote "
-    "status verified person_id pending person_name asked_by"
+    "status verified person_id pending person_name asked_by "
+    "confidence state model_version reviewed_by"
 )
 
 

@@ -141,6 +141,7 @@ def _insert_decisions(
             values.pop("status")  # the column's default (and a store before schema 14 has none)
         if not values["subject"]:
             values.pop("subject")  # likewise, before schema 15
+        _judged(values)
         row = {**values, "verified": int(item.verified), "pending": int(values["pending"])}
         rows.append({**row, "capture_id": capture_id, **provenance})
     for _, run in itertools.groupby(rows, key=_columns):  # one statement per run of columns
@@ -170,11 +171,22 @@ def _insert_action_items(
         values = _fields(item, created)
         if values["asked_by"] is None:
             values.pop("asked_by")  # the column's default (and a store before schema 16 has none)
+        _judged(values)
         row = {**values, "verified": int(item.verified), "pending": int(values["pending"])}
         rows.append({**row, "capture_id": capture_id, **provenance})
     # One statement for each run of rows with the same columns (ids keep the items' order).
     for _, run in itertools.groupby(rows, key=_columns):
         conn.execute(insert(ActionItem), list(run))
+
+
+def _judged(values: dict[str, Any]) -> None:
+    """Leave out what the extractor did not judge: the columns' defaults (and a store before
+    schema 19 has none)."""
+    if values["state"] == "asserted":
+        values.pop("state")
+    for name in ("confidence", "model_version"):
+        if values[name] is None:
+            values.pop(name)
 
 
 def _columns(row: dict[str, Any]) -> tuple[str, ...]:

@@ -28,6 +28,7 @@ class Said:
     speaker: str | None
     text: str
     labels: frozenset[str] = frozenset()  # "decision", "action", "near_miss"
+    restates: frozenset[str] = frozenset()  # kinds of a truth item it says again, unquoted
 
 
 @dataclass
@@ -76,8 +77,23 @@ def _labelled(folder: Path, truth: dict[str, object]) -> LabelledMeeting:
             meeting.unplaced.append(str(quote))
         for n in hits:
             labels[n].add(kind)
+    keywords = [
+        *[(d.get("keywords") or [], "decision") for d in _items(truth, "decisions")],
+        *[(a.get("keywords") or [], "action") for a in _items(truth, "actions")],
+    ]
     meeting.said = [
-        Said(index, sentence.start, speaker, sentence.text, frozenset(labels[n]))
+        Said(
+            index,
+            sentence.start,
+            speaker,
+            sentence.text,
+            frozenset(labels[n]),
+            frozenset(
+                kind
+                for groups, kind in keywords
+                if kind not in labels[n] and groups and _says(sentence.text, groups)
+            ),
+        )
         for n, (index, speaker, sentence) in enumerate(said)
     ]
     return meeting
@@ -87,6 +103,13 @@ def _items(truth: dict[str, object], key: str) -> list[dict[str, str]]:
     found = truth.get(key) or []
     assert isinstance(found, list)
     return found
+
+
+def _says(text: str, groups: list[list[str]]) -> bool:
+    """Whether a sentence holds a word of every keyword group of an item (the sets' rule for
+    an extracted item matching a truth item): it says that item again."""
+    lower = text.lower()
+    return all(any(word in lower for word in group) for group in groups)
 
 
 def _overlaps(sentence: str, quote: str) -> bool:
@@ -109,13 +132,14 @@ def unseen(benchdata: Path) -> frozenset[str]:
 
 
 def training_sets(benchdata: Path, dev: Path) -> list[Path]:
-    """The labelled sets a model may learn from: the dev set and every held-out set in
-    benchdata/ that is not kept unseen."""
+    """The labelled sets a model may learn from: the dev set and every complete held-out
+    set in benchdata/ (truth, people and questions written) that is not kept unseen."""
     hidden = unseen(benchdata)
     found = [dev] if (dev / "truth.jsonl").is_file() else []
     found += sorted(
         folder
         for folder in benchdata.iterdir()
-        if (folder / "truth.jsonl").is_file() and folder.name not in hidden
+        if all((folder / f).is_file() for f in ("truth.jsonl", "people.jsonl", "questions.jsonl"))
+        and folder.name not in hidden
     )
     return found

@@ -96,7 +96,14 @@ def build_services(settings: Settings, db_path: Path | str) -> Services:
         timeout_s=settings.embed_timeout_s,
     )
     if provider.name == "offline":  # the offline extractor reads the whole text, no slicing
-        capture = CaptureService(store, options, after_commit=embed.embed_capture)
+        from memo_tui.core.capture.offline import OfflineExtractor
+
+        capture = CaptureService(
+            store,
+            options,
+            extractor=OfflineExtractor(embed.embedder),
+            after_commit=embed.embed_capture,
+        )
     else:
         from memo_tui.core.capture.llm_extractor import LLMExtractor
         from memo_tui.core.history.proposer import ModelProposer

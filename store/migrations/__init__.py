@@ -34,6 +34,7 @@ from store.migrations import (
     v16_asked_by,
     v17_drafts_brought_in_line,
     v18_settled_by,
+    v19_confidence,
 )
 
 Step = Callable[[Connection], None]
@@ -57,6 +58,7 @@ MIGRATIONS: list[tuple[str, Step]] = [
     (v16_asked_by.NAME, v16_asked_by.upgrade),
     (v17_drafts_brought_in_line.NAME, v17_drafts_brought_in_line.upgrade),
     (v18_settled_by.NAME, v18_settled_by.upgrade),
+    (v19_confidence.NAME, v19_confidence.upgrade),
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -49,6 +49,9 @@ class NewDecision:
     status: str = "current"  # or "superseded": a later decision of the meeting replaced it
     superseded_by: int | None = None  # which one: its number among the capture's decisions
     subject: str = ""  # what it is about: key words of it and of what led to it
+    confidence: float | None = None  # the extractor's probability that it is one
+    state: str = "asserted"  # "proposed": waits for the user's word; "rejected": they said no
+    model_version: str | None = None  # the judge that gave `confidence`
 
 
 @dataclass(frozen=True)
@@ -64,6 +67,9 @@ class NewActionItem:
     person: PersonRef | None = None  # the owner, once resolved
     pending: bool = False  # assignee_raw is ambiguous: waiting for the user to say who
     asked_by: str | None = None  # who asked for it, as said, when not its owner
+    confidence: float | None = None  # the extractor's probability that it is one
+    state: str = "asserted"  # "proposed": waits for the user's word; "rejected": they said no
+    model_version: str | None = None  # the judge that gave `confidence`
 
 
 @dataclass(frozen=True)
@@ -180,6 +186,10 @@ class DecisionRecord:
     status: str = "current"  # "superseded" (kept as history) or "retracted"
     superseded_by: int | None = None  # the decision that replaced it
     subject: str = ""  # key words of what it is about
+    confidence: float | None = None  # the extractor's probability that it is one
+    state: str = "asserted"  # "proposed": waits for the user's word; "rejected": they said no
+    model_version: str | None = None
+    reviewed_by: str | None = None  # who accepted, edited or rejected it
 
     @property
     def fact_key(self) -> int:
@@ -211,6 +221,10 @@ class ActionItemRecord:
     pending: bool = False
     person_name: str | None = None  # the person `assignee_raw` was settled as
     asked_by: str | None = None  # who asked for it, as said, when not its owner
+    confidence: float | None = None  # the extractor's probability that it is one
+    state: str = "asserted"  # "proposed": waits for the user's word; "rejected": they said no
+    model_version: str | None = None
+    reviewed_by: str | None = None  # who accepted, edited or rejected it
 
     @property
     def fact_key(self) -> int:

@@ -55,6 +55,10 @@ class Decision(ProvenanceColumns, table=True):
     superseded_by: int | None = None
     subject: str | None = None  # unset: the column's default, "" (schema 15 on)
     settled_by: str | None = None  # who said who `decided_by` is (schema 18 on)
+    confidence: float | None = None  # the extractor's probability that it is one (schema 19 on)
+    state: str | None = None  # unset: the column's default, "asserted" (schema 19 on)
+    model_version: str | None = None  # the judge that gave `confidence`
+    reviewed_by: str | None = None  # who accepted, edited or rejected it
 
 
 class ActionItem(ProvenanceColumns, table=True):
@@ -74,6 +78,10 @@ class ActionItem(ProvenanceColumns, table=True):
     verified: int = 1
     asked_by: str | None = None
     settled_by: str | None = None  # who said who `assignee_raw` is (schema 18 on)
+    confidence: float | None = None  # the extractor's probability that it is one (schema 19 on)
+    state: str | None = None  # unset: the column's default, "asserted" (schema 19 on)
+    model_version: str | None = None  # the judge that gave `confidence`
+    reviewed_by: str | None = None  # who accepted, edited or rejected it
 
 
 class Excerpt(ProvenanceColumns, table=True):

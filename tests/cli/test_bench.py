@@ -140,9 +140,17 @@ def test_bench_extract_scores_a_labelled_set_by_its_keywords(memo, tmp_path: Pat
     assert figures["reasons"] == {"right": 1, "wrong": 0, "invented": 0, "missed": 0}
     missed = sorted(m for f in figures["files"] for m in f["missed"])
     assert missed == ["a2 Write the runbook.", "d2 Keep the cache."]
+    # Asserted items alone, beside asserted + proposed, and confidence against what was right.
+    asserted = figures["asserted_decisions"]["ours"] + figures["asserted_actions"]["ours"]
+    assert asserted <= decisions["ours"] + actions["ours"]
+    assert figures["asserted_decisions"]["human"] == 2
+    bins = figures["reliability"]
+    assert sum(b["items"] for b in bins) == decisions["ours"] + actions["ours"]
+    assert all(b["low"] <= b["predicted"] < b["high"] and 0 <= b["observed"] <= 1 for b in bins)
     plain = memo("bench", "extract", "--data", str(data), "--detail")
     assert "owners right 100%" in plain.stdout and "chars/s" in plain.stdout
     assert "missed" in plain.stdout
+    assert "asserted only: decisions P" in plain.stdout and "reliability" in plain.stdout
 
 
 def test_a_bench_given_the_wrong_folder_says_what_it_needs(memo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -399,7 +399,7 @@ def test_migration_from_schema_4_keeps_runs_and_makes_them_resumable(tmp_path: P
         )
 
     with Store(path) as store:
-        assert store.stats().schema_version == SCHEMA_VERSION == 18
+        assert store.stats().schema_version == SCHEMA_VERSION == 19
         old = store.runs.get(1)
         assert old is not None and (old.spec_json, old.status, old.steps) == ("{}", "running", 1)
         assert store.runs.steps(1)[0].message_json is None
@@ -460,8 +460,9 @@ def test_a_store_from_before_gets_its_rollups_filled(tmp_path: Path) -> None:
             conn.exec_driver_sql("DROP TRIGGER people_name_au")  # (version 12)
             conn.exec_driver_sql("DROP TABLE person_merges")  # (version 13)
             conn.exec_driver_sql("ALTER TABLE action_items DROP COLUMN asked_by")  # (version 16)
-            for table in ("decisions", "action_items"):  # (version 18)
-                conn.exec_driver_sql(f"ALTER TABLE {table} DROP COLUMN settled_by")
+            for table in ("decisions", "action_items"):  # (versions 18 and 19)
+                for column in ("settled_by", "confidence", "state", "model_version", "reviewed_by"):
+                    conn.exec_driver_sql(f"ALTER TABLE {table} DROP COLUMN {column}")
             conn.exec_driver_sql("DROP TABLE changes")  # (version 15, with its triggers)
             for trigger in ("decisions_decision_ai", "decisions_decision_au"):
                 conn.exec_driver_sql(f"DROP TRIGGER {trigger}")  # they read the subject

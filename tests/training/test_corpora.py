@@ -126,3 +126,20 @@ def test_a_labelled_sets_quotes_label_the_sentences_memo_reads() -> None:
     kinds = {kind for s in labelled for kind in s.labels}
     assert kinds == {"decision", "action", "near_miss"}
     assert all(s.text in m.transcript.turns[s.turn].text for m in read for s in m.said)
+
+
+def test_the_thresholds_assert_only_where_held_out_precision_holds() -> None:
+    import numpy as np
+
+    from training.extraction import thresholds
+
+    rng = np.random.default_rng(0)
+    p = rng.random(400)
+    y = (rng.random(400) < p).astype(int)  # calibrated: right as often as it says
+    assert_at, propose_at = thresholds(p, y)
+    above = p >= assert_at
+    assert y[above].mean() >= 0.95 and above.sum() >= 20
+    assert y[p >= propose_at].sum() >= 0.92 * y.sum()
+    assert propose_at <= assert_at
+    never = thresholds(np.full(50, 0.5), np.zeros(50, dtype=int))
+    assert never[0] > 1  # no cut is right often enough: nothing is asserted

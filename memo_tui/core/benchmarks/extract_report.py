@@ -57,10 +57,31 @@ def format_set_report(bench: SetBench, detail: bool = False) -> str:
         f"reversed decisions kept as current {bench.count('reversed_current')}, near-misses "
         f"extracted {bench.count('near_misses')}, injected lines extracted "
         f"{bench.count('injected')}",
+        *_judged_report(bench),
         f"extractor throughput {bench.as_dict()['extractor_chars_per_second']:,} chars/s "
         f"(extraction alone; {bench.seconds:.1f} s in all)",
     ]
     return "\n".join(rows + _links_report(bench, detail))
+
+
+def _judged_report(bench: SetBench) -> list[str]:
+    """Asserted items alone (the figures above count asserted and proposed), and how the
+    confidence given compares with how often items were right."""
+    bins = bench.reliability()
+    if not bins:
+        return []
+    d, a = bench.total("asserted_decisions"), bench.total("asserted_actions")
+    rows = [
+        f"asserted only: decisions P {d.precision:.3f} ({d.ours_matched}/{d.ours}) "
+        f"R {d.recall:.3f}; actions P {a.precision:.3f} ({a.ours_matched}/{a.ours}) "
+        f"R {a.recall:.3f}",
+        "reliability (confidence given: items, mean given, share right):",
+    ]
+    rows += [
+        f"  {b.low:.1f}-{b.high:.1f}  {b.items:>4}  {b.predicted:.2f}  {b.observed:.2f}"
+        for b in bins
+    ]
+    return rows
 
 
 def _links_report(bench: SetBench, detail: bool) -> list[str]:

@@ -26,6 +26,19 @@ from memo_tui.core.capture.untrusted import addresses_a_model
 from store import ActionItemRecord, DecisionRecord, Store
 
 NEAR = 90  # rapidfuzz partial ratio at which a quote says a near-miss line
+SCORES = ("decisions", "final", "actions", "asserted_decisions", "asserted_actions")
+BINS = (0.0, 0.1, 0.3, 0.5, 0.7, 0.9, 1.0001)
+
+
+@dataclass(frozen=True)
+class Bin:
+    """Items whose confidence lies in [low, high): how many, how sure, how many right."""
+
+    low: float
+    high: float
+    items: int
+    predicted: float
+    observed: float
 
 
 @dataclass
@@ -36,6 +49,9 @@ class SetFile:
     decisions: Score = field(default_factory=Score)
     final: Score = field(default_factory=Score)
     actions: Score = field(default_factory=Score)
+    asserted_decisions: Score = field(default_factory=Score)  # asserted items alone
+    asserted_actions: Score = field(default_factory=Score)
+    judged: list[tuple[float, bool]] = field(default_factory=list)  # (confidence, right)
     owners_right: int = 0
     dues_right: int = 0
     reasons: dict[str, int] = field(default_factory=dict)  # right, wrong, invented, missed
@@ -65,6 +81,17 @@ class SetBench:
         scores = [getattr(f, key) for f in self.files]
         return Score(*(sum(getattr(s, part) for s in scores) for part in vars(Score())))
 
+    def reliability(self) -> list[Bin]:
+        """Items by the confidence they were given, against how many were right."""
+        judged = [j for f in self.files for j in f.judged]
+        rows = []
+        for low, high in zip(BINS, BINS[1:], strict=False):
+            inside = [right for p, right in judged if low <= p < high]
+            if inside:
+                mean = sum(p for p, _ in judged if low <= p < high) / len(inside)
+                rows.append(Bin(low, min(high, 1.0), len(inside), mean, sum(inside) / len(inside)))
+        return rows
+
     def reasons(self) -> dict[str, int]:
         kinds = ("right", "wrong", "invented", "missed")
         return {k: sum(f.reasons.get(k, 0) for f in self.files) for k in kinds}
@@ -83,7 +110,8 @@ class SetBench:
             else 0,
             "seconds": round(self.seconds, 3),
             "matching": "keyword groups, one-to-one, decisions against decisions",
-            **{key: self.total(key).as_dict() for key in ("decisions", "final", "actions")},
+            **{key: self.total(key).as_dict() for key in SCORES},
+            "reliability": [vars(row) for row in self.reliability()],
             "owners_right": self.count("owners_right"),
             "dues_right": self.count("dues_right"),
             "reasons": self.reasons(),
@@ -94,7 +122,7 @@ class SetBench:
             "files": [
                 {
                     "file": f.file,
-                    **{k: getattr(f, k).as_dict() for k in ("decisions", "final", "actions")},
+                    **{k: getattr(f, k).as_dict() for k in SCORES},
                     "owners_right": f.owners_right,
                     "dues_right": f.dues_right,
                     "reversed_kept_as_current": f.reversed_current,
@@ -280,16 +308,27 @@ def _score_file(
         if kind:
             found.reasons[kind] = found.reasons.get(kind, 0) + 1
     matched = {id(o) for o, _ in [*pairs_d, *pairs_a]}
+    _tally_asserted(found.asserted_decisions, decisions, truth_d, false_lines)
+    _tally_asserted(found.asserted_actions, actions, truth_a, false_lines)
+    found.judged = [(i.confidence, id(i) in matched) for i in every if i.confidence is not None]
     hit = {w["id"] for _, w in [*pairs_d, *pairs_a]}
     found.misses = [
         f"{w['id']} {w['text'][:80]}" for w in [*truth_d, *truth_a] if w["id"] not in hit
     ]
-    kept: list[DecisionRecord | ActionItemRecord] = [*kept_d, *kept_a]
     found.false = [
         f"{'D' if isinstance(i, DecisionRecord) else 'A'} {i.description[:90]}"
-        for i in kept
-        if id(i) not in matched
+        for i in every
+        if false_lines[id(i)] is None and id(i) not in matched
     ]
+
+
+def _tally_asserted(
+    score: Score, ours: list[Any], truth: list[dict[str, Any]], false_lines: dict[int, str | None]
+) -> None:
+    """Asserted items alone, matched as all items are."""
+    asserted = [i for i in ours if i.state == "asserted"]
+    kept = [i for i in asserted if false_lines[id(i)] is None]
+    _tally(score, asserted, truth, labelled.match(kept, truth))
 
 
 def _tally(score: Score, ours: list[Any], truth: list[dict[str, Any]], pairs: list[Any]) -> None:

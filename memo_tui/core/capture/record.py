@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from memo_tui.core.capture.evidence import SpeechEvidence, Verdict
 from memo_tui.core.capture.excerpts import excerpts
@@ -16,7 +16,7 @@ from memo_tui.core.capture.untrusted import not_the_meetings
 from store import NewActionItem, NewCapture, NewDecision, Provenance, utc_now
 
 if TYPE_CHECKING:
-    from memo_tui.core.llm.schemas import ExtractedDecision, Extraction
+    from memo_tui.core.llm.schemas import ExtractedActionItem, ExtractedDecision, Extraction
 
 
 class Outcome(Protocol):
@@ -107,6 +107,7 @@ def _decisions(
                 status="current" if later is None else "superseded",
                 superseded_by=later,
                 subject=decision_subject(transcript.turns, start, own, speakers),
+                **_judged(d, extraction, start is not None),
             )
         )
     return decisions
@@ -133,9 +134,25 @@ def _actions(
                 verified=start is not None,
                 status=a.status,
                 asked_by=asked_by(transcript.turns, start, a.assignee),
+                **_judged(a, extraction, start is not None),
             )
         )
     return actions
+
+
+def _judged(
+    item: ExtractedDecision | ExtractedActionItem, extraction: Extraction, verified: bool
+) -> dict[str, Any]:
+    """How sure the extractor was of an item, and so its state: an item with no verified
+    quote is never asserted on a judge's word (nobody can check it)."""
+    state = item.state or "asserted"
+    if state == "asserted" and item.confidence is not None and not verified:
+        state = "proposed"
+    return {
+        "confidence": item.confidence,
+        "state": state,
+        "model_version": extraction.model_version if item.confidence is not None else None,
+    }
 
 
 def _the_meetings_own(
@@ -241,4 +258,6 @@ def _meta(
         meta["skipped"] = transcript.skipped
     if unverified:
         meta["unverified"] = unverified
+    if extraction.model_version:
+        meta["judge"] = {"model_version": extraction.model_version, "note": extraction.judge_note}
     return meta

@@ -29,6 +29,7 @@ class CaptureResult:
     skipped: dict[str, int] = field(default_factory=dict)  # what was left out, by reason
     channel_of: int | None = None  # a chat log: the meeting capture it belongs to
     changes: list[ChangeRecord] = field(default_factory=list)  # earlier items it changed
+    judge: dict[str, str | None] | None = None  # the judge that rated its items, and its note
 
     @property
     def ok(self) -> bool:

@@ -16,6 +16,7 @@ from memo_tui.core.capture.errors import CaptureRejected
 from memo_tui.core.capture.files import iter_sources, read_file
 from memo_tui.core.capture.mail import prepared_thread, thread_source
 from memo_tui.core.capture.offline import NAME as OFFLINE_NAME
+from memo_tui.core.capture.offline import OfflineExtractor
 from memo_tui.core.capture.offline import extract as offline_extract
 from memo_tui.core.capture.record import Outcome, build_capture
 from memo_tui.core.capture.result import CaptureResult
@@ -179,6 +180,7 @@ class CaptureService:
         paired = self._pairing(source_path, transcript, replace_id)
         outcome = self._write(label, new, replace_id, paired)
         outcome.chunks = int(getattr(result, "chunks", 0))
+        outcome.judge = new.meta.get("judge")
         outcome.skipped = transcript.skipped
         if outcome.status in ("captured", "replaced"):
             self._committed(outcome)
@@ -261,7 +263,8 @@ class CaptureService:
         """What `capture_thread` takes as `prepared`, as a function of (transcript, source
         path) that may run in another process: only the offline rules are a pure function
         of the transcript (a model's extractor logs its calls in this store)."""
-        return self._preparer() if self.extractor is offline_extract else None
+        offline = self.extractor is offline_extract or isinstance(self.extractor, OfflineExtractor)
+        return self._preparer() if offline else None
 
     def _preparer(self) -> Callable[[tuple[Transcript, str]], NewCapture]:
         return partial(

@@ -40,6 +40,13 @@ class FastEmbedder:
         self._dim: int | None = None
         self._lock = threading.Lock()
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled (to another process) as what it loads, not the loaded model or its lock."""
+        return {**self.__dict__, "_model": None, "_lock": None}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state, _lock=threading.Lock())
+
     def _load(self) -> Any:
         with self._lock:
             if self._model is None:

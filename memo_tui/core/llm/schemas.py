@@ -6,6 +6,12 @@ import datetime as dt
 from typing import Literal
 
 from pydantic import BaseModel, Field
+from pydantic.json_schema import SkipJsonSchema
+
+# How sure the extractor is of an item, and what that makes it: "asserted" (a fact),
+# "proposed" (waits for the user's word) or "rejected" (the user said no). Set by memo, never
+# asked of a model: left out of the schema a model fills.
+State = Literal["asserted", "proposed", "rejected"]
 
 
 class ExtractedDecision(BaseModel):
@@ -24,6 +30,8 @@ class ExtractedDecision(BaseModel):
         description="For a superseded decision: the number (1 = first in this list) of the "
         "decision that replaced it.",
     )
+    confidence: SkipJsonSchema[float | None] = None
+    state: SkipJsonSchema[State | None] = None
 
 
 class ExtractedActionItem(BaseModel):
@@ -37,6 +45,8 @@ class ExtractedActionItem(BaseModel):
         description="done when ticked off or already done; dropped when turned down.",
     )
     evidence_quote: str = Field(description="Words copied verbatim from the transcript.")
+    confidence: SkipJsonSchema[float | None] = None
+    state: SkipJsonSchema[State | None] = None
 
 
 class ExtractionMeta(BaseModel):
@@ -52,3 +62,5 @@ class Extraction(BaseModel):
     meta: ExtractionMeta = Field(default_factory=ExtractionMeta)
     decisions: list[ExtractedDecision] = Field(default_factory=list)
     action_items: list[ExtractedActionItem] = Field(default_factory=list)
+    model_version: SkipJsonSchema[str | None] = None  # the judge that gave the confidences
+    judge_note: SkipJsonSchema[str | None] = None  # what the judge lacked, when it did

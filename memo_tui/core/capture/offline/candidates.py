@@ -6,14 +6,17 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from dataclasses import dataclass
 
 from memo_tui.core.capture.offline import call_values as cv
 from memo_tui.core.capture.offline import cues, notes, reversals
 from memo_tui.core.capture.offline.decision_details import SHORT_CALL
 from memo_tui.core.capture.offline.items import DONE, Item, personal, says_what
+from memo_tui.core.capture.offline.judge import Said, Verdict
 from memo_tui.core.capture.offline.sentence_scores import (
     ACTION_THRESHOLD,
     DECISION_THRESHOLD,
+    Around,
     around_sentence,
     score_sentence,
 )
@@ -25,18 +28,28 @@ from memo_tui.core.capture.untrusted import not_the_meetings, read_out
 MAX_SENTENCE = 1_500
 
 
-def spoken_items(transcript: Transcript) -> list[Item]:
-    """Every sentence said in the meeting that scores as a decision or a task."""
+@dataclass(frozen=True)
+class Heard:
+    """A sentence of the meeting with what the rules need around it to make it an item."""
+
+    said: Said
+    number: int  # its place in its turn
+    turn_said: tuple[str, ...]  # the turn's sentences
+    around: Around
+
+
+def heard(transcript: Transcript) -> list[Heard]:
+    """Every sentence the meeting itself said (not a note-taker's, not read out, not a wall
+    of text), scored by the rules, in order."""
     turns = transcript.turns
     # Any date will do for noticing that a due date was said; resolving it needs the real one.
     meeting = transcript.occurred_at or dt.date(2000, 1, 3)
-    items: list[Item] = []
+    found: list[Heard] = []
     for index, turn in enumerate(turns):
         if not_the_meetings(transcript, index):
             continue
         spoken = sentences(turn.text)
-        said = [s.text for s in spoken]
-        changed = _changed_call(items, turns, index)
+        said = tuple(s.text for s in spoken)
         calls = [n for n, text in enumerate(said) if cues.CALL_PREAMBLE.search(text)]
         proposal = next((n for n, text in enumerate(said) if cues.PROPOSAL.match(text)), None)
         answers = index > 0 and turns[index - 1].text.rstrip().endswith("?")
@@ -45,45 +58,100 @@ def spoken_items(transcript: Transcript) -> list[Item]:
                 continue  # a run-on wall of text is not a statement we can quote
             if read_out(said[number - 1] if number else "", sentence.text):
                 continue  # "it says: Decision: …": someone else's words, read out
-            around = around_sentence(said, number, calls, answers, proposal)
+            around = around_sentence(list(said), number, calls, answers, proposal)
             decision, action = score_sentence(sentence.text, turns, index, meeting, around)
-            if changed is not None and _names_another_value(sentence.text, changed):
-                decision, changed = max(decision, DECISION_THRESHOLD), None
-            position = (index, sentence.start)
-            if number and cues.ALREADY_DONE.match(said[number - 1]) and says_what(sentence.text):
-                done = Item("action", position, index, sentence.text, done=True)
-                done.assignee = turn.speaker
-                items.append(done)  # "Already did. I sent the summary to her on Monday."
-            elif (
-                action >= ACTION_THRESHOLD
-                and (action >= decision or personal(sentence.text))
-                and not (
-                    decision >= DECISION_THRESHOLD and cues.CALL_IN_SENTENCE.search(sentence.text)
-                )
-            ):
-                reply = next(
-                    (t for t in turns[index + 1 : index + 3] if t.speaker != turn.speaker), None
-                )
-                item = Item("action", position, index, sentence.text)
-                item.dropped = (
-                    reply is not None
-                    and sentence.text.rstrip().endswith("?")
-                    and cues.turned_down(reply.text)
-                )
-                items.append(item)
-            elif decision >= DECISION_THRESHOLD and not reversals.denied(
-                sentence.text, index, turns
-            ):
-                quote = sentence.text
-                if around.after is not None and cues.CONFIRMS.match(around.after):
-                    # "Tuesdays at ten. Done.": the mark belongs in the quote, which it makes
-                    # the meeting's own (someone else said "Tuesdays at ten" first).
-                    quote = turn.text[
-                        sentence.start : turn.text.find(around.after, sentence.start)
-                        + len(around.after)
-                    ]
-                items.append(Item("decision", position, index, quote))
+            one = Said(
+                index,
+                sentence.start,
+                sentence.text,
+                turn.speaker,
+                decision,
+                action,
+                first=number == 0,
+                last=number == len(spoken) - 1,
+                position=index / max(len(turns), 1),
+            )
+            found.append(Heard(one, number, said, around))
+    return found
+
+
+def spoken_items(transcript: Transcript, verdicts: Verdicts | None = None) -> list[Item]:
+    """Every sentence said in the meeting that scores as a decision or a task: by the judge's
+    probabilities when given (`verdicts`, one per sentence of `heard`), else by the rules'
+    thresholds."""
+    turns = transcript.turns
+    items: list[Item] = []
+    changed: set[str] | None = None
+    last_turn = -1
+    sentences_heard = heard(transcript) if verdicts is None else verdicts.heard
+    for n, one in enumerate(sentences_heard):
+        index, text, said, number = one.said.turn, one.said.text, one.turn_said, one.number
+        if index != last_turn:
+            changed, last_turn = _changed_call(items, turns, index), index
+        decision, action = one.said.decision, one.said.action
+        if verdicts is not None:
+            decision, action = verdicts.votes(n)
+        if changed is not None and _names_another_value(text, changed):
+            decision, changed = max(decision, DECISION_THRESHOLD), None
+        position = (index, one.said.start)
+        chance = verdicts.chances[n] if verdicts is not None else None
+        if number and cues.ALREADY_DONE.match(said[number - 1]) and says_what(text):
+            done = Item("action", position, index, text, done=True)
+            done.assignee = turns[index].speaker
+            done.confidence = chance.action if chance else None
+            items.append(done)  # "Already did. I sent the summary to her on Monday."
+        elif (
+            action >= ACTION_THRESHOLD
+            and (action >= decision or personal(text))
+            and not (decision >= DECISION_THRESHOLD and cues.CALL_IN_SENTENCE.search(text))
+        ):
+            reply = next(
+                (t for t in turns[index + 1 : index + 3] if t.speaker != turns[index].speaker),
+                None,
+            )
+            item = Item("action", position, index, text)
+            item.dropped = (
+                reply is not None and text.rstrip().endswith("?") and cues.turned_down(reply.text)
+            )
+            item.confidence = chance.action if chance else None
+            items.append(item)
+        elif decision >= DECISION_THRESHOLD and not reversals.denied(text, index, turns):
+            quote = text
+            after = one.around.after
+            if after is not None and cues.CONFIRMS.match(after):
+                # "Tuesdays at ten. Done.": the mark belongs in the quote, which it makes
+                # the meeting's own (someone else said "Tuesdays at ten" first).
+                turn_text = turns[index].text
+                start = one.said.start
+                quote = turn_text[start : turn_text.find(after, start) + len(after)]
+            item = Item("decision", position, index, quote)
+            item.confidence = chance.decision if chance else None
+            items.append(item)
     return items
+
+
+@dataclass(frozen=True)
+class Verdicts:
+    """The judge's probabilities for the sentences heard. With `decides`, they are the votes:
+    a probability at or above the kind's `propose_at` counts as reaching the rules'
+    threshold. Without, the rules' own scores choose the items and the judge only says how
+    sure it is of each."""
+
+    heard: list[Heard]
+    chances: list[Verdict]
+    decision_at: float
+    action_at: float
+    decides: bool = False
+
+    def votes(self, n: int) -> tuple[int, int]:
+        if not self.decides:
+            return self.heard[n].said.decision, self.heard[n].said.action
+        chance = self.chances[n]
+        decision = DECISION_THRESHOLD if chance.decision >= self.decision_at else 0
+        action = ACTION_THRESHOLD if chance.action >= self.action_at else 0
+        if decision and action:  # both: the likelier kind
+            return (decision, 0) if chance.decision > chance.action else (0, action)
+        return decision, action
 
 
 _ANOTHER = re.compile(

@@ -13,22 +13,71 @@ it, when it is due), then `merging` (restatements, `superseding`, `task_owners`,
 from __future__ import annotations
 
 from memo_tui.core.capture.offline.action_details import describe_action
-from memo_tui.core.capture.offline.candidates import note_items, spoken_items
+from memo_tui.core.capture.offline.candidates import Verdicts, heard, note_items, spoken_items
 from memo_tui.core.capture.offline.decision_details import describe_decision
 from memo_tui.core.capture.offline.items import Item
+from memo_tui.core.capture.offline.judge import KINDS, Embed, Judge, shipped
 from memo_tui.core.capture.offline.merging import merge
 from memo_tui.core.capture.offline.summary import summarize
 from memo_tui.core.capture.offline.text import word_count
 from memo_tui.core.capture.sources import Transcript
-from memo_tui.core.llm.schemas import ExtractedActionItem, ExtractedDecision, Extraction
+from memo_tui.core.llm.schemas import (
+    ExtractedActionItem,
+    ExtractedDecision,
+    Extraction,
+    State,
+)
 
 
-def extract(transcript: Transcript) -> Extraction:
-    """The structured record of a meeting, from rules alone."""
-    turns = transcript.turns
+def extract(
+    transcript: Transcript,
+    embed: Embed | None = None,
+    judge: Judge | None = None,
+    decides: bool = False,
+) -> Extraction:
+    """The structured record of a meeting: the rules find and word the items, the learned
+    judge (`judge`, the shipped one by default) says how sure it is of each, with the
+    sentences' embeddings when `embed` is given; an item it is sure enough of is asserted,
+    any other proposed. With `decides`, the judge also chooses which sentences are items
+    (any at or above its `propose_at`). (`by_rules` is the rules alone.)"""
+    judge = judge or shipped()
+    noted, used = note_items(transcript)
+    said = [h for h in heard(transcript) if h.said.turn not in used]
+    chances = judge.judge([h.said for h in said], embed)
+    embedded = embed is not None
+    cuts = {kind: judge.thresholds(kind, embedded) for kind in KINDS}
+    verdicts = Verdicts(
+        said, chances, cuts["decision"].propose_at, cuts["action"].propose_at, decides
+    )
+    for item in noted:
+        item.confidence = judge.notes_confidence(item.kind)
+    items = noted + spoken_items(transcript, verdicts)
+    extraction = _record(transcript, items)
+    sure = cuts["decision"].assert_at
+    for decision in extraction.decisions:
+        decision.state = _state(decision.confidence, sure)
+    sure = cuts["action"].assert_at
+    for action in extraction.action_items:
+        action.state = _state(action.confidence, sure)
+    extraction.model_version = f"{judge.version}/{judge.variant(embedded)}"
+    return extraction
+
+
+def _state(confidence: float | None, sure: float) -> State | None:
+    if confidence is None:
+        return None
+    return "asserted" if confidence >= sure else "proposed"
+
+
+def by_rules(transcript: Transcript) -> Extraction:
+    """The structured record of a meeting from the rules alone (their own thresholds)."""
     noted, used = note_items(transcript)
     spoken = [i for i in spoken_items(transcript) if i.turn_index not in used]
-    items = noted + spoken
+    return _record(transcript, noted + spoken)
+
+
+def _record(transcript: Transcript, items: list[Item]) -> Extraction:
+    turns = transcript.turns
     for item in items:
         if item.kind == "decision":
             describe_decision(item, turns)
@@ -45,6 +94,7 @@ def extract(transcript: Transcript) -> Extraction:
             evidence_quote=i.quote,
             status="superseded" if i.superseded_by else "current",
             superseded_by=_last(i, number),
+            confidence=i.confidence,
         )
         for i in said
     ]
@@ -55,6 +105,7 @@ def extract(transcript: Transcript) -> Extraction:
             due_date=i.due,
             status="done" if i.done else "dropped" if i.dropped else "open",
             evidence_quote=i.quote,
+            confidence=i.confidence,
         )
         for i in items
         if i.kind == "action"

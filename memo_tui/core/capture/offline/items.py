@@ -50,6 +50,7 @@ class Item:
     description: str = ""
     superseded_by: Item | None = None  # a later decision of the meeting replaced it
     consumed: list[tuple[int, int]] = field(default_factory=list)  # sentences its quote took in
+    confidence: float | None = None  # the judge's probability that it is one (None: rules)
 
 
 PRONOUN_START = re.compile(r"^\W*(?:I|you|he|she|it|that|this|they|there)\b", re.I)
