@@ -30,6 +30,7 @@ from memo_tui import (
     cli_notes,
     cli_people,
     cli_projects,
+    cli_review,
     cli_serve,
     cli_store,
     render,
@@ -97,6 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli_agents.add_parsers(commands, common)
     cli_email.add_parsers(commands, common)
     cli_history.add_parsers(commands, common)
+    cli_review.add_parser(commands, common)
     cli_notes.add_parsers(commands, common)
 
     cli_mcp.add_parser(commands, stores)  # (no --json: they print nothing for a script)
@@ -345,6 +347,7 @@ _HANDLERS: dict[str, Handler] = {
     **cli_agents.HANDLERS,
     **cli_email.HANDLERS,
     **cli_history.HANDLERS,
+    **cli_review.HANDLERS,
     **cli_notes.HANDLERS,
     **cli_store.HANDLERS,
 }

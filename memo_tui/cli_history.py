@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from memo_tui import render
+from memo_tui import render, render_history
 from memo_tui.cli_args import record_id
 from memo_tui.core.safety import sanitize_line
 
@@ -77,7 +77,7 @@ def _changes(args: argparse.Namespace, services: Services) -> int:
                 f"looked through {done.captures} meetings; {len(done.found)} changes found{filled}"
             )
             for change in done.found:
-                render.print_change(change)
+                render_history.print_change(change)
         return EXIT_OK
     if command in ("accept", "reject", "undo"):
         try:
@@ -88,7 +88,7 @@ def _changes(args: argparse.Namespace, services: Services) -> int:
         if args.json:
             render.emit_json(render.change_json(change))
         else:
-            render.print_change(change)
+            render_history.print_change(change)
         return EXIT_OK
     listed = service.listed(everything=args.all)
     if args.json:
@@ -98,7 +98,7 @@ def _changes(args: argparse.Namespace, services: Services) -> int:
         print("No changes across meetings yet.")
         return EXIT_OK
     for change in listed:
-        render.print_change(change)
+        render_history.print_change(change)
     waiting = sum(c.status == "proposed" for c in listed)
     hint = f"{waiting} proposed: memo changes accept ID | reject ID. " if waiting else ""
     print(f"\n{hint}Undo an applied one: memo changes undo ID.")

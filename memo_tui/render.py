@@ -54,6 +54,7 @@ def decision_json(record: DecisionRecord) -> dict[str, Any]:
         "confidence": record.confidence and round(record.confidence, 3),  # null: no judge
         "state": record.state,  # asserted, proposed (waits for a yes or no) or rejected
         "model_version": record.model_version,
+        "reviewed_by": record.reviewed_by,  # who accepted, edited or rejected it
         "evidence": _evidence(record),
     }
 
@@ -73,6 +74,7 @@ def action_json(record: ActionItemRecord) -> dict[str, Any]:
         "confidence": record.confidence and round(record.confidence, 3),  # null: no judge
         "state": record.state,  # asserted, proposed (waits for a yes or no) or rejected
         "model_version": record.model_version,
+        "reviewed_by": record.reviewed_by,  # who accepted, edited or rejected it
         "evidence": _evidence(record),
     }
 
@@ -123,6 +125,10 @@ def line_range(start: int | None, end: int | None) -> str:
     return "unverified" if start is None else f"L{start}" + (f"-{end}" if end != start else "")
 
 
+# A proposed item's label: memo is not sure of it (memo review settles it).
+UNSURE = " (unconfirmed)"
+
+
 def print_items(decisions: list[DecisionRecord], actions: list[ActionItemRecord]) -> None:
     """Decisions with their why and who, then action items with owner and due date."""
     holds = {d.id: d for d in decisions}
@@ -130,7 +136,8 @@ def print_items(decisions: list[DecisionRecord], actions: list[ActionItemRecord]
         by = f" ({sanitize_line(d.decider)})" if d.decider else ""
         span = line_range(d.line_start, d.line_end)
         label = "decision" if d.current else "replaced"
-        print(f"  {label:<9} {span:<9} {sanitize_line(d.description)}{by}")
+        unsure = UNSURE if d.state == "proposed" else ""
+        print(f"  {label:<9} {span:<9} {sanitize_line(d.description)}{by}{unsure}")
         if d.reasoning and d.current:
             print(f"            {'':<9} why: {sanitize_line(d.reasoning)}")
         later = holds.get(d.superseded_by or 0)
@@ -142,7 +149,8 @@ def print_items(decisions: list[DecisionRecord], actions: list[ActionItemRecord]
         due = f", due {a.due_date}" if a.due_date else ""
         done = {"done": ", done", "dropped": ", turned down"}.get(a.status, "")
         span = line_range(a.line_start, a.line_end)
-        print(f"  action    {span:<9} {sanitize_line(a.description)} -> {owner}{due}{done}")
+        unsure = UNSURE if a.state == "proposed" else ""
+        print(f"  action    {span:<9} {sanitize_line(a.description)} -> {owner}{due}{done}{unsure}")
 
 
 def change_json(change: ChangeRecord) -> dict[str, Any]:
@@ -172,25 +180,6 @@ def change_json(change: ChangeRecord) -> dict[str, Any]:
         "decided_at": change.decided_at,
         "decided_by": change.decided_by,
     }
-
-
-def print_change(change: ChangeRecord) -> None:
-    """A change with both sides: the old decision (or item) and what replaced (or closed) it."""
-    closes = change.kind == "closes"
-    verb = {
-        "applied": "closed" if closes else "replaced",
-        "proposed": "done?" if closes else "may replace?",
-        "rejected": "rejected",
-        "undone": "undone",
-    }[change.status]
-    print(f"[{change.id}] {verb} ({change.strength}: {sanitize_line(change.reason)})")
-    old, new = change.old_text, (change.evidence if closes else change.new_text) or ""
-    print(
-        f"      {change.old_day}  {sanitize_line(old)}  ({sanitize_line(change.old_title or '')})"
-    )
-    print(
-        f"   -> {change.new_day}  {sanitize_line(new)}  ({sanitize_line(change.new_title or '')})"
-    )
 
 
 def print_capture(result: CaptureResult) -> None:

@@ -26,6 +26,7 @@ async def shoot() -> None:
     from memo_tui.ui import dialogs
     from memo_tui.ui.app import MemoApp
     from memo_tui.ui.dialogs.change_review import ChangeReview
+    from memo_tui.ui.dialogs.item_review import ItemReview
 
     with tempfile.TemporaryDirectory() as scratch:
         os.environ.pop("MEMO_EMBED_MODEL_PATH", None)
@@ -118,6 +119,13 @@ async def shoot() -> None:
             await until(on(dialogs.WhoIsIt))
             save("who-is-it")
             await pilot.press("escape", "v")
+            await until(on(ItemReview))
+            save("review-item")
+            for _ in range(500):  # later, each, on to the changes
+                if not isinstance(app.screen, ItemReview):
+                    break
+                await pilot.press("l")
+                await pilot.pause(0.02)
             await until(on(ChangeReview))
             save("review-changes")
             await pilot.press("escape", "c")

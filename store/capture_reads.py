@@ -68,8 +68,8 @@ def _summaries() -> Select[Any]:
         col(c.captured_at),
         col(c.extractor),
         col(c.truncated),
-        count(Decision, col(Decision.status) == "current"),
-        count(ActionItem),
+        count(Decision, col(Decision.status) == "current", col(Decision.state) != "rejected"),
+        count(ActionItem, col(ActionItem.state) != "rejected"),
         col(c.source_kind),
         count(EmailMessage),
         col(c.source_format),
@@ -203,7 +203,8 @@ def _fields(names: str, r: Sequence[Any]) -> dict[str, Any]:
 def _of_captures(fact: FactTable, names: str) -> Select[Any]:
     """A fact table's rows of the captures in parameter `ids`, in the order written."""
     of = among_bound(col(fact.capture_id), "ids")
-    return select(*fact_columns(fact, names)).where(of).order_by(col(fact.id))
+    shown = col(fact.state) != "rejected"  # the user said no: kept, never shown
+    return select(*fact_columns(fact, names)).where(of, shown).order_by(col(fact.id))
 
 
 _DECISIONS_OF = _of_captures(Decision, DECISION_FIELDS)

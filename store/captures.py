@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import Connection, delete, insert, select, update
 from sqlmodel import col
 
-from store import ledger, people
+from store import ledger, people, review
 from store.capture_reads import action_items_for, decisions_for
 from store.expressions import new_id
 from store.records import (
@@ -93,11 +93,13 @@ def write_capture(conn: Connection, new: NewCapture, replace_id: int | None) -> 
 def insert_capture(conn: Connection, new: NewCapture, replace_id: int | None) -> int:
     """The writes of `write_capture`; the capture's id."""
     provenance = _provenance_columns(new.provenance)
+    reviewed: dict[str, list[dict[str, Any]]] = {}  # the user's word on the replaced version
     if replace_id is None:
         # Columns as parameters, not .values(): one compiled statement serves every capture.
         capture_id = new_id(conn.execute(insert(Capture), _capture_columns(new)))
     else:
         capture_id = replace_id
+        reviewed = review.reviewed_of(conn, capture_id)
         for table in (Decision, ActionItem, Excerpt):
             conn.execute(delete(table).where(col(table.capture_id) == capture_id))
         conn.execute(
@@ -110,6 +112,7 @@ def insert_capture(conn: Connection, new: NewCapture, replace_id: int | None) ->
     created = people.apply_names(conn, capture_id, new)
     _insert_decisions(conn, capture_id, new, provenance, created)
     _insert_action_items(conn, capture_id, new, provenance, created)
+    review.carry_over(conn, capture_id, reviewed)
     if new.excerpts:
         conn.execute(
             insert(Excerpt),

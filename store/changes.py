@@ -32,17 +32,21 @@ def _decisions() -> Select[Any]:
         col(CaptureProject.capture_id) == col(Capture.id)
     )
     d = Decision
-    return select(
-        col(d.id),
-        col(d.capture_id),
-        capture_day(),
-        col(Capture.captured_at),
-        col(d.description),
-        func.coalesce(col(d.evidence_quote), ""),
-        col(d.subject),
-        col(d.status),
-        projects.scalar_subquery(),
-    ).join(Capture, col(Capture.id) == col(d.capture_id))
+    return (
+        select(
+            col(d.id),
+            col(d.capture_id),
+            capture_day(),
+            col(Capture.captured_at),
+            col(d.description),
+            func.coalesce(col(d.evidence_quote), ""),
+            col(d.subject),
+            col(d.status),
+            projects.scalar_subquery(),
+        )
+        .join(Capture, col(Capture.id) == col(d.capture_id))
+        .where(col(d.state) != "rejected")
+    )
 
 
 def _history(row: Sequence[Any]) -> HistoryDecision:
@@ -239,7 +243,11 @@ def open_items_before(conn: Connection, capture_id: int) -> list[OpenItem]:
             func.coalesce(owner, col(a.assignee_raw)),
         )
         .join(Capture, col(Capture.id) == col(a.capture_id))
-        .where(col(a.status) == "open", _held_before(capture_id, str(day or "")))
+        .where(
+            col(a.status) == "open",
+            col(a.state) != "rejected",
+            _held_before(capture_id, str(day or "")),
+        )
         .order_by(col(a.id))
     )
     return [OpenItem(*r) for r in conn.execute(query)]

@@ -149,7 +149,7 @@ def fact_people(conn: Connection, found: Sequence[FactRecord]) -> dict[int, Fact
             f"SELECT id, coalesce({name}, decided_by), person_id, pending, status, superseded_by, "
             f"{_DAY.format(d='decisions')}, "
             f"(SELECT {_DAY.format(d='later')} FROM decisions AS later WHERE later.id = "
-            "decisions.superseded_by AND decisions.status = 'superseded') "
+            "decisions.superseded_by AND decisions.status = 'superseded'), confidence, state "
             f"FROM decisions WHERE {among_sql(conn, 'id', 'ids')}"
         ),
         {"ids": listed(conn, ids["decision"])},
@@ -163,10 +163,13 @@ def fact_people(conn: Connection, found: Sequence[FactRecord]) -> dict[int, Fact
             superseded_by=row[5],
             valid_from=row[6],
             valid_to=row[7],
+            confidence=_rounded(row[8]),
+            state=row[9],
         )
     for row in conn.execute(
         text(
-            f"SELECT id, coalesce({name}, assignee_raw), person_id, pending, due_date, status "
+            f"SELECT id, coalesce({name}, assignee_raw), person_id, pending, due_date, status, "
+            "confidence, state "
             f"FROM action_items WHERE {among_sql(conn, 'id', 'ids')}"
         ),
         {"ids": listed(conn, ids["action_item"])},
@@ -178,5 +181,11 @@ def fact_people(conn: Connection, found: Sequence[FactRecord]) -> dict[int, Fact
             pending=bool(row[3]),
             due_date=row[4],
             status=row[5],
+            confidence=_rounded(row[6]),
+            state=row[7],
         )
     return people
+
+
+def _rounded(confidence: float | None) -> float | None:
+    return None if confidence is None else round(float(confidence), 3)

@@ -218,8 +218,9 @@ SELECT p.id AS id, p.name AS name,
     (SELECT json_group_array(alias) FROM (SELECT alias FROM entity_aliases
      WHERE entity_type = 'person' AND entity_id = p.id ORDER BY alias)) AS aliases,
     (SELECT count(*) FROM action_items a WHERE a.person_id = p.id
-     AND a.status = 'open') AS open_action_items,
-    (SELECT count(*) FROM decisions d WHERE d.person_id = p.id) AS decisions,
+     AND a.status = 'open' AND a.state != 'rejected') AS open_action_items,
+    (SELECT count(*) FROM decisions d WHERE d.person_id = p.id
+     AND d.state != 'rejected') AS decisions,
     (SELECT count(*) FROM capture_people cp WHERE cp.person_id = p.id) AS meetings
 FROM people p"""
 

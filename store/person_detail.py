@@ -62,6 +62,7 @@ def _owed_to(person_id: int) -> tuple[ColumnElement[bool], ...]:
     their_names = select(func.lower(n.c.said)).where(n.c.person_id == person_id)
     return (
         col(a.status) == "open",
+        _shown(a),
         col(a.asked_by).is_not(None),
         func.coalesce(col(a.person_id), -1) != person_id,
         func.lower(col(a.asked_by)).in_(their_names),
@@ -80,11 +81,13 @@ def person_detail(conn: Connection, person_id: int) -> PersonDetail | None:
             action_item_record(r) for r in conn.execute(_by_meeting(a, ACTION_ITEM_FIELDS, *where))
         ]
 
-    owes = action_items(col(a.person_id) == person_id, col(a.status) == "open")
+    owes = action_items(col(a.person_id) == person_id, col(a.status) == "open", _shown(a))
     owed = action_items(*_owed_to(person_id))
     decided: list[DecisionRecord] = [
         decision_record(r)
-        for r in conn.execute(_by_meeting(d, DECISION_FIELDS, col(d.person_id) == person_id))
+        for r in conn.execute(
+            _by_meeting(d, DECISION_FIELDS, col(d.person_id) == person_id, _shown(d))
+        )
     ]
     attended = select(col(cp.capture_id)).where(col(cp.person_id) == person_id)
     meetings = _links(conn, col(Capture.id).in_(attended))
@@ -103,6 +106,11 @@ def person_detail(conn: Connection, person_id: int) -> PersonDetail | None:
     )
 
 
+def _shown(fact: type[Decision] | type[ActionItem]) -> ColumnElement[bool]:
+    """Not rejected: a decision or action item the user turned down is never shown."""
+    return col(fact.state) != "rejected"
+
+
 def _links(conn: Connection, picked: ColumnElement[bool]) -> list[CaptureLink]:
     """The captures `picked` picks, newest meeting first, as detail views list them."""
     c, day = Capture, capture_day().label("day")
@@ -119,7 +127,11 @@ def owed_counts(conn: Connection) -> dict[int, int]:
         select(n.c.person_id, func.count(col(a.id).distinct()))
         .select_from(a)
         .join(n, func.lower(n.c.said) == func.lower(col(a.asked_by)))
-        .where(col(a.status) == "open", func.coalesce(col(a.person_id), -1) != n.c.person_id)
+        .where(
+            col(a.status) == "open",
+            _shown(a),
+            func.coalesce(col(a.person_id), -1) != n.c.person_id,
+        )
         .group_by(n.c.person_id)
     )
     return {int(p): int(c) for p, c in rows}

@@ -35,8 +35,9 @@ _REBUILD_PROJECTS = f"""
 INSERT INTO projects_report (project_id, name, client_name, captures, decisions,
     open_action_items, last_activity, refreshed_at)
 SELECT s.id, s.name, s.client, s.meetings,
-    (SELECT count(*) FROM decisions WHERE {_LINKED}),
-    (SELECT count(*) FROM action_items WHERE status = 'open' AND {_LINKED}),
+    (SELECT count(*) FROM decisions WHERE state != 'rejected' AND {_LINKED}),
+    (SELECT count(*) FROM action_items WHERE status = 'open' AND state != 'rejected'
+     AND {_LINKED}),
     s.last_meeting, :now
 FROM ({PROJECT_SELECT}) AS s"""
 

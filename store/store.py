@@ -28,6 +28,7 @@ from store.repositories.notes import Notes
 from store.repositories.people import People
 from store.repositories.projects import Projects
 from store.repositories.reports import Reports
+from store.repositories.review import Review
 from store.repositories.runs import Runs
 from store.repositories.search import Search
 from store.repositories.sections import Sections
@@ -67,6 +68,7 @@ class Store:
         self.people = People(self)
         self.projects = Projects(self)
         self.reports = Reports(self)
+        self.review = Review(self)
         self.runs = Runs(self)
         self.search = Search(self)
         self.sections = Sections(self)

@@ -46,9 +46,9 @@ class MemoCommands(Provider):
             *(
                 [
                     (
-                        "Review changes across meetings",
+                        "Review what memo is not sure of",
                         app.action_review_changes,
-                        "v: replaced decisions and done items memo proposes",
+                        "v: unconfirmed items, replaced decisions and done items memo proposes",
                     )
                 ]
                 if app.waiting_changes

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 # Keys that show only while they can do something; F1 lists them all the same.
 SOMETIMES = {
     "app.who": "Who? (settle a name several people fit, while one waits)",
-    "app.review": "Review changes across meetings (while a proposal waits)",
+    "app.review": "Review unconfirmed items and changes across meetings (while one waits)",
     "app.cancel": "Stop the running job (while one runs)",
 }
 

@@ -32,7 +32,7 @@ from store.records.email import (
     NewsletterSummary,
 )
 from store.records.facts import FactCursor, FactPeople, FactRecord, StoreStats
-from store.records.history import ChangeRecord, HistoryDecision, NewChange, OpenItem
+from store.records.history import ChangeRecord, HistoryDecision, NewChange, OpenItem, ReviewItem
 from store.records.people import (
     AliasRow,
     Backfill,
@@ -96,6 +96,7 @@ __all__ = [
     "NewsletterSummary",
     "NoteRecord",
     "OpenItem",
+    "ReviewItem",
     "PendingMention",
     "PersonAlias",
     "PersonDetail",

@@ -38,6 +38,8 @@ class FactPeople:
     superseded_by: int | None = None  # a superseded decision: the one that replaced it
     valid_from: str | None = None  # a decision: the day it was made
     valid_to: str | None = None  # a superseded decision: the day the one replacing it was made
+    confidence: float | None = None  # the extractor's probability that it is one (None: no judge)
+    state: str | None = None  # "asserted", or "proposed": memo is not sure (the text says so)
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from store.records.captures import ActionItemRecord, DecisionRecord
+
 
 @dataclass(frozen=True)
 class HistoryDecision:
@@ -82,3 +84,33 @@ class OpenItem:
     day: str
     description: str
     owner: str | None  # the person it was settled as, else the name as said
+
+
+@dataclass(frozen=True)
+class ReviewItem:
+    """A decision or action item as the review shows it: the record and its meeting."""
+
+    kind: str  # "decision" or "action_item"
+    record: DecisionRecord | ActionItemRecord
+    capture_title: str
+    day: str  # the meeting's day, YYYY-MM-DD ("" when unknown)
+    source_path: str | None
+
+    @property
+    def id(self) -> int:
+        return self.record.id
+
+    @property
+    def who(self) -> str | None:
+        """Who owns it (an action item) or who decided it (a decision), as memo shows them."""
+        record = self.record
+        return record.owner if isinstance(record, ActionItemRecord) else record.decider
+
+    @property
+    def due_date(self) -> str | None:
+        return self.record.due_date if isinstance(self.record, ActionItemRecord) else None
+
+    @property
+    def handle(self) -> str:
+        """How the review names it: d12 (decision 12) or a7 (action item 7)."""
+        return f"{self.kind[0]}{self.record.id}"

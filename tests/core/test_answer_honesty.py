@@ -268,7 +268,8 @@ def test_who_did_it_while_someone_was_away_is_not_about_the_one_away(
 
 def test_a_request_turned_down_says_so(store: tuple[Store, FastEmbedder]) -> None:
     result = ask(*store, "Is Omar part of the on-call rota?", today=TODAY)
-    assert "(owner: Omar Haddad) (dropped: turned down)" in result.answer, result.answer
+    [said] = [line for line in result.answer.splitlines() if "(owner: Omar Haddad)" in line]
+    assert said.endswith(") (dropped: turned down) [1]"), result.answer
 
 
 @pytest.mark.parametrize(
@@ -563,7 +564,8 @@ def test_what_holds_now_opens_a_meeting_summary_into_its_decisions(
     decided = db.captures.decisions([ops.capture_id or 0])
     opened = _summaries_opened(db, [summary], {"parcelwise", "courier", "april"}, decided)
     texts = [h.fact.text for h in opened]
-    assert texts == ["Parcelwise it is, from April. (decided by Libby Harcourt)"]
+    [text] = texts  # (labelled "(unconfirmed)" when memo is not sure of it)
+    assert text.startswith("Parcelwise it is, from April. (decided by Libby Harcourt)")
     assert _summaries_opened(db, [summary], {"weather", "lunch"}, decided) == []
 
 

@@ -101,10 +101,32 @@ def test_each_decision_is_a_record_and_a_replaced_one_links_its_successor(
             target = re.search(r"\* Status: superseded by \[[^\]]+\]\(([^)]+)\)", text)
             assert target and (folder / target.group(1)).exists()
             assert target.group(1).startswith(f"{decision.superseded_by:04d}-")
-        else:
-            assert "* Status: accepted" in text
+        else:  # accepted only when memo is sure of it, or the user said yes
+            said = "accepted" if decision.state == "asserted" else "proposed (unconfirmed)"
+            assert f"* Status: {said}\n" in text
     assert any(d.status == "superseded" for d in decisions)
     assert not write_notes(folder, records(store)).written  # a re-run changes nothing
+
+
+def test_a_decision_the_user_accepts_is_exported_as_accepted(
+    services: Services, tmp_path: Path
+) -> None:
+    from memo_tui.core.export.adr import records
+    from memo_tui.core.history.review import ReviewService
+
+    store = services.store
+    decisions = store.captures.decisions([c.id for c in store.captures.all()])
+    unsure = next(d for d in decisions if d.current)
+    store.review.settle("decision", unsure.id, {"state": "proposed"})
+    folder = tmp_path / "adr"
+    write_notes(folder, records(store))
+    [path] = [p for p in files(folder) if int(p[:4]) == unsure.id]
+    assert "* Status: proposed (unconfirmed)\n" in (folder / path).read_text()
+
+    ReviewService(store, "Dana").decide(f"d{unsure.id}", "accept")
+
+    assert write_notes(folder, records(store)).written == [path]
+    assert "* Status: accepted\n" in (folder / path).read_text()
 
 
 def test_a_record_whose_decision_is_gone_is_marked_deprecated_unless_the_user_edited_it(
@@ -113,6 +135,8 @@ def test_a_record_whose_decision_is_gone_is_marked_deprecated_unless_the_user_ed
     from memo_tui.core.export.adr import NO_LONGER_HELD, records, retired
 
     store = services.store
+    for decision in store.captures.decisions([c.id for c in store.captures.all()]):
+        store.review.settle("decision", decision.id, {"state": "asserted"})  # (the user said yes)
     folder = tmp_path / "adr"
     write_notes(folder, records(store), retired)
     gone = next(c for c in store.captures.all() if c.title == "Cobalt billing design")

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from support.db import old_schema
 from support.embedding import embedder
+from support.services import accept_all
 from support.tui import drive, until
 
 from memo_tui.core.capture import CaptureOptions, CaptureService
@@ -461,6 +462,7 @@ def test_the_app_reviews_a_proposal_one_dialog_at_a_time(
     for name, text in (("2026-02-02-ops.txt", TASKS), ("2026-02-09-ops.txt", DONE)):
         (tmp_path / name).write_text(text)
         services.capture.capture_file(tmp_path / name)
+    accept_all(services.store)
     [waiting] = services.store.changes.all(("proposed",))
     app = MemoApp(services)
 
@@ -528,6 +530,7 @@ def test_the_app_shows_what_memo_replaced_on_its_own_to_keep_or_undo(
             app.controllers.capture.capture(tmp_path / name)
             await until(pilot, lambda n=n: len(said) >= n, "the capture")
         assert said[-1] == "1 captured; 2 earlier decisions replaced (v reviews: keep or undo)"
+        accept_all(services.store)  # (the items' review comes first: test_review's)
         await until(pilot, lambda: app.check_action("review_changes", ()) is True, "v")
         await pilot.press("v")  # type: ignore[attr-defined]
         first = await answer(pilot, "r", "(1 of 2)")  # undo

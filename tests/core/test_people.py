@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from sqlalchemy import text
 from support.paths import REPO
+from support.services import accept_all
 
 from memo_tui.core.capture import CaptureService
 from memo_tui.core.entities.names import similarity
@@ -375,6 +376,7 @@ def test_merge_moves_everything_in_one_go_and_split_puts_it_back(
 ) -> None:
     for number, body in enumerate(TWO_NAMES):
         capture(service, body, f"{number}.txt")
+    accept_all(store)  # (the facts read as facts, with no "(unconfirmed)")
     entities = EntityService(store, "ana")
     before = people_view(store)
     done = entities.merge("Raj Iyer", "Rajesh Kumar")

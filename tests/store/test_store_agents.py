@@ -460,7 +460,13 @@ def test_a_store_from_before_gets_its_rollups_filled(tmp_path: Path) -> None:
             conn.exec_driver_sql("DROP TRIGGER people_name_au")  # (version 12)
             conn.exec_driver_sql("DROP TABLE person_merges")  # (version 13)
             conn.exec_driver_sql("ALTER TABLE action_items DROP COLUMN asked_by")  # (version 16)
+            conn.exec_driver_sql("DROP VIEW facts")  # (version 19: it reads the state)
+            conn.exec_driver_sql(
+                "CREATE VIEW facts AS SELECT 0 AS fact_key, '' AS fact_type, 0 AS fact_id, "
+                "'' AS text WHERE 0"
+            )
             for table in ("decisions", "action_items"):  # (versions 18 and 19)
+                conn.exec_driver_sql(f"DROP INDEX {table}_state")
                 for column in ("settled_by", "confidence", "state", "model_version", "reviewed_by"):
                     conn.exec_driver_sql(f"ALTER TABLE {table} DROP COLUMN {column}")
             conn.exec_driver_sql("DROP TABLE changes")  # (version 15, with its triggers)

@@ -12,6 +12,7 @@ from support.embedding import INT8_FOLDER
 
 if TYPE_CHECKING:
     from memo_tui.core.services import Services
+    from store import Store
 
 
 def offline(
@@ -47,3 +48,10 @@ def held_extraction(services: Services) -> tuple[threading.Event, threading.Even
 
     services.capture.extractor = held
     return started, release
+
+
+def accept_all(store: Store) -> None:
+    """Every proposed decision and action item asserted, as if the user had said yes to each:
+    for a test of something else that the review would otherwise stop first."""
+    for item in store.review.items(("proposed",)):
+        store.review.settle(item.kind, item.id, {"state": "asserted"})

@@ -107,6 +107,8 @@ def test_the_status_line_cuts_model_names_and_keeps_f1_help_at_80_columns() -> N
     )
     said = _status(long, 80).text.plain  # what waits and F1 help come first
     assert said == "2 names to settle (w) | 1 change to review (v) | today $1.23 | F1 help"
+    unsure = _status(replace(long, proposed_items=12, to_review=13), 80).text.plain
+    assert unsure.startswith("2 names to settle (w) | 12 items and 1 change to review (v) |")
     calm = replace(long, waiting_names=0, proposed_changes=0, to_review=0)
     said = _status(calm, 80).text.plain
     assert len(said) <= 78 and said.endswith(" | today $1.23 | F1 help")

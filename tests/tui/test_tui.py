@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from support.db import dump, steering_decision
 from support.paths import DEMO
-from support.services import held_extraction, offline
+from support.services import accept_all, held_extraction, offline
 from support.tui import (
     as_text,
     drive,
@@ -1835,6 +1835,7 @@ def test_vectors_another_model_made_are_made_again_when_the_app_starts(
 
     bare = offline(tmp_path, monkeypatch)
     bare.capture.capture_file(DEMO / "2026-09-08-atlas-kickoff.txt")
+    accept_all(bare.store)  # nothing waits: the status line has room for the model's name
     EmbedService(bare.store, Older()).backfill()  # type: ignore[arg-type]
     bare.close()
     built = offline(tmp_path, monkeypatch, embed_model_path=model_path())

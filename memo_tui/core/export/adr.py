@@ -73,4 +73,7 @@ def _status(decision: DecisionRecord, names: dict[int, str]) -> str:
     if decision.status == "superseded":
         later = names.get(decision.superseded_by or 0)
         return f"superseded by [{later}]({later}.md)" if later else "superseded"
-    return "rejected (retracted)" if decision.status == "retracted" else "accepted"
+    if decision.status == "retracted":
+        return "rejected (retracted)"
+    # Not sure it was decided: the user has not said yes (memo review), so not accepted.
+    return "proposed (unconfirmed)" if decision.state == "proposed" else "accepted"

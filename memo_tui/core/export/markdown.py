@@ -100,6 +100,10 @@ def _lines(start: int | None, end: int | None) -> str:
     return f" ({span})" if span else ""
 
 
+# A proposed item: memo is not sure of it and the user has not said yes (memo review).
+UNCONFIRMED = " *(unconfirmed)*"
+
+
 def _decision(d: DecisionRecord, names: Names, meeting: str | None = None) -> str:
     decider = names.people.get(d.person_id) if d.person_id is not None else None
     who = f" — decided by {_link(decider)}" if decider else ""
@@ -107,7 +111,8 @@ def _decision(d: DecisionRecord, names: Names, meeting: str | None = None) -> st
     why = f" Why: {d.reasoning}" if d.reasoning else ""
     where = f" in {_link(meeting)}" if meeting else ""
     replaced = " *(replaced by a later decision)*" if d.status == "superseded" else ""
-    said = f"- {d.description}{who}{where}{_lines(d.line_start, d.line_end)}{replaced}{why}"
+    said = f"- {d.description}{who}{where}{_lines(d.line_start, d.line_end)}{replaced}"
+    said += f"{UNCONFIRMED if d.state == 'proposed' else ''}{why}"
     return sanitize_line(said)
 
 
@@ -117,8 +122,9 @@ def _action(a: ActionItemRecord, names: Names, meeting: str | None = None) -> st
     who = f" — {_link(owner)}" if owner else (f" — {a.assignee_raw}" if a.assignee_raw else "")
     due = f", due {a.due_date}" if a.due_date else ""
     where = f" in {_link(meeting)}" if meeting else ""
+    unsure = UNCONFIRMED if a.state == "proposed" else ""
     return sanitize_line(
-        f"- [{box}] {a.description}{who}{due}{where}{_lines(a.line_start, a.line_end)}"
+        f"- [{box}] {a.description}{who}{due}{where}{_lines(a.line_start, a.line_end)}{unsure}"
     )
 
 

@@ -211,7 +211,7 @@ def _newest_first(decisions: list[Hit]) -> list[Hit]:
 
 
 # "(decided by Libby Harcourt)", "Reasoning: …": who and why, not what it is about.
-_LABELS = re.compile(r"\s*\((?:decided by|owner:|due|done|dropped)[^()]*\)")
+_LABELS = re.compile(r"\s*\((?:decided by|owner:|due|done|dropped|unconfirmed)[^()]*\)")
 
 
 def what_was_decided(text: str) -> str:

@@ -154,7 +154,8 @@ ANY_FIGURE = frozenset(
         duration length period time""".split()
     )
 )
-WHO_LABELS = re.compile(r"\s*\((?:decided by|owner:)[^()]*\)")  # who, not what or when
+# Who, not what or when (and "(unconfirmed)": how sure memo is, not what was said).
+WHO_LABELS = re.compile(r"\s*\((?:decided by|owner:|unconfirmed)[^()]*\)")
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+")
 SPOKEN = re.compile(r"^\s*(?:-\s*)?[^:\n]{2,60}:\s+")
 

@@ -48,8 +48,9 @@ class StatusCounts:
     search: str  # the embedding model's own name, or "keyword search only"
     waiting_names: int
     proposed_changes: int
-    to_review: int  # proposals and what memo applied on its own (the review shows both)
+    to_review: int  # items, proposals and what memo applied on its own (the review shows all)
     spend_microdollars: int
+    proposed_items: int = 0  # decisions and action items memo is not sure of
 
 
 def read_lists(services: Services) -> Lists:
@@ -96,4 +97,7 @@ def read_status(services: Services) -> StatusCounts:
     spend = sum(cost.cost_microdollars for cost in store.ledger.costs("day", today))
     review = ChangesService(store, services.settings.user_name).review()
     proposed = sum(1 for c in review if c.status == "proposed")
-    return StatusCounts(provider, model, search, waiting, proposed, len(review), spend)
+    items = store.review.waiting()
+    return StatusCounts(
+        provider, model, search, waiting, proposed, len(review) + items, spend, items
+    )

@@ -165,8 +165,10 @@ def _status(counts: StatusCounts, width: int) -> Status:
     waiting = []
     if counts.waiting_names:
         waiting.append(f"{plural(counts.waiting_names, 'name')} to settle (w)")
-    if counts.proposed_changes:  # what memo applied on its own is said when captured; v shows it
-        waiting.append(f"{plural(counts.proposed_changes, 'change')} to review (v)")
+    # What memo applied on its own is said when captured; v shows it with the rest.
+    unsure = [(counts.proposed_items, "item"), (counts.proposed_changes, "change")]
+    if said := [plural(n, what) for n, what in unsure if n]:
+        waiting.append(f"{' and '.join(said)} to review (v)")
     tail = [*waiting, f"today ${counts.spend_microdollars / 1e6:.2f}", "F1 help"]
     fits = width - 2  # (the bar's padding)
     named = [f"{counts.provider} {counts.model}".strip(), counts.search]
