@@ -213,6 +213,36 @@ def test_a_change_in_the_same_unit_of_another_thing_replaces_nothing(new: str, o
     assert link(_call(2, "2026-05-01", new), _call(1, "2026-03-01", old), lambda w: 1.0) is None
 
 
+def test_a_slot_most_calls_are_about_links_nothing_by_itself() -> None:
+    """Both set "site", in a store where most calls are about the site: no strong link (on
+    a labelled set it hid a decision that still held); a rare slot word still links."""
+    new = _call(2, "2026-05-01", "Site hours move to 8 to 5 from Monday.")
+    old = _call(1, "2026-03-01", "Site hours are 7 to 7.")
+    found = link(new, old, lambda w: 1.0, common=lambda w: w in ("site", "hour"))
+    assert found is None or found.strength == "weak"
+    rare = link(new, old, lambda w: 1.0)
+    assert rare is not None and rare.strength == "strong" and "both set" in rare.reason
+
+
+@pytest.mark.parametrize(
+    ("said", "figures"),
+    [
+        ("anything over a hundred and twenty guests", {"120"}),
+        ("two hundred and fifty copies", {"250"}),
+        ("three thousand five hundred pounds", {"3500"}),
+        ("ninety-six thousand", {"96000"}),
+        ("twelve hundred tickets", {"1200"}),
+        ("the twenty-third of March", {"@23", "@march"}),
+    ],
+)
+def test_a_number_said_in_several_words_is_one_value(said: str, figures: set[str]) -> None:
+    """ "a hundred and twenty" is 120, never 100 and 20 (two values that matched a "20"
+    named earlier and linked two unrelated calls)."""
+    from memo_tui.core.capture.subject import values
+
+    assert values(said) == figures
+
+
 def test_a_change_said_with_the_same_word_replaces_the_call_it_changes(tmp_path: Path) -> None:
     """ "we move it. We open on the 2nd" replaces "we open on the 18th" (both set when we
     open), not the install week said in the same breath as the opening; and a date that had

@@ -148,8 +148,34 @@ _GROUPED = re.compile(r"(?<=\d),(?=\d{3}\b)")  # "1,200" is one number
 
 
 def ungrouped(text: str) -> str:
-    """ "1,200" as "1200": one number, not two."""
-    return _GROUPED.sub("", text)
+    """ "1,200" as "1200", and a number said in several words as its figure ("a hundred and
+    twenty": 120, "three thousand five hundred": 3500): one number, not two."""
+    return _SPELLED.sub(_figure, _GROUPED.sub("", text))
+
+
+_UNITS = "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
+_SMALL = rf"(?:(?:{_UNITS})(?:-(?:{_UNITS}))?)"  # "twenty", "twenty-five"
+_SCALE = r"(?:hundred|thousand|million)"
+# A run with a scale word in it: "a hundred and twenty", "two thousand five hundred",
+# "twelve hundred". Ordinals ("twenty-third") end a run; they are days, read apart.
+_SPELLED = re.compile(
+    rf"(?i)\b(?:(?:a|{_SMALL})\s+)?{_SCALE}"
+    rf"(?:(?:\s+and)?\s+(?:{_SMALL}\s+)?(?:{_SCALE}|{_SMALL}))*\b(?!-)"
+)
+
+
+def _figure(found: re.Match[str]) -> str:
+    total = current = 0
+    for word in re.split(r"[\s-]+", found.group().lower()):
+        if word in ("a", "and"):
+            current = current or (1 if word == "a" else 0)
+        elif word in SCALES and SCALES[word] == 100:
+            current = max(current, 1) * 100
+        elif word in SCALES:
+            total, current = total + max(current, 1) * SCALES[word], 0
+        else:
+            current += NUMBER_WORDS[word]
+    return str(total + current)
 
 
 SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}  # "twelve hundred": 1200
