@@ -2,10 +2,10 @@
 
 `confidence` is the probability the extractor gave it (null: rules or a model that gave
 none), `model_version` the judge that gave it. `state` is `asserted` (a fact), `proposed`
-(waits for the user's yes or no: a fact whose text says "(unconfirmed)", before its status) or `rejected` (the
-user said no: kept, never a fact, so neither searched nor embedded); `reviewed_by` is the
-MEMO_USER who accepted, edited or rejected it. Facts stored before this step were shown as
-facts, so they stay asserted. A change of state re-indexes the fact.
+(waits for the user's yes or no: a fact whose text says "(unconfirmed)", before its status)
+or `rejected` (the user said no: kept, never a fact, so neither searched nor embedded);
+`reviewed_by` is the MEMO_USER who accepted, edited or rejected it. Facts stored before this
+step were shown as facts, so they stay asserted. A change of state re-indexes the fact.
 
 Frozen: literal DDL. Never edit it; a change is a new step.
 """
