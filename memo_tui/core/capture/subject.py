@@ -153,8 +153,8 @@ def ungrouped(text: str) -> str:
     return _SPELLED.sub(_figure, _GROUPED.sub("", text))
 
 
-_UNITS = "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
-_SMALL = rf"(?:(?:{_UNITS})(?:-(?:{_UNITS}))?)"  # "twenty", "twenty-five"
+_NUMBER_WORDS = "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
+_SMALL = rf"(?:(?:{_NUMBER_WORDS})(?:-(?:{_NUMBER_WORDS}))?)"  # "twenty", "twenty-five"
 _SCALE = r"(?:hundred|thousand|million)"
 # A run with a scale word in it: "a hundred and twenty", "two thousand five hundred",
 # "twelve hundred". Ordinals ("twenty-third") end a run; they are days, read apart.
