@@ -5,7 +5,8 @@ the held-out sets not kept unseen) is read as capture reads it (`candidates.hear
 the rules, and labelled by the set's truth. Two logistic models per kind (decision, action
 item) are fitted: one on the rules' cues and the sentence's hashed words, one with the
 sentences' embeddings too. Each is measured leaving one set out at a time; those held-out
-predictions calibrate its probability (Platt scaling) and choose its two thresholds:
+predictions, on the sentences the rules take as items (the ones a user is shown a confidence
+for), calibrate its probability (Platt scaling) and choose its two thresholds:
 
 - `assert_at`: the lowest probability above which the held-out sentences the rules take as
   items were at least 95% right (an item there is asserted);
@@ -216,19 +217,20 @@ def train(benchdata: Path, dev: Path, out: Path, model_path: Path | None) -> dic
             y = data.labels[kind][keep]
             x_kind = x[keep]  # type: ignore[index]
             margins = held_out(x_kind, y, sets[keep])
-            scale, shift = platt(margins, y)
-            p = 1 / (1 + np.exp(-(scale * margins + shift)))
-            # The rules choose the items (the judge rates them), so the threshold that asserts
-            # is read on the sentences the rules take for this kind; the one that proposes,
-            # for when the judge chooses too, on every sentence.
+            # The rules choose the items (the judge rates them), so the probability is
+            # calibrated on the sentences the rules take for this kind (what a user is shown a
+            # confidence for), and the threshold that asserts is read on them too; the one
+            # that proposes, for when the judge chooses, on every sentence.
             proposed = _rules_take(data.said, kind)[keep]
+            scale, shift = platt(margins[proposed], y[proposed])
+            p = 1 / (1 + np.exp(-(scale * margins + shift)))
             cut = (thresholds(p[proposed], y[proposed])[0], thresholds(p, y)[1])
             scored = figures(p[proposed], y[proposed], cut)
             card["held_out"][f"{variant}.{kind}"] = {  # type: ignore[index]
                 **scored,
                 "assert_at": round(cut[0], 3),
                 "propose_at": round(cut[1], 3),
-                "reliability": reliability(p, y),
+                "reliability": reliability(p[proposed], y[proposed]),
                 "by_set": _by_set(p[proposed], y[proposed], sets[keep][proposed], cut),
             }
             print(f"  {kind}: {scored}  assert_at {cut[0]:.3f}  propose_at {cut[1]:.3f}")
@@ -284,7 +286,8 @@ def model_card(card: dict[str, Any]) -> str:
         "`words` (the rules' cue scores, where the sentence sits, who speaks, and hashed words",
         "and word pairs of the sentence and its neighbours) and `embedded` (the same, plus the",
         "all-MiniLM-L6-v2 embeddings, int8, of the sentence and the mean of its neighbours').",
-        "Margins are calibrated by Platt scaling fitted on predictions for held-out sets.",
+        "Margins are calibrated by Platt scaling fitted on predictions for held-out sets, on the",
+        "sentences the rules take as items: a confidence is how often such an item was right.",
         "Today the rules choose the items and the judge rates them: an item at or above",
         "`assert_at` is asserted, any other proposed. `assert_at` is the lowest probability",
         "above which at least 95% of the rules' held-out items were right (1.01: none was",
