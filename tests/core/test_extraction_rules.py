@@ -9,7 +9,7 @@ import datetime as dt
 import pytest
 
 from memo_tui.core.capture.offline.call_values import same_amounts
-from memo_tui.core.capture.offline.extractor import extract
+from memo_tui.core.capture.offline.extractor import by_rules as extract  # the rules, unjudged
 from memo_tui.core.capture.sources import parse
 from memo_tui.core.llm.schemas import Extraction
 

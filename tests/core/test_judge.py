@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from support.embedding import embedder, model_path
-from support.paths import DEMO, REPO
+from support.paths import DEMO, DEV, REPO
 
 from memo_tui.core.capture.decode import decode
 from memo_tui.core.capture.offline import OfflineExtractor, extract
@@ -84,16 +84,41 @@ def test_every_item_carries_its_confidence_and_state() -> None:
         assert item.state == ("asserted" if item.confidence >= wanted else "proposed")
 
 
-def test_the_rules_choose_the_items_and_the_judge_rates_them() -> None:
-    """Until the review lands, the judge says how sure it is of the rules' items; it adds or
-    drops none."""
-    transcript = parse(decode((DEMO / _demo_file()).read_bytes(), "x"), _demo_file(), "md")
-    rules, judged_one = by_rules(transcript), extract(transcript)
-    assert [d.description for d in rules.decisions] == [d.description for d in judged_one.decisions]
-    assert [a.description for a in rules.action_items] == [
-        a.description for a in judged_one.action_items
+def test_the_rules_choose_the_items_and_the_judge_drops_those_it_is_all_but_sure_of() -> None:
+    """In a meeting as long as those it learned from, the judge drops a rule's item below the
+    kind's `drop_at` (where held-out sets lost 3% of their right items) and rates the rest;
+    it adds none, and a decision in a chain of replacements stays."""
+    judge = judged.shipped()
+    dropped = 0
+    for path in sorted(DEV.glob("2026-*")):
+        transcript = parse(decode(path.read_bytes(), "x"), path.name, "")
+        assert len(heard(transcript)) >= judge.meeting_sentences, path.name
+        rules, found = by_rules(transcript), extract(transcript)
+        said = [(d.description, "decision") for d in rules.decisions]
+        said += [(a.description, "action") for a in rules.action_items]
+        kept = [(d.description, "decision", d) for d in found.decisions]
+        kept += [(a.description, "action", a) for a in found.action_items]
+        assert {(text, kind) for text, kind, _ in kept} <= set(said)
+        dropped += len(said) - len(kept)
+        for _, kind, item in kept:
+            chained = getattr(item, "status", "") == "superseded" or any(
+                d.superseded_by is not None for d in found.decisions
+            )
+            assert item.confidence >= judge.thresholds(kind, False).drop_at or chained
+    assert dropped >= 3  # (on the dev set: chatter and copies the rules took)
+
+
+def test_a_meeting_shorter_than_any_it_learned_from_keeps_the_rules_items() -> None:
+    """Seven lines are outside what the judge knows (it learned from meetings of 40 sentences
+    and more): the rules' items stand, rated."""
+    assert len(heard(_meeting())) < judged.shipped().meeting_sentences
+    rules, found = by_rules(_meeting()), extract(_meeting())
+    assert [d.description for d in found.decisions] == [d.description for d in rules.decisions]
+    assert [a.description for a in found.action_items] == [
+        a.description for a in rules.action_items
     ]
     assert all(d.confidence is None for d in rules.decisions)
+    assert all(d.confidence is not None for d in found.decisions)
 
 
 def test_the_judge_is_surer_of_a_call_than_of_chatter() -> None:

@@ -7,3 +7,4 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 DEMO = REPO / "memo_tui" / "demo" / "meetings"
 DATA = REPO / "tests" / "data"
+DEV = REPO.parent / "shared" / "data" / "dev-meetings"  # the labelled dev set (quality yardstick)

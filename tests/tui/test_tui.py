@@ -519,6 +519,18 @@ def test_a_replaced_decision_says_when_it_was_replaced() -> None:
     assert told(said, FactPeople()) == "Brightline it is. (superseded)"  # no date known
 
 
+def test_an_unconfirmed_item_is_marked_first_where_a_long_fact_is_not_cut() -> None:
+    from memo_tui.ui.widgets.facts import _fact_cell
+    from store import FactPeople
+
+    said = "Send the signed order to Acme before the audit week starts. (owner: Lee) (unconfirmed)"
+    shown = _fact_cell(said, FactPeople(state="proposed"), 30).plain
+    assert shown.startswith("unconfirmed · Send the") and "(unconfirmed)" not in shown
+    assert len(shown) <= 30
+    sure = _fact_cell(said.replace(" (unconfirmed)", ""), FactPeople(state="asserted"), 30)
+    assert "unconfirmed" not in sure.plain
+
+
 def test_the_feed_keeps_a_readable_fact_column_at_80_columns(services: Services) -> None:
     app = MemoApp(services)
 

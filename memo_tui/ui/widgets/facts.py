@@ -70,6 +70,17 @@ def told(text: str, who: FactPeople | None) -> str:
     return text
 
 
+UNSURE = "unconfirmed · "  # a proposed item's mark, first: a long fact is cut at its end
+
+
+def _fact_cell(text: str, who: FactPeople | None, room: int) -> Text:
+    """The Fact column: its text as the row tells it, a proposed item's marked first."""
+    if who is None or who.state != "proposed":
+        return line(told(text, who), room)
+    said = line(told(text.replace(" (unconfirmed)", ""), who), room - len(UNSURE))
+    return Text.assemble((UNSURE, "italic dim"), said)
+
+
 def due(when: str | None, said_on: str = "", open_: bool = False) -> str | Text:
     """A due date, short: "24 Apr" in the year of the meeting that set it (`said_on`),
     "Apr 27" in another ("" for none); an open item's that has passed in red."""
@@ -251,7 +262,7 @@ class FactsPane(Pane):
             cells: list[str | Text] = [
                 fact.fact_type.replace("_", " "),
                 day(fact.occurred_at, fact.captured_at),
-                line(told(fact.text, who), fact_room),
+                _fact_cell(fact.text, who, fact_room),
                 line(short_name((who.owner or who.decided_by or "") if who else ""), WHO_WIDTH),
                 due(
                     who.due_date if who else None,

@@ -6,9 +6,11 @@ the weights), turns those scores, the sentence's words and its neighbours' into 
 probability. Two models ship: one on words and cues alone, and one that adds the sentences'
 embeddings (the model search uses). memo uses the second when the embedding model is here.
 
-Each probability is compared with two thresholds chosen on held-out sets: at or above
+Each probability is compared with thresholds chosen on held-out sets: at or above
 `assert_at` the item is asserted (the meetings it was validated on showed at least 95%
-precision there); at or above `propose_at` it is proposed and waits for the user's word.
+precision there); below, it is proposed and waits for the user's word; below `drop_at` (where
+those meetings lost 3% of their right items) a rule's item is dropped, in a meeting as long as
+those it learned from. `propose_at` is for when the judge chooses the items itself.
 """
 
 from __future__ import annotations
@@ -127,7 +129,7 @@ def _embedding_features(said: Sequence[Said], embed: Embed) -> np.ndarray:
     """Each sentence's embedding and the mean of its neighbours'. Sentences are embedded
     once each, in batches of like length (padding costs as much as words)."""
     texts = [s.text[:600] or "." for s in said]
-    unique = sorted(set(texts), key=len)
+    unique = sorted(set(texts), key=lambda t: (len(t), t))  # (the same batches every run)
     vectors: dict[str, np.ndarray] = {}
     for start in range(0, len(unique), 16):
         batch = unique[start : start + 16]
@@ -153,6 +155,7 @@ def dense_features(said: Sequence[Said], embed: Embed | None = None) -> np.ndarr
 class Thresholds:
     assert_at: float
     propose_at: float
+    drop_at: float = 0.0  # a rule's item below it is dropped (3% of the right ones, held out)
 
 
 class Judge:
@@ -173,7 +176,13 @@ class Judge:
 
     def thresholds(self, kind: str, embedded: bool) -> Thresholds:
         found = self.weights[f"{self.variant(embedded)}.{kind}.thresholds"]
-        return Thresholds(float(found[0]), float(found[1]))
+        return Thresholds(*(float(f) for f in found[:3]))
+
+    @property
+    def meeting_sentences(self) -> int:
+        """The shortest meeting, in sentences, it learned from."""
+        found = self.weights.get("meeting_sentences")
+        return 0 if found is None else int(found)
 
     def notes_confidence(self, kind: str) -> float:
         """How often an item written under a notes heading was one (measured on the sets)."""
