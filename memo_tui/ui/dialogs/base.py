@@ -7,8 +7,10 @@ from __future__ import annotations
 import re
 from typing import ClassVar, Generic, TypeVar
 
+from textual import on
 from textual.binding import Binding
 from textual.screen import ModalScreen
+from textual.widgets import Button
 
 T = TypeVar("T")
 
@@ -42,3 +44,15 @@ class Dialog(ModalScreen[T | None], Generic[T]):
         while self in self.app.screen_stack and self.app.screen is not self:
             self.app.pop_screen()
         self.dismiss(result)
+
+
+class Answered(Dialog[str]):
+    """A dialog answered by a key (`answer('accept')`) or a button (its id): dismisses with
+    the answer."""
+
+    def action_answer(self, answer: str) -> None:
+        self.dismiss(answer)
+
+    @on(Button.Pressed)
+    def pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id)

@@ -9,13 +9,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rich.text import Text
-from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Label, Static
 
-from memo_tui.ui.dialogs.base import Dialog
+from memo_tui.ui.dialogs.base import Answered
 from memo_tui.ui.text import line
 
 if TYPE_CHECKING:
@@ -24,7 +23,7 @@ if TYPE_CHECKING:
 ANSWERS = ("accept", "reject", "later")
 
 
-class ChangeReview(Dialog[str]):
+class ChangeReview(Answered):
     """Dismisses with "accept", "reject", "later" (look at the next one), or None (escape:
     stop reviewing)."""
 
@@ -84,13 +83,6 @@ class ChangeReview(Dialog[str]):
             shown.append("\n")
             shown.append(line(f'"{quote}"', 300, style="italic"))
         return shown
-
-    def action_answer(self, answer: str) -> None:
-        self.dismiss(answer)
-
-    @on(Button.Pressed)
-    def pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id)
 
 
 class AppliedReview(ChangeReview):

@@ -13,7 +13,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Label, Static
 
-from memo_tui.ui.dialogs.base import Dialog
+from memo_tui.ui.dialogs.base import Answered, Dialog
 from memo_tui.ui.text import line
 
 if TYPE_CHECKING:
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from store import ReviewItem
 
 
-class ItemReview(Dialog[str]):
+class ItemReview(Answered):
     """Dismisses with "accept", "reject", "edit", "later" (the next one), or None (escape:
     stop reviewing)."""
 
@@ -88,13 +88,6 @@ class ItemReview(Dialog[str]):
             shown.append("\n")
         shown.rstrip()
         return shown
-
-    def action_answer(self, answer: str) -> None:
-        self.dismiss(answer)
-
-    @on(Button.Pressed)
-    def pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id)
 
 
 def _about(item: ReviewItem) -> str:
