@@ -108,11 +108,10 @@ def reviewed_of(conn: Connection, capture_id: int) -> dict[str, list[dict[str, A
     return kept
 
 
-def carry_over(conn: Connection, capture_id: int, kept: dict[str, list[dict[str, Any]]]) -> int:
+def carry_over(conn: Connection, capture_id: int, kept: dict[str, list[dict[str, Any]]]) -> None:
     """Give a capture's new decisions and action items the reviews of their copies in the
     version it replaced (found by evidence quote, else by description): a rejected item is
-    not proposed again, an accepted or edited one stays as the user left it. How many."""
-    carried = 0
+    not proposed again, an accepted or edited one stays as the user left it."""
     for kind, reviews in kept.items():
         table = TABLES[kind]
         by_words: dict[str, dict[str, Any]] = {}
@@ -130,8 +129,6 @@ def carry_over(conn: Connection, capture_id: int, kept: dict[str, list[dict[str,
                 continue
             values = {name: said[name] for name in _KEPT[kind]}
             conn.execute(update(table).where(col(table.id) == item_id).values(**values))
-            carried += 1
-    return carried
 
 
 def _words(text: str | None) -> str:

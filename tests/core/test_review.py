@@ -67,13 +67,13 @@ def test_a_proposed_item_is_a_fact_labelled_unconfirmed_until_accepted(
 ) -> None:
     services, _, _ = captured
     item = _proposed(services, "decision", "Acme")
-    assert item in _review(services).waiting()
+    assert item in _review(services).listed()
     assert any("Acme" in t and t.endswith("(unconfirmed)") for t in _fact_texts(services))
 
     accepted = _review(services).decide(item.handle, "accept")
 
     assert accepted.record.state == "asserted" and accepted.record.reviewed_by == "Dana Whitfield"
-    assert item not in _review(services).waiting()
+    assert item not in _review(services).listed()
     shown = [t for t in _fact_texts(services) if "Acme for the scanners" in t]
     assert shown and not any("unconfirmed" in t for t in shown)
     assert services.store.search.keyword("Acme scanners", FactFilter(), limit=5)  # indexed again
@@ -101,7 +101,7 @@ def test_a_rejected_item_is_kept_but_never_shown(captured: tuple[Services, Path,
     assert counts[owner] == {p.id: p.open_action_items for p in before}[owner] - 1
     kept = _review(services).listed(everything=True)
     assert item.id in {i.id for i in kept if i.record.state == "rejected"}
-    assert item.id not in {i.id for i in _review(services).waiting()}
+    assert item.id not in {i.id for i in _review(services).listed()}
 
 
 def test_an_edit_rewrites_owner_due_date_and_words_and_asserts(

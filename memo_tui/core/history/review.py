@@ -37,16 +37,10 @@ class ReviewService:
         self.user = user
         self.refreshed = refreshed  # e.g. embed the facts whose text the review changed
 
-    def waiting(self) -> list[ReviewItem]:
-        """The proposed decisions and action items, oldest meeting first."""
-        return self.store.review.items(("proposed",))
-
     def listed(self, everything: bool = False) -> list[ReviewItem]:
-        """Proposed items; with `everything`, the rejected ones too."""
+        """The proposed decisions and action items, oldest meeting first; with `everything`,
+        the rejected ones too."""
         return self.store.review.items(("proposed", "rejected") if everything else ("proposed",))
-
-    def count(self) -> int:
-        return self.store.review.waiting()
 
     def find(self, handle: str) -> ReviewItem:
         """The item a handle names: d12 (decision 12), a7 (action item 7), or a bare number

@@ -36,7 +36,7 @@ class ChangesController(Controller):
         from memo_tui.core.history.review import ReviewService
 
         service = ReviewService(self.services.store, self.services.settings.user_name)
-        waiting = await asyncio.to_thread(service.waiting)
+        waiting = await asyncio.to_thread(service.listed)
         decided = 0
         for number, item in enumerate(waiting, 1):
             answer = await self._item(service, item, number, len(waiting))
