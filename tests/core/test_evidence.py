@@ -190,10 +190,29 @@ def test_what_counts_as_a_span_of_speech(
     assert evidence.check(quote, item) == Verdict(lines, why)
 
 
-def test_a_whole_sentence_of_a_longer_turn_verifies_and_a_fragment_does_not() -> None:
+def test_whole_sentences_of_a_longer_turn_verify_and_a_fragment_does_not() -> None:
     _, evidence = meeting("Libby: Fair enough. Four it is.\nRaj: Fine by me, four people.\n")
     assert evidence.check("Four it is.", "Four people on call.").lines == (1, 1)
     assert evidence.check("four people", "Four people on call.").lines is None
+    _, evidence = meeting("Maggie: I like that. Okay, Hopwell Wharf. Done.\n")
+    assert evidence.check("Okay, Hopwell Wharf. Done.", "Hopwell Wharf. Done.").lines == (1, 1)
+    assert evidence.check("Hopwell Wharf. Done.", "Hopwell Wharf. Done.").lines is None
+
+
+def test_an_item_worded_from_a_turn_close_by_has_that_turn_in_its_range() -> None:
+    """A task asked for in one turn and taken in the next ("Marta, burn-in test plan?" "I'll
+    write it up."): the item's words are the asking turn's, so its range holds both; words
+    said nowhere near do not verify it."""
+    text = "Libby: Marta, burn-in test plan?\nMarta: I'll write it up. End of next week.\n"
+    _, evidence = meeting(text)
+    assert evidence.check("I'll write it up.", "Burn-in test plan.").lines == (1, 2)
+    filler = "".join(f"Sam: Line {n} about the canteen.\n" for n in range(20))
+    _, evidence = meeting(
+        "Libby: Marta, burn-in test plan?\n" + filler + "Marta: I'll write it up.\n"
+    )
+    assert evidence.check("I'll write it up.", "Burn-in test plan.").lines is None  # too far
+    _, evidence = meeting("Marta: I'll write it up.\nLibby: Marta, burn-in test plan?\n")
+    assert evidence.check("I'll write it up.", "Burn-in test plan.").lines is None  # after
 
 
 def test_notes_without_speakers_verify_but_their_headings_do_not() -> None:

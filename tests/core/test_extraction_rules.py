@@ -409,6 +409,47 @@ def test_a_short_call_takes_in_the_statement_beside_it() -> None:
     assert result.action_items == []  # the statement was part of the call, not a task
 
 
+def test_an_amount_chosen_in_a_few_words_is_worded_by_the_statement_that_put_it_forward() -> None:
+    """ "Seven fifty it is." takes its words from the proposal of seven fifty, never from a
+    statement that put another amount forward ("Five is nicer than four." before "Four it
+    is." chose four, not five)."""
+    chosen = meeting(
+        "Ada Moss: Seven pounds fifty adult, six for concessions, under-sixteens still free.",
+        "Ben Ode: Works for me.",
+        "Ada Moss: Seven fifty it is.",
+    )
+    assert [d.description for d in chosen.decisions] == [
+        "Seven pounds fifty adult, six for concessions, under-sixteens still free."
+    ]
+    other = meeting(
+        "Libby Hart: Hannah, would you join the rotation? Five is nicer than four.",
+        "Hannah Bell: Sorry, no. I'm at a hundred percent on the safety case.",
+        "Libby Hart: Fair enough. Four it is.",
+    )
+    assert "Five is nicer" not in " ".join(d.description for d in other.decisions)
+
+
+@pytest.mark.parametrize(
+    ("line", "worded"),
+    [
+        (
+            "Maggie: and someone needs to tell gareth we're not doing the kitchen because "
+            "the landlord said no",
+            "Someone needs to tell gareth we're not doing the kitchen.",  # never "Meone"
+        ),
+        ("Ann: So, then: the plan is Soho for the launch party.", "Soho for the launch party."),
+        (
+            "Ngozi Ade: Okay so then, docked goes to sixty, handheld stays at thirty, it's for "
+            "the store page and because the headroom's there.",
+            "Docked goes to sixty, handheld stays at thirty, it's for the store page.",  # no "and."
+        ),
+    ],
+)
+def test_a_call_is_worded_as_said_less_only_its_lead_words(line: str, worded: str) -> None:
+    [decision] = meeting(line, "Bob Ode: ok.").decisions
+    assert decision.description == worded
+
+
 def test_a_call_of_what_is_not_done_takes_in_what_is_done_instead() -> None:
     result = meeting(
         "Siobhan Darcy: They want a live view. Or read-only accounts on the web app.",

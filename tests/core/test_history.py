@@ -233,6 +233,8 @@ def test_a_slot_most_calls_are_about_links_nothing_by_itself() -> None:
         ("ninety-six thousand", {"96000"}),
         ("twelve hundred tickets", {"1200"}),
         ("the twenty-third of March", {"@23", "@march"}),
+        ("fine, twenty fourth of july.", {"@24", "@july"}),  # as speech to text writes it
+        ("twenty five pounds a head", {"25"}),
     ],
 )
 def test_a_number_said_in_several_words_is_one_value(said: str, figures: set[str]) -> None:

@@ -150,12 +150,27 @@ class SpeechEvidence:
         if not spoken:
             said = self.index.locate(quote) is not None
             return Verdict(None, "not within one spoken turn" if said else "not in the transcript")
-        if not self._about(quote, supports):
+        told = None if _squash(supports) in _squash(quote) else self._near(supports, spoken[0][0])
+        if told is None and not self._about(quote, supports):
             return Verdict(None, "shares no topic word with the item")
         whole = next((at for at, turn in spoken if _long_enough(quote, turn)), None)
         if whole is None:
             return Verdict(None, f"under {MIN_WORDS} words and not a whole turn or sentence")
-        return Verdict(self._widened(whole, reasoning))
+        start, end = self._widened(whole, reasoning)
+        if told is not None:  # the item's words were said a few turns off: the range holds them
+            start, end = min(start, told.line_start), max(end, told.line_end)
+        return Verdict((start, end))
+
+    def _near(self, words: str, found: Located) -> Located | None:
+        """Where an item's own words were said, in one spoken turn a little before its quote
+        took them up ("Marta, burn-in test plan?" ... "I'll write it up."; "Seven pounds
+        fifty adult" ... "Seven fifty it is.")."""
+        before = [
+            at
+            for at, _ in self._in_turns(words)
+            if 0 < found.line_start - at.line_start <= REASONING_REACH
+        ]
+        return before[-1] if before else None
 
     def _about(self, quote: str, item: str) -> bool:
         """A content word of the item in the quote, names and "decided" aside; an item with
@@ -175,11 +190,16 @@ class SpeechEvidence:
 
 
 def _long_enough(quote: str, turn: Turn) -> bool:
-    """At least MIN_WORDS words of speech, or the whole turn or one whole sentence of it
-    (its speaker's label aside)."""
+    """At least MIN_WORDS words of speech, or the whole turn or whole sentences of it (its
+    speaker's label aside)."""
     said = _squash(quote)
     if turn.speaker and _LABEL.match(said) and _squash(turn.speaker) in said.split(":")[0]:
         said = _LABEL.sub("", said, count=1)
     if len(re.findall(r"\w+", said)) >= MIN_WORDS or said == _squash(turn.text):
         return True
-    return any(said == _squash(s.text) for s in sentences(turn.text))
+    whole = [s.text for s in sentences(turn.text)]
+    return any(  # whole sentences, one or a run ("Okay, Hopwell Wharf. Done.")
+        said == _squash(" ".join(whole[i:j]))
+        for i in range(len(whole))
+        for j in range(i + 1, len(whole) + 1)
+    )

@@ -149,8 +149,9 @@ _GROUPED = re.compile(r"(?<=\d),(?=\d{3}\b)")  # "1,200" is one number
 
 def ungrouped(text: str) -> str:
     """ "1,200" as "1200", and a number said in several words as its figure ("a hundred and
-    twenty": 120, "three thousand five hundred": 3500): one number, not two."""
-    return _SPELLED.sub(_figure, _GROUPED.sub("", text))
+    twenty": 120, "three thousand five hundred": 3500): one number, not two. "twenty fourth"
+    (as speech to text writes it) is "twenty-fourth"."""
+    return _SPELLED.sub(_figure, _TENS_APART.sub(r"\1-\2", _GROUPED.sub("", text)))
 
 
 _NUMBER_WORDS = "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
@@ -161,6 +162,15 @@ _SCALE = r"(?:hundred|thousand|million)"
 _SPELLED = re.compile(
     rf"(?i)\b(?:(?:a|{_SMALL})\s+)?{_SCALE}"
     rf"(?:(?:\s+and)?\s+(?:{_SMALL}\s+)?(?:{_SCALE}|{_SMALL}))*\b(?!-)"
+)
+
+
+_ONES = (
+    "one two three four five six seven eight nine first second third fourth fifth sixth "
+    "seventh eighth ninth"
+).split()
+_TENS_APART = re.compile(
+    rf"(?i)\b(twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety) ({'|'.join(_ONES)})\b"
 )
 
 

@@ -77,8 +77,18 @@ def chosen_from(quote: str, turn_index: int, turns: list[Turn]) -> str | None:
         for sentence in reversed(sentences(turns[back].text)):
             said = sentence.text
             if not said.endswith("?") and chosen <= values(said) and said_words(said):
-                return said
+                return said if _first_amount(said) in chosen else None
     return None
+
+
+_AMOUNT = re.compile(rf"\d+(?:\.\d+)?|\b(?:{'|'.join(sorted(NUMBER_WORDS))})\b", re.I)
+
+
+def _first_amount(text: str) -> str | None:
+    """The amount a statement puts forward first: "Five is nicer than four." puts forward
+    five, so "Four it is." did not choose it."""
+    found = _AMOUNT.search(text)
+    return None if found is None else (found.group().lower().lstrip("0") or "0")
 
 
 _ASKING = re.compile(

@@ -31,8 +31,8 @@ _DECIDED_BY = re.compile(
 )
 _DECISION_LEAD = re.compile(
     r"^(?:(?:final call|that'?s decided|decision|decided|agreed|so|okay|then|actually|"
-    r"scratch that|on second thought|change of plan)\s*[:,\u2014-]?\s*)*"
-    r"(?:(?:the plan is|going forward|i'?d call this decided)\s*[:,\u2014-]?\s*)?",
+    r"scratch that|on second thought|change of plan)\b\s*[:,\u2014-]?\s*)*"
+    r"(?:(?:the plan is|going forward|i'?d call this decided)\b\s*[:,\u2014-]?\s*)?",
     re.I,
 )
 
@@ -148,7 +148,7 @@ def describe_decision(item: Item, turns: list[Turn]) -> None:
     if made is not None and word_count(quote[made.end() :]) >= 4:
         quote = quote[made.end() :]  # "I'm making the call - we put her line on the front."
     main, reason = split_reason(quote)
-    main = _DECISION_LEAD.sub("", clean_spoken(main), count=1)
+    main = _DECISION_LEAD.sub("", clean_spoken(main).lstrip(" :;,-\u2014"), count=1)
     item.description = as_sentence(main.rstrip(" ,;:-\u2014"))
     topic = content_words(main)
     item.reasoning = reason or nearby_reason(turns, item.turn_index, item.quote, topic)

@@ -23,8 +23,13 @@ def split_reason(sentence: str) -> tuple[str, str | None]:
         and word_count(sentence[: match.start()]) >= 4
         and word_count(sentence[match.end() :]) >= 3
     ):
-        return sentence[: match.start()].rstrip(" ,;-\u2014"), sentence[match.start() :]
+        main = _DANGLING.sub("", sentence[: match.start()].rstrip(" ,;-\u2014"))
+        return main, sentence[match.start() :]
     return sentence, None
+
+
+# "it's for the store page and | because the headroom's there": the call ends before "and".
+_DANGLING = re.compile(r"[\s,;]+(?:and|but|or|so)$", re.I)
 
 
 def nearby_reason(turns: list[Turn], index: int, quote: str, topic: set[str]) -> str | None:
