@@ -216,6 +216,22 @@ def test_structured_output_repairs_once(server: FakeServer, ledger: ListLedger) 
     assert len(ledger.calls) == 2
 
 
+def test_an_invalid_reply_is_recorded_as_failed_with_its_tokens(
+    server: FakeServer, ledger: ListLedger
+) -> None:
+    """A reply cut at the token cap that fails validation cost its tokens and answered
+    nothing: the ledger says so (failed, why, the tokens), and the repair that worked is ok."""
+    server.push(
+        api.message(tool=("verdict", {"decision": "Postgr"}), usage=(900, 4096), stop="max_tokens"),
+        api.message(tool=("verdict", {"decision": "Postgres", "confidence": 0.9})),
+    )
+    asyncio.run(provider(server, ledger).structured(ask(), Verdict, "verdict"))
+    cut, repaired = ledger.calls
+    assert cut.status == "error" and "cut at the" in (cut.error or "") and "token cap" in cut.error
+    assert (cut.usage.input_tokens, cut.usage.output_tokens) == (900, 4096)
+    assert repaired.status == "ok" and repaired.error is None
+
+
 def test_structured_output_fails_after_one_repair(server: FakeServer, ledger: ListLedger) -> None:
     server.push(api.message(tool=("verdict", {"x": 1})), api.message("I refuse."))
     with pytest.raises(

@@ -235,6 +235,8 @@ def test_a_slot_most_calls_are_about_links_nothing_by_itself() -> None:
         ("the twenty-third of March", {"@23", "@march"}),
         ("fine, twenty fourth of july.", {"@24", "@july"}),  # as speech to text writes it
         ("twenty five pounds a head", {"25"}),
+        ("three point oh feature freeze", {"3.0"}),  # a version, as spoken: as "3.0" is
+        ("we ship two point four", {"2.4"}),
     ],
 )
 def test_a_number_said_in_several_words_is_one_value(said: str, figures: set[str]) -> None:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from memo_tui.core.capture.evidence import SpeechEvidence, Verdict
 from memo_tui.core.capture.excerpts import excerpts
 from memo_tui.core.capture.formats.base import Turn, is_bot
+from memo_tui.core.capture.grounding import Anchored, Grounding
 from memo_tui.core.capture.sources import Transcript
 from memo_tui.core.capture.subject import decision_subject
 from memo_tui.core.capture.untrusted import not_the_meetings
@@ -82,7 +83,7 @@ def _checked(
 def _decisions(
     transcript: Transcript,
     extraction: Extraction,
-    evidence: SpeechEvidence,
+    grounding: Grounding,
     speakers: set[str],
     unverified: list[dict[str, str]],
 ) -> list[NewDecision]:
@@ -92,22 +93,25 @@ def _decisions(
     )
     decisions = []
     for number, (d, later) in enumerate(zip(extraction.decisions, links, strict=True), start=1):
-        verdict = evidence.check(d.evidence_quote, d.description, d.reasoning)
-        start, end = _checked(f"decision {number}", verdict, unverified)
-        own = (d.description, d.evidence_quote, d.reasoning or "")
+        held = _held(d, grounding, d.reasoning)
+        start, end = _checked(f"decision {number}", held.verdict, unverified)
+        said = d.description
+        if d.confidence is None:  # a model's: it must say what was chosen
+            said = grounding.stating_the_choice(d.description, held.quote)
+        own = (said, held.quote, d.reasoning or "")
         decisions.append(
             NewDecision(
-                description=d.description,
+                description=said,
                 reasoning=d.reasoning,
                 decided_by=d.decided_by,
                 line_start=start,
                 line_end=end,
-                evidence_quote=d.evidence_quote,
+                evidence_quote=held.quote,
                 verified=start is not None,
                 status="current" if later is None else "superseded",
                 superseded_by=later,
                 subject=decision_subject(transcript.turns, start, own, speakers),
-                **_judged(d, extraction, start is not None),
+                **_judged(d, "decision", extraction, held, grounding),
             )
         )
     return decisions
@@ -116,13 +120,20 @@ def _decisions(
 def _actions(
     transcript: Transcript,
     extraction: Extraction,
-    evidence: SpeechEvidence,
+    grounding: Grounding,
     unverified: list[dict[str, str]],
 ) -> list[NewActionItem]:
     actions = []
     for number, a in enumerate(extraction.action_items, start=1):
-        verdict = evidence.check(a.evidence_quote, a.description)
-        start, end = _checked(f"action item {number}", verdict, unverified)
+        held = _held(a, grounding)
+        start, end = _checked(f"action item {number}", held.verdict, unverified)
+        status = a.status
+        if (
+            status == "done"
+            and a.confidence is None
+            and not grounding.said_done(held.verdict.lines)
+        ):
+            status = "open"  # a model's word alone does not close a task: the meeting must say so
         actions.append(
             NewActionItem(
                 description=a.description,
@@ -130,28 +141,56 @@ def _actions(
                 due_date=a.due_date.isoformat() if a.due_date else None,
                 line_start=start,
                 line_end=end,
-                evidence_quote=a.evidence_quote,
+                evidence_quote=held.quote,
                 verified=start is not None,
-                status=a.status,
+                status=status,
                 asked_by=asked_by(transcript.turns, start, a.assignee),
-                **_judged(a, extraction, start is not None),
+                **_judged(a, "action", extraction, held, grounding),
             )
         )
     return actions
 
 
+def _held(
+    item: ExtractedDecision | ExtractedActionItem,
+    grounding: Grounding,
+    reasoning: str | None = None,
+) -> Anchored:
+    """Where an item was said: its quote checked, and a model's re-anchored when it is no
+    span of speech about the item (the offline extractor quotes verbatim)."""
+    if item.confidence is not None:
+        verdict = grounding.evidence.check(item.evidence_quote, item.description, reasoning)
+        return Anchored(item.evidence_quote, verdict)
+    return grounding.anchored(item.evidence_quote, item.description, reasoning)
+
+
 def _judged(
-    item: ExtractedDecision | ExtractedActionItem, extraction: Extraction, verified: bool
+    item: ExtractedDecision | ExtractedActionItem,
+    kind: str,
+    extraction: Extraction,
+    held: Anchored,
+    grounding: Grounding,
 ) -> dict[str, Any]:
-    """How sure the extractor was of an item, and so its state: an item with no verified
-    quote is never asserted on a judge's word (nobody can check it)."""
+    """How sure memo is of an item, and so its state. The offline extractor's judge rated
+    its own items; a model's are rated by the same judge on the sentences they rest on. An
+    item with no verified quote is never asserted (nobody can check it)."""
+    lines = held.verdict.lines
+    if item.confidence is None:  # a model's item
+        chance = grounding.rating(kind, lines, held.quote)
+        judge = grounding.judge
+        sure = chance is not None and chance >= judge.thresholds(kind, False).assert_at
+        return {
+            "confidence": chance,
+            "state": "asserted" if sure else "proposed",
+            "model_version": f"{judge.version}/{judge.variant(False)}",
+        }
     state = item.state or "asserted"
-    if state == "asserted" and item.confidence is not None and not verified:
+    if state == "asserted" and lines is None:
         state = "proposed"
     return {
         "confidence": item.confidence,
         "state": state,
-        "model_version": extraction.model_version if item.confidence is not None else None,
+        "model_version": extraction.model_version,
     }
 
 
@@ -213,8 +252,9 @@ def build_capture(
         transcript.lines, transcript.turns, transcript.title, [*speakers, *transcript.guests]
     )
     unverified: list[dict[str, str]] = []
-    decisions = _decisions(transcript, extraction, evidence, speakers, unverified)
-    actions = _actions(transcript, extraction, evidence, unverified)
+    grounding = Grounding(transcript, evidence)
+    decisions = _decisions(transcript, extraction, grounding, speakers, unverified)
+    actions = _actions(transcript, extraction, grounding, unverified)
     decisions, actions = _the_meetings_own(transcript, decisions, actions)
     kind = source_kind if source_path else "text"
     return NewCapture(

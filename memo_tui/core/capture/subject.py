@@ -151,7 +151,8 @@ def ungrouped(text: str) -> str:
     """ "1,200" as "1200", and a number said in several words as its figure ("a hundred and
     twenty": 120, "three thousand five hundred": 3500): one number, not two. "twenty fourth"
     (as speech to text writes it) is "twenty-fourth"."""
-    return _SPELLED.sub(_figure, _TENS_APART.sub(r"\1-\2", _GROUPED.sub("", text)))
+    text = _TENS_APART.sub(r"\1-\2", _GROUPED.sub("", text))
+    return _SPELLED.sub(_figure, _POINT.sub(_decimal, text))
 
 
 _NUMBER_WORDS = "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
@@ -172,6 +173,23 @@ _ONES = (
 _TENS_APART = re.compile(
     rf"(?i)\b(twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety) ({'|'.join(_ONES)})\b"
 )
+
+
+_DIGIT_WORDS = "oh zero one two three four five six seven eight nine".split()
+_DIGIT = rf"(?:{'|'.join(_DIGIT_WORDS)})"
+# "two point four", "three point oh", "version ten point one two": a number with decimals.
+_POINT = re.compile(
+    rf"(?i)\b({'|'.join(sorted(NUMBER_WORDS, key=len, reverse=True))}|\d+)"
+    rf" point ({_DIGIT}(?: {_DIGIT})*|\d+)\b"
+)
+
+
+def _decimal(found: re.Match[str]) -> str:
+    whole = found.group(1).lower()
+    number = whole if whole.isdigit() else str(NUMBER_WORDS[whole])
+    places = found.group(2).lower().split()
+    tail = "".join(p if p.isdigit() else str(max(_DIGIT_WORDS.index(p) - 1, 0)) for p in places)
+    return f"{number}.{tail}"
 
 
 def _figure(found: re.Match[str]) -> str:

@@ -94,8 +94,15 @@ class Provider(ABC):
 
     # The interface
 
-    async def complete(self, request: Request, deadline: float | None = None) -> Completion:
-        """One answer (text and/or tool calls), retried within the request's deadline."""
+    async def complete(
+        self,
+        request: Request,
+        deadline: float | None = None,
+        check: Callable[[Completion], str | None] | None = None,
+    ) -> Completion:
+        """One answer (text and/or tool calls), retried within the request's deadline.
+        `check` says what is wrong with an answer (None: nothing): one it finds wrong is
+        recorded as failed, with the tokens it cost, not as ok."""
         self.prepare()
         record = self._new_record(request)
         started = time.monotonic()
@@ -110,6 +117,9 @@ class Provider(ABC):
             raise
         else:
             record.status, record.usage = "ok", completion.usage
+            problem = check(completion) if check is not None else None
+            if problem is not None:
+                record.status, record.error = "error", problem
             return completion
         finally:
             self._record(record, started)
@@ -174,12 +184,22 @@ class Provider(ABC):
         spec = ToolSpec(tool, schema.__doc__ or tool, schema.model_json_schema())
         most = min(request.max_tokens, self.structured_max_tokens)
         forced = replace(request, tools=(spec,), tool_choice=tool, max_tokens=most)
-        completion = await self.complete(forced, deadline)
+
+        def invalid(completion: Completion) -> str | None:
+            try:
+                _validate(completion, schema, tool)
+            except (ValidationError, LLMInvalidOutput) as problem:
+                cut = completion.stop_reason in ("max_tokens", "length")
+                capped = f" (cut at the {forced.max_tokens}-token cap)" if cut else ""
+                return f"invalid {tool} output{capped}: {_short(problem)}"
+            return None
+
+        completion = await self.complete(forced, deadline, invalid)
         try:
             return _validate(completion, schema, tool)
         except (ValidationError, LLMInvalidOutput) as first:
             repair = _repair_request(forced, completion, tool, first)
-        completion = await self.complete(repair, deadline)
+        completion = await self.complete(repair, deadline, invalid)
         try:
             return _validate(completion, schema, tool)
         except (ValidationError, LLMInvalidOutput) as second:

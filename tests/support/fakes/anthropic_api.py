@@ -15,6 +15,7 @@ def message(
     tool: tuple[str, dict[str, Any]] | None = None,
     model: str = "claude-sonnet-4-6",
     usage: tuple[int, int] = (100, 20),
+    stop: str | None = None,
 ) -> Reply:
     content: list[dict[str, Any]] = [{"type": "text", "text": text}] if text else []
     if tool is not None:
@@ -26,7 +27,7 @@ def message(
             "role": "assistant",
             "model": model,
             "content": content,
-            "stop_reason": "tool_use" if tool else "end_turn",
+            "stop_reason": stop or ("tool_use" if tool else "end_turn"),
             "stop_sequence": None,
             "usage": {"input_tokens": usage[0], "output_tokens": usage[1]},
         }
