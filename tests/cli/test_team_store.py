@@ -74,6 +74,8 @@ def test_a_file_store_moves_in_whole_and_again_only_what_is_new(memo, tmp_path: 
     assert same == memo("--db", db, "facts", "--json").json()["facts"]  # ids and all
 
     assert memo("--db", db, "capture", str(meetings[-1])).code == 0
+    for change in memo("--db", db, "changes", "--json").json()["changes"]:  # the user keeps them
+        assert memo("--db", db, "changes", "accept", str(change["id"])).code == 0
     again = memo("--db", db, "store", "copy", "--to", url, "--json").json()
     assert again["added"]["captures"] == 1 and again["present"] > 100
     assert again["updated"] >= 1  # the decision the last meeting replaced says so there too

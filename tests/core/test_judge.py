@@ -129,7 +129,7 @@ def test_the_judge_is_surer_of_a_call_than_of_chatter() -> None:
     found = judged_extract(_meeting(), decides=True)
     chance = {d.description: d.confidence or 0 for d in found.decisions}
     call = next(c for text, c in chance.items() if "Acme" in text)
-    assert call > 3 * chance["No concerns from my side."]
+    assert call > 3 * chance.get("No concerns from my side.", 0.0)  # (or not taken at all)
     cut = judged.shipped().thresholds("decision", False)
     assert all(c >= cut.propose_at for c in chance.values())
 

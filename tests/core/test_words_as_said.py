@@ -1,5 +1,5 @@
 """An item's text is what was said: every decision and action item the offline extractor
-stores from the dev set and the held-out sets is, word for word, a run of the lines its
+stores from the dev set and the held-out sets it may read is, word for word, a run of the lines its
 evidence points at (fillers, stutters and lead words such as "so" or "I'll" aside, which
 `clean_spoken` and the lead rules remove and their own tests cover). Where the text stops
 before its sentence does, what follows is the reason or the next clause ("... because",
@@ -21,8 +21,17 @@ from store import Store
 
 REPO = Path(__file__).resolve().parents[2]
 DEV = REPO.parent / "shared" / "data" / "dev-meetings"
-SETS = [DEV, *sorted(p.parent for p in (REPO / "benchdata").glob("heldout-*/truth.jsonl"))]
 UNSEEN = set((REPO / "benchdata" / "unseen.txt").read_text().split())
+# The sets memo may read (the unseen ones are scored by `memo bench extract` alone: a failure
+# here would have to be read to be fixed).
+SETS = [
+    DEV,
+    *sorted(
+        p.parent
+        for p in (REPO / "benchdata").glob("heldout-*/truth.jsonl")
+        if p.parent.name not in UNSEEN
+    ),
+]
 
 _TOKEN = re.compile(r"[\w%£$€@#/'\u2019-]+|[.,;:!?\u2014\u2013()\"]")
 _NEXT_CLAUSE = frozenset("and but or so then".split())
@@ -86,8 +95,4 @@ def test_every_item_is_worded_as_said_in_its_evidence(folder: Path, tmp_path: Pa
                 found = verdict(item.description, span)
                 if found != "as said":
                     wrong.append(f"{found}: {item.description!r} <- {span[:160]!r}")
-    if folder.name in UNSEEN:  # scores only: what went wrong there is not read
-        count = len(wrong)
-        assert count == 0, "items not worded as said (an unseen set: not shown)"
-    else:
-        assert not wrong, "\n".join(wrong)
+    assert not wrong, "\n".join(wrong)
