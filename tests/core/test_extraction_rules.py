@@ -516,6 +516,46 @@ def test_a_reversed_call_is_history_linked_to_what_replaced_it() -> None:
     assert "3rd" not in result.summary.split("Decided:")[1]
 
 
+@pytest.mark.parametrize(
+    "giving_way",
+    [
+        "Nadia Roy: right well we can't break the rules, okay the twelfth then",
+        "Nadia Roy: god ok yeah, the twelfth then, week of the twelfth",
+        "Nadia Roy: ok twelfth of may then omar tell the printers",
+    ],
+)
+def test_a_call_given_another_value_after_an_objection_is_replaced(giving_way: str) -> None:
+    result = meeting(
+        "Nadia Roy: okay launch on friday the fifth of may, let's go with that",
+        "Omar Haddad: that works for the printers",
+        "Paula Ines: sorry, is that long enough? the shops want three weeks notice",
+        "Omar Haddad: oh. yeah you're right actually",
+        giving_way,
+    )
+    kinds = [(d.status, d.superseded_by) for d in result.decisions]
+    assert kinds == [("superseded", 2), ("current", None)], result.decisions
+    assert "twelfth" in result.decisions[1].description.lower()
+
+
+def test_a_new_amount_for_another_thing_after_an_objection_replaces_nothing() -> None:
+    result = meeting(
+        "Nadia Roy: Let's go with three units a month from October.",
+        "Paula Ines: But the consumption goes up with each overhaul, doesn't it?",
+        "Nadia Roy: OK, let's go with six weeks of buffer stock then, on the shelf.",
+    )
+    assert [d.status for d in result.decisions] == ["current", "current"], result.decisions
+
+
+def test_a_price_said_in_words_is_one_amount_set_again() -> None:
+    result = meeting(
+        "Margaret Donnelly: OK, let's go with one thirty-nine for March and April then.",
+        "Helen Marsh: Hang on, the budget assumes one forty-seven midweek.",
+        "Margaret Donnelly: OK. One forty-nine then. That's the midweek floor.",
+    )
+    kinds = [(d.status, d.superseded_by) for d in result.decisions]
+    assert kinds == [("superseded", 2), ("current", None)], result.decisions
+
+
 def test_a_call_taken_back_by_pointing_at_it_is_replaced() -> None:
     result = meeting(
         "Nadia Roy: Let's go with Brightline for the courier contract.",

@@ -264,6 +264,10 @@ def test_a_slot_most_calls_are_about_links_nothing_by_itself() -> None:
         ("twenty five pounds a head", {"25"}),
         ("three point oh feature freeze", {"3.0"}),  # a version, as spoken: as "3.0" is
         ("we ship two point four", {"2.4"}),
+        ("one thirty-nine for March and April", {"139", "@march", "@april"}),  # a price
+        ("two forty-nine a night", {"249"}),
+        ("the one twenty-third run", {"1"}),  # a count, then a rank: no price
+        ("Thursdays then", {"@thursday"}),
     ],
 )
 def test_a_number_said_in_several_words_is_one_value(said: str, figures: set[str]) -> None:

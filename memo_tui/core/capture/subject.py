@@ -152,6 +152,7 @@ def ungrouped(text: str) -> str:
     twenty": 120, "three thousand five hundred": 3500): one number, not two. "twenty fourth"
     (as speech to text writes it) is "twenty-fourth"."""
     text = _TENS_APART.sub(r"\1-\2", _GROUPED.sub("", text))
+    text = _HUNDREDS_APART.sub(_hundreds, text)
     return _SPELLED.sub(_figure, _POINT.sub(_decimal, text))
 
 
@@ -173,6 +174,21 @@ _ONES = (
 _TENS_APART = re.compile(
     rf"(?i)\b(twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety) ({'|'.join(_ONES)})\b"
 )
+
+
+_TENS = "twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
+_FIGURE = "one|two|three|four|five|six|seven|eight|nine"
+# "one thirty-nine", "two forty" (a price or a time as said): one figure, 139 and 240; not
+# before an ordinal ("one twenty-third") or a scale word ("two twenty thousand").
+_HUNDREDS_APART = re.compile(
+    rf"(?i)\b({_FIGURE}) ((?:{_TENS})(?:-(?:{_FIGURE}))?)"
+    rf"\b(?!-)(?!\s+(?:hundred|thousand|million)\b)"
+)
+
+
+def _hundreds(found: re.Match[str]) -> str:
+    tens = sum(NUMBER_WORDS[w] for w in found.group(2).lower().split("-"))
+    return str(NUMBER_WORDS[found.group(1).lower()] * 100 + tens)
 
 
 _DIGIT_WORDS = "oh zero one two three four five six seven eight nine".split()
@@ -225,6 +241,8 @@ def _valued(tokens: list[str], first: int) -> list[tuple[int, set[str]]]:
             found.append((i, {token}))
             continue
         owner = low[:-2] if low.endswith("'s") else low  # "Monday's standup": Monday
+        if owner[:-1] in WEEKDAYS:
+            owner = owner[:-1]  # "Fridays": Friday
         if owner in MONTHS or owner in WEEKDAYS:
             found.append((i, {DATE_MARK + owner}))
             continue
@@ -243,7 +261,8 @@ def _valued(tokens: list[str], first: int) -> list[tuple[int, set[str]]]:
             spelled = ordinal and not low[:1].isdigit() and not near & (MONTHS | WEEKDAYS)
             if spelled and not _a_day(lows, i):
                 continue  # a rank ("the first canning run"), not a value
-            when = ordinal or year or bool(near & MONTHS)
+            # (beside a month, a number over 31 is no day: "139 for March" is an amount)
+            when = ordinal or year or (bool(near & MONTHS) and float(value) <= 31)
             scale = SCALES.get(lows[i + 1] if i + 1 < len(lows) else "")
             if scale and not when and "." not in value and low not in SCALES:
                 value, scaled = str(int(value) * scale), i + 1  # "twelve hundred": 1200

@@ -9,7 +9,9 @@ from typing import Protocol, TypeVar
 
 from memo_tui.core.capture.formats.base import Turn
 from memo_tui.core.capture.offline.text import content_words, sentences
-from memo_tui.core.capture.subject import CALENDAR
+from memo_tui.core.capture.subject import CALENDAR, is_date
+from memo_tui.core.capture.subject import is_number as is_amount
+from memo_tui.core.capture.subject import values as subject_values
 
 NUMBER_WORDS = frozenset(
     "one two three four five six seven eight nine ten eleven twelve fifteen twenty thirty "
@@ -24,6 +26,12 @@ def values(text: str) -> set[str]:
     found |= {w.lower() for w in words if w.lower() in NUMBER_WORDS}
     found |= {w.lower() for w in words[1:] if w[0].isupper() and w != "I" and "'" not in w}
     return found
+
+
+def amounts(text: str) -> set[str]:
+    """The amounts and dates a statement sets, read as said ("one thirty-nine" is 139,
+    "twenty fourth" a day); names are left out (a vocative "Dom" sets nothing)."""
+    return {v for v in subject_values(text) if is_amount(v) or is_date(v)}
 
 
 def changed(values: set[str], theirs: set[str]) -> bool:

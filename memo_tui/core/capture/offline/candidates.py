@@ -20,9 +20,9 @@ from memo_tui.core.capture.offline.sentence_scores import (
     around_sentence,
     score_sentence,
 )
-from memo_tui.core.capture.offline.task_owners import ANSWER_REACH
 from memo_tui.core.capture.offline.text import sentences, word_count
 from memo_tui.core.capture.sources import Transcript, Turn
+from memo_tui.core.capture.subject import is_date, is_number, subject_words
 from memo_tui.core.capture.untrusted import not_the_meetings, read_out
 
 MAX_SENTENCE = 1_500
@@ -81,18 +81,23 @@ def spoken_items(transcript: Transcript, verdicts: Verdicts | None = None) -> li
     thresholds."""
     turns = transcript.turns
     items: list[Item] = []
-    changed: set[str] | None = None
+    objected: list[Item] = []
     last_turn = -1
     sentences_heard = heard(transcript) if verdicts is None else verdicts.heard
     for n, one in enumerate(sentences_heard):
         index, text, said, number = one.said.turn, one.said.text, one.turn_said, one.number
         if index != last_turn:
-            changed, last_turn = _changed_call(items, turns, index), index
+            objected, last_turn = _objected_calls(items, turns, index), index
         decision, action = one.said.decision, one.said.action
         if verdicts is not None:
             decision, action = verdicts.votes(n)
-        if changed is not None and _names_another_value(text, changed):
-            decision, changed = max(decision, DECISION_THRESHOLD), None
+        changes = None
+        if objected:
+            changes = _given_another_value(
+                text, index, objected, said[number - 1] if number else ""
+            )
+        if changes is not None:
+            decision, objected = max(decision, DECISION_THRESHOLD), []
         position = (index, one.said.start)
         chance = verdicts.chances[n] if verdicts is not None else None
         if number and cues.ALREADY_DONE.match(said[number - 1]) and says_what(text):
@@ -101,7 +106,8 @@ def spoken_items(transcript: Transcript, verdicts: Verdicts | None = None) -> li
             done.confidence = chance.action if chance else None
             items.append(done)  # "Already did. I sent the summary to her on Monday."
         elif (
-            action >= ACTION_THRESHOLD
+            changes is None  # giving a call another value is a call, whatever task it names
+            and action >= ACTION_THRESHOLD
             and (action >= decision or personal(text))
             and not (decision >= DECISION_THRESHOLD and cues.CALL_IN_SENTENCE.search(text))
         ):
@@ -124,7 +130,7 @@ def spoken_items(transcript: Transcript, verdicts: Verdicts | None = None) -> li
                 turn_text = turns[index].text
                 start = one.said.start
                 quote = turn_text[start : turn_text.find(after, start) + len(after)]
-            item = Item("decision", position, index, quote)
+            item = Item("decision", position, index, quote, changes=changes)
             item.confidence = chance.decision if chance else None
             items.append(item)
     return items
@@ -154,34 +160,89 @@ class Verdicts:
         return decision, action
 
 
-_ANOTHER = re.compile(
-    r"^\W*(?:(?:ok(?:ay)?|fine|right|alright)\W+)?(?:then|so|okay|ok|fine|right)\b", re.I
+# How a call's maker gives way: "ok, the twelfth then", "yeah ok fair, two years then",
+# "god ok yeah, the twenty sixth then", "six then, six o'clock start", "Then the 10th.".
+_GIVES_WAY = re.compile(
+    r"^\W*(?:(?:yeah|yes|oh|god|well|no|so|and|right)\W+)*(?:ok(?:ay)?|fine|right|alright|fair|"
+    r"then)\b|^\W*(?:[\w'\-]+\s+){0,4}?[\w'\-]+\s+then\b",
+    re.I,
 )
+# What someone says against a call: "wait, no", "sorry, is that long enough?", "can I push
+# back on that", "the old dairy backs onto the lab".
+_DOUBT = re.compile(
+    r"^\W*(?:wait|no|hang on|hold on|actually|sorry|but)\b|\?|\b(?:no|not|can't|cannot|won't|"
+    r"wouldn't|isn't|doesn't|don't|but|problem|issue|clash|push back|wait|hang on|sorry)\b",
+    re.I,
+)
+CONCEDE_REACH = 25  # turns after a call in which its maker may give way to an objection
+NEAR_CONCESSION = 8  # within so many turns, a bare "the twelfth then" gives way to it
 
 
-def _names_another_value(text: str, values: set[str]) -> bool:
-    """ "Then the 10th.", "Fine, the Tuesday then.": a new value put in the call's place, said
-    as a conclusion or as a short fragment; not any statement that holds a number."""
-    if "?" in text or not cv.values(text) - values:
-        return False
-    return bool(_ANOTHER.match(text)) or word_count(text) <= SHORT_CALL
-
-
-def _changed_call(items: list[Item], turns: list[Turn], index: int) -> set[str] | None:
-    """After an objection ("Wait, no. The 3rd is the payroll freeze."), the one whose call it
-    was names another value ("Then the 10th."): the values of that call, which the first
-    statement of this turn with other values changes. None when there is no such call."""
-    if index < 2 or not reversals.OBJECTION.match(turns[index - 1].text):
+def _given_another_value(text: str, index: int, calls: list[Item], before: str) -> Item | None:
+    """ "Then the 10th.", "ok twenty fifth of may then", "scrap the two weeks, four weeks
+    parallel": of the `calls` objected to, the one this sentence puts a new amount or date
+    in the place of (the one whose value it names, as in "not five. six then", else the
+    latest it changes), when it is said as giving way, as a short fragment, or after
+    taking the call back in the sentence `before` it; not any statement that holds a
+    number."""
+    ours = cv.amounts(text)
+    if "?" in text or not ours:
         return None
+    gives_way = _GIVES_WAY.match(text) or reversals.STRONG_REVERSAL.search(f"{before} {text}")
+    if not gives_way and word_count(text) > SHORT_CALL:
+        return None
+    changing = [c for c in calls if _in_its_place(text, ours, c.quote, index - c.turn_index)]
+    named = cv.amounts(f"{before} {text}")
+    return next((c for c in changing if cv.amounts(c.quote) & named), None) or next(
+        iter(changing), None
+    )
+
+
+def _in_its_place(text: str, ours: set[str], call: str, turns_after: int) -> bool:
+    """Whether `text` sets another value of a kind `call` set (an amount for an amount, a
+    date for a date) for the same thing: said with a word the call's value was said with
+    ("six weeks of buffer stock" is no new value for "three units a month"), or, a few turns
+    after the call, one of them said with none (a fragment: "the twelfth then")."""
+    theirs = cv.amounts(call)
+    for kind in (is_number, is_date):
+        new = {v for v in ours - theirs if kind(v)}
+        if new and any(kind(v) for v in theirs):
+            slot, before = _said_with(text, new), _said_with(call, theirs)
+            if slot & before:
+                return True
+            return turns_after <= NEAR_CONCESSION and not (slot and before)
+    return False
+
+
+# Where a clause ends: "the twelfth of may then | omar, tell the printers".
+_CLAUSE = re.compile(r"[,;:.!?]\s|\s(?:and|but|so|because)\s|(?<=\bthen)\s", re.I)
+
+
+def _said_with(text: str, wanted: set[str]) -> set[str]:
+    """The key words of the clauses of `text` that say a `wanted` value."""
+    return subject_words(c for c in _CLAUSE.split(text) if cv.amounts(c) & wanted)
+
+
+def _objected_calls(items: list[Item], turns: list[Turn], index: int) -> list[Item]:
+    """The calls this turn's speaker made in the last few turns that someone else has
+    spoken against since ("Wait, no. The 3rd is the payroll freeze.", "sorry, is that long
+    enough?"), the latest first: its maker may now name another value for one ("Then the
+    10th.")."""
     speaker = turns[index].speaker
-    if not speaker or turns[index - 1].speaker == speaker:
-        return None
+    found: list[Item] = []
+    if index < 2 or not speaker:
+        return found
     for item in reversed(items):
-        if index - item.turn_index > ANSWER_REACH:
-            return None
-        if item.kind == "decision" and turns[item.turn_index].speaker == speaker:
-            return cv.values(item.quote) or None
-    return None
+        if index - item.turn_index > CONCEDE_REACH:
+            break
+        if item.kind != "decision" or item.turn_index >= index:
+            continue
+        if turns[item.turn_index].speaker != speaker:
+            continue
+        between = turns[item.turn_index + 1 : index]
+        if any(t.speaker != speaker and _DOUBT.search(t.text) for t in between):
+            found.append(item)
+    return found
 
 
 def note_items(transcript: Transcript) -> tuple[list[Item], set[int]]:

@@ -49,6 +49,7 @@ class Item:
     from_notes: bool = False
     description: str = ""
     superseded_by: Item | None = None  # a later decision of the meeting replaced it
+    changes: Item | None = None  # the call it gives another value to, after an objection
     consumed: list[tuple[int, int]] = field(default_factory=list)  # sentences its quote took in
     confidence: float | None = None  # the judge's probability that it is one (None: rules)
 

@@ -63,7 +63,7 @@ def merge(items: list[Item], turns: list[Turn]) -> list[Item]:
         restated = cv.restated(item, kept, turns)
         if restated is not None:
             _stand_in(restated, item, kept)  # the same call, confirmed: the confirmation stands
-        replaced = None if restated else superseded(item, kept, turns)
+        replaced = None if restated else superseded(item, kept, turns) or _given_way(item, kept)
         if replaced is not None:
             replaced.superseded_by = item  # kept as history, never as what holds
         duplicate = next(
@@ -82,6 +82,14 @@ def merge(items: list[Item], turns: list[Turn]) -> list[Item]:
             _stand_in(duplicate, item, kept)
         kept.append(item)
     return kept
+
+
+def _given_way(item: Item, kept: list[Item]) -> Item | None:
+    """The call this one gives another value to after an objection, while it still holds."""
+    call = item.changes
+    if call is None or call.superseded_by is not None or not any(k is call for k in kept):
+        return None
+    return call
 
 
 def _stand_in(gone: Item, instead: Item, kept: list[Item]) -> None:

@@ -10,6 +10,7 @@ from memo_tui.core.capture.offline import reversals
 from memo_tui.core.capture.offline.items import Item
 from memo_tui.core.capture.offline.text import content_words
 from memo_tui.core.capture.sources import Turn
+from memo_tui.core.capture.subject import changed_values
 
 
 def _subject(item: Item, turns: list[Turn]) -> set[str]:
@@ -67,7 +68,9 @@ def superseded(item: Item, kept: list[Item], turns: list[Turn]) -> Item | None:
             continue
         shared = len(cv.what(subject & _subject(earlier, turns)))
         theirs = cv.values(earlier.quote)
-        changed = cv.changed(values, theirs)
+        changed = cv.changed(values, theirs) or bool(
+            changed_values(cv.amounts(item.quote), cv.amounts(earlier.quote))
+        )
         called_off = len(named & (_topic(earlier.quote) | theirs)) >= reversals.naming(trigger)
         same = (called_off and shared >= 1) or (shared >= 2 and changed)
         if same and (best is None or (shared, earlier.position) > best[:2]):
