@@ -8,6 +8,7 @@ import json
 import pytest
 from support.paths import DATA, DEMO
 
+from memo_tui.core.capture.dates import find_due_date
 from memo_tui.core.capture.decode import decode
 from memo_tui.core.capture.evidence import EvidenceIndex
 from memo_tui.core.capture.offline import extract
@@ -141,6 +142,18 @@ def test_reversal_rule_on_a_small_transcript() -> None:
         ("Tom Adeyemi: I'll send the plan, though we may first need the rig.", None),
         # a day and month more than two months gone is next year's: a task is due ahead
         ("Tom Adeyemi: I'll send the plan by the 20th of April.", "2027-04-20"),
+        # as speech to text writes them: "i'll", ordinals in words, spaced or not
+        ("Tom Adeyemi: i'll send the plan before the twenty-ninth.", "2026-09-29"),
+        ("Tom Adeyemi: i'll send the plan on the twenty sixth.", "2026-09-26"),
+        ("Tom Adeyemi: I'll send the plan by the end of October.", "2026-10-31"),
+        ("Tom Adeyemi: I'll send the plan by the end of next month.", "2026-10-31"),
+        ("Tom Adeyemi: I'll send the plan in a fortnight.", "2026-09-22"),
+        ("Tom Adeyemi: I'll send the plan in 2 wks.", "2026-09-22"),
+        ("Tom Adeyemi: I'll send the plan tmrw.", "2026-09-09"),
+        ("Tom Adeyemi: I'll send the plan first thing Monday.", "2026-09-14"),
+        # a weekday written with its date: the date says which one
+        ("Tom Adeyemi: I'll send the plan by Fri 25/9.", "2026-09-25"),
+        ("Tom Adeyemi: I'll send the plan EOD Thu 24/9.", "2026-09-24"),
     ],
 )
 def test_due_dates_resolve_against_the_meeting_date(said: str, due: str | None) -> None:
@@ -148,6 +161,24 @@ def test_due_dates_resolve_against_the_meeting_date(said: str, due: str | None) 
     [item] = result.action_items
     assert item.assignee == "Tom Adeyemi"
     assert (item.due_date.isoformat() if item.due_date else None) == due
+
+
+@pytest.mark.parametrize(
+    ("line", "meeting", "due"),
+    [
+        # a date said as when the task was done, sent or carried from is not when it is due
+        ("@CatO get Iona's sign-off on the final text - done Fri 12/6.", "2026-06-16", None),
+        ("@DRM lock keeper rota (done, circulated Mon 11/5).", "2026-05-13", None),
+        ("@RP ring council licensing (from 14/1) - done w/c 19/1.", "2026-04-08", None),
+        ("@DA load the midweek floor from 1/5 - EOD Wed.", "2027-04-01", "2027-04-07"),
+        # both readings of "6/3" are to come: the weekday said with it picks the 3rd of June
+        ("@TB send the plan - by Wed 6/3.", "2026-01-05", "2026-06-03"),
+        ("@TB send the plan - by Fri 6/3.", "2026-01-05", "2026-03-06"),
+    ],
+)
+def test_due_dates_in_notes(line: str, meeting: str, due: str | None) -> None:
+    found = find_due_date(line, dt.date.fromisoformat(meeting))
+    assert (found.isoformat() if found else None) == due
 
 
 def test_markdown_sections_are_read_as_decisions_and_action_items() -> None:

@@ -288,6 +288,35 @@ def test_titles_and_letters_after_a_name_make_no_second_person(
     assert linked(store) == [("Ms Burns", "Angela Burns", 0)]
 
 
+def test_initials_fit_the_name_the_meeting_wrote(service: CaptureService, store: Store) -> None:
+    """ "@FO" in notes whose header lists Femi Ogunleye is him, though memo first met him
+    as Oluwafemi Ogunleye (whose own initials are OO)."""
+    capture(
+        service,
+        "Rota\nDate: 2027-01-21\nAttendees: Oluwafemi Ogunleye, Graham Whitlock\n\n"
+        "Graham Whitlock: Morning.\nOluwafemi Ogunleye: Morning.\n",
+        "rota.txt",
+    )
+    capture(
+        service,
+        "# Rota review\nDate: 2027-02-23\nAttendees: Femi Ogunleye, Graham Whitlock\n\n"
+        "## Actions\n- [ ] @FO draft the 3-shift rota, Fri 5/3\n",
+        "review.md",
+    )
+    assert linked(store) == [("FO", "Oluwafemi Ogunleye", 0)]
+
+
+def test_a_recorders_header_lines_are_nobody(service: CaptureService, store: Store) -> None:
+    capture(
+        service,
+        "Recording: New Recording 14 (car park B)\nParticipants: Graham Whitlock, Ingrid Solberg\n"
+        "Duration: 00:07:01\nSource: Voice Memos\n\n"
+        "[00:00:00] Graham: ok is it recording\n[00:00:04] Ingrid: yes so this is the slab\n",
+        "2027-01-21_walk_autotranscript.txt",
+    )
+    assert names(store) == ["Graham Whitlock", "Ingrid Solberg"]
+
+
 def test_resolve_in_a_meeting_from_the_cli(memo: Any, tmp_path: Any) -> None:  # noqa: ANN401
     meeting = tmp_path / "2026-03-05_walk.txt"
     meeting.write_text(

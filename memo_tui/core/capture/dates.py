@@ -106,6 +106,9 @@ def _week_start(day: dt.date) -> dt.date:
 
 
 _WEEKDAY_NAMES = "|".join(sorted(WEEKDAYS, key=len, reverse=True))
+_MONTH_NAMES = "|".join(sorted(MONTHS, key=len, reverse=True))
+# "the twentieth", "the twenty sixth" (speech to text leaves out the hyphen)
+_SPOKEN_ORDINALS = _ORDINAL_WORDS.replace("twenty-", "twenty[- ]").replace("thirty-", "thirty[- ]")
 _RELATIVE: list[tuple[re.Pattern[str], str]] = [
     (
         re.compile(
@@ -124,26 +127,37 @@ _RELATIVE: list[tuple[re.Pattern[str], str]] = [
         re.compile(rf"\b(?:{_WEEKDAY_NAMES})\s+the\s+(?P<dom>\d{{1,2}})(?:st|nd|rd|th)\b", re.I),
         "day_of_month",
     ),
-    (re.compile(r"\btomorrow\b", re.I), "tomorrow"),
+    (re.compile(r"\b(?:tomorrow|tmrw|tmw)\b", re.I), "tomorrow"),
     (re.compile(r"\bend of next week\b", re.I), "end_next_week"),
     (re.compile(r"\b(?:end of (?:the |this )?week|eow|this week)\b", re.I), "end_week"),
     (
-        re.compile(r"\b(?:by|before|on|until) the (?P<dom>\d{1,2})(?:st|nd|rd|th)\b", re.I),
+        re.compile(
+            rf"\b(?:by|before|on|until) the (?P<dom>\d{{1,2}}(?:st|nd|rd|th)|{_SPOKEN_ORDINALS})\b",
+            re.I,
+        ),
         "day_of_month",
     ),
+    (re.compile(r"\b(?:end of next month)\b", re.I), "end_next_month"),
     (re.compile(r"\b(?:end of (?:the |this )?month|eom)\b", re.I), "end_month"),
+    (re.compile(rf"\bend of (?P<month>{_MONTH_NAMES})\b\.?", re.I), "end_named_month"),
     (re.compile(rf"\bnext\s+(?P<wd>{_WEEKDAY_NAMES})\b", re.I), "next_weekday"),
     (
-        re.compile(rf"\b(?:by|on|before|until|this|due|for)\s+(?P<wd>{_WEEKDAY_NAMES})\b", re.I),
+        re.compile(
+            rf"\b(?:by|on|before|until|this|due|for|first thing)\s+(?P<wd>{_WEEKDAY_NAMES})\b",
+            re.I,
+        ),
         "weekday",
     ),
     (re.compile(r"\bnext week\b", re.I), "next_week"),
     (
         re.compile(
-            r"\b(?:in|give me|within) (?P<n>\d+|one|two|three|four|a|an|a couple of) weeks?\b", re.I
+            r"\b(?:in|give me|within) (?P<n>\d+|one|two|three|four|a|an|a couple of) "
+            r"(?:weeks?|wks?)\b",
+            re.I,
         ),
         "weeks",
     ),
+    (re.compile(r"\b(?:in|give me|within) (?:a|one) fortnight\b", re.I), "fortnight"),
     (  # "I'll write the doc. Two weeks.": a span said on its own
         re.compile(r"^\W*(?:about\s+)?(?P<n>\d+|one|two|three|four|a couple of) weeks?\W*$", re.I),
         "weeks",
@@ -168,12 +182,20 @@ def _relative_due(kind: str, match: re.Match[str], meeting: dt.date) -> dt.date:
         return _week_start(meeting) + dt.timedelta(days=11)
     if kind == "end_month":
         return _end_of_month(meeting)
+    if kind == "end_next_month":
+        return _end_of_month(_end_of_month(meeting) + dt.timedelta(days=1))
+    if kind == "end_named_month":
+        month = MONTHS[match["month"].lower()]
+        year = meeting.year + (month < meeting.month)
+        return _end_of_month(dt.date(year, month, 1))
+    if kind == "fortnight":
+        return meeting + dt.timedelta(days=14)
     if kind == "next_weekday":
         return _week_start(meeting) + dt.timedelta(days=7 + WEEKDAYS[match["wd"].lower()])
     if kind == "weekday":
         return _next_weekday(meeting, WEEKDAYS[match["wd"].lower()])
     if kind == "day_of_month":
-        return _day_of_month(meeting, int(match["dom"]))
+        return _day_of_month(meeting, _day_number(match["dom"].replace(" ", "-")))
     if kind == "next_week":
         return _week_start(meeting) + dt.timedelta(days=11)
     count = match["n"].lower()
@@ -184,7 +206,11 @@ def _relative_due(kind: str, match: re.Match[str], meeting: dt.date) -> dt.date:
 Found = tuple[int, int, dt.date]  # where a date was said (start, end), and the date
 
 
-def _numeric(match: re.Match[str], reference: dt.date | None) -> dt.date | None:
+def _numeric(
+    match: re.Match[str], reference: dt.date | None, weekday: int | None = None
+) -> dt.date | None:
+    """ "20/3" as a date; where both readings are dates, the one on the weekday said with it
+    ("Fri 12/6" is the 12th of June when that is a Friday), else the one to come."""
     a, b = int(match["a"]), int(match["b"])
     year = match["y"]
     if year:
@@ -200,6 +226,9 @@ def _numeric(match: re.Match[str], reference: dt.date | None) -> dt.date | None:
             found = _safe_date(reference.year + 1, month, day)
         if found is not None:
             dates.append(found)
+    on_the_day = [d for d in dates if d.weekday() == weekday]
+    if on_the_day:
+        return on_the_day[0]
     upcoming = [d for d in dates if d >= reference]
     return (upcoming or dates)[0] if dates else None
 
@@ -221,7 +250,8 @@ def _absolute_dates(text: str, reference: dt.date | None, numeric: bool = False)
         for match in NUMERIC.finditer(text):
             if not _NUMERIC_SAID.search(text[max(match.start() - 12, 0) : match.start()]):
                 continue
-            day = _numeric(match, reference)
+            said = _WEEKDAY_BEFORE.search(text[max(match.start() - 12, 0) : match.start()])
+            day = _numeric(match, reference, WEEKDAYS[said["wd"].lower()] if said else None)
             if day:
                 found.append((match.start(), match.end(), day))
     return found
@@ -231,15 +261,14 @@ def find_due_date(text: str, meeting: dt.date | None) -> dt.date | None:
     """The first due date stated in `text`, resolved against the meeting date when relative.
     Where two readings overlap ("by the 13th" inside "by the 13th of March", "EOD" inside
     "EOD Thursday"), the longer one says more and wins."""
-    found = [
-        f
-        for f in _absolute_dates(text, meeting, numeric=True)
-        if not _DONE_ON.search(text[max(f[0] - 16, 0) : f[0]])
-    ]
+    written = [_with_weekday(text, f) for f in _absolute_dates(text, meeting, numeric=True)]
+    found = [f for f in written if not _DONE_ON.search(text[max(f[0] - 16, 0) : f[0]])]
     if meeting is not None:
         for pattern, kind in _RELATIVE:
             match = pattern.search(text)
-            if match:
+            if match and not (
+                any(match.start() < w[1] and w[0] <= match.end() + 1 for w in written)
+            ):  # "by Fri 31/7", "EOD Thu 28/5": the date written there says which day
                 try:
                     found.append((match.start(), match.end(), _relative_due(kind, match, meeting)))
                 except (OverflowError, ValueError):
@@ -258,6 +287,13 @@ def find_due_date(text: str, meeting: dt.date | None) -> dt.date | None:
         if _DUE_BY.search(text[max(f[0] - 16, 0) : f[0]]) or _BY_FIRST.match(text[f[0] : f[1]])
     ]
     return min(due or kept)[2] if kept else None
+
+
+def _with_weekday(text: str, found: Found) -> Found:
+    """A written date with the weekday said before it ("Fri 31/7"), spanning both."""
+    start = max(found[0] - 12, 0)
+    said = _WEEKDAY_BEFORE.search(text[start : found[0]])
+    return found if said is None else (start + said.start(), found[1], found[2])
 
 
 def _impossible(text: str, reference: dt.date | None) -> list[tuple[int, int]]:
@@ -280,6 +316,13 @@ def _impossible(text: str, reference: dt.date | None) -> list[tuple[int, int]]:
 
 # A date said as when something was done is not a due date ("done 29/1"); one said after
 # "by" or "due" is the due date, whatever else the line dates ("for w/c 4/5 — by 24/3").
-_DONE_ON = re.compile(r"\b(?:done|completed|finished|delivered|closed|sent)\s+(?:on\s+)?$", re.I)
+# Likewise one said as when it was sent, signed, paid or filed, or carried from ("(from 14/1)").
+_DONE_ON = re.compile(
+    r"\b(?:done|completed|finished|delivered|closed|sent|signed|paid|filed|submitted|"
+    r"confirmed|circulated|received|rec'?d|opened|pinned|approved|agreed|out|since|from)"
+    r"[\s,]+(?:on\s+|w/c\s+)?$",
+    re.I,
+)
+_WEEKDAY_BEFORE = re.compile(rf"\b(?P<wd>{_WEEKDAY_NAMES})\.?,?\s+(?:the\s+)?$", re.I)
 _DUE_BY = re.compile(r"\b(?:by|before|due|until|till|eod|no later than)\s+(?:the\s+)?$", re.I)
 _BY_FIRST = re.compile(r"(?:by|before|due|until|till|eod)\b", re.I)

@@ -49,16 +49,26 @@ class _Roster:
     new_people: list[str] = field(default_factory=list)
     aliases: list[NewAlias] = field(default_factory=list)
     renames: dict[int, str] = field(default_factory=dict)  # person -> their fuller name
+    # how this meeting writes each member ("Femi Ogunleye" for Oluwafemi Ogunleye)
+    labels: dict[PersonRef, set[str]] = field(default_factory=dict)
 
     def claim(self, label: str, ref: PersonRef, name: str) -> None:
-        self.refs[normalize(label)] = ref
         self.names[ref] = name
+        self.call(label, ref)
+
+    def call(self, label: str, ref: PersonRef) -> None:
+        """`label` names `ref` here."""
+        self.refs[normalize(label)] = ref
+        self.labels.setdefault(ref, set()).add(label.strip())
 
     def member(self, mention: str) -> tuple[PersonRef | None, bool]:
         """The one member `mention` fits (the person, False); (None, True) when it fits
         several or only loosely; (None, False) when it fits nobody here."""
         scored = sorted(
-            ((similarity(mention, name), ref) for ref, name in self.names.items()),
+            (
+                (max(similarity(mention, n) for n in {name, *self.labels.get(ref, ())}), ref)
+                for ref, name in self.names.items()
+            ),
             key=lambda pair: -pair[0],
         )
         if not scored or scored[0][0] < AMBIGUOUS:
@@ -149,7 +159,7 @@ def _roster(
         if normalize(label) in roster.refs:
             continue
         if same:  # "Dr. Priya Nair" in the header, "Priya Nair" speaking: one person
-            roster.refs[normalize(label)] = same[0]
+            roster.call(label, same[0])
         else:
             _claim_label(roster, label, short=False)
     voices = {roster.refs.get(normalize(s)) for s in speakers}
@@ -160,7 +170,7 @@ def _roster(
     for label in (label for label in people if label not in full):
         member, unsure = listed.member(label)
         if member is not None:
-            roster.refs[normalize(label)] = member
+            roster.call(label, member)
         elif not unsure and normalize(label) not in roster.refs:
             _claim_label(roster, label, short=True)
     for label, meant in (taught or {}).items():

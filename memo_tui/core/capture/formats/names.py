@@ -33,7 +33,8 @@ LABELS = frozenset(
     blockers goal goals context background problem solution result results purpose next
     follow followup followups reminder important tl;dr tldr ps p.s nb n.b step steps edit
     http https file link url parking lot open questions minutes chair facilitator scribe
-    regrets recorded transcript
+    regrets recorded transcript recording duration length source language audio transcribed
+    transcription
     """.split()
 )
 
@@ -51,6 +52,9 @@ _MULTIWORD_LABELS = frozenset(
         "meeting notes",
         "to do",
         "due date",
+        "recorded on",
+        "auto transcript",
+        "auto-transcript",
     ]
 )
 

@@ -28,7 +28,7 @@ _ACTION_LABEL = re.compile(
 
 
 # "Last one from me: I'll write this up": a few words of framing before the commitment.
-_ASIDE = re.compile(r"^[^:\n]{1,40}:\s+(?=(?:I|we)(?:'ll| will)\b)")
+_ASIDE = re.compile(r"^[^:\n]{1,40}:\s+(?=(?:[Ii]|we)(?:'ll| will)\b)")
 
 
 _ASKED = re.compile(

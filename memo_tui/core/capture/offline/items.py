@@ -25,8 +25,8 @@ LIST_MARK = re.compile(
 TASK_LEAD = re.compile(
     r"^(?:[A-Z][\w\-]+,\s+)?(?:(?:[Cc]an|[Cc]ould|[Ww]ould) "
     r"(?:you|your (?:team|lot|people|folks|side)) (?:please )?|"
-    r"I (?:want|need) you to |"
-    r"(?:I|you|he|she|they|[A-Z][\w'\-]{1,30}(?:\s+[A-Z][\w'\-]{1,30}){0,2})\s*"
+    r"[Ii] (?:want|need) you to |"
+    r"(?:[Ii]|you|he|she|they|[A-Z][\w'\-]{1,30}(?:\s+[A-Z][\w'\-]{1,30}){0,2})\s*"
     r"(?:will|'ll|is going to|'s going to|are going to|'re going to|am going to|'m going to|"
     r"is gonna|'m gonna|'re gonna|to|can|should|needs to|has to|is to)\s+)(?:also\s+|just\s+)?",
 )
@@ -60,9 +60,12 @@ PRONOUN_START = re.compile(r"^\W*(?:I|you|he|she|it|that|this|they|there)\b", re
 VOCATIVE = re.compile(r"^\W*(?:(?i:and|so|also|then|ok|okay)\W+)?(?P<name>[A-Z][\w'\-]+),\s")
 
 
+_I_WILL = re.compile(r"\b[Ii](?:'ll| will)\b")  # "i'll" as speech to text writes it
+
+
 def personal(sentence: str) -> bool:
     """A sentence that gives a task to someone in particular ("I'll", "Tom will")."""
-    return owner_in_text(sentence) is not None or bool(re.search(r"\bI(?:'ll| will)\b", sentence))
+    return owner_in_text(sentence) is not None or bool(_I_WILL.search(sentence))
 
 
 EMPTY_WORDS = frozenset(

@@ -36,8 +36,8 @@ _ACTION_FOR = re.compile(
 )
 _MENTION = re.compile(r"@(?P<name>[A-Za-z][\w.\-]+)")
 _I_WILL = re.compile(
-    r"\bI(?:'ll| will| am going to|'m going to|'m gonna| can| shall| volunteer to)\b"
-)
+    r"\b[Ii](?:'ll| will| am going to|'m going to|'m gonna| can| shall| volunteer to)\b"
+)  # "i'll" as speech to text often writes it
 _YOU = re.compile(
     r"\b(?:can|could|would) you\b|\bI (?:want|need) you to\b|"
     r"\byour (?:task|job|homework|assignment|action)|"

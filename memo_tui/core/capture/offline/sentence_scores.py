@@ -197,5 +197,5 @@ def _taken_by_name(text: str, reply: Turn | None) -> bool:
         return False
     if _CLAUSE.match(asked) or _PERSONAL.search(asked):
         return False  # "Marcus, you're listening in today, right?" asks, it gives no task
-    takes = re.search(r"\bI(?:'ll| will)\b", reply.text)
+    takes = re.search(r"\b[Ii](?:'ll| will)\b", reply.text)
     return bool(takes or (text.rstrip().endswith("?") and ACCEPTS.match(reply.text)))
