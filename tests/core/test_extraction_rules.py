@@ -556,6 +556,29 @@ def test_a_price_said_in_words_is_one_amount_set_again() -> None:
     assert kinds == [("superseded", 2), ("current", None)], result.decisions
 
 
+def test_two_amounts_of_one_unit_are_two_values_of_one_call() -> None:
+    result = meeting(
+        "Niamh Byrne: let's just do the one year honestly, we might want to retender",
+        "Harriet Cole: hang on, if it's eight percent off and locked we won't retender mid-way",
+        "Niamh Byrne: yeah ok fair two years then gareth",
+    )
+    kinds = [(d.status, d.superseded_by) for d in result.decisions]
+    assert kinds == [("superseded", 2), ("current", None)], result.decisions
+
+
+FILLER = [f"Sam Ortiz: Line {n} of the stock count is on the sheet." for n in range(30)]
+
+
+def test_a_bare_value_long_after_an_objection_that_named_nothing_replaces_nothing() -> None:
+    result = meeting(
+        "Margaret Donnelly: OK, let's go with one thirty-nine for March and April then.",
+        "Helen Marsh: Sorry, can we come back to that?",
+        *FILLER,
+        "Margaret Donnelly: OK. One forty-nine then. That's the midweek floor.",
+    )
+    assert [d.status for d in result.decisions] == ["current", "current"], result.decisions
+
+
 def test_a_call_taken_back_by_pointing_at_it_is_replaced() -> None:
     result = meeting(
         "Nadia Roy: Let's go with Brightline for the courier contract.",

@@ -171,6 +171,14 @@ def test_due_dates_resolve_against_the_meeting_date(said: str, due: str | None) 
         ("@DRM lock keeper rota (done, circulated Mon 11/5).", "2026-05-13", None),
         ("@RP ring council licensing (from 14/1) - done w/c 19/1.", "2026-04-08", None),
         ("@DA load the midweek floor from 1/5 - EOD Wed.", "2027-04-01", "2027-04-07"),
+        ("@RH Pennine 1-yr renewal signed — 14/1.", "2027-03-09", None),
+        # a week commencing says when a thing happens, not when it is due
+        ("Book next live drill, w/c 8/11 @NG.", "2027-04-14", None),
+        # a dash before a date in notes: the due date, whatever else the line dates
+        ("@OH update the handbook for Sun work parties — Fri 22/5.", "2026-05-13", "2026-05-22"),
+        ("@MT call Leonie (was RL – away w/c 15/2) – Wed 17/2", "2027-02-12", "2027-02-17"),
+        ("@TM Bookwell training for the team – before go-live 1/3.", "2027-02-12", "2027-03-01"),
+        ("@AB check by the way 3/4 of the rota is set.", "2027-02-12", None),
         # both readings of "6/3" are to come: the weekday said with it picks the 3rd of June
         ("@TB send the plan - by Wed 6/3.", "2026-01-05", "2026-06-03"),
         ("@TB send the plan - by Fri 6/3.", "2026-01-05", "2026-03-06"),
@@ -179,6 +187,32 @@ def test_due_dates_resolve_against_the_meeting_date(said: str, due: str | None) 
 def test_due_dates_in_notes(line: str, meeting: str, due: str | None) -> None:
     found = find_due_date(line, dt.date.fromisoformat(meeting))
     assert (found.isoformat() if found else None) == due
+
+
+def test_a_struck_through_note_no_longer_holds() -> None:
+    """Markdown writers strike through a call the meeting went back on ("see 4": what
+    replaced it) and a task nobody will do."""
+    notes = (
+        "# Festival planning\nDate: 2026-04-08\n\n## Decisions\n"
+        "1. Festival moved to Sat 19 Sept.\n"
+        "2. ~~Two sessions (12-5 / 6-11)~~ — agreed, then reversed, see 4.\n"
+        "3. Cashless only at all festival bars.\n"
+        "4. Single session 12:00-22:00.\n"
+        "5. ~~Food from the Fry Brothers van~~ — fell through.\n"
+        "6. Food from the Salt Box van instead.\n\n"
+        "## Actions\n- ~~@KM cover the ORR day Tue 20/4~~ — KM on leave, DW covers.\n"
+    )
+    result = extract(parse(notes, "festival.md", "md"))
+    held = {d.description: (d.status, d.superseded_by) for d in result.decisions}
+    numbers = {d.description: n for n, d in enumerate(result.decisions, start=1)}
+    assert held["Two sessions (12-5 / 6-11)."] == (
+        "superseded",
+        numbers["Single session 12:00-22:00."],
+    )
+    assert held["Food from the Fry Brothers van."][0] == "superseded"
+    assert held["Cashless only at all festival bars."] == ("current", None)
+    [task] = result.action_items
+    assert task.status == "dropped"
 
 
 def test_markdown_sections_are_read_as_decisions_and_action_items() -> None:

@@ -11,6 +11,7 @@ from support.paths import REPO
 from support.services import accept_all
 
 from memo_tui.core.capture import CaptureService
+from memo_tui.core.capture.formats.names import short_form
 from memo_tui.core.entities.names import similarity
 from memo_tui.core.entities.resolve import AMBIGUOUS, AUTO_RESOLVE, Resolved
 from memo_tui.core.entities.service import EntityService, UnknownPerson
@@ -304,6 +305,44 @@ def test_initials_fit_the_name_the_meeting_wrote(service: CaptureService, store:
         "review.md",
     )
     assert linked(store) == [("FO", "Oluwafemi Ogunleye", 0)]
+
+
+@pytest.mark.parametrize(
+    ("entry", "given"),
+    [
+        ("Maggie Thornton (MT) — chair", ("MT", "Maggie Thornton")),
+        ("NA (Ngozi Adebayo) — chair", ("NA", "Ngozi Adebayo")),
+        ("Tadhg O'Rourke (TOR, notes)", ("TOR", "Tadhg O'Rourke")),
+        ("Dewi Rhys-Morgan (DRM) — site", ("DRM", "Dewi Rhys-Morgan")),
+        ("AoNB (Aoife Ní Bhriain)", ("AoNB", "Aoife Ní Bhriain")),
+        ('CF (Callum "Cal" Ferreday)', ("CF", "Callum Ferreday")),
+        ("Lena Vogt (LenaV)", ("LenaV", "Lena Vogt")),
+        ("Libby Harcourt (Kestrel, Eng)", None),  # a bracket that abbreviates nothing
+        ("Sam Okafor (she/her)", None),
+        ("Tom (TB)", None),  # no name to stand for
+    ],
+)
+def test_a_roster_entry_gives_a_short_form(entry: str, given: tuple[str, str] | None) -> None:
+    assert short_form(entry) == given
+
+
+def test_notes_name_people_by_the_short_forms_their_roster_gives(
+    service: CaptureService, store: Store
+) -> None:
+    capture(
+        service,
+        "# Community call\nDate: 2027-03-31\n\n## Attendees\n- NA (Ngozi Adebayo) — chair\n"
+        "- Lena Vogt (LenaV)\n- Lena Marković (LenaM)\n- Tadhg O'Rourke (TOR, notes)\n"
+        "- Apols: TL — by email\n\n## Actions\n- [ ] @TOR open the charter vote — EOD Wed\n"
+        "- [ ] @LenaV tag 2.4.1 — Fri 2/4\n- [ ] @NA sign the PO — Fri 2/4\n",
+        "community-call.md",
+    )
+    assert names(store) == ["Lena Marković", "Lena Vogt", "Ngozi Adebayo", "Tadhg O'Rourke"]
+    assert linked(store) == [
+        ("TOR", "Tadhg O'Rourke", 0),
+        ("LenaV", "Lena Vogt", 0),
+        ("NA", "Ngozi Adebayo", 0),
+    ]
 
 
 def test_a_recorders_header_lines_are_nobody(service: CaptureService, store: Store) -> None:

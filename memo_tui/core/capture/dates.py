@@ -41,10 +41,12 @@ DAY_MONTH = re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MONTH}\b{_YEAR}", re.IGNORECASE
 NUMERIC = re.compile(
     r"(?<![\d/.])(?P<a>\d{1,2})/(?P<b>\d{1,2})(?:/(?P<y>\d{4}|\d{2}))?(?![\d/])(?!\s*of\b)"
 )
-# A number pair is a date only where a date is expected: "by 24/3", "Fri 20/3", "due 2/5"
-# (not "3/4 of the nodes", "24/7 paging").
+# A number pair is a date only where a date is expected: "by 24/3", "Fri 20/3", "due 2/5",
+# "before go-live 1/3" (not "3/4 of the nodes", "24/7 paging"). A week commencing ("w/c
+# 9/11") says when something happens, not when it is due.
 _NUMERIC_SAID = re.compile(
-    r"(?:\b(?:by|before|due|until|till|on|from|w/c|eod|mon|tue|wed|thu|fri|sat|sun)\w*\.?|[\u2014\u2013-])\s*$",
+    r"(?:\b(?:by|before|due|until|till|on|from|eod|mon|tue|wed|thu|fri|sat|sun)\w*\.?|"
+    r"\b(?:by|before|until)\s+(?:the\s+)?(?!way\b)[a-z][\w-]*|[\u2014\u2013-])\s*$",
     re.I,
 )
 
@@ -248,7 +250,7 @@ def _absolute_dates(text: str, reference: dt.date | None, numeric: bool = False)
                 found.append((match.start(), match.end(), day))
     if numeric and not ISO_DATE.search(text):
         for match in NUMERIC.finditer(text):
-            if not _NUMERIC_SAID.search(text[max(match.start() - 12, 0) : match.start()]):
+            if not _NUMERIC_SAID.search(text[max(match.start() - 24, 0) : match.start()]):
                 continue
             said = _WEEKDAY_BEFORE.search(text[max(match.start() - 12, 0) : match.start()])
             day = _numeric(match, reference, WEEKDAYS[said["wd"].lower()] if said else None)
@@ -320,9 +322,13 @@ def _impossible(text: str, reference: dt.date | None) -> list[tuple[int, int]]:
 _DONE_ON = re.compile(
     r"\b(?:done|completed|finished|delivered|closed|sent|signed|paid|filed|submitted|"
     r"confirmed|circulated|received|rec'?d|opened|pinned|approved|agreed|out|since|from)"
-    r"[\s,]+(?:on\s+|w/c\s+)?$",
+    r"[\s,:\u2014\u2013-]+(?:on\s+|w/c\s+)?$",
     re.I,
 )
 _WEEKDAY_BEFORE = re.compile(rf"\b(?P<wd>{_WEEKDAY_NAMES})\.?,?\s+(?:the\s+)?$", re.I)
-_DUE_BY = re.compile(r"\b(?:by|before|due|until|till|eod|no later than)\s+(?:the\s+)?$", re.I)
+# ... and so is one a note writes after a dash ("@OH update the handbook for Sun work
+# parties — Fri 22/5").
+_DUE_BY = re.compile(
+    r"\b(?:by|before|due|until|till|eod|no later than)\s+(?:the\s+)?$|\s[\u2014\u2013-]\s*$", re.I
+)
 _BY_FIRST = re.compile(r"(?:by|before|due|until|till|eod)\b", re.I)

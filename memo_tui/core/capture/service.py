@@ -299,7 +299,9 @@ class CaptureService:
     def _linked(self, transcript: Transcript, new: NewCapture) -> NewCapture:
         """The capture with its names linked to people (and the names it taught kept)."""
         directory = self.store.people.directory()
-        taught = taught_names(transcript.turns, [*transcript.speakers, *transcript.attendees])
+        taught = transcript.known_as | taught_names(
+            transcript.turns, [*transcript.speakers, *transcript.attendees]
+        )
         if taught:  # kept, so the meeting's names read the same way later (memo resolve)
             new = replace(new, meta={**new.meta, "names": taught})
         return link_names(new, transcript.speakers, transcript.attendees, directory, taught)

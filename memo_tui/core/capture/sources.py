@@ -29,7 +29,12 @@ from memo_tui.core.capture.formats.base import (
 )
 from memo_tui.core.capture.formats.chat import direct_messages, read_chat
 from memo_tui.core.capture.formats.detect import detect
-from memo_tui.core.capture.formats.lines import header_facts, line_turns, read_timestamped
+from memo_tui.core.capture.formats.lines import (
+    header_facts,
+    line_turns,
+    read_timestamped,
+    short_forms,
+)
 from memo_tui.core.capture.formats.meet import read_meet
 from memo_tui.core.capture.formats.names import is_label, split_speaker
 from memo_tui.core.capture.formats.otter import docx_kind, read_headed
@@ -74,6 +79,7 @@ class Transcript:
     as_written: bool = True  # stored as the file is; else `turns` map lines back to it
     guests: frozenset[str] = frozenset()  # speakers the export marks as guests, by name
     bots: frozenset[str] = frozenset()  # senders that are tools, not people (senders.bots)
+    known_as: dict[str, str] = field(default_factory=dict)  # "MT": the roster's Maggie Thornton
 
     @property
     def lines(self) -> list[str]:
@@ -200,6 +206,7 @@ def parse(text: str, name: str, hint: str, fmt: str | None = None) -> Transcript
         as_written=fmt in AS_WRITTEN,
         guests=guests(text),
         bots=tools,
+        known_as=short_forms(text),
     )
 
 

@@ -234,7 +234,9 @@ class EntityService:
                 for a in actions
             ],
         )
-        taught = taught_names(transcript.turns, [*transcript.speakers, *transcript.attendees])
+        taught = transcript.known_as | taught_names(
+            transcript.turns, [*transcript.speakers, *transcript.attendees]
+        )
         directory = self.store.people.directory()
         return link_names(new, transcript.speakers, transcript.attendees, directory, taught)
 

@@ -9,7 +9,13 @@ import re
 
 from memo_tui.core.capture.dates import find_absolute_date
 from memo_tui.core.capture.formats.base import Reading, Spoken, Turn, speaker_name
-from memo_tui.core.capture.formats.names import TS_PREFIX, people, person, split_speaker
+from memo_tui.core.capture.formats.names import (
+    TS_PREFIX,
+    listed_entries,
+    person,
+    short_form,
+    split_speaker,
+)
 from memo_tui.core.capture.formats.otter import header as otter_header
 
 _HEADER_LINES = 5
@@ -135,11 +141,11 @@ def read_timestamped(text: str) -> Reading:
 
 _TITLE_LINE = re.compile(r"^(?:#+\s*|title:\s*|subject:\s*|meeting:\s*)(?P<title>.+)$", re.I)
 _ROSTER_LINE = re.compile(
-    r"^\W*(?P<kind>attendees|attendance|participants|present|apologies|absent|regrets)"
+    r"^\W*(?P<kind>attendees|attendance|participants|present|apologies|apols|absent|regrets)"
     r"[*_\s]*(?::[*_\s]*(?P<names>.*))?$",
     re.I,
 )
-_ABSENT = ("apologies", "absent", "regrets")
+_ABSENT = ("apologies", "apols", "absent", "regrets")
 MAX_ROSTER_LINE = 1_000
 
 
@@ -148,27 +154,51 @@ def roster(lines: list[str]) -> list[str]:
     person an item); people sending apologies are not attendees."""
     present: list[str] = []
     absent: set[str] = set()
+    for kind, entries in _roster_entries(lines):
+        names = [" ".join(person(e).split()) for e in entries]
+        (absent.update if kind in _ABSENT else present.extend)(n for n in names if n)
+    return [name for name in dict.fromkeys(present) if name not in absent]
+
+
+def short_forms(text: str) -> dict[str, str]:
+    """{short form: name} as a header's roster writes them ("Maggie Thornton (MT)"), so
+    "@MT" in the notes is her."""
+    lines = text.split("\n")[:60]
+    given = (short_form(e) for _, entries in _roster_entries(lines) for e in entries)
+    return dict(g for g in given if g is not None)
+
+
+def _one_or_several(item: str) -> list[str]:
+    """A roster item is one person ("Sam Okafor, Field") unless each of its parts is a
+    person by initials or with them ("MT (chair), DA, AK"; "DW (Dominik Wróblewski), DF
+    (Dominique Fairweather)")."""
+    parts = listed_entries(item)
+    several = len(parts) > 1 and all(short_form(p) or _INITIALS.fullmatch(person(p)) for p in parts)
+    return parts if several else [item]
+
+
+_INITIALS = re.compile(r"[A-Z][A-Za-z]?[A-Z]{1,2}")
+
+
+def _roster_entries(lines: list[str]) -> list[tuple[str | None, list[str]]]:
+    """Each roster line's kind (attendees, apologies, ...) and the entries it lists."""
+    found: list[tuple[str | None, list[str]]] = []
     listing: str | None = None  # the kind of list under a heading, while it is read
     for raw in (line for line in lines if len(line) <= MAX_ROSTER_LINE):
         bullet = bool(_BULLET.match(raw))
         text = _BULLET.sub("", raw).strip()
         labelled = _ROSTER_LINE.match(text)
         kind = labelled["kind"].lower() if labelled else None
-        names: list[str] = []
         if labelled and (labelled["names"] or "").strip(" *_"):
-            names = people(labelled["names"])
+            found.append((kind, listed_entries(labelled["names"])))
             listing = listing if bullet else None
         elif labelled and not bullet:
             listing = kind
         elif listing and bullet:
-            names, kind = [person(text)], listing
+            found.append((listing, _one_or_several(text)))
         elif listing and text:
             listing = None
-        if kind in _ABSENT:
-            absent.update(n for n in names if n)
-        else:
-            present.extend(n for n in names if n)
-    return [name for name in dict.fromkeys(present) if name not in absent]
+    return found
 
 
 def header_facts(text: str) -> tuple[str | None, dt.date | None, list[str]]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Iterable
 
@@ -118,12 +119,77 @@ _MAX_LISTED = 2_000  # characters of a roster line read (a hostile one can be an
 
 def person(item: str) -> str:
     """A roster entry without the role written after it: "Zoë Brannigan — Finance",
-    "Libby Harcourt (Kestrel, Eng)", "Sam Okafor, Field"."""
+    "Libby Harcourt (Kestrel, Eng)", "Sam Okafor, Field"; the name where the entry gives it
+    beside a short form ("NA (Ngozi Adebayo)")."""
+    given = short_form(item)
+    if given is not None:
+        return given[1]
     return _ROLE_AFTER.split(_BRACKETS.sub("", item[:_MAX_LISTED]), maxsplit=1)[0].strip(" .*_")
 
 
 def people(listed: str) -> list[str]:
     """ "A, B and C" as names (bracketed roles dropped)."""
-    parts = re.split(r",|;|\band\b|&", _BRACKETS.sub("", listed[:_MAX_LISTED]))
-    names = [" ".join(part.strip(" .*_").split()) for part in parts]
+    names = [" ".join(person(part).split()) for part in listed_entries(listed)]
     return [name for name in names if name and len(name.split()) <= 5]
+
+
+def listed_entries(listed: str) -> list[str]:
+    """ "A (AA, notes), B and C": one entry a person, a comma in brackets kept in its entry."""
+    return [
+        part.strip()
+        for part in re.split(r"(?:,|;|\band\b|&)(?![^()]*\))", listed[:_MAX_LISTED])
+        if part.strip()
+    ]
+
+
+_QUOTED = re.compile(r"[\"\u201c][^\"\u201d]*[\"\u201d]")  # a nickname: Callum "Cal" Ferreday
+_SHORT_FORM = re.compile(r"^\W*(?P<outer>[^()\[\]]+?)\s*\((?P<inner>[^()]+)\)")
+
+
+def short_form(item: str) -> tuple[str, str] | None:
+    """(short form, name) where a roster entry writes a person's initials or short name
+    beside their name, either way round: "Maggie Thornton (MT) — chair", "NA (Ngozi
+    Adebayo)", "Tadhg O'Rourke (TOR, notes)", "Lena Vogt (LenaV)". Notes then name them by
+    it ("@MT"). A bracket that abbreviates nothing ("Libby Harcourt (Kestrel, Eng)") is
+    not one."""
+    found = _SHORT_FORM.match(item[:_MAX_LISTED])
+    if found is None:
+        return None
+    outer, inner = (
+        " ".join(_QUOTED.sub(" ", said).strip(' .*_"').split())
+        for said in (found["outer"], found["inner"].split(",")[0])
+    )
+    for short, name in ((inner, outer), (outer, inner)):
+        if len(short.split()) == 1 and len(name.split()) >= 2 and abbreviates(short, name):
+            return short, name
+    return None
+
+
+def abbreviates(short: str, name: str) -> bool:
+    """Whether `short` is made of the starts of `name`'s parts, in order, its first part's
+    among them: "MT", "DRM" (Dewi Rhys-Morgan), "TOR" (Tadhg O'Rourke), "AoNB" (Aoife Ní
+    Bhriain), "LenaV", "haru" (Haruto Sakamoto). Two letters at least."""
+    letters = _plain(short)
+    parts = [_plain(p) for p in re.split(r"[\s'\u2019\-\"]+", name) if _plain(p)]
+    if len(letters) < 2 or not letters.isalpha() or not parts:
+        return False
+
+    def fits(rest: str, index: int) -> bool:
+        if not rest:
+            return True
+        for i in range(index, len(parts)):
+            part = parts[i]
+            took = next((n for n in range(len(part), 0, -1) if rest.startswith(part[:n])), 0)
+            if any(fits(rest[n:], i + 1) for n in range(took, 0, -1)):
+                return True
+        return False
+
+    first = parts[0]
+    return any(
+        letters.startswith(first[:n]) and fits(letters[n:], 1) for n in range(len(first), 0, -1)
+    )
+
+
+def _plain(text: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in decomposed if c.isalnum() and not unicodedata.combining(c)).lower()

@@ -22,7 +22,7 @@ from memo_tui.core.capture.offline.sentence_scores import (
 )
 from memo_tui.core.capture.offline.text import sentences, word_count
 from memo_tui.core.capture.sources import Transcript, Turn
-from memo_tui.core.capture.subject import is_date, is_number, subject_words
+from memo_tui.core.capture.subject import NUMBER_WORDS, is_date, is_number, subject_words
 from memo_tui.core.capture.untrusted import not_the_meetings, read_out
 
 MAX_SENTENCE = 1_500
@@ -208,7 +208,7 @@ def _in_its_place(text: str, ours: set[str], call: str, turns_after: int) -> boo
         new = {v for v in ours - theirs if kind(v)}
         if new and any(kind(v) for v in theirs):
             slot, before = _said_with(text, new), _said_with(call, theirs)
-            if slot & before:
+            if slot & before or _units(text) & _units(call):
                 return True
             return turns_after <= NEAR_CONCESSION and not (slot and before)
     return False
@@ -216,6 +216,19 @@ def _in_its_place(text: str, ours: set[str], call: str, turns_after: int) -> boo
 
 # Where a clause ends: "the twelfth of may then | omar, tell the printers".
 _CLAUSE = re.compile(r"[,;:.!?]\s|\s(?:and|but|so|because)\s|(?<=\bthen)\s", re.I)
+
+
+_COUNTED = re.compile(
+    rf"\b(?:\d[\d,.]*|(?:{'|'.join(NUMBER_WORDS)})(?:-\w+)?)\s+(?P<unit>[a-z]{{3,}})\b", re.I
+)
+_NOT_UNITS = frozenset("for then and the that this with from per but not".split())
+
+
+def _units(text: str) -> set[str]:
+    """What a number counts, as said right after it ("two years", "sixteen covers"): two
+    amounts of one unit are two values of one thing."""
+    found = (m["unit"].lower().removesuffix("s") for m in _COUNTED.finditer(text))
+    return {unit for unit in found if unit not in _NOT_UNITS}
 
 
 def _said_with(text: str, wanted: set[str]) -> set[str]:
@@ -250,6 +263,7 @@ def note_items(transcript: Transcript) -> tuple[list[Item], set[int]]:
     kinds = notes.section_kinds(transcript.lines)
     items: list[Item] = []
     used: set[int] = set()
+    struck: list[tuple[Item, int | None]] = []  # struck-through calls, and the item they point to
     for index, turn in enumerate(transcript.turns):
         kind = kinds.get(turn.line) or notes.labelled(turn)
         if kind is None or not_the_meetings(transcript, index):
@@ -261,7 +275,30 @@ def note_items(transcript: Transcript) -> tuple[list[Item], set[int]]:
         text = text[label.end() :].strip() if label else text.strip()
         if word_count(text) < 2:
             continue
-        item = Item(kind, (index, 0), index, text, decided_by=by, from_notes=True)
+        crossed = notes.struck(text)
+        item = Item(kind, (index, 0), index, crossed or text, decided_by=by, from_notes=True)
         item.done = bool(checked) or bool(DONE.search(text))
+        item.dropped = crossed is not None and kind == "action"
         items.append(item)
+        if crossed is not None and kind == "decision":
+            struck.append((item, notes.see_also(text[text.index(crossed) + len(crossed) :])))
+    calls = [i for i in items if i.kind == "decision" and all(i is not c for c, _ in struck)]
+    for call, see in struck:
+        instead = _written_instead(call, see, calls, transcript)
+        if instead is not None:
+            instead.changes = call
     return items, used
+
+
+def _written_instead(
+    call: Item, see: int | None, calls: list[Item], transcript: Transcript
+) -> Item | None:
+    """What a struck-through call gave way to, among the calls that stand: the list item it
+    points to ("see 4"), else the next call written under it."""
+    later = [i for i in calls if i.turn_index > call.turn_index and i.changes is None]
+    if see is not None:
+        return next(
+            (i for i in later if notes.numbered(transcript.turns[i.turn_index].text) == see),
+            None,
+        )
+    return next((i for i in later if i.turn_index == call.turn_index + 1), None)

@@ -71,3 +71,27 @@ def labelled(turn: Turn) -> str | None:
     if ACTION_LABEL.match(turn.text):
         return "action"
     return None
+
+
+_STRUCK = re.compile(r"^\s*~~(?P<struck>[^~]+?)~~")
+_SEE = re.compile(r"\bsee (?:item |point |no\.? ?|#)?(?P<n>\d{1,2})\b", re.I)
+_NUMBER = re.compile(r"^\s*(?P<n>\d{1,2})[.)]\s+")
+
+
+def struck(text: str) -> str | None:
+    """The words a note strikes through at its start ("~~Two sessions~~ — reversed, see
+    4"): a call or a task that no longer holds, as Markdown writers mark one."""
+    found = _STRUCK.match(text)
+    return found["struck"].strip() if found else None
+
+
+def see_also(text: str) -> int | None:
+    """The list item a note points to ("see 4")."""
+    found = _SEE.search(text)
+    return int(found["n"]) if found else None
+
+
+def numbered(text: str) -> int | None:
+    """A numbered list item's number ("4. Single session")."""
+    found = _NUMBER.match(text)
+    return int(found["n"]) if found else None
