@@ -962,3 +962,14 @@ def test_an_amount_chosen_long_after_another_call_with_it_is_a_call_of_its_own()
         "Nadia Roy: Twelve it is.",
     )
     assert len(result.decisions) == 2, result.decisions
+
+
+def test_a_request_by_name_without_a_comma_is_worded_as_the_task() -> None:
+    """Speech to text leaves the comma out of "Dominik, can you ...": the task is what is
+    asked, not "You get the system dialog in"."""
+    result = meeting(
+        "Ngozi Adebayo: Dominik can you get the system dialog in by Friday",
+        "Dominik Wróblewski: by Friday yeah, it's a day's work plus testing",
+    )
+    [task] = result.action_items
+    assert (task.description, task.assignee) == ("Get the system dialog in by Friday.", "Dominik")

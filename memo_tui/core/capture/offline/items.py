@@ -23,7 +23,7 @@ LIST_MARK = re.compile(
 
 # "Can you", "I'll", "Tom is going to": the words before the task itself.
 TASK_LEAD = re.compile(
-    r"^(?:[A-Z][\w\-]+,\s+)?(?:(?:[Cc]an|[Cc]ould|[Ww]ould) "
+    r"^(?:[A-Z][\w\-]+,?\s+)?(?:(?:[Cc]an|[Cc]ould|[Ww]ould) "
     r"(?:you|your (?:team|lot|people|folks|side)) (?:please )?|"
     r"[Ii] (?:want|need) you to |"
     r"(?:[Ii]|you|he|she|they|[A-Z][\w'\-]{1,30}(?:\s+[A-Z][\w'\-]{1,30}){0,2})\s*"
