@@ -345,6 +345,25 @@ def test_notes_name_people_by_the_short_forms_their_roster_gives(
     ]
 
 
+def test_initials_a_roster_lists_are_people_memo_knows_or_nobody(
+    service: CaptureService, store: Store
+) -> None:
+    capture(
+        service,
+        "Kickoff\nDate: 2027-01-11\nAttendees: Maggie Thornton, Dan Adeyemi\n\n"
+        "Maggie Thornton: Morning.\nDan Adeyemi: Morning.\n",
+        "kickoff.txt",
+    )
+    capture(
+        service,
+        "# Parks team weekly\nDate: 2027-01-18\n\n## Attendees\n- MT (chair), DA, TB, AoNB\n\n"
+        "## Actions\n- [ ] @DA order 4 bins for Ashgrove – by Fri 22/1\n",
+        "weekly.md",
+    )
+    assert names(store) == ["Dan Adeyemi", "Maggie Thornton"]  # no one called "TB"
+    assert linked(store) == [("DA", "Dan Adeyemi", 0)]
+
+
 def test_a_recorders_header_lines_are_nobody(service: CaptureService, store: Store) -> None:
     capture(
         service,

@@ -140,6 +140,18 @@ def _claim_label(roster: _Roster, label: str, short: bool) -> None:
         roster.claim(label, label.strip(), label.strip())
 
 
+# A roster entry of initials alone ("- MT (chair), DA, AK"): "AoNB", "TB".
+_INITIALS = re.compile(r"[A-Z][A-Za-z]?[A-Z]{1,3}")
+
+
+def _claim_initials(roster: _Roster, label: str) -> None:
+    """Initials a header lists are the one person memo knows that they fit, else nobody:
+    never a new person called "TB"."""
+    found = decide(label, rank(label, roster.directory))
+    if isinstance(found, Resolved) and found.entity.id not in roster.names:
+        roster.claim(label, found.entity.id, found.entity.name)
+
+
 def _roster(
     speakers: Sequence[str],
     attendees: Sequence[str],
@@ -172,7 +184,10 @@ def _roster(
         if member is not None:
             roster.call(label, member)
         elif not unsure and normalize(label) not in roster.refs:
-            _claim_label(roster, label, short=True)
+            if label not in speakers and _INITIALS.fullmatch(label):
+                _claim_initials(roster, label)
+            else:
+                _claim_label(roster, label, short=True)
     for label, meant in (taught or {}).items():
         person = roster.refs.get(normalize(meant))
         if person is not None:
