@@ -15,6 +15,7 @@ import re
 from collections.abc import Sequence
 
 from memo_tui.core.capture.formats.base import Turn, is_placeholder
+from memo_tui.core.capture.sources import Transcript
 from memo_tui.core.entities.names import similarity
 
 _NAME = r"[A-Z\u00c0-\u024f][\w'\u2019-]+(?: [A-Z\u00c0-\u024f][\w'\u2019-]+)?"
@@ -62,3 +63,10 @@ def taught_names(turns: Sequence[Turn], labels: Sequence[str]) -> dict[str, str]
         ):
             votes.setdefault(asked["name"], set()).add(after.speaker)
     return {said: next(iter(names)) for said, names in votes.items() if len(names) == 1}
+
+
+def meeting_names(transcript: Transcript) -> dict[str, str]:
+    """What a meeting says its labels and names mean: the short forms its roster gives
+    ("Maggie Thornton (MT)"), and who was thanked or answered by name."""
+    labels = [*transcript.speakers, *transcript.attendees]
+    return transcript.known_as | taught_names(transcript.turns, labels)

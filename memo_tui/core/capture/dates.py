@@ -139,7 +139,7 @@ _RELATIVE: list[tuple[re.Pattern[str], str]] = [
         ),
         "day_of_month",
     ),
-    (re.compile(r"\b(?:end of next month)\b", re.I), "end_next_month"),
+    (re.compile(r"\bend of next month\b", re.I), "end_next_month"),
     (re.compile(r"\b(?:end of (?:the |this )?month|eom)\b", re.I), "end_month"),
     (re.compile(rf"\bend of (?P<month>{_MONTH_NAMES})\b\.?", re.I), "end_named_month"),
     (re.compile(rf"\bnext\s+(?P<wd>{_WEEKDAY_NAMES})\b", re.I), "next_weekday"),
@@ -252,8 +252,8 @@ def _absolute_dates(text: str, reference: dt.date | None, numeric: bool = False)
         for match in NUMERIC.finditer(text):
             if not _NUMERIC_SAID.search(text[max(match.start() - 24, 0) : match.start()]):
                 continue
-            said = _WEEKDAY_BEFORE.search(text[max(match.start() - 12, 0) : match.start()])
-            day = _numeric(match, reference, WEEKDAYS[said["wd"].lower()] if said else None)
+            said = _weekday_before(text, match.start())
+            day = _numeric(match, reference, WEEKDAYS[said[1]] if said else None)
             if day:
                 found.append((match.start(), match.end(), day))
     return found
@@ -268,8 +268,8 @@ def find_due_date(text: str, meeting: dt.date | None) -> dt.date | None:
     if meeting is not None:
         for pattern, kind in _RELATIVE:
             match = pattern.search(text)
-            if match and not (
-                any(match.start() < w[1] and w[0] <= match.end() + 1 for w in written)
+            if match and not any(
+                match.start() < w[1] and w[0] <= match.end() + 1 for w in written
             ):  # "by Fri 31/7", "EOD Thu 28/5": the date written there says which day
                 try:
                     found.append((match.start(), match.end(), _relative_due(kind, match, meeting)))
@@ -293,9 +293,15 @@ def find_due_date(text: str, meeting: dt.date | None) -> dt.date | None:
 
 def _with_weekday(text: str, found: Found) -> Found:
     """A written date with the weekday said before it ("Fri 31/7"), spanning both."""
-    start = max(found[0] - 12, 0)
-    said = _WEEKDAY_BEFORE.search(text[start : found[0]])
-    return found if said is None else (start + said.start(), found[1], found[2])
+    said = _weekday_before(text, found[0])
+    return found if said is None else (said[0], found[1], found[2])
+
+
+def _weekday_before(text: str, at: int) -> tuple[int, str] | None:
+    """Where a weekday is said right before `at` ("Fri 31/7"), and which (lower case)."""
+    start = max(at - 12, 0)
+    said = _WEEKDAY_BEFORE.search(text[start:at])
+    return None if said is None else (start + said.start(), said["wd"].lower())
 
 
 def _impossible(text: str, reference: dt.date | None) -> list[tuple[int, int]]:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from memo_tui.core.capture import dedup, guards
-from memo_tui.core.capture.addressed import taught_names
+from memo_tui.core.capture.addressed import meeting_names
 from memo_tui.core.capture.channels import Pairing, pairing
 from memo_tui.core.capture.decode import normalize_newlines
 from memo_tui.core.capture.errors import CaptureRejected
@@ -299,9 +299,7 @@ class CaptureService:
     def _linked(self, transcript: Transcript, new: NewCapture) -> NewCapture:
         """The capture with its names linked to people (and the names it taught kept)."""
         directory = self.store.people.directory()
-        taught = transcript.known_as | taught_names(
-            transcript.turns, [*transcript.speakers, *transcript.attendees]
-        )
+        taught = meeting_names(transcript)
         if taught:  # kept, so the meeting's names read the same way later (memo resolve)
             new = replace(new, meta={**new.meta, "names": taught})
         return link_names(new, transcript.speakers, transcript.attendees, directory, taught)

@@ -171,13 +171,11 @@ _ONES = (
     "one two three four five six seven eight nine first second third fourth fifth sixth "
     "seventh eighth ninth"
 ).split()
-_TENS_APART = re.compile(
-    rf"(?i)\b(twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety) ({'|'.join(_ONES)})\b"
-)
-
-
 _TENS = "twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
-_FIGURE = "one|two|three|four|five|six|seven|eight|nine"
+_FIGURE = "|".join(_ONES[:9])
+_TENS_APART = re.compile(rf"(?i)\b({_TENS}) ({'|'.join(_ONES)})\b")
+
+
 # "one thirty-nine", "two forty" (a price or a time as said): one figure, 139 and 240; not
 # before an ordinal ("one twenty-third") or a scale word ("two twenty thousand").
 _HUNDREDS_APART = re.compile(

@@ -21,7 +21,13 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from memo_tui.core.entities.names import looks_like_a_person, normalize, parts, similarity
+from memo_tui.core.entities.names import (
+    INITIALS_ALONE,
+    looks_like_a_person,
+    normalize,
+    parts,
+    similarity,
+)
 from memo_tui.core.entities.resolve import (
     AMBIGUOUS,
     AUTO_RESOLVE,
@@ -140,10 +146,6 @@ def _claim_label(roster: _Roster, label: str, short: bool) -> None:
         roster.claim(label, label.strip(), label.strip())
 
 
-# A roster entry of initials alone ("- MT (chair), DA, AK"): "AoNB", "TB".
-_INITIALS = re.compile(r"[A-Z][A-Za-z]?[A-Z]{1,3}")
-
-
 def _claim_initials(roster: _Roster, label: str) -> None:
     """Initials a header lists are the one person memo knows that they fit, else nobody:
     never a new person called "TB"."""
@@ -184,7 +186,7 @@ def _roster(
         if member is not None:
             roster.call(label, member)
         elif not unsure and normalize(label) not in roster.refs:
-            if label not in speakers and _INITIALS.fullmatch(label):
+            if label not in speakers and INITIALS_ALONE.fullmatch(label):  # "- MT (chair), DA, AK"
                 _claim_initials(roster, label)
             else:
                 _claim_label(roster, label, short=True)

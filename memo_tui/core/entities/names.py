@@ -39,6 +39,8 @@ ROLE_WORDS = frozenset(
 )
 
 
+# A name written as initials alone: "MT", "RTB", "AoNB".
+INITIALS_ALONE = re.compile(r"[A-Z][A-Za-z]?[A-Z]{1,3}")
 _POSSESSIVE = re.compile(r"(?<=\w)['\u2019]s\b")
 _JOINER = re.compile(r"(?<=\w)['\u2019-](?=\w)")
 _PUNCTUATION = re.compile(r"[^\w\s]|_")

@@ -199,7 +199,7 @@ class EntityService:
     ) -> NewCapture | None:
         """A capture's names linked as a capture today would: its file's text read again
         (rosters in headers too), its facts' names as said."""
-        from memo_tui.core.capture.addressed import taught_names
+        from memo_tui.core.capture.addressed import meeting_names
         from memo_tui.core.capture.errors import CaptureRejected
         from memo_tui.core.capture.sources import parse
         from memo_tui.core.entities.linking import link_names
@@ -234,9 +234,7 @@ class EntityService:
                 for a in actions
             ],
         )
-        taught = transcript.known_as | taught_names(
-            transcript.turns, [*transcript.speakers, *transcript.attendees]
-        )
+        taught = meeting_names(transcript)
         directory = self.store.people.directory()
         return link_names(new, transcript.speakers, transcript.attendees, directory, taught)
 

@@ -17,6 +17,7 @@ from memo_tui.core.capture.formats.names import (
     split_speaker,
 )
 from memo_tui.core.capture.formats.otter import header as otter_header
+from memo_tui.core.entities.names import INITIALS_ALONE
 
 _HEADER_LINES = 5
 # A hard-wrapped line (notes, mail at 72 columns) is at least this long; a turn grows by
@@ -173,11 +174,10 @@ def _one_or_several(item: str) -> list[str]:
     person by initials or with them ("MT (chair), DA, AK"; "DW (Dominik Wróblewski), DF
     (Dominique Fairweather)")."""
     parts = listed_entries(item)
-    several = len(parts) > 1 and all(short_form(p) or _INITIALS.fullmatch(person(p)) for p in parts)
+    several = len(parts) > 1 and all(
+        short_form(p) or INITIALS_ALONE.fullmatch(person(p)) for p in parts
+    )
     return parts if several else [item]
-
-
-_INITIALS = re.compile(r"[A-Z][A-Za-z]?[A-Z]{1,2}")
 
 
 def _roster_entries(lines: list[str]) -> list[tuple[str | None, list[str]]]:

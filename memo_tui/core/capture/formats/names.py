@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections import Counter
 from collections.abc import Iterable
 
 from memo_tui.core.capture.formats.base import STAMP
+from memo_tui.core.entities.names import normalize
 
 _NAME_WORD = r"[A-Z\u00c0-\u024f][\w.'\u2019\-]{0,30}"
 _PARTICLE = r"de|van|von|der|da|di|del|le|la|al|bin|ibn"
@@ -170,26 +170,20 @@ def abbreviates(short: str, name: str) -> bool:
     among them: "MT", "DRM" (Dewi Rhys-Morgan), "TOR" (Tadhg O'Rourke), "AoNB" (Aoife Ní
     Bhriain), "LenaV", "haru" (Haruto Sakamoto). Two letters at least."""
     letters = _plain(short)
-    parts = [_plain(p) for p in re.split(r"[\s'\u2019\-\"]+", name) if _plain(p)]
+    parts = [p for p in map(_plain, re.split(r"[\s'\u2019\-\"]+", name)) if p]
     if len(letters) < 2 or not letters.isalpha() or not parts:
         return False
 
-    def fits(rest: str, index: int) -> bool:
-        if not rest:
-            return True
-        for i in range(index, len(parts)):
-            part = parts[i]
-            took = next((n for n in range(len(part), 0, -1) if rest.startswith(part[:n])), 0)
-            if any(fits(rest[n:], i + 1) for n in range(took, 0, -1)):
-                return True
-        return False
+    def fits(rest: str, start: int, last: int) -> bool:
+        """`rest` is made of starts of the parts from `start` on (the first from `last`)."""
+        return not rest or any(
+            rest.startswith(parts[i][:n]) and fits(rest[n:], i + 1, len(parts))
+            for i in range(start, last)
+            for n in range(len(parts[i]), 0, -1)
+        )
 
-    first = parts[0]
-    return any(
-        letters.startswith(first[:n]) and fits(letters[n:], 1) for n in range(len(first), 0, -1)
-    )
+    return fits(letters, 0, 1)
 
 
 def _plain(text: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(c for c in decomposed if c.isalnum() and not unicodedata.combining(c)).lower()
+    return normalize(text).replace(" ", "")

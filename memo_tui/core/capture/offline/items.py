@@ -60,12 +60,12 @@ PRONOUN_START = re.compile(r"^\W*(?:I|you|he|she|it|that|this|they|there)\b", re
 VOCATIVE = re.compile(r"^\W*(?:(?i:and|so|also|then|ok|okay)\W+)?(?P<name>[A-Z][\w'\-]+),\s")
 
 
-_I_WILL = re.compile(r"\b[Ii](?:'ll| will)\b")  # "i'll" as speech to text writes it
+I_WILL = re.compile(r"\b[Ii](?:'ll| will)\b")  # "i'll" as speech to text writes it
 
 
 def personal(sentence: str) -> bool:
     """A sentence that gives a task to someone in particular ("I'll", "Tom will")."""
-    return owner_in_text(sentence) is not None or bool(_I_WILL.search(sentence))
+    return owner_in_text(sentence) is not None or bool(I_WILL.search(sentence))
 
 
 EMPTY_WORDS = frozenset(

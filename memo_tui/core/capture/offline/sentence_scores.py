@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from memo_tui.core.capture.dates import find_due_date
 from memo_tui.core.capture.offline import cues
-from memo_tui.core.capture.offline.items import PRONOUN_START, VOCATIVE, says_what
+from memo_tui.core.capture.offline.items import I_WILL, PRONOUN_START, VOCATIVE, says_what
 from memo_tui.core.capture.offline.people import ACCEPTS
 from memo_tui.core.capture.offline.task_owners import may_be
 from memo_tui.core.capture.offline.text import content_words, word_count
@@ -197,5 +197,5 @@ def _taken_by_name(text: str, reply: Turn | None) -> bool:
         return False
     if _CLAUSE.match(asked) or _PERSONAL.search(asked):
         return False  # "Marcus, you're listening in today, right?" asks, it gives no task
-    takes = re.search(r"\b[Ii](?:'ll| will)\b", reply.text)
+    takes = I_WILL.search(reply.text)
     return bool(takes or (text.rstrip().endswith("?") and ACCEPTS.match(reply.text)))
