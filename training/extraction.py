@@ -13,7 +13,10 @@ for), calibrate its probability (Platt scaling) and choose its two thresholds:
 - `propose_at`: the highest probability above which 92% of the held-out items still lie (when
   the judge chooses the items, not the rules: an experiment, not the default);
 - `drop_at`: the highest probability below which the rules' held-out items held no more than
-  3% of the right ones (a rule's item below it is dropped: chatter and copies).
+  3% of the right ones (a rule's item below it is dropped: chatter and copies);
+- `add_at`: the lowest probability above which the held-out sentences the rules take as
+  neither kind were at least 80% right (such a sentence there is taken as a proposed item:
+  what the rules' cues miss, like a call agreed without "let's").
 
 Run it with `scripts/train-extraction`; it prints its data counts and held-out figures and
 writes the weights and the model card.
@@ -43,6 +46,7 @@ STRENGTH = 3.0  # the inverse of the L2 penalty (chosen leaving sets out, like t
 PRECISION = 0.95  # asserted items: at least this precision on held-out sets
 RECALL = 0.92  # asserted + proposed: at least this share of the held-out items
 KEEP = 0.97  # of the rules' items, the judge drops none that would cost more than 3% of the right
+ADD = 0.8  # sentences the rules pass over: the judge takes them where this share was right
 
 
 @dataclass
@@ -141,16 +145,17 @@ def platt(margins: np.ndarray, y: np.ndarray) -> tuple[float, float]:
     return float(fitted.coef_[0, 0]), float(fitted.intercept_[0])
 
 
-def thresholds(p: np.ndarray, y: np.ndarray) -> tuple[float, float]:
-    """(assert_at, propose_at) from held-out probabilities; 1.01 asserts nothing."""
+def thresholds(p: np.ndarray, y: np.ndarray, precision: float = PRECISION) -> tuple[float, float]:
+    """(assert_at, propose_at) from held-out probabilities: assert_at is the lowest cut above
+    which `precision` of them were right; 1.01 asserts nothing."""
     order = np.argsort(-p)
     hits = np.cumsum(y[order])
-    precision = hits / np.arange(1, len(y) + 1)
+    right = hits / np.arange(1, len(y) + 1)
     recall = hits / max(int(y.sum()), 1)
-    assert_at = 1.01
+    assert_at = judged.NEVER
     # the lowest cut whose items above are all at least PRECISION right (and not a handful)
     for n in range(len(order) - 1, 19, -1):
-        if precision[n] >= PRECISION and (n + 1 == len(order) or p[order[n]] > p[order[n + 1]]):
+        if right[n] >= precision and (n + 1 == len(order) or p[order[n]] > p[order[n + 1]]):
             assert_at = float(p[order[n]])
             break
     reach = int(np.searchsorted(recall, RECALL))
@@ -244,6 +249,11 @@ def train(benchdata: Path, dev: Path, out: Path, model_path: Path | None) -> dic
             p = 1 / (1 + np.exp(-(scale * margins + shift)))
             cut = (thresholds(p[proposed], y[proposed])[0], thresholds(p, y)[1])
             drop_at = keeping(p[proposed], y[proposed], KEEP)
+            passed = (
+                ~_rules_take(data.said, "decision")[keep] & ~_rules_take(data.said, "action")[keep]
+            )
+            add_at = thresholds(p[passed], y[passed], ADD)[0]
+            added = passed & (p >= add_at)
             scored = figures(p[proposed], y[proposed], cut)
             card["held_out"][f"{variant}.{kind}"] = {  # type: ignore[index]
                 **scored,
@@ -251,12 +261,15 @@ def train(benchdata: Path, dev: Path, out: Path, model_path: Path | None) -> dic
                 "propose_at": round(cut[1], 3),
                 "drop_at": round(drop_at, 3),
                 "dropped": _dropped(p[proposed], y[proposed], drop_at),
+                "add_at": round(add_at, 3),
+                "added": {"right": int(y[added].sum()), "wrong": int((1 - y[added]).sum())},
                 "reliability": reliability(p[proposed], y[proposed]),
                 "by_set": _by_set(p[proposed], y[proposed], sets[keep][proposed], cut),
             }
             print(
                 f"  {kind}: {scored}  assert_at {cut[0]:.3f}  propose_at {cut[1]:.3f}  "
-                f"drop_at {drop_at:.3f} {_dropped(p[proposed], y[proposed], drop_at)}"
+                f"drop_at {drop_at:.3f} {_dropped(p[proposed], y[proposed], drop_at)}  "
+                f"add_at {add_at:.3f} (right {int(y[added].sum())} of {int(added.sum())})"
             )
             model = _fit(x_kind, y)
             coef = model.coef_[0]  # type: ignore[attr-defined]
@@ -266,7 +279,7 @@ def train(benchdata: Path, dev: Path, out: Path, model_path: Path | None) -> dic
             weights[f"{name}.words"] = coef[dense:].astype(np.float16)
             bias = float(model.intercept_[0])  # type: ignore[attr-defined]
             weights[f"{name}.calibration"] = np.asarray([bias, scale, shift], dtype=np.float64)
-            weights[f"{name}.thresholds"] = np.asarray([*cut, drop_at], dtype=np.float64)
+            weights[f"{name}.thresholds"] = np.asarray([*cut, drop_at, add_at], dtype=np.float64)
     for kind in judged.KINDS:
         written = np.asarray(data.notes[kind] or [1])
         weights[f"notes.{kind}"] = np.asarray((written.sum() + 1) / (len(written) + 2))
@@ -311,8 +324,10 @@ def model_card(card: dict[str, Any]) -> str:
         "For each sentence of a meeting that the offline extractor reads, a probability that it",
         "states a decision and one that it gives an action item. Two logistic models per kind:",
         "`words` (the rules' cue scores, where the sentence sits, who speaks, and hashed words",
-        "and word pairs of the sentence and its neighbours) and `embedded` (the same, plus the",
-        "all-MiniLM-L6-v2 embeddings, int8, of the sentence and the mean of its neighbours').",
+        "and word pairs of the sentence, its neighbours and what another speaker said just",
+        "before and after it) and `embedded` (the same, plus the all-MiniLM-L6-v2 embeddings,",
+        "int8, of the sentence and the mean of its neighbours', and how like it the likest",
+        "sentence said later and earlier in the meeting is: a call recapped, a proposal taken up).",
         "Margins are calibrated by Platt scaling fitted on predictions for held-out sets, on the",
         "sentences the rules take as items: a confidence is how often such an item was right.",
         "The rules choose the items and the judge rates them: an item at or above `assert_at`",
@@ -322,7 +337,8 @@ def model_card(card: dict[str, Any]) -> str:
         "one keeps the rules' items, rated). `assert_at` is the lowest probability above which at",
         "least 95% of the rules' held-out items were right (1.01: none was sure enough, so every",
         "such item is proposed); `drop_at` the highest below which held-out sets lost no more",
-        "than 3% of their right items.",
+        "than 3% of their right items. A sentence the rules take as neither kind is taken as a",
+        "proposed item at or above `add_at`, where 80% of such held-out sentences were right.",
         "",
         "## Training data",
         f"{card['meetings']} meetings, {card['sentences']:,} sentences of the labelled sets "
@@ -340,14 +356,16 @@ def model_card(card: dict[str, Any]) -> str:
         "Apache-2.0.",
         "",
         "## Held-out figures (leave one set out; sentences the rules take as items)",
-        "| model | AP | assert_at | asserted P | asserted R | drop_at | dropped wrong/right |",
-        "|---|---|---|---|---|---|---|",
+        "| model | AP | assert_at | asserted P | asserted R | drop_at | dropped wrong/right "
+        "| add_at | added right/wrong |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for name, f in card["held_out"].items():
         rows.append(
             f"| {name} | {f['average_precision']} | {f['assert_at']} | "
             f"{f['asserted_precision']} | {f['asserted_recall']} | {f['drop_at']} | "
-            f"{f['dropped']['wrong']}/{f['dropped']['right']} |"
+            f"{f['dropped']['wrong']}/{f['dropped']['right']} | {f['add_at']} | "
+            f"{f['added']['right']}/{f['added']['wrong']} |"
         )
     rows += ["", "Reliability (held out): bin, sentences, mean probability, share right.", ""]
     for name, f in card["held_out"].items():
@@ -373,7 +391,7 @@ def _by_set(
 
 
 def _version(data: Data) -> str:
-    digest = hashlib.sha256()
+    digest = hashlib.sha256(judged.FEATURES.encode())
     for s, label in zip(data.said, data.labels["decision"], strict=True):
         digest.update(f"{s.text}\x00{label}\x00".encode())
     return f"sentences-{dt.date.today():%Y%m%d}-{digest.hexdigest()[:8]}"

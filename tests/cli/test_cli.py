@@ -226,14 +226,17 @@ def test_facts_filters_by_until_and_status(memo) -> None:  # type: ignore[no-unt
             if f["fact_type"] == kind and f["status"] == status
         }
         assert found and pairs(found) == expected, status
-    assert demo_facts(memo, "--status", "dropped") == []  # the demo drops nothing
+    dropped = demo_facts(memo, "--status", "dropped")  # a request turned down, if any
+    assert pairs(dropped) == {
+        (f["fact_type"], f["fact_id"]) for f in everything if f.get("status") == "dropped"
+    }
+    assert all(f["fact_type"] == "action_item" for f in dropped)
     text = memo("--demo", "facts", "--status", "superseded")
     assert (
         text.code == 0 and text.stdout.count("(superseded)") == 1
     )  # (a change across meetings waits for review)
-    assert (
-        memo("--demo", "facts", "--status", "dropped").stdout == "No facts match these filters.\n"
-    )
+    nothing = memo("--demo", "facts", "--status", "done", "--until", "2026-01-01")
+    assert nothing.stdout == "No facts match these filters.\n"
 
 
 def test_facts_filters_refuse_what_they_cannot_read(memo) -> None:  # type: ignore[no-untyped-def]

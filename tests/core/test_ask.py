@@ -320,16 +320,20 @@ def test_ask_from_the_command_line(memo, tmp_path) -> None:  # type: ignore[no-u
     # a listing question says how many more there are, and how to see every one
     owed = memo("--demo", "ask", "what does Tom owe?")
     assert owed.stdout.rstrip().endswith(
-        '6 more action items for Tom Adeyemi: memo ask --all "what does Tom owe?"'
+        '5 more action items for Tom Adeyemi: memo ask --all "what does Tom owe?"'
     ), owed.stdout
+    # what memo is sure of first; an unconfirmed item only after the confirmed ones
+    listed = [line for line in owed.stdout.splitlines() if line.startswith("- ")]
+    sure = ["(unconfirmed)" not in line for line in listed]
+    assert sure[0] and sure == sorted(sure, reverse=True), owed.stdout
     every = memo("--demo", "ask", "--all", "what does Tom owe?", "--json").json()
     assert every["listed"] == {
-        "total": 9,
+        "total": 8,
         "types": ["action_item"],
         "scope": "for Tom Adeyemi",
         "not_cited": 0,
     }
-    assert sum(c["cited"] for c in every["citations"]) == 9
+    assert sum(c["cited"] for c in every["citations"]) == 8
 
 
 def test_ask_streams_from_the_fake_anthropic_server_on_the_command_line(memo, tmp_path) -> None:  # type: ignore[no-untyped-def]

@@ -78,13 +78,13 @@ def test_offline_chat_answers_a_follow_up_with_the_conversation(services: Servic
 def test_the_ask_pane_says_how_many_more_and_shows_all_when_asked(services: Services) -> None:
     chat = Chat(services)
     first = reply_of(converse(chat, "what does Tom owe?")).answer
-    assert first.splitlines()[-1] == '(6 more action items for Tom Adeyemi: say "show all")'
+    assert first.splitlines()[-1] == '(5 more action items for Tom Adeyemi: say "show all")'
     every = converse(chat, "show all")
     [looked] = [e for e in every if isinstance(e, Looking)]
     assert looked.arguments == {"query": "what does Tom owe?", "limit": 10, "every": True}
     answer = reply_of(every).answer
     quoted = [line for line in answer.splitlines() if line.startswith("- ")]
-    assert len(quoted) == 9 and all("(owner: Tom Adeyemi)" in line for line in quoted)
+    assert len(quoted) == 8 and all("(owner: Tom Adeyemi)" in line for line in quoted)
     assert "show all" not in answer
 
 

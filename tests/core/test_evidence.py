@@ -247,6 +247,14 @@ def test_an_item_worded_from_a_turn_close_by_has_that_turn_in_its_range() -> Non
     assert evidence.check("I'll write it up.", "Burn-in test plan.").lines is None  # after
 
 
+def test_a_call_in_few_words_worded_by_the_turn_before_has_it_in_its_range() -> None:
+    """ "Forty six." is also inside "That's forty six vehicles." just before it: the item
+    worded by that sentence is looked for before the place the call stands whole."""
+    text = "Segun: That's forty six vehicles.\nMaggie: Forty six. Fine. We sort it in spring.\n"
+    _, evidence = meeting(text)
+    assert evidence.check("Forty six.", "That's forty six vehicles.").lines == (1, 2)
+
+
 def test_notes_without_speakers_verify_but_their_headings_do_not() -> None:
     notes = (
         "# Atlas weekly\n"

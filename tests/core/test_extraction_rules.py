@@ -973,3 +973,36 @@ def test_a_request_by_name_without_a_comma_is_worded_as_the_task() -> None:
     )
     [task] = result.action_items
     assert (task.description, task.assignee) == ("Get the system dialog in by Friday.", "Dominik")
+
+
+@pytest.mark.parametrize(
+    ("said", "task", "owner"),
+    [
+        # the speaker's own task, said after the speaker's "I'll"
+        (
+            "Raj Iyer: I'll cancel the balance by Friday. And the Ardent PO today or tomorrow.",
+            "And the Ardent PO today or tomorrow.",
+            "Raj Iyer",
+        ),
+        # one asked by name at the turn's start, then told what to do
+        (
+            "Libby Harcourt: Tomás, the vendor sent a link. Forward it to IT security, please.",
+            "Forward it to IT security, please.",
+            "Tomás",
+        ),
+        # a task said with no owner before it stays without one
+        ("Libby Harcourt: The vendor sent a link. Forward it to IT security.", "Forward it", None),
+    ],
+)
+def test_a_task_that_names_no_owner_takes_the_one_said_before_it(
+    said: str, task: str, owner: str | None
+) -> None:
+    from memo_tui.core.capture.offline.action_details import describe_action
+    from memo_tui.core.capture.offline.items import Item
+
+    transcript = parse(said + "\n", "2026-03-02_sync.txt", "plain")
+    text = transcript.turns[0].text
+    start = text.find(task)
+    item = Item("action", (0, start), 0, text[start:])
+    describe_action(item, transcript.turns, transcript)
+    assert item.assignee == owner

@@ -150,10 +150,16 @@ class SpeechEvidence:
         if not spoken:
             said = self.index.locate(quote) is not None
             return Verdict(None, "not within one spoken turn" if said else "not in the transcript")
-        told = None if _squash(supports) in _squash(quote) else self._near(supports, spoken[0][0])
+        whole = next((at for at, turn in spoken if _long_enough(quote, turn)), None)
+        # (where the item's words were said is looked for before the place the quote stands
+        # whole: "Forty six." is also inside "That's forty six vehicles." just before it)
+        told = (
+            None
+            if _squash(supports) in _squash(quote)
+            else self._near(supports, whole or spoken[0][0])
+        )
         if told is None and not self._about(quote, supports):
             return Verdict(None, "shares no topic word with the item")
-        whole = next((at for at, turn in spoken if _long_enough(quote, turn)), None)
         if whole is None:
             return Verdict(None, f"under {MIN_WORDS} words and not a whole turn or sentence")
         start, end = self._widened(whole, reasoning)

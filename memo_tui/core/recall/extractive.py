@@ -170,6 +170,7 @@ def reported_yes(question: str, shown: Sequence[str], most: int) -> int | None:
 
 
 MOST = 3  # facts an offline answer quotes
+UNCONFIRMED = " (unconfirmed)"  # how the facts view marks a proposed item's text
 
 
 def extractive_answer(
@@ -188,7 +189,8 @@ def extractive_answer(
     Asked whether someone is in a group (`member`), it says whether the line listing the
     group's people names them. For a listing question (`listing`), what it leaves out is
     counted in the store, not among the hits ("(6 more action items for Tom Ferreira)"),
-    and only what it lists is quoted."""
+    only what it lists is quoted, and the items memo is sure of come before the unconfirmed
+    ones."""
     before: dict[int, list[int]] = {}
     for change in changes:
         before.setdefault(change.new, []).append(change.old)
@@ -196,7 +198,10 @@ def extractive_answer(
     texts = focused(hits, question)
     lines: list[str] = []
     shown: set[int] = set()
-    for n, hit in enumerate(hits, 1):
+    order = list(enumerate(hits, 1))
+    if listing is not None:  # what someone owes: the items memo is sure of first
+        order.sort(key=lambda found: UNCONFIRMED in found[1].fact.text)
+    for n, hit in order:
         if n - 1 in replaced or (listing and hit.fact.fact_key not in listing.keys):
             continue  # told with what replaced it; not of the list asked for
         if len(lines) == most:

@@ -8,6 +8,7 @@ import re
 from memo_tui.core.capture.dates import find_due_date
 from memo_tui.core.capture.offline.items import (
     DONE,
+    I_WILL,
     LIST_MARK,
     PRONOUN_START,
     TASK_LEAD,
@@ -64,6 +65,8 @@ def describe_action(item: Item, turns: list[Turn], meeting: Transcript) -> None:
     named = VOCATIVE.match(said)
     if item.assignee is None and named and turn.speaker:
         item.assignee = named["name"]  # "Marta, a 48-hour soak?": who takes it is settled below
+    if item.assignee is None and turn.speaker:
+        item.assignee = _owner_said_before(item, turn)
     task = re.sub(
         r"^\s*@?[A-Z][\w'\-]{1,30}(?:\s+[A-Z][\w'\-]{1,30}){0,2}\s*[:\u2014\u2013]\s+",
         "",
@@ -88,6 +91,17 @@ def describe_action(item: Item, turns: list[Turn], meeting: Transcript) -> None:
         if due:
             break
     item.due = due
+
+
+def _owner_said_before(item: Item, turn: Turn) -> str | None:
+    """A task that names no owner, said after its owner in the same turn: "I'll cancel the
+    balance. And the Ardent PO today or tomorrow." (the speaker's); "Tomás, can you ...?
+    Either way, forward it to IT security, please." (the one addressed)."""
+    before = turn.text[: max(turn.text.find(item.quote), 0)]
+    if I_WILL.search(before):
+        return turn.speaker
+    named = VOCATIVE.match(before)
+    return named["name"] if named else None
 
 
 def _due_context(item: Item, turns: list[Turn]) -> list[str]:

@@ -138,10 +138,12 @@ def spoken_items(transcript: Transcript, verdicts: Verdicts | None = None) -> li
 
 @dataclass(frozen=True)
 class Verdicts:
-    """The judge's probabilities for the sentences heard. With `decides`, they are the votes:
-    a probability at or above the kind's `propose_at` counts as reaching the rules'
-    threshold. Without, the rules' own scores choose the items and the judge only says how
-    sure it is of each."""
+    """The judge's probabilities for the sentences heard, and the probability of each kind
+    (`decision_at`, `action_at`) at which a sentence counts as reaching the rules'
+    threshold. With `decides`, they are the votes (the kind's `propose_at`). Without, the
+    rules choose the items and the judge says how sure it is of each; it adds a sentence
+    the rules took as neither when it is as sure as the kind's `add_at` (where sentences
+    the rules passed over were 80% right, held out)."""
 
     heard: list[Heard]
     chances: list[Verdict]
@@ -150,9 +152,11 @@ class Verdicts:
     decides: bool = False
 
     def votes(self, n: int) -> tuple[int, int]:
-        if not self.decides:
-            return self.heard[n].said.decision, self.heard[n].said.action
-        chance = self.chances[n]
+        said, chance = self.heard[n].said, self.chances[n]
+        if not self.decides and (
+            said.decision >= DECISION_THRESHOLD or said.action >= ACTION_THRESHOLD
+        ):
+            return said.decision, said.action
         decision = DECISION_THRESHOLD if chance.decision >= self.decision_at else 0
         action = ACTION_THRESHOLD if chance.action >= self.action_at else 0
         if decision and action:  # both: the likelier kind

@@ -16,7 +16,7 @@ from memo_tui.core.capture.offline.action_details import describe_action
 from memo_tui.core.capture.offline.candidates import Verdicts, heard, note_items, spoken_items
 from memo_tui.core.capture.offline.decision_details import describe_decision
 from memo_tui.core.capture.offline.items import Item
-from memo_tui.core.capture.offline.judge import KINDS, Embed, Judge, shipped
+from memo_tui.core.capture.offline.judge import KINDS, NEVER, Embed, Judge, Thresholds, shipped
 from memo_tui.core.capture.offline.merging import merge
 from memo_tui.core.capture.offline.summary import summarize
 from memo_tui.core.capture.offline.text import word_count
@@ -38,24 +38,28 @@ def extract(
     """The structured record of a meeting: the rules find and word the items, the learned
     judge (`judge`, the shipped one by default) says how sure it is of each, with the
     sentences' embeddings when `embed` is given; an item it is sure enough of is asserted,
-    any other proposed. With `decides`, the judge also chooses which sentences are items
-    (any at or above its `propose_at`). (`by_rules` is the rules alone.)"""
+    any other proposed. A sentence the rules pass over is an item when the judge is as
+    sure as its `add_at`. With `decides`, the judge chooses which sentences are items (any
+    at or above its `propose_at`). (`by_rules` is the rules alone.)"""
     judge = judge or shipped()
     noted, used = note_items(transcript)
     said = [h for h in heard(transcript) if h.said.turn not in used]
     chances = judge.judge([h.said for h in said], embed)
     embedded = embed is not None
     cuts = {kind: judge.thresholds(kind, embedded) for kind in KINDS}
-    verdicts = Verdicts(
-        said, chances, cuts["decision"].propose_at, cuts["action"].propose_at, decides
-    )
+    # A meeting shorter than any it learned from is outside what it knows: the rules' items
+    # stand there, rated, and the judge neither drops nor adds one.
+    known = len(said) >= judge.meeting_sentences
+    at = {
+        kind: cut.propose_at if decides else cut.add_at if known else NEVER
+        for kind, cut in cuts.items()
+    }
+    verdicts = Verdicts(said, chances, at["decision"], at["action"], decides)
     for item in noted:
         item.confidence = judge.notes_confidence(item.kind)
     spoken = spoken_items(transcript, verdicts)
-    if not decides and len(said) >= judge.meeting_sentences:
-        # (a meeting shorter than any it learned from is outside what it knows: the rules'
-        # items stand there, rated)
-        spoken = _kept(spoken, {kind: cut.drop_at for kind, cut in cuts.items()})
+    if not decides and known:
+        spoken = _kept(spoken, cuts)
     extraction = _record(transcript, noted + spoken)
     sure = cuts["decision"].assert_at
     for decision in extraction.decisions:
@@ -67,19 +71,23 @@ def extract(
     return extraction
 
 
-def _kept(items: list[Item], drop_at: dict[str, float]) -> list[Item]:
+def _kept(items: list[Item], cuts: dict[str, Thresholds]) -> list[Item]:
     """The rules' items but those the judge is all but sure are none (below the kind's
     `drop_at`, where held-out sets lost 3% of their right items): a call given another
     value after an objection stays, and so does the value given, so the replacement is
-    seen."""
-    chained = {id(i.changes) for i in items if i.changes is not None}
+    seen, unless the judge holds the value given for none at all (below `propose_at`:
+    "Ask me in January." is no new date for a launch)."""
+    given = [
+        i
+        for i in items
+        if i.changes is not None
+        and (i.confidence is None or i.confidence >= cuts[i.kind].propose_at)
+    ]
+    chained = {id(i) for i in given} | {id(i.changes) for i in given}
     return [
         i
         for i in items
-        if i.confidence is None
-        or i.confidence >= drop_at[i.kind]
-        or i.changes is not None
-        or id(i) in chained
+        if i.confidence is None or i.confidence >= cuts[i.kind].drop_at or id(i) in chained
     ]
 
 

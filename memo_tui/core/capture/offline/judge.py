@@ -10,7 +10,9 @@ Each probability is compared with thresholds chosen on held-out sets: at or abov
 `assert_at` the item is asserted (the meetings it was validated on showed at least 95%
 precision there); below, it is proposed and waits for the user's word; below `drop_at` (where
 those meetings lost 3% of their right items) a rule's item is dropped, in a meeting as long as
-those it learned from. `propose_at` is for when the judge chooses the items itself.
+those it learned from. At or above `add_at` a sentence the rules passed over is taken as an
+item too (held out, 80% of such sentences were right). `propose_at` is for when the judge
+chooses the items itself.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ WEIGHTS = Path(__file__).parent / "models" / "sentences.npz"
 KINDS = ("decision", "action")
 HASHED = 1 << 15  # buckets for the words and word pairs of a sentence and its neighbours
 EMBEDDING_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
+FEATURES = "cues-13 words+replies echoes-4"  # in the version: weights fit these inputs only
 
 Embed = Callable[[list[str]], list[list[float]]]
 
@@ -100,14 +103,37 @@ def cue_features(said: Sequence[Said]) -> np.ndarray:
     return np.asarray(rows, dtype=np.float32).reshape(len(said), CUES)
 
 
+def _replies(said: Sequence[Said]) -> tuple[list[str], list[str]]:
+    """For each sentence, the next one another speaker said (the answer to it: agreement,
+    an objection) and the last one another speaker said before it (what it answers)."""
+    after, before = [""] * len(said), [""] * len(said)
+    waiting: list[int] = []
+    for n, s in enumerate(said):
+        if waiting and s.speaker != said[waiting[0]].speaker:
+            for m in waiting:
+                after[m] = s.text
+            waiting = []
+        waiting.append(n)
+    last: tuple[str | None, str] | None = None  # (speaker, text) of the latest sentence
+    prompt = ""
+    for n, s in enumerate(said):
+        if last is not None and last[0] != s.speaker:
+            prompt = last[1]
+        before[n] = prompt
+        last = (s.speaker, s.text)
+    return after, before
+
+
 def word_entries(said: Sequence[Said]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Hashed words and word pairs of each sentence, and (at half weight) of its neighbours,
-    as (sentence, bucket, value) triples: a sparse matrix of `HASHED` columns."""
+    """Hashed words and word pairs of each sentence, and (at half weight) of its neighbours
+    and of what another speaker said just before and just after it, as (sentence, bucket,
+    value) triples: a sparse matrix of `HASHED` columns."""
     rows: list[int] = []
     columns: list[int] = []
     values: list[float] = []
+    replies, prompts = _replies(said)
     for n, s in enumerate(said):
-        parts = [("s", s.text, 1.0)]
+        parts = [("s", s.text, 1.0), ("r", replies[n], 0.5), ("q", prompts[n], 0.5)]
         if n:
             parts.append(("p", said[n - 1].text, 0.5))
         if n + 1 < len(said):
@@ -139,7 +165,27 @@ def _embedding_features(said: Sequence[Said], embed: Embed) -> np.ndarray:
     zero = np.zeros((1, own.shape[1]), dtype=np.float32)
     before = np.vstack([zero, own[:-1]])
     after = np.vstack([own[1:], zero])
-    return np.hstack([own, (before + after) / 2])
+    return np.hstack([own, (before + after) / 2, echoes(own)])
+
+
+ECHOES = 4
+_APART = 3  # sentences nearer than this are its own turn's neighbours, not an echo
+
+
+def echoes(own: np.ndarray) -> np.ndarray:
+    """How much of each sentence the meeting says again elsewhere: its greatest likeness to a
+    sentence later on and to one before (a call recapped at the end, a proposal taken up),
+    and how many sentences are very like it, each way."""
+    unit = own / np.maximum(np.linalg.norm(own, axis=1, keepdims=True), 1e-6)
+    alike = unit @ unit.T
+    found = np.zeros((len(own), ECHOES), dtype=np.float32)
+    for n in range(len(own)):
+        later, earlier = alike[n, n + _APART :], alike[n, : max(n - _APART + 1, 0)]
+        if len(later):
+            found[n, 0], found[n, 2] = later.max(), (later > 0.7).sum() / 5
+        if len(earlier):
+            found[n, 1], found[n, 3] = earlier.max(), (earlier > 0.7).sum() / 5
+    return found
 
 
 def dense_features(said: Sequence[Said], embed: Embed | None = None) -> np.ndarray:
@@ -151,11 +197,15 @@ def dense_features(said: Sequence[Said], embed: Embed | None = None) -> np.ndarr
     return np.hstack(parts)
 
 
+NEVER = 1.01  # a threshold no probability reaches
+
+
 @dataclass(frozen=True)
 class Thresholds:
     assert_at: float
     propose_at: float
     drop_at: float = 0.0  # a rule's item below it is dropped (3% of the right ones, held out)
+    add_at: float = NEVER  # a sentence the rules pass over is an item at or above it
 
 
 class Judge:
@@ -176,7 +226,7 @@ class Judge:
 
     def thresholds(self, kind: str, embedded: bool) -> Thresholds:
         found = self.weights[f"{self.variant(embedded)}.{kind}.thresholds"]
-        return Thresholds(*(float(f) for f in found[:3]))
+        return Thresholds(*(float(f) for f in found[:4]))
 
     @property
     def meeting_sentences(self) -> int:
