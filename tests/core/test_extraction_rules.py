@@ -992,6 +992,17 @@ def test_a_request_by_name_without_a_comma_is_worded_as_the_task() -> None:
         ),
         # a task said with no owner before it stays without one
         ("Libby Harcourt: The vendor sent a link. Forward it to IT security.", "Forward it", None),
+        # the first person as speech to text writes it
+        ("Dan Pike: ok ill raise a job for the extractor in flat nine", "ok ill", "Dan Pike"),
+        ("Dan Pike: load test. i'm running it against dublin tonight", "i'm running", "Dan Pike"),
+        # a first name with no comma after it, said to someone in the meeting
+        (
+            "Christine Hale: the broker wants the paperwork\n"
+            "Dan Pike: christine you take the insurers then",
+            "christine",
+            "Christine",
+        ),
+        ("Dan Pike: Kwame you put the ttls in the runbook", "Kwame", "Kwame"),
     ],
 )
 def test_a_task_that_names_no_owner_takes_the_one_said_before_it(
@@ -1001,8 +1012,9 @@ def test_a_task_that_names_no_owner_takes_the_one_said_before_it(
     from memo_tui.core.capture.offline.items import Item
 
     transcript = parse(said + "\n", "2026-03-02_sync.txt", "plain")
-    text = transcript.turns[0].text
+    last = len(transcript.turns) - 1
+    text = transcript.turns[last].text
     start = text.find(task)
-    item = Item("action", (0, start), 0, text[start:])
+    item = Item("action", (last, start), last, text[start:])
     describe_action(item, transcript.turns, transcript)
     assert item.assignee == owner

@@ -66,7 +66,7 @@ def describe_action(item: Item, turns: list[Turn], meeting: Transcript) -> None:
     if item.assignee is None and named and turn.speaker:
         item.assignee = named["name"]  # "Marta, a 48-hour soak?": who takes it is settled below
     if item.assignee is None and turn.speaker:
-        item.assignee = _owner_said_before(item, turn)
+        item.assignee = _owner_said_before(item, turn) or _owner_unmarked(said, turn, turns)
     task = re.sub(
         r"^\s*@?[A-Z][\w'\-]{1,30}(?:\s+[A-Z][\w'\-]{1,30}){0,2}\s*[:\u2014\u2013]\s+",
         "",
@@ -102,6 +102,36 @@ def _owner_said_before(item: Item, turn: Turn) -> str | None:
         return turn.speaker
     named = VOCATIVE.match(before)
     return named["name"] if named else None
+
+
+# A task said in the first person as speech to text writes it: "Ill raise a job", "i'm
+# running the load test", "Already did it i sent finance a heads up", "I need to send Quire
+# the promo assets".
+_FIRST_PERSON = re.compile(
+    r"^\W*(?:(?:so|and|but|ok(?:ay)?|yeah|well|right|already(?: \w+)?(?: it)?)\W+){0,3}"
+    r"(?:i|i'm|im|i've|ive|ill|i'll|i'd)\b",
+    re.I,
+)
+_FIRST_WORDS = re.compile(r"^\W*(?P<name>[\w'\-]+)\s+(?P<next>[\w'\-]+)")
+
+
+def _owner_unmarked(said: str, turn: Turn, turns: list[Turn]) -> str | None:
+    """The owner of a task speech to text wrote without the marks that name one: the speaker
+    of one said in the first person; the one addressed by a first name with no comma after
+    it ("Christine you take the insurers then", "danny put the twenty five days in the
+    tracker", "Kwame have we dropped the dns ttls yet")."""
+    if _FIRST_PERSON.match(said):
+        return turn.speaker
+    first = _FIRST_WORDS.match(said)
+    if first is None:
+        return None
+    name = first["name"]
+    speakers = {t.speaker.split()[0].casefold() for t in turns if t.speaker}
+    own = (turn.speaker or "").split()[0].casefold() if turn.speaker else ""
+    known = name.casefold() in speakers and name.casefold() != own
+    if known or (name[0].isupper() and first["next"].casefold() == "you"):
+        return name[0].upper() + name[1:]
+    return None
 
 
 def _due_context(item: Item, turns: list[Turn]) -> list[str]:
