@@ -232,6 +232,8 @@ def train(benchdata: Path, dev: Path, out: Path, model_path: Path | None) -> dic
         "positives": {k: int(v.sum()) for k, v in data.labels.items()},
         "held_out": {},
     }
+    taken = {kind: _rules_take(data.said, kind) for kind in judged.KINDS}
+    neither = ~taken["decision"] & ~taken["action"]  # the sentences the judge may add
     for variant, use in (("words", None), ("embedded", embed)):
         print(f"{variant}: building inputs", flush=True)
         x = inputs(data, use)
@@ -244,14 +246,12 @@ def train(benchdata: Path, dev: Path, out: Path, model_path: Path | None) -> dic
             # calibrated on the sentences the rules take for this kind (what a user is shown a
             # confidence for), and the threshold that asserts is read on them too; the one
             # that proposes, for when the judge chooses, on every sentence.
-            proposed = _rules_take(data.said, kind)[keep]
+            proposed = taken[kind][keep]
             scale, shift = platt(margins[proposed], y[proposed])
             p = 1 / (1 + np.exp(-(scale * margins + shift)))
             cut = (thresholds(p[proposed], y[proposed])[0], thresholds(p, y)[1])
             drop_at = keeping(p[proposed], y[proposed], KEEP)
-            passed = (
-                ~_rules_take(data.said, "decision")[keep] & ~_rules_take(data.said, "action")[keep]
-            )
+            passed = neither[keep]
             add_at = thresholds(p[passed], y[passed], ADD)[0]
             added = passed & (p >= add_at)
             scored = figures(p[proposed], y[proposed], cut)

@@ -66,7 +66,7 @@ def describe_action(item: Item, turns: list[Turn], meeting: Transcript) -> None:
     if item.assignee is None and named and turn.speaker:
         item.assignee = named["name"]  # "Marta, a 48-hour soak?": who takes it is settled below
     if item.assignee is None and turn.speaker:
-        item.assignee = _owner_said_before(item, turn) or _owner_unmarked(said, turn, turns)
+        item.assignee = _owner_said_before(item, turn) or _owner_unmarked(said, turn, meeting)
     task = re.sub(
         r"^\s*@?[A-Z][\w'\-]{1,30}(?:\s+[A-Z][\w'\-]{1,30}){0,2}\s*[:\u2014\u2013]\s+",
         "",
@@ -115,7 +115,7 @@ _FIRST_PERSON = re.compile(
 _FIRST_WORDS = re.compile(r"^\W*(?P<name>[\w'\-]+)\s+(?P<next>[\w'\-]+)")
 
 
-def _owner_unmarked(said: str, turn: Turn, turns: list[Turn]) -> str | None:
+def _owner_unmarked(said: str, turn: Turn, meeting: Transcript) -> str | None:
     """The owner of a task speech to text wrote without the marks that name one: the speaker
     of one said in the first person; the one addressed by a first name with no comma after
     it ("Christine you take the insurers then", "danny put the twenty five days in the
@@ -126,9 +126,10 @@ def _owner_unmarked(said: str, turn: Turn, turns: list[Turn]) -> str | None:
     if first is None:
         return None
     name = first["name"]
-    speakers = {t.speaker.split()[0].casefold() for t in turns if t.speaker}
-    own = (turn.speaker or "").split()[0].casefold() if turn.speaker else ""
-    known = name.casefold() in speakers and name.casefold() != own
+    own = (turn.speaker or "").split()[0].casefold()
+    known = name.casefold() != own and name.casefold() in {
+        s.split()[0].casefold() for s in meeting.speakers
+    }
     if known or (name[0].isupper() and first["next"].casefold() == "you"):
         return name[0].upper() + name[1:]
     return None

@@ -107,20 +107,12 @@ def _replies(said: Sequence[Said]) -> tuple[list[str], list[str]]:
     """For each sentence, the next one another speaker said (the answer to it: agreement,
     an objection) and the last one another speaker said before it (what it answers)."""
     after, before = [""] * len(said), [""] * len(said)
-    waiting: list[int] = []
-    for n, s in enumerate(said):
-        if waiting and s.speaker != said[waiting[0]].speaker:
-            for m in waiting:
-                after[m] = s.text
-            waiting = []
-        waiting.append(n)
-    last: tuple[str | None, str] | None = None  # (speaker, text) of the latest sentence
-    prompt = ""
-    for n, s in enumerate(said):
-        if last is not None and last[0] != s.speaker:
-            prompt = last[1]
-        before[n] = prompt
-        last = (s.speaker, s.text)
+    for n in range(1, len(said)):
+        turned = said[n - 1].speaker != said[n].speaker
+        before[n] = said[n - 1].text if turned else before[n - 1]
+    for n in range(len(said) - 2, -1, -1):
+        turned = said[n + 1].speaker != said[n].speaker
+        after[n] = said[n + 1].text if turned else after[n + 1]
     return after, before
 
 
