@@ -97,6 +97,7 @@ def _doctor_provider(args: argparse.Namespace, services: Services) -> dict[str, 
         "why": choice.reason,
         "extractor": services.capture.extractor_name,
         "judge": _doctor_judge(services),
+        "closer": _doctor_closer(services),
         "models": {}
         if choice.name == "offline"
         else {task: select.model_for(settings, task) for task in select.TASKS},
@@ -122,6 +123,19 @@ def _doctor_judge(services: Services) -> str | None:
     if extractor.embed() is not None:
         return f"learned judge {shipped().version}, with the embedding model"
     return f"learned judge {shipped().version}, on words alone: {extractor.missing}"
+
+
+def _doctor_closer(services: Services) -> str:
+    """How memo finds tasks a later meeting says are done: the learned closer with the
+    embedding model, else the rules, and why."""
+    from memo_tui.core.capture.offline import OfflineExtractor
+    from memo_tui.core.history.closing_model import shipped
+
+    closer, embed = shipped(), services.capture.embed
+    if closer is not None and embed is not None and embed() is not None:
+        return f"learned closer {closer.version}: tasks later meetings say are done"
+    why = OfflineExtractor(services.embed.embedder).missing if closer else "no closer shipped"
+    return f"tasks later meetings say are done: by the rules alone ({why})"
 
 
 def _doctor_limits(settings: Settings) -> dict[str, object]:

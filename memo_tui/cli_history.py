@@ -49,7 +49,12 @@ def add_parsers(commands: Any, common: argparse.ArgumentParser) -> None:
 def _service(services: Services) -> ChangesService:
     from memo_tui.core.history.service import ChangesService
 
-    return ChangesService(services.store, services.settings.user_name, services.embed.backfill)
+    return ChangesService(
+        services.store,
+        services.settings.user_name,
+        services.embed.backfill,
+        services.capture.embed,
+    )
 
 
 def _changes(args: argparse.Namespace, services: Services) -> int:

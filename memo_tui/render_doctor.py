@@ -25,6 +25,7 @@ def print_doctor(stats: StoreStats, report: dict[str, Any]) -> None:
     print(f"extraction   {sanitize_line(provider['extractor'])}")
     if provider.get("judge"):
         print(f"             {sanitize_line(provider['judge'])}")
+    print(f"             {sanitize_line(provider['closer'])}")
     for task, model in provider["models"].items():
         print(f"  {task:<16} {sanitize_line(model or '(not set)')}")
     if provider["in_use"] != "offline":

@@ -419,10 +419,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=judged.WEIGHTS)
     found = os.environ.get("MEMO_EMBED_MODEL_PATH")
     parser.add_argument("--model", type=Path, default=Path(found) if found else None)
+    parser.add_argument("--closer-out", type=Path, default=None, help="the closer's weights")
     args = parser.parse_args(argv)
     np.random.seed(SEED)
     train(args.benchdata, args.dev, args.out, args.model)
-    return 0
+    from training import closing  # the closer learns from the same sets, after the judge
+
+    closer = [] if args.closer_out is None else ["--out", str(args.closer_out)]
+    model = [] if args.model is None else ["--model", str(args.model)]
+    return closing.main(
+        ["--benchdata", str(args.benchdata), "--dev", str(args.dev), *closer, *model]
+    )
 
 
 if __name__ == "__main__":

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from memo_tui.core.capture import CaptureOptions, CaptureService
 from memo_tui.core.embed import EmbedService
@@ -95,14 +95,18 @@ def build_services(settings: Settings, db_path: Path | str) -> Services:
         batch_size=settings.embed_batch_size,
         timeout_s=settings.embed_timeout_s,
     )
-    if provider.name == "offline":  # the offline extractor reads the whole text, no slicing
-        from memo_tui.core.capture.offline import OfflineExtractor
+    from memo_tui.core.capture.offline import OfflineExtractor, judge_embed
 
+    def closer_embed() -> Any | None:  # (the embedder may change: a model downloaded)
+        return judge_embed(embed.embedder)
+
+    if provider.name == "offline":  # the offline extractor reads the whole text, no slicing
         capture = CaptureService(
             store,
             options,
             extractor=OfflineExtractor(embed.embedder),
             after_commit=embed.embed_capture,
+            embed=closer_embed,
         )
     else:
         from memo_tui.core.capture.llm_extractor import LLMExtractor
@@ -114,5 +118,6 @@ def build_services(settings: Settings, db_path: Path | str) -> Services:
             extractor=LLMExtractor.from_settings(provider, settings),
             after_commit=embed.embed_capture,
             proposer=ModelProposer.from_settings(provider, settings),
+            embed=closer_embed,
         )
     return Services(settings, store, capture, provider, ledger, embed, VectorIndex(store))

@@ -287,7 +287,8 @@ def test_capture_and_doctor_say_when_the_judge_has_no_embedding_model(memo, tmp_
     shown = memo("capture", str(source))  # no model here: fastembed's cache is empty
     assert shown.code == 0, shown.stderr
     assert "confidence judged on words alone" in shown.stdout
-    assert "on words alone" in memo("doctor", "--offline").stdout
+    doctor = memo("doctor", "--offline").stdout
+    assert "on words alone" in doctor and "done: by the rules alone" in doctor
     with_model = {"MEMO_EMBED_MODEL_PATH": str(model_path())}
     other = tmp_path / "2026-03-03_vendor-again.txt"
     other.write_text(MEETING.replace("Acme", "Zenith"))
@@ -297,4 +298,5 @@ def test_capture_and_doctor_say_when_the_judge_has_no_embedding_model(memo, tmp_
     assert result["judge"]["note"] is None
     assert result["judge"]["model_version"].endswith("/embedded")
     assert all(d["state"] in ("asserted", "proposed") for d in result["decisions"])
-    assert "with the embedding model" in memo("doctor", "--offline", extra_env=with_model).stdout
+    doctor = memo("doctor", "--offline", extra_env=with_model).stdout
+    assert "with the embedding model" in doctor and "learned closer closes-" in doctor

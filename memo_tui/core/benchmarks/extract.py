@@ -108,7 +108,10 @@ def bench_service(store: Store, extractor: Extractor | None) -> CaptureService:
     options = CaptureOptions(max_chars=10_000_000, user="bench")
     if extractor is None:
         return CaptureService(store, options)
-    return CaptureService(store, options, extractor=extractor)
+    # the offline extractor's embedding model, when it is here, is the closer's too
+    return CaptureService(
+        store, options, extractor=extractor, embed=getattr(extractor, "embed", None)
+    )
 
 
 class Timed(Protocol):

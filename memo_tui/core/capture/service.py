@@ -32,6 +32,7 @@ from store import (
 )
 
 if TYPE_CHECKING:
+    from memo_tui.core.capture.offline.judge import Embed
     from memo_tui.core.llm.schemas import Extraction
 
 Extractor = Callable[[Transcript], "Extraction | Outcome"]
@@ -76,8 +77,10 @@ class CaptureService:
         extractor_name: str = OFFLINE_NAME,
         after_commit: Callable[[int], object] | None = None,
         proposer: Proposer | None = None,
+        embed: Callable[[], Embed | None] | None = None,
     ) -> None:
         self.store = store
+        self.embed = embed  # the embedding model's `embed` when it is here (the closer reads it)
         self.after_commit = after_commit  # e.g. embed the new facts; best-effort
         self.proposer = proposer  # a model naming replaced decisions, for review
         self.options = options or CaptureOptions()
@@ -213,7 +216,7 @@ class CaptureService:
             found = supersessions(self.store, capture_id)
             if self.proposer is not None:
                 found += self.proposer(self.store, capture_id, found)
-            found += closings(self.store, capture_id)
+            found += closings(self.store, capture_id, self.embed() if self.embed else None)
             ids = self.store.changes.add(found)
         except StoreError:
             return []

@@ -5,8 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from store import ChangeRecord, Store
+
+if TYPE_CHECKING:
+    from memo_tui.core.capture.offline.judge import Embed
 
 STATUSES = ("applied", "proposed", "rejected", "undone")
 VERBS = {"accept": "applied", "reject": "rejected", "undo": "undone"}
@@ -20,10 +24,17 @@ class Scanned:
 
 
 class ChangesService:
-    def __init__(self, store: Store, user: str, refreshed: Callable[[], object] | None = None):
+    def __init__(
+        self,
+        store: Store,
+        user: str,
+        refreshed: Callable[[], object] | None = None,
+        embed: Callable[[], Embed | None] | None = None,
+    ):
         self.store = store
         self.user = user
         self.refreshed = refreshed  # e.g. embed the facts whose text a change re-worded
+        self.embed = embed  # the embedding model's `embed` when it is here (the closer's)
 
     def review(self) -> list[ChangeRecord]:
         """What waits for the user: proposals, then what memo applied on its own and nobody
@@ -59,8 +70,9 @@ class ChangesService:
         ids = self.store.captures.ids_by_date()
         filled = fill_subjects(self.store, ids)
         before = {c.id for c in self.store.changes.all()}
+        embed = self.embed() if self.embed else None
         for n, capture_id in enumerate(ids, 1):
-            here = supersessions(self.store, capture_id) + closings(self.store, capture_id)
+            here = supersessions(self.store, capture_id) + closings(self.store, capture_id, embed)
             self.store.changes.add(here)
             if progress is not None:
                 progress(n, len(ids))

@@ -54,16 +54,22 @@ class OfflineExtractor:
 
     def embed(self) -> Any | None:
         """The embedder's `embed` when its model loads and is the judge's, else None."""
-        from memo_tui.core.capture.offline.judge import EMBEDDING_MODEL
-        from memo_tui.core.embed import EmbeddingUnavailable
-
-        if self.embedder is None or self.embedder.model_name != EMBEDDING_MODEL:
-            return None
-        try:
-            self.embedder.embed(["probe"])
-        except EmbeddingUnavailable:
-            return None
-        return self.embedder.embed
+        return judge_embed(self.embedder)
 
 
-__all__ = ["NAME", "OfflineExtractor", "extract"]
+def judge_embed(embedder: Any | None) -> Any | None:
+    """`embedder.embed` when its model loads and is the one the learned models (the judge,
+    the closer) were trained with, else None: they fall back to words and rules."""
+    from memo_tui.core.capture.offline.judge import EMBEDDING_MODEL
+    from memo_tui.core.embed import EmbeddingUnavailable
+
+    if embedder is None or embedder.model_name != EMBEDDING_MODEL:
+        return None
+    try:
+        embedder.embed(["probe"])
+    except EmbeddingUnavailable:
+        return None
+    return embedder.embed
+
+
+__all__ = ["NAME", "OfflineExtractor", "extract", "judge_embed"]

@@ -1,0 +1,261 @@
+"""The learned closer: how likely a sentence of a later meeting says an earlier open task is
+done ("Toby did confirm the tube in the end", "thanks for the Saturday rota, it went out on
+the tenth").
+
+The rules (`closing`) propose (a sentence they read as not done is no candidate); a logistic
+model learned from the labelled sets' `closes`
+links (`scripts/train-extraction`, model card beside the weights) decides. It reads each pair
+of an open task and a sentence sharing one of its key words: how alike the two are (the
+embeddings search uses), how much of the task's rarer words the sentence says, whether its
+owner says it or is named, the rules' done and not-done cues and their verdict, the
+sentence's words, and how the pair ranks against the other tasks and sentences. Each
+sentence closes at most one task and each task is closed once, most likely first; a close
+at or above `propose_at` (held out, 85% of such closes were right) is proposed for review,
+and one at or above `apply_at` (none wrong held out) would be applied.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import zlib
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+from memo_tui.core.capture.offline.judge import Embed
+from memo_tui.core.capture.subject import subject_words
+from memo_tui.core.history.closing import DONE, NOT_DONE, TICKED, enough_said, names_of
+
+WEIGHTS = Path(__file__).parent / "models" / "closes.npz"
+HASHED = 256  # buckets for a sentence's words and word pairs
+PAIR = 20
+FEATURES = f"pair-{PAIR} words-{HASHED} denied"  # in the version: weights fit these inputs only
+_WORD = re.compile(r"[a-z0-9']+")
+_NEGATION = re.compile(r"n't\b|\b(?:not|never|yet|still|nobody|no one)\b", re.IGNORECASE)
+_DENIED = re.compile(  # a done word negated: "isn't booked yet", "hasn't been sent"
+    r"(?:n't|\bnot|\bnever)\s+(?:(?:yet|been|quite|actually|even|all|really)\s+)*(?:"
+    + DONE.pattern
+    + ")",
+    re.IGNORECASE,
+)
+_FIRST_PERSON = re.compile(r"^\W*(?:(?:so|and|yeah|yes|oh|um|uh|well)\W+)*(?:i|we)\b", re.I)
+
+
+@dataclass(frozen=True)
+class Task:
+    """An open task as the closer reads it."""
+
+    text: str
+    owner: str | None
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """A sentence of the later meeting and who said it."""
+
+    speaker: str | None
+    text: str
+
+
+@dataclass(frozen=True)
+class Pair:
+    task: int  # index into the tasks
+    sentence: int  # index into the sentences
+    probability: float = 0.0
+
+
+def candidates(
+    tasks: Sequence[Task], said: Sequence[Sentence], others: Sequence[str], embed: Embed
+) -> tuple[list[Pair], np.ndarray]:
+    """Every pair of a task and a sentence sharing one of its key words, and their inputs.
+    `others` are what else the store is about (decisions' subjects): a word they say often
+    is not rare."""
+    owns = [subject_words([t.text]) for t in tasks]
+    words = [set() if denied(s.text) else subject_words([s.text]) for s in said]
+    pairs = [
+        Pair(a, n) for a, own in enumerate(owns) for n, heard in enumerate(words) if own & heard
+    ]
+    if not pairs:
+        return [], np.zeros((0, PAIR + HASHED), dtype=np.float32)
+    counts = Counter(w for own in owns for w in own)
+    counts.update(w for other in others for w in subject_words([other]))
+    documents = len(owns) + len(others)
+
+    def rarity(word: str) -> float:
+        return math.log((documents + 1) / (counts[word] + 0.5))
+
+    alike = _likeness(tasks, said, pairs, embed)
+    by_sentence: dict[int, list[float]] = {}
+    by_task: dict[int, list[float]] = {}
+    for pair, cos in zip(pairs, alike, strict=True):
+        by_sentence.setdefault(pair.sentence, []).append(cos)
+        by_task.setdefault(pair.task, []).append(cos)
+    rows = [
+        _inputs(
+            tasks[pair.task],
+            said[pair.sentence],
+            (owns[pair.task], words[pair.sentence]),
+            rarity,
+            (cos, by_sentence[pair.sentence], by_task[pair.task]),
+            pair.sentence / len(said),
+        )
+        for pair, cos in zip(pairs, alike, strict=True)
+    ]
+    dense = np.asarray(rows, dtype=np.float32)
+    return pairs, np.hstack([dense, _hashed([said[p.sentence].text for p in pairs])])
+
+
+def _inputs(
+    task: Task,
+    sentence: Sentence,
+    words: tuple[set[str], set[str]],
+    rarity: Callable[[str], float],
+    likeness: tuple[float, list[float], list[float]],
+    position: float,
+) -> list[float]:
+    """One pair's inputs: `words` the task's key words and the sentence's, `likeness` the
+    pair's and those of the pairs sharing its sentence and its task."""
+    own, shared = words[0], words[0] & words[1]
+    cos, same_sentence, same_task = likeness
+    weight = sum(rarity(w) for w in own) or 1.0
+    share = sum(rarity(w) for w in shared)
+    rivals = sorted((c for c in same_sentence if c != cos), reverse=True)
+    rank = sum(c > cos for c in same_task)
+    done = bool(DONE.search(sentence.text))
+    not_done = bool(NOT_DONE.search(sentence.text))
+    ticked = bool(TICKED.match(sentence.text))
+    names = names_of(task.owner)
+    by_owner = bool(names & _words(sentence.speaker or ""))
+    named = bool(names & _words(sentence.text))
+    rules = (
+        (by_owner or named)
+        and enough_said(share, len(shared), share / weight)
+        and ((done and not not_done) or ticked)
+    )
+    return [
+        cos,
+        cos - (rivals[0] if rivals else 0.0),
+        not rivals or cos >= rivals[0],
+        min(rank, 20) / 20,
+        share / weight,
+        min(share, 10) / 10,
+        min(len(shared), 6) / 6,
+        len(shared) / max(len(own), 1),
+        done,
+        not_done,
+        ticked,
+        done and not not_done,
+        by_owner,
+        named,
+        by_owner or named,
+        bool(_FIRST_PERSON.search(sentence.text)),
+        min(len(sentence.text.split()), 60) / 60,
+        sentence.text.rstrip().endswith("?"),
+        position,
+        rules,
+    ]
+
+
+def denied(text: str) -> bool:
+    """The rules' veto: a sentence that says something is not done (a negation and no done
+    word, or a done word negated) closes nothing, whatever its words share."""
+    return bool(_NEGATION.search(text) and not DONE.search(text)) or bool(_DENIED.search(text))
+
+
+def _words(text: str) -> set[str]:
+    return {w.lower() for w in re.findall(r"[^\W\d_]+", text)}
+
+
+def _likeness(
+    tasks: Sequence[Task], said: Sequence[Sentence], pairs: list[Pair], embed: Embed
+) -> list[float]:
+    """Cosine likeness of each pair, embedding each text once (in batches of 16)."""
+    texts = sorted(
+        {tasks[p.task].text[:600] for p in pairs} | {said[p.sentence].text[:600] for p in pairs},
+        key=lambda t: (len(t), t),
+    )
+    vectors: dict[str, np.ndarray] = {}
+    for start in range(0, len(texts), 16):
+        batch = texts[start : start + 16]
+        for text, vector in zip(batch, embed(batch), strict=True):
+            found = np.asarray(vector, dtype=np.float32)
+            vectors[text] = found / max(float(np.linalg.norm(found)), 1e-6)
+    return [
+        float(vectors[tasks[p.task].text[:600]] @ vectors[said[p.sentence].text[:600]])
+        for p in pairs
+    ]
+
+
+def _hashed(texts: list[str]) -> np.ndarray:
+    """Each sentence's words and word pairs, hashed into `HASHED` buckets."""
+    found = np.zeros((len(texts), HASHED), dtype=np.float32)
+    for row, text in enumerate(texts):
+        words = _WORD.findall(text.lower())
+        grams = set(words) | {f"{a}_{b}" for a, b in zip(words, words[1:], strict=False)}
+        for gram in grams:
+            found[row, zlib.crc32(gram.encode()) & (HASHED - 1)] = 1 / math.sqrt(len(grams))
+    return found
+
+
+def assign(pairs: list[Pair], probabilities: np.ndarray) -> list[Pair]:
+    """Most likely first, each sentence closing one task and each task closed once."""
+    tasks: set[int] = set()
+    sentences: set[int] = set()
+    found = []
+    for k in np.argsort(-probabilities, kind="stable"):
+        pair = pairs[int(k)]
+        if pair.task in tasks or pair.sentence in sentences:
+            continue
+        tasks.add(pair.task)
+        sentences.add(pair.sentence)
+        found.append(Pair(pair.task, pair.sentence, float(probabilities[k])))
+    return found
+
+
+class Closer:
+    """The shipped closing model."""
+
+    def __init__(self, weights: dict[str, np.ndarray], version: str) -> None:
+        self.weights = weights
+        self.version = version
+
+    @classmethod
+    def load(cls, path: Path = WEIGHTS) -> Closer:
+        with np.load(path, allow_pickle=False) as saved:
+            weights = {name: saved[name] for name in saved.files}
+        return cls(weights, str(weights["version"]))
+
+    @property
+    def propose_at(self) -> float:
+        return float(self.weights["thresholds"][0])
+
+    @property
+    def apply_at(self) -> float:
+        return float(self.weights["thresholds"][1])
+
+    def probabilities(self, inputs: np.ndarray) -> np.ndarray:
+        margin = inputs @ self.weights["coef"].astype(np.float32) + float(self.weights["bias"])
+        scale, shift = (float(f) for f in self.weights["calibration"])
+        return np.asarray(1 / (1 + np.exp(-(scale * margin + shift))))
+
+    def closes(
+        self, tasks: Sequence[Task], said: Sequence[Sentence], others: Sequence[str], embed: Embed
+    ) -> list[Pair]:
+        """The tasks the sentences close, each with its sentence and probability, at or above
+        `propose_at`."""
+        pairs, inputs = candidates(tasks, said, others, embed)
+        if not pairs:
+            return []
+        chosen = assign(pairs, self.probabilities(inputs))
+        return [p for p in chosen if p.probability >= self.propose_at]
+
+
+@cache
+def shipped() -> Closer | None:
+    """The closer packaged with memo (None before it was trained)."""
+    return Closer.load() if WEIGHTS.is_file() else None
