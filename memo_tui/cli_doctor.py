@@ -126,16 +126,17 @@ def _doctor_judge(services: Services) -> str | None:
 
 
 def _doctor_closer(services: Services) -> str:
-    """How memo finds tasks a later meeting says are done: the learned closer with the
-    embedding model, else the rules, and why."""
+    """How memo finds what later meetings change: tasks said done, calls replaced. The
+    learned closer and linker with the embedding model, else the rules, and why."""
     from memo_tui.core.capture.offline import OfflineExtractor
-    from memo_tui.core.history.closing_model import shipped
+    from memo_tui.core.history import closing_model, linking_model
 
-    closer, embed = shipped(), services.capture.embed
-    if closer is not None and embed is not None and embed() is not None:
-        return f"learned closer {closer.version}: tasks later meetings say are done"
-    why = OfflineExtractor(services.embed.embedder).missing if closer else "no closer shipped"
-    return f"tasks later meetings say are done: by the rules alone ({why})"
+    closer, linker, embed = closing_model.shipped(), linking_model.shipped(), services.capture.embed
+    what = "tasks done and calls replaced in later meetings"
+    if closer and linker and embed is not None and embed() is not None:
+        return f"learned closer {closer.version} and linker {linker.version}: {what}"
+    why = OfflineExtractor(services.embed.embedder).missing if closer else "no models shipped"
+    return f"{what}: by the rules alone ({why})"
 
 
 def _doctor_limits(settings: Settings) -> dict[str, object]:

@@ -12,7 +12,8 @@ from support.embedding import embedder
 from memo_tui.core.capture.offline import OfflineExtractor, judge_embed
 from memo_tui.core.capture.service import CaptureOptions, CaptureService
 from memo_tui.core.history import closing_model
-from memo_tui.core.history.closing_model import Pair, Sentence, Task, assign, denied
+from memo_tui.core.history.closing_model import Sentence, Task, denied
+from memo_tui.core.history.pairs import Pair, assign
 from memo_tui.core.history.service import ChangesService
 from store import Store
 
@@ -108,7 +109,7 @@ def test_a_sentence_that_says_not_done_closes_nothing(said: str, vetoed: bool) -
 def test_each_sentence_closes_one_task_and_each_task_is_closed_once() -> None:
     pairs = [Pair(0, 0), Pair(1, 0), Pair(0, 1), Pair(1, 1), Pair(2, 2)]
     chosen = assign(pairs, np.asarray([0.9, 0.8, 0.85, 0.7, 0.2]))
-    assert [(p.task, p.sentence, round(p.probability, 2)) for p in chosen] == [
+    assert [(p.earlier, p.later, round(p.probability, 2)) for p in chosen] == [
         (0, 0, 0.9),
         (1, 1, 0.7),  # task 0 is taken by sentence 0, so sentence 1 closes task 1
         (2, 2, 0.2),
@@ -122,7 +123,7 @@ def test_only_a_task_and_a_sentence_sharing_a_key_word_are_paired() -> None:
         Sentence("Lena Park", "Lunch is at one."),
     ]
     pairs, inputs = closing_model.candidates(tasks, said, [], embedder().embed)
-    assert [(p.task, p.sentence) for p in pairs] == [(0, 0)]
+    assert [(p.earlier, p.later) for p in pairs] == [(0, 0)]
     assert inputs.shape == (1, closing_model.PAIR + closing_model.HASHED)
     cosine, by_owner = inputs[0][0], inputs[0][12]
     assert 0.3 < cosine < 1.0 and by_owner == 1.0
@@ -131,7 +132,7 @@ def test_only_a_task_and_a_sentence_sharing_a_key_word_are_paired() -> None:
 def test_the_shipped_closer_and_its_card_agree() -> None:
     closer = closing_model.shipped()
     assert closer is not None
-    card = (closing_model.WEIGHTS.parent / "MODEL_CARD.md").read_text()
+    card = closing_model.WEIGHTS.with_suffix(".md").read_text()
     assert closer.version in card and f"`propose_at` {round(closer.propose_at, 4)}" in card
     assert 0.0 < closer.propose_at < 1.0 and closer.apply_at > closer.propose_at
     assert closing_model.WEIGHTS.stat().st_size < 100_000

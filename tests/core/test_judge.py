@@ -288,7 +288,7 @@ def test_capture_and_doctor_say_when_the_judge_has_no_embedding_model(memo, tmp_
     assert shown.code == 0, shown.stderr
     assert "confidence judged on words alone" in shown.stdout
     doctor = memo("doctor", "--offline").stdout
-    assert "on words alone" in doctor and "done: by the rules alone" in doctor
+    assert "on words alone" in doctor and "later meetings: by the rules alone" in doctor
     with_model = {"MEMO_EMBED_MODEL_PATH": str(model_path())}
     other = tmp_path / "2026-03-03_vendor-again.txt"
     other.write_text(MEETING.replace("Acme", "Zenith"))
@@ -299,4 +299,8 @@ def test_capture_and_doctor_say_when_the_judge_has_no_embedding_model(memo, tmp_
     assert result["judge"]["model_version"].endswith("/embedded")
     assert all(d["state"] in ("asserted", "proposed") for d in result["decisions"])
     doctor = memo("doctor", "--offline", extra_env=with_model).stdout
-    assert "with the embedding model" in doctor and "learned closer closes-" in doctor
+    assert (
+        "with the embedding model" in doctor
+        and "learned closer closes-" in doctor
+        and "linker links-" in doctor
+    )

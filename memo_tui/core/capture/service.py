@@ -210,13 +210,14 @@ class CaptureService:
         Found after the capture commits; a failure here loses no capture (memo changes
         --scan finds them again)."""
         from memo_tui.core.history.closing import closings
-        from memo_tui.core.history.threads import supersessions
+        from memo_tui.core.history.replacing import supersessions
 
         try:
-            found = supersessions(self.store, capture_id)
+            embed = self.embed() if self.embed else None
+            found = supersessions(self.store, capture_id, embed)
             if self.proposer is not None:
                 found += self.proposer(self.store, capture_id, found)
-            found += closings(self.store, capture_id, self.embed() if self.embed else None)
+            found += closings(self.store, capture_id, embed)
             ids = self.store.changes.add(found)
         except StoreError:
             return []

@@ -24,7 +24,7 @@ from store import NewChange, OpenItem, Store
 
 if TYPE_CHECKING:
     from memo_tui.core.capture.offline.judge import Embed
-    from memo_tui.core.history import closing_model
+    from memo_tui.core.history.pairs import Logistic
 
 DONE = re.compile(
     r"\b(?:finished|done|completed|sent|shipped|delivered|signed off|signed|merged|fixed|"
@@ -129,12 +129,12 @@ def _learned(
     store: Store,
     capture_id: int,
     items: list[OpenItem],
-    closer: closing_model.Closer,
+    closer: Logistic,
     embed: Embed,
 ) -> list[NewChange]:
     from memo_tui.core.capture.offline.text import sentences
     from memo_tui.core.capture.sources import parse, stored_format
-    from memo_tui.core.history.closing_model import Sentence, Task
+    from memo_tui.core.history.closing_model import Sentence, Task, closes
 
     summary = store.captures.get(capture_id)
     if summary is None:
@@ -149,8 +149,8 @@ def _learned(
     tasks = [Task(i.description, i.owner) for i in items]
     others = store.changes.decision_subjects()
     found = []
-    for pair in closer.closes(tasks, [s for _, s in said], others, embed):
-        item, (line, sentence) = items[pair.task], said[pair.sentence]
+    for pair in closes(closer, tasks, [s for _, s in said], others, embed):
+        item, (line, sentence) = items[pair.earlier], said[pair.later]
         found.append(
             NewChange(
                 kind="closes",

@@ -30,6 +30,7 @@ import numpy as np
 from memo_tui.core.capture.offline.judge import Embed
 from memo_tui.core.capture.subject import subject_words
 from memo_tui.core.history.closing import DONE, NOT_DONE, TICKED, enough_said, names_of
+from memo_tui.core.history.pairs import Logistic, Pair
 
 WEIGHTS = Path(__file__).parent / "models" / "closes.npz"
 HASHED = 256  # buckets for a sentence's words and word pairs
@@ -62,13 +63,6 @@ class Sentence:
     text: str
 
 
-@dataclass(frozen=True)
-class Pair:
-    task: int  # index into the tasks
-    sentence: int  # index into the sentences
-    probability: float = 0.0
-
-
 def candidates(
     tasks: Sequence[Task], said: Sequence[Sentence], others: Sequence[str], embed: Embed
 ) -> tuple[list[Pair], np.ndarray]:
@@ -93,21 +87,21 @@ def candidates(
     by_sentence: dict[int, list[float]] = {}
     by_task: dict[int, list[float]] = {}
     for pair, cos in zip(pairs, alike, strict=True):
-        by_sentence.setdefault(pair.sentence, []).append(cos)
-        by_task.setdefault(pair.task, []).append(cos)
+        by_sentence.setdefault(pair.later, []).append(cos)
+        by_task.setdefault(pair.earlier, []).append(cos)
     rows = [
         _inputs(
-            tasks[pair.task],
-            said[pair.sentence],
-            (owns[pair.task], words[pair.sentence]),
+            tasks[pair.earlier],
+            said[pair.later],
+            (owns[pair.earlier], words[pair.later]),
             rarity,
-            (cos, by_sentence[pair.sentence], by_task[pair.task]),
-            pair.sentence / len(said),
+            (cos, by_sentence[pair.later], by_task[pair.earlier]),
+            pair.later / len(said),
         )
         for pair, cos in zip(pairs, alike, strict=True)
     ]
     dense = np.asarray(rows, dtype=np.float32)
-    return pairs, np.hstack([dense, _hashed([said[p.sentence].text for p in pairs])])
+    return pairs, np.hstack([dense, _hashed([said[p.later].text for p in pairs])])
 
 
 def _inputs(
@@ -176,7 +170,7 @@ def _likeness(
 ) -> list[float]:
     """Cosine likeness of each pair, embedding each text once (in batches of 16)."""
     texts = sorted(
-        {tasks[p.task].text[:600] for p in pairs} | {said[p.sentence].text[:600] for p in pairs},
+        {tasks[p.earlier].text[:600] for p in pairs} | {said[p.later].text[:600] for p in pairs},
         key=lambda t: (len(t), t),
     )
     vectors: dict[str, np.ndarray] = {}
@@ -186,7 +180,7 @@ def _likeness(
             found = np.asarray(vector, dtype=np.float32)
             vectors[text] = found / max(float(np.linalg.norm(found)), 1e-6)
     return [
-        float(vectors[tasks[p.task].text[:600]] @ vectors[said[p.sentence].text[:600]])
+        float(vectors[tasks[p.earlier].text[:600]] @ vectors[said[p.later].text[:600]])
         for p in pairs
     ]
 
@@ -202,60 +196,20 @@ def _hashed(texts: list[str]) -> np.ndarray:
     return found
 
 
-def assign(pairs: list[Pair], probabilities: np.ndarray) -> list[Pair]:
-    """Most likely first, each sentence closing one task and each task closed once."""
-    tasks: set[int] = set()
-    sentences: set[int] = set()
-    found = []
-    for k in np.argsort(-probabilities, kind="stable"):
-        pair = pairs[int(k)]
-        if pair.task in tasks or pair.sentence in sentences:
-            continue
-        tasks.add(pair.task)
-        sentences.add(pair.sentence)
-        found.append(Pair(pair.task, pair.sentence, float(probabilities[k])))
-    return found
-
-
-class Closer:
-    """The shipped closing model."""
-
-    def __init__(self, weights: dict[str, np.ndarray], version: str) -> None:
-        self.weights = weights
-        self.version = version
-
-    @classmethod
-    def load(cls, path: Path = WEIGHTS) -> Closer:
-        with np.load(path, allow_pickle=False) as saved:
-            weights = {name: saved[name] for name in saved.files}
-        return cls(weights, str(weights["version"]))
-
-    @property
-    def propose_at(self) -> float:
-        return float(self.weights["thresholds"][0])
-
-    @property
-    def apply_at(self) -> float:
-        return float(self.weights["thresholds"][1])
-
-    def probabilities(self, inputs: np.ndarray) -> np.ndarray:
-        margin = inputs @ self.weights["coef"].astype(np.float32) + float(self.weights["bias"])
-        scale, shift = (float(f) for f in self.weights["calibration"])
-        return np.asarray(1 / (1 + np.exp(-(scale * margin + shift))))
-
-    def closes(
-        self, tasks: Sequence[Task], said: Sequence[Sentence], others: Sequence[str], embed: Embed
-    ) -> list[Pair]:
-        """The tasks the sentences close, each with its sentence and probability, at or above
-        `propose_at`."""
-        pairs, inputs = candidates(tasks, said, others, embed)
-        if not pairs:
-            return []
-        chosen = assign(pairs, self.probabilities(inputs))
-        return [p for p in chosen if p.probability >= self.propose_at]
+def closes(
+    closer: Logistic,
+    tasks: Sequence[Task],
+    said: Sequence[Sentence],
+    others: Sequence[str],
+    embed: Embed,
+) -> list[Pair]:
+    """The tasks the sentences close (`earlier` a task, `later` its sentence), each with its
+    probability, at or above `propose_at`."""
+    pairs, inputs = candidates(tasks, said, others, embed)
+    return closer.chosen(pairs, inputs)
 
 
 @cache
-def shipped() -> Closer | None:
+def shipped() -> Logistic | None:
     """The closer packaged with memo (None before it was trained)."""
-    return Closer.load() if WEIGHTS.is_file() else None
+    return Logistic.load(WEIGHTS) if WEIGHTS.is_file() else None

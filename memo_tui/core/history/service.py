@@ -65,14 +65,16 @@ class ChangesService:
         """Look again, meeting by meeting in date order, for decisions later ones replaced (for
         captures made before memo looked, or after a rejected change was undone)."""
         from memo_tui.core.history.closing import closings
-        from memo_tui.core.history.threads import supersessions
+        from memo_tui.core.history.replacing import supersessions
 
         ids = self.store.captures.ids_by_date()
         filled = fill_subjects(self.store, ids)
         before = {c.id for c in self.store.changes.all()}
         embed = self.embed() if self.embed else None
         for n, capture_id in enumerate(ids, 1):
-            here = supersessions(self.store, capture_id) + closings(self.store, capture_id, embed)
+            here = supersessions(self.store, capture_id, embed) + closings(
+                self.store, capture_id, embed
+            )
             self.store.changes.add(here)
             if progress is not None:
                 progress(n, len(ids))

@@ -35,9 +35,7 @@ to different projects are never linked.
 from __future__ import annotations
 
 import datetime as dt
-import math
 import re
-from collections import Counter
 from collections.abc import Callable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
@@ -56,7 +54,7 @@ from memo_tui.core.capture.subject import (
     ungrouped,
     values,
 )
-from store import HistoryDecision, NewChange, Store
+from store import HistoryDecision
 
 CHANGE_CUE = re.compile(
     r"\b(?:mov(?:e|es|ed|ing) (?:[\w'-]+ ){0,4}?(?:to|from|back|out)|instead of|no longer|back to|"
@@ -107,22 +105,22 @@ class Link:
 
 
 @lru_cache(maxsize=4096)
-def _own_words(description: str, quote: str) -> frozenset[str]:
+def _words_of(description: str, quote: str) -> frozenset[str]:
     return frozenset(subject_words([description, quote]))
 
 
-def _own(decision: HistoryDecision) -> frozenset[str]:
+def own_words(decision: HistoryDecision) -> frozenset[str]:
     """The decision's own words (not its context's)."""
-    return _own_words(decision.description, decision.quote)
+    return _words_of(decision.description, decision.quote)
 
 
 @lru_cache(maxsize=4096)
-def _values(text: str) -> frozenset[str]:
+def said_values(text: str) -> frozenset[str]:
     return frozenset(values(text))
 
 
 @lru_cache(maxsize=4096)
-def _subject(subject: str) -> tuple[set[str], set[str]]:
+def subject_parts(subject: str) -> tuple[set[str], set[str]]:
     return subject_of(subject)
 
 
@@ -139,7 +137,7 @@ def _moves(quote: str) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
     return tuple(found)
 
 
-def _named_as_old(quote: str, theirs: frozenset[str]) -> str | None:
+def named_as_old(quote: str, theirs: frozenset[str]) -> str | None:
     """How a call moves from the old value when it names it ("from the 2nd to the 16th":
     2 → 16); None when it names none of the old call's values."""
     for old, new in _moves(quote):
@@ -229,17 +227,17 @@ def _turned(
     sets, or a rare word (`TURNED_RARITY`) of its own words; the call that chose it must not
     rule it out too (an amount alone is too common: 18 pickers are not 18 pounds). Proposed,
     never applied: a negation alone is weak evidence (see the module's note)."""
-    said, before = _stated(new), _stated(old)
+    said, before = stated(new), stated(old)
 
     def turned(ruled: str, chose: str, chosen: frozenset[str]) -> set[str]:
         words, named = _ruled_out_heads(ruled)
-        gone = (named & _values(chose)) - _ruled_out_values(chose)
+        gone = (named & said_values(chose)) - _ruled_out_values(chose)
         words = (words & chosen) - _ruled_out(chose)
         return set(gone - people) | {w for w in words - people if rarity(w) >= TURNED_RARITY}
 
     for what, how in (
-        (turned(said, before, _own(old)), "chosen before, ruled out now"),
-        (turned(before, said, _own(new)), "ruled out before, chosen now"),
+        (turned(said, before, own_words(old)), "chosen before, ruled out now"),
+        (turned(before, said, own_words(new)), "ruled out before, chosen now"),
     ):
         if what:
             return Link(old, "weak", f"{', '.join(sorted(what))}: {how}", weight)
@@ -266,7 +264,7 @@ APPLY_STRONG = False
 _REASON_LABEL = re.compile(r"[\s.;(\u2013\u2014-]+(?:reason|why|rationale)\s*:", re.I)
 
 
-def _stated(decision: HistoryDecision) -> str:
+def stated(decision: HistoryDecision) -> str:
     """A call's quote less a reason written after it ("Reason: fw freeze slipped")."""
     said = decision.quote or decision.description
     labelled = _REASON_LABEL.search(said)
@@ -285,15 +283,15 @@ def link(
     whether the store's calls are commonly about a word (see COMMON_CALLS)."""
     if new.project_ids and old.project_ids and not set(new.project_ids) & set(old.project_ids):
         return None
-    said, before = _stated(new), _stated(old)
-    ours, theirs = _values(said) - people, _values(before) - people
-    moved, swapped = _named_as_old(said, theirs), changed(ours, theirs)
-    weight = sum(rarity(w) for w in _subject(new.subject)[0] & _subject(old.subject)[0])
+    said, before = stated(new), stated(old)
+    ours, theirs = said_values(said) - people, said_values(before) - people
+    moved, swapped = named_as_old(said, theirs), changed(ours, theirs)
+    weight = sum(rarity(w) for w in subject_parts(new.subject)[0] & subject_parts(old.subject)[0])
     if moved or swapped:
         changing = _changing(new, old, moved, swapped, rarity, people, common)
         if changing is not None:
             return changing
-    elif turned := _turned_to_yes(said, before, (_own(new) & _own(old)) - people):
+    elif turned := _turned_to_yes(said, before, (own_words(new) & own_words(old)) - people):
         return Link(old, "strong", f"{turned}: ruled out before, chosen now", weight + 5)
     return _turned(new, old, rarity, people, weight)
 
@@ -309,17 +307,18 @@ def _changing(
 ) -> Link | None:
     """A link where the new call sets a value the old one set differently: it names the old
     value as the one it moves from (`moved`), or sets another of its kind (`swapped`)."""
-    said, before = _stated(new), _stated(old)
-    ours, theirs = _values(said) - people, _values(before) - people
-    shared_own = (_own(new) & _own(old)) - people
-    (new_words, said_around), (old_words, _) = _subject(new.subject), _subject(old.subject)
+    said, before = stated(new), stated(old)
+    ours, theirs = said_values(said) - people, said_values(before) - people
+    shared_own = (own_words(new) & own_words(old)) - people
+    new_words, said_around = subject_parts(new.subject)
+    old_words = subject_parts(old.subject)[0]
     subject = new_words & old_words
     weight = sum(rarity(w) for w in subject)
     smaller = min(sum(rarity(w) for w in new_words), sum(rarity(w) for w in old_words))
     how = moved or swapped
     found = changed_values(ours, theirs)
     new_slot, old_slot = (words - people for words in _slots(said, before, ours, theirs, found))
-    same_thing = bool(new_slot) and new_slot <= _own(old) | old_words
+    same_thing = bool(new_slot) and new_slot <= own_words(old) | old_words
     dated = found is not None and all(is_date(v) for v in found[0] | found[1])
     if dated and _already_past(old, before, new.day) and not same_thing:
         # What has happened is not moved, unless the new call says it of the very same
@@ -341,59 +340,3 @@ def _changing(
     if shared_own and weight >= WEAK_WEIGHT and smaller and weight / smaller >= WEAK_SHARE:
         return Link(old, "weak", f"both about {about}; {how}?", weight)
     return None
-
-
-def supersessions(store: Store, capture_id: int) -> list[NewChange]:
-    """The earlier decisions this capture's current decisions replace: one each at most, and
-    each earlier decision replaced once."""
-    linked = {c.new_decision_id for c in store.changes.all() if c.kind == "supersedes"}
-    fresh = [
-        d
-        for d in store.changes.decisions_of(capture_id)
-        if d.status == "current" and d.id not in linked
-    ]
-    if not fresh:
-        return []
-    earlier = store.changes.earlier_current(capture_id, fresh[0].day)
-    if not earlier:
-        return []
-    directory = store.people.directory()
-    names = [p.name for p in directory.people] + [
-        a.alias for a in directory.aliases if a.entity_type == "person"
-    ]
-    people = frozenset(w.lower() for name in names for w in re.findall(r"\w+", name))
-    subjects = store.changes.decision_subjects()
-    counts = Counter(w for subject in subjects for w in set(subject.split()))
-
-    total = len(subjects) + 1
-    rarest = math.log(total / 0.5)
-    known = {word: math.log(total / (n + 0.5)) for word, n in counts.items()}
-
-    def rarity(word: str) -> float:
-        return known.get(word, rarest)
-
-    def common(word: str) -> bool:
-        return counts[word] >= COMMON_CALLS and counts[word] >= COMMON_SHARE * len(subjects)
-
-    found: list[NewChange] = []
-    taken: set[int] = set()
-    for new in fresh:
-        links = [link(new, old, rarity, people, common) for old in earlier if old.id not in taken]
-        best = max(
-            (x for x in links if x), key=lambda x: (x.strength == "strong", x.weight), default=None
-        )
-        if best is None:
-            continue
-        taken.add(best.old.id)
-        found.append(
-            NewChange(
-                kind="supersedes",
-                capture_id=capture_id,
-                evidence=new.quote or new.description,
-                reason=best.reason,
-                strength=best.strength if APPLY_STRONG else "weak",
-                old_decision_id=best.old.id,
-                new_decision_id=new.id,
-            )
-        )
-    return found

@@ -1,0 +1,178 @@
+"""The learned linker: how likely a decision of a later meeting replaces one an earlier
+meeting made ("Go-live moves from 1 March to 12 April" after "Target go-live is 1 March").
+
+The rules (`threads.link`) propose and give their verdict; a logistic model learned from the
+labelled sets' links across meetings (`scripts/train-extraction`, model card beside the
+weights) decides. It reads each pair of a new decision and an earlier one that still holds
+sharing a word of what they are about: how alike the two calls are (the embeddings search
+uses) and how the earlier one ranks among the others by it, the rules' verdict (none, weak,
+strong) and its weight, how much of their subjects' rarer words they share, the values each
+sets and whether they differ, whether the new call names the old value or says it is a
+change. Each new decision replaces at most one earlier one and each is replaced once, most
+likely first; a link at or above `propose_at` (held out, 80% of such links were right) is
+proposed for review, one at or above `apply_at` (none wrong held out) applied.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+from memo_tui.core.capture.offline.judge import Embed
+from memo_tui.core.history.pairs import Logistic, Pair
+from memo_tui.core.history.threads import (
+    CHANGE_CUE,
+    Link,
+    link,
+    named_as_old,
+    own_words,
+    said_values,
+    stated,
+    subject_parts,
+)
+from store import HistoryDecision, NewChange
+
+WEIGHTS = Path(__file__).parent / "models" / "links.npz"
+INPUTS = 15
+FEATURES = f"pair-{INPUTS}"  # in the version: weights fit these inputs only
+SAME_TEXT = 600  # characters of a call embedded
+
+
+@cache
+def shipped() -> Logistic | None:
+    """The linker packaged with memo (None before it was trained)."""
+    return Logistic.load(WEIGHTS) if WEIGHTS.is_file() else None
+
+
+def candidates(
+    fresh: Sequence[HistoryDecision],
+    earlier: Sequence[HistoryDecision],
+    rarity: Callable[[str], float],
+    people: frozenset[str],
+    common: Callable[[str], bool],
+    embed: Embed,
+) -> tuple[list[Pair], list[Link | None], np.ndarray]:
+    """Each pair of an earlier decision (`Pair.earlier`) and a new one (`Pair.later`) about a
+    shared word, the rules' verdict on it, and its inputs."""
+    pairs: list[Pair] = []
+    verdicts: list[Link | None] = []
+    for j, new in enumerate(fresh):
+        for i, old in enumerate(earlier):
+            if not _same_project(new, old):
+                continue
+            if not (_about(new) & _about(old)) - people:
+                continue
+            pairs.append(Pair(i, j))
+            verdicts.append(link(new, old, rarity, people, common))
+    if not pairs:
+        return [], [], np.zeros((0, INPUTS), dtype=np.float32)
+    alike = _likeness(fresh, earlier, pairs, embed)
+    rivals: dict[int, list[float]] = {}
+    for pair, cos in zip(pairs, alike, strict=True):
+        rivals.setdefault(pair.later, []).append(cos)
+    rows = []
+    for pair, verdict, cos in zip(pairs, verdicts, alike, strict=True):
+        rank = sum(c > cos for c in rivals[pair.later])
+        rows.append(_inputs(fresh[pair.later], earlier[pair.earlier], verdict, rarity, people))
+        rows[-1][:3] = [cos, rank == 0, min(rank, 10) / 10]
+    return pairs, verdicts, np.asarray(rows, dtype=np.float32)
+
+
+def links(
+    linker: Logistic,
+    capture_id: int,
+    fresh: Sequence[HistoryDecision],
+    earlier: Sequence[HistoryDecision],
+    context: tuple[Callable[[str], float], frozenset[str], Callable[[str], bool]],
+    embed: Embed,
+) -> list[NewChange]:
+    """The earlier decisions the new ones replace, as the linker chooses them; `context`:
+    how rare a word is, the words of people's names, whether calls are commonly about a word
+    (see `threads.link`)."""
+    rarity, people, common = context
+    pairs, verdicts, inputs = candidates(fresh, earlier, rarity, people, common, embed)
+    verdict_of = {(p.earlier, p.later): v for p, v in zip(pairs, verdicts, strict=True)}
+    found = []
+    for pair in linker.chosen(pairs, inputs):
+        new, old = fresh[pair.later], earlier[pair.earlier]
+        verdict = verdict_of[pair.earlier, pair.later]
+        shared = sorted((_about(new) & _about(old)) - people, key=lambda w: -rarity(w))
+        why = verdict.reason if verdict else f"both about {', '.join(shared[:4])}"
+        found.append(
+            NewChange(
+                kind="supersedes",
+                capture_id=capture_id,
+                evidence=new.quote or new.description,
+                reason=f"{why} ({pair.probability:.0%}, {linker.version})",
+                strength="strong" if pair.probability >= linker.apply_at else "weak",
+                old_decision_id=old.id,
+                new_decision_id=new.id,
+            )
+        )
+    return found
+
+
+def _same_project(new: HistoryDecision, old: HistoryDecision) -> bool:
+    """Calls of captures tied to different projects are never linked."""
+    return not (new.project_ids and old.project_ids) or bool(
+        set(new.project_ids) & set(old.project_ids)
+    )
+
+
+def _about(decision: HistoryDecision) -> set[str]:
+    return subject_parts(decision.subject)[0] | own_words(decision)
+
+
+def _inputs(
+    new: HistoryDecision,
+    old: HistoryDecision,
+    verdict: Link | None,
+    rarity: Callable[[str], float],
+    people: frozenset[str],
+) -> list[float]:
+    """A pair's inputs after the three its likeness fills in."""
+    new_words, old_words = subject_parts(new.subject)[0], subject_parts(old.subject)[0]
+    shared = sum(rarity(w) for w in new_words & old_words)
+    smaller = min(sum(rarity(w) for w in new_words), sum(rarity(w) for w in old_words)) or 1.0
+    said, before = stated(new), stated(old)
+    ours, theirs = said_values(said) - people, said_values(before) - people
+    return [
+        0.0,
+        0.0,
+        0.0,
+        verdict is not None,
+        verdict is not None and verdict.strength == "strong",
+        min(verdict.weight, 30) / 30 if verdict else 0.0,
+        min(shared, 30) / 30,
+        shared / smaller,
+        min(len((own_words(new) & own_words(old)) - people), 6) / 6,
+        bool(ours),
+        bool(theirs),
+        bool(ours and theirs and ours != theirs),
+        named_as_old(said, theirs) is not None,
+        CHANGE_CUE.search(said) is not None,
+        min(len(said.split()), 60) / 60,
+    ]
+
+
+def _likeness(
+    fresh: Sequence[HistoryDecision],
+    earlier: Sequence[HistoryDecision],
+    pairs: list[Pair],
+    embed: Embed,
+) -> list[float]:
+    """Cosine likeness of each pair's calls as said (less a written reason), each text
+    embedded once, in batches of 16."""
+    news = {p.later: stated(fresh[p.later])[:SAME_TEXT] for p in pairs}
+    olds = {p.earlier: stated(earlier[p.earlier])[:SAME_TEXT] for p in pairs}
+    texts = sorted(set(news.values()) | set(olds.values()), key=lambda t: (len(t), t))
+    vectors: dict[str, np.ndarray] = {}
+    for start in range(0, len(texts), 16):
+        batch = texts[start : start + 16]
+        for text, vector in zip(batch, embed(batch), strict=True):
+            found = np.asarray(vector, dtype=np.float32)
+            vectors[text] = found / max(float(np.linalg.norm(found)), 1e-6)
+    return [float(vectors[news[p.later]] @ vectors[olds[p.earlier]]) for p in pairs]

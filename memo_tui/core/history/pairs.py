@@ -1,0 +1,67 @@
+"""What memo's learned link models share (the closer, the linker): pairs of an earlier record
+and a later one, each with a probability from a logistic model, calibrated on held-out sets;
+each side taken once, most likely first; a pair at or above `propose_at` is proposed for
+review, one at or above `apply_at` (no wrong one held out) applied."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Pair:
+    earlier: int  # index into the earlier records (an open task, a decision that held)
+    later: int  # index into the later ones (a sentence, a new decision)
+    probability: float = 0.0
+
+
+def assign(pairs: list[Pair], probabilities: np.ndarray) -> list[Pair]:
+    """Most likely first, each later record taking one earlier one, each earlier taken once."""
+    earlier: set[int] = set()
+    later: set[int] = set()
+    found = []
+    for k in np.argsort(-probabilities, kind="stable"):
+        pair = pairs[int(k)]
+        if pair.earlier in earlier or pair.later in later:
+            continue
+        earlier.add(pair.earlier)
+        later.add(pair.later)
+        found.append(Pair(pair.earlier, pair.later, float(probabilities[k])))
+    return found
+
+
+class Logistic:
+    """Shipped weights: a logistic model, its calibration and its two thresholds."""
+
+    def __init__(self, weights: dict[str, np.ndarray], version: str) -> None:
+        self.weights = weights
+        self.version = version
+
+    @classmethod
+    def load(cls, path: Path) -> Logistic:
+        with np.load(path, allow_pickle=False) as saved:
+            weights = {name: saved[name] for name in saved.files}
+        return cls(weights, str(weights["version"]))
+
+    @property
+    def propose_at(self) -> float:
+        return float(self.weights["thresholds"][0])
+
+    @property
+    def apply_at(self) -> float:
+        return float(self.weights["thresholds"][1])
+
+    def probabilities(self, inputs: np.ndarray) -> np.ndarray:
+        margin = inputs @ self.weights["coef"].astype(np.float32) + float(self.weights["bias"])
+        scale, shift = (float(f) for f in self.weights["calibration"])
+        return np.asarray(1 / (1 + np.exp(-(scale * margin + shift))))
+
+    def chosen(self, pairs: list[Pair], inputs: np.ndarray) -> list[Pair]:
+        """The pairs assigned (`assign`) at or above `propose_at`."""
+        if not pairs:
+            return []
+        found = assign(pairs, self.probabilities(inputs))
+        return [p for p in found if p.probability >= self.propose_at]
