@@ -160,6 +160,8 @@ def change_json(change: ChangeRecord) -> dict[str, Any]:
         "status": change.status,
         "strength": change.strength,
         "reason": change.reason,
+        "confidence": None if change.confidence is None else round(change.confidence, 3),
+        "model_version": change.model_version,
         "old": {
             "id": change.old_id,
             "text": change.old_text,

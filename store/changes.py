@@ -119,6 +119,8 @@ def add_change(conn: Connection, change: NewChange, now: str) -> int:
             evidence=change.evidence,
             reason=change.reason,
             strength=change.strength,
+            confidence=change.confidence,
+            model_version=change.model_version,
             status="proposed",
             previous_status=previous,
             created_at=now,
@@ -206,6 +208,8 @@ def _changes() -> Select[Any]:
             col(nd.description),
             capture_day(gc),
             col(gc.title),
+            col(g.confidence),
+            col(g.model_version),
         )
         .select_from(g)
         .outerjoin(od, col(od.id) == col(g.old_decision_id))

@@ -35,6 +35,7 @@ from store.migrations import (
     v17_drafts_brought_in_line,
     v18_settled_by,
     v19_confidence,
+    v20_change_confidence,
 )
 
 Step = Callable[[Connection], None]
@@ -59,6 +60,7 @@ MIGRATIONS: list[tuple[str, Step]] = [
     (v17_drafts_brought_in_line.NAME, v17_drafts_brought_in_line.upgrade),
     (v18_settled_by.NAME, v18_settled_by.upgrade),
     (v19_confidence.NAME, v19_confidence.upgrade),
+    (v20_change_confidence.NAME, v20_change_confidence.upgrade),
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

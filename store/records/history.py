@@ -37,6 +37,8 @@ class NewChange:
     new_decision_id: int | None = None
     line_start: int | None = None
     line_end: int | None = None
+    confidence: float | None = None  # a learned model's probability (None: the rules')
+    model_version: str | None = None
 
 
 MEMO = "memo"  # who applied a change on strong evidence, until the user keeps or undoes it
@@ -68,6 +70,8 @@ class ChangeRecord:
     new_text: str | None
     new_day: str | None
     new_title: str | None
+    confidence: float | None = None  # a learned model's probability (None: the rules')
+    model_version: str | None = None
 
     @property
     def applied_by_memo(self) -> bool:

@@ -24,3 +24,5 @@ class Change(SQLModel, table=True):
     created_at: str
     decided_at: str | None = None
     decided_by: str | None = None
+    confidence: float | None = None  # the learned closer's or linker's probability
+    model_version: str | None = None

@@ -57,7 +57,11 @@ def _closes(tmp_path: Path, learned: bool) -> list[tuple[str, str, str]]:
             (tmp_path / name).write_text(text)
             [done] = service.capture_paths([tmp_path / name])
             assert done.status == "captured", done
-        return [(c.status, c.evidence, c.reason) for c in store.changes.all() if c.kind == "closes"]
+        return [
+            (c.status, c.evidence, f"{c.reason} {c.confidence} {c.model_version}")
+            for c in store.changes.all()
+            if c.kind == "closes"
+        ]
 
 
 def test_the_closer_proposes_closes_said_without_the_rules_words(tmp_path: Path) -> None:
@@ -136,3 +140,22 @@ def test_the_shipped_closer_and_its_card_agree() -> None:
     assert closer.version in card and f"`propose_at` {round(closer.propose_at, 4)}" in card
     assert 0.0 < closer.propose_at < 1.0 and closer.apply_at > closer.propose_at
     assert closing_model.WEIGHTS.stat().st_size < 100_000
+
+
+def test_a_close_stores_its_confidence_and_model_and_json_carries_them(
+    memo, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    from support.embedding import model_path
+
+    with_model = {"MEMO_EMBED_MODEL_PATH": str(model_path())}
+    for name, text in (("2026-02-02-ops.txt", ASKED), ("2026-02-09-ops.txt", UPDATED)):
+        (tmp_path / name).write_text(text)
+        assert memo("capture", str(tmp_path / name), extra_env=with_model).code == 0
+    closer = closing_model.shipped()
+    assert closer is not None
+    closes = memo("changes", "--json").json()["changes"]
+    assert len(closes) == 2 and {c["kind"] for c in closes} == {"closes"}
+    for close in closes:
+        assert closer.propose_at <= close["confidence"] < 1.0
+        assert close["model_version"] == closer.version
+        assert f"({close['confidence']:.0%})" in close["reason"]

@@ -48,7 +48,7 @@ def _links(tmp_path: Path, learned: bool) -> list[tuple[str, str, str, str]]:
             [done] = service.capture_paths([tmp_path / name])
             assert done.status == "captured", done
         return [
-            (c.status, c.old_text, c.new_text or "", c.reason)
+            (c.status, c.old_text, c.new_text or "", f"{c.reason} {c.model_version}")
             for c in store.changes.all()
             if c.kind == "supersedes"
         ]
@@ -67,7 +67,7 @@ def test_the_linker_proposes_the_call_a_later_meeting_moves(tmp_path: Path) -> N
 def test_without_the_embedding_model_the_rules_link(tmp_path: Path) -> None:
     [(status, old, _, reason)] = _links(tmp_path, learned=False)
     assert status == "proposed" and old.startswith("We launch the pilot")
-    assert "%" not in reason
+    assert "%" not in reason and reason.endswith("None")  # no probability, no model
 
 
 def _call(id: int, quote: str, subject: str, projects: tuple[int, ...] = ()) -> HistoryDecision:

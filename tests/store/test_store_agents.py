@@ -399,7 +399,7 @@ def test_migration_from_schema_4_keeps_runs_and_makes_them_resumable(tmp_path: P
         )
 
     with Store(path) as store:
-        assert store.stats().schema_version == SCHEMA_VERSION == 19
+        assert store.stats().schema_version == SCHEMA_VERSION == 20
         old = store.runs.get(1)
         assert old is not None and (old.spec_json, old.status, old.steps) == ("{}", "running", 1)
         assert store.runs.steps(1)[0].message_json is None

@@ -156,12 +156,13 @@ def _learned(
                 kind="closes",
                 capture_id=capture_id,
                 evidence=sentence.text,
-                reason=f"{item.owner or 'its owner'}'s item, judged done "
-                f"({pair.probability:.0%}, {closer.version})",
+                reason=f"{item.owner or 'its owner'}'s item, judged done ({pair.probability:.0%})",
                 strength="strong" if pair.probability >= closer.apply_at else "weak",
                 old_item_id=item.id,
                 line_start=line,
                 line_end=line,
+                confidence=pair.probability,
+                model_version=closer.version,
             )
         )
     return found

@@ -106,10 +106,12 @@ def links(
                 kind="supersedes",
                 capture_id=capture_id,
                 evidence=new.quote or new.description,
-                reason=f"{why} ({pair.probability:.0%}, {linker.version})",
+                reason=f"{why} ({pair.probability:.0%})",
                 strength="strong" if pair.probability >= linker.apply_at else "weak",
                 old_decision_id=old.id,
                 new_decision_id=new.id,
+                confidence=pair.probability,
+                model_version=linker.version,
             )
         )
     return found

@@ -7,13 +7,20 @@ from __future__ import annotations
 from sqlalchemy import Connection, Engine
 
 from store.errors import SchemaTooNewError
-from store.migrations.postgres import v01_initial, v02_notify, v03_settled_by, v04_confidence
+from store.migrations.postgres import (
+    v01_initial,
+    v02_notify,
+    v03_settled_by,
+    v04_confidence,
+    v05_change_confidence,
+)
 
 MIGRATIONS = [
     (v01_initial.NAME, v01_initial.upgrade),
     (v02_notify.NAME, v02_notify.upgrade),
     (v03_settled_by.NAME, v03_settled_by.upgrade),
     (v04_confidence.NAME, v04_confidence.upgrade),
+    (v05_change_confidence.NAME, v05_change_confidence.upgrade),
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)
