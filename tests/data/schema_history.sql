@@ -1195,3 +1195,26 @@ ON action_items BEGIN
     INSERT INTO facts_fts (rowid, text) SELECT fact_key, text FROM facts
     WHERE fact_type = 'action_item' AND fact_id = NEW.id;
 END;
+
+-- schema 20 at ee1de9d (2026-12-06): Issue 44: a change across meetings stores how sure memo i...
+-- change table changes
+CREATE TABLE changes (
+    id INTEGER PRIMARY KEY,
+    kind TEXT NOT NULL CHECK (kind IN ('supersedes', 'closes')),
+    old_decision_id INTEGER REFERENCES decisions(id) ON DELETE CASCADE,
+    old_item_id INTEGER REFERENCES action_items(id) ON DELETE CASCADE,
+    new_decision_id INTEGER REFERENCES decisions(id) ON DELETE CASCADE,
+    capture_id INTEGER NOT NULL REFERENCES captures(id) ON DELETE CASCADE,
+    line_start INTEGER,
+    line_end INTEGER,
+    evidence TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    strength TEXT NOT NULL CHECK (strength IN ('strong', 'weak')),
+    status TEXT NOT NULL CHECK (status IN ('applied', 'proposed', 'rejected', 'undone')),
+    previous_status TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    decided_at TEXT,
+    decided_by TEXT, confidence REAL, model_version TEXT,
+    CHECK ((kind = 'supersedes' AND old_decision_id IS NOT NULL AND new_decision_id IS NOT NULL)
+        OR (kind = 'closes' AND old_item_id IS NOT NULL))
+);
