@@ -421,16 +421,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--model", type=Path, default=Path(found) if found else None)
     parser.add_argument("--closer-out", type=Path, default=None, help="the closer's weights")
     parser.add_argument("--linker-out", type=Path, default=None, help="the linker's weights")
+    parser.add_argument("--copies-out", type=Path, default=None, help="the copies model's")
     args = parser.parse_args(argv)
     np.random.seed(SEED)
     train(args.benchdata, args.dev, args.out, args.model)
-    from training import closing, linking  # they learn from the same sets, after the judge
+    from training import closing, copies, linking  # from the same sets, after the judge
 
     sets = ["--benchdata", str(args.benchdata), "--dev", str(args.dev)]
     model = [] if args.model is None else ["--model", str(args.model)]
     closer = [] if args.closer_out is None else ["--out", str(args.closer_out)]
     linker = [] if args.linker_out is None else ["--out", str(args.linker_out)]
-    return closing.main([*sets, *model, *closer]) or linking.main([*sets, *model, *linker])
+    copier = [] if args.copies_out is None else ["--out", str(args.copies_out)]
+    return (
+        copies.main([*sets, *model, *copier])
+        or closing.main([*sets, *model, *closer])
+        or linking.main([*sets, *model, *linker])
+    )
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from memo_tui.core.capture.offline.judge import NEVER, Embed
-from memo_tui.core.history.pairs import Pair, assign
+from memo_tui.core.capture.offline.pairs import Pair, assign
 
 
 @dataclass
@@ -44,7 +44,7 @@ class Model:
     features: str  # in the version: weights fit these inputs only
     strength: float  # the inverse of the L2 penalty
     precision: float  # proposed: at least this share right, held out
-    sure: int  # applied: none wrong held out over at least this many
+    sure: int  # applied: none wrong held out over at least this many (0: never applied)
 
 
 def _fit(x: np.ndarray, y: np.ndarray, strength: float) -> tuple[np.ndarray, float]:
@@ -90,7 +90,7 @@ def _cuts(p: np.ndarray, right: np.ndarray, model: Model) -> tuple[float, float]
     propose = float(p[order][good.max()]) if len(good) else NEVER
     clean = np.flatnonzero(hits == count)
     last = int(clean.max()) if len(clean) else -1
-    apply = float(p[order][last]) if last + 1 >= model.sure else NEVER
+    apply = float(p[order][last]) if model.sure and last + 1 >= model.sure else NEVER
     return round(propose, 4), round(apply, 4)
 
 
@@ -143,9 +143,9 @@ def card(model: Model, figures: dict[str, object], folders: Sequence[Path], abou
             about,
             "",
             "## Training data",
-            f"{figures['meetings']} later meetings of the labelled sets "
+            f"{figures['meetings']} meetings of the labelled sets "
             + ", ".join(f.name for f in folders)
-            + f": {figures['pairs']:,} candidate pairs, {figures['wanted']} links the sets make.",
+            + f": {figures['pairs']:,} candidate pairs, {figures['wanted']} of them to find.",
             "The sets benchdata/unseen.txt lists are never learned from. The sets were written",
             "for memo and are fictional; the weights are memo's, under memo's licence. The",
             "embedding model (sentence-transformers/all-MiniLM-L6-v2) is Apache-2.0.",
@@ -154,9 +154,15 @@ def card(model: Model, figures: dict[str, object], folders: Sequence[Path], abou
             f"- choices made (each side taken once): {figures['chosen_held_out']}",
             f"- `propose_at` {figures['propose_at']} (at least {model.precision:.0%} right "
             f"above it): {figures['proposed_right']} right, {figures['proposed_wrong']} wrong, "
-            f"{figures['recall']:.0%} of the links the sets make",
-            f"- `apply_at` {figures['apply_at']} (none wrong above it over at least "
-            f"{model.sure}; 1.01: never, every one is proposed)",
+            f"{figures['recall']:.0%} of those to find",
+            *(
+                [
+                    f"- `apply_at` {figures['apply_at']} (none wrong above it over at least "
+                    f"{model.sure}; 1.01: never, every one is proposed)"
+                ]
+                if model.sure
+                else []
+            ),
             "",
         ]
     )

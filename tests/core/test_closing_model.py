@@ -10,10 +10,10 @@ import pytest
 from support.embedding import embedder
 
 from memo_tui.core.capture.offline import OfflineExtractor, judge_embed
+from memo_tui.core.capture.offline.pairs import Pair, assign
 from memo_tui.core.capture.service import CaptureOptions, CaptureService
 from memo_tui.core.history import closing_model
 from memo_tui.core.history.closing_model import Sentence, Task, denied
-from memo_tui.core.history.pairs import Pair, assign
 from memo_tui.core.history.service import ChangesService
 from store import Store
 

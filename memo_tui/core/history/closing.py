@@ -24,7 +24,7 @@ from store import NewChange, OpenItem, Store
 
 if TYPE_CHECKING:
     from memo_tui.core.capture.offline.judge import Embed
-    from memo_tui.core.history.pairs import Logistic
+    from memo_tui.core.capture.offline.pairs import Logistic
 
 DONE = re.compile(
     r"\b(?:finished|done|completed|sent|shipped|delivered|signed off|signed|merged|fixed|"

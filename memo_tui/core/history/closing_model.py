@@ -28,9 +28,9 @@ from pathlib import Path
 import numpy as np
 
 from memo_tui.core.capture.offline.judge import Embed
+from memo_tui.core.capture.offline.pairs import Logistic, Pair
 from memo_tui.core.capture.subject import subject_words
 from memo_tui.core.history.closing import DONE, NOT_DONE, TICKED, enough_said, names_of
-from memo_tui.core.history.pairs import Logistic, Pair
 
 WEIGHTS = Path(__file__).parent / "models" / "closes.npz"
 HASHED = 256  # buckets for a sentence's words and word pairs

@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from memo_tui.core.capture.offline.judge import Embed
-from memo_tui.core.history.pairs import Logistic, Pair
+from memo_tui.core.capture.offline.pairs import Logistic, Pair
 from memo_tui.core.history.threads import (
     CHANGE_CUE,
     Link,

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from memo_tui.core.capture.offline.action_details import describe_action
 from memo_tui.core.capture.offline.candidates import Verdicts, heard, note_items, spoken_items
+from memo_tui.core.capture.offline.copies import without_copies
 from memo_tui.core.capture.offline.decision_details import describe_decision
 from memo_tui.core.capture.offline.items import Item
 from memo_tui.core.capture.offline.judge import KINDS, NEVER, Embed, Judge, Thresholds, shipped
@@ -40,7 +41,29 @@ def extract(
     sentences' embeddings when `embed` is given; an item it is sure enough of is asserted,
     any other proposed. A sentence the rules pass over is an item when the judge is as
     sure as its `add_at`. With `decides`, the judge chooses which sentences are items (any
-    at or above its `propose_at`). (`by_rules` is the rules alone.)"""
+    at or above its `propose_at`). With `embed`, copies of an item said in other words go
+    (`copies`). (`by_rules` is the rules alone.)"""
+    judge = judge or shipped()
+    items = merged_items(transcript, embed, judge, decides)
+    if embed is not None:
+        items = without_copies(items, transcript.turns, embed)
+    extraction = _record(transcript, items)
+    embedded = embed is not None
+    for kind, found in (("decision", extraction.decisions), ("action", extraction.action_items)):
+        sure = judge.thresholds(kind, embedded).assert_at
+        for item in found:
+            item.state = _state(item.confidence, sure)
+    extraction.model_version = f"{judge.version}/{judge.variant(embedded)}"
+    return extraction
+
+
+def merged_items(
+    transcript: Transcript,
+    embed: Embed | None = None,
+    judge: Judge | None = None,
+    decides: bool = False,
+) -> list[Item]:
+    """A meeting's items as the rules find, word and merge them, judged (see `extract`)."""
     judge = judge or shipped()
     noted, used = note_items(transcript)
     said = [h for h in heard(transcript) if h.said.turn not in used]
@@ -60,15 +83,7 @@ def extract(
     spoken = spoken_items(transcript, verdicts)
     if not decides and known:
         spoken = _kept(spoken, cuts)
-    extraction = _record(transcript, noted + spoken)
-    sure = cuts["decision"].assert_at
-    for decision in extraction.decisions:
-        decision.state = _state(decision.confidence, sure)
-    sure = cuts["action"].assert_at
-    for action in extraction.action_items:
-        action.state = _state(action.confidence, sure)
-    extraction.model_version = f"{judge.version}/{judge.variant(embedded)}"
-    return extraction
+    return _merged(transcript, noted + spoken)
 
 
 def _kept(items: list[Item], cuts: dict[str, Thresholds]) -> list[Item]:
@@ -101,17 +116,21 @@ def by_rules(transcript: Transcript) -> Extraction:
     """The structured record of a meeting from the rules alone (their own thresholds)."""
     noted, used = note_items(transcript)
     spoken = [i for i in spoken_items(transcript) if i.turn_index not in used]
-    return _record(transcript, noted + spoken)
+    return _record(transcript, _merged(transcript, noted + spoken))
 
 
-def _record(transcript: Transcript, items: list[Item]) -> Extraction:
+def _merged(transcript: Transcript, items: list[Item]) -> list[Item]:
+    """The items worded (what each says, who owns it, by when) and merged."""
     turns = transcript.turns
     for item in items:
         if item.kind == "decision":
             describe_decision(item, turns)
         else:
             describe_action(item, turns, transcript)
-    items = merge([i for i in items if word_count(i.description) >= 2], turns)
+    return merge([i for i in items if word_count(i.description) >= 2], turns)
+
+
+def _record(transcript: Transcript, items: list[Item]) -> Extraction:
     said = [i for i in items if i.kind == "decision"]
     number = {id(item): n for n, item in enumerate(said, start=1)}
     decisions = [
