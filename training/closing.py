@@ -17,13 +17,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
-
 from memo_tui.core.capture.offline.judge import Embed
 from memo_tui.core.history import closing_model as model
 from training import pairs
 from training.labelled import _overlaps, flat, labelled_meetings
-from training.pairs import Pairs
+from training.pairs import Collector
 
 MODEL = pairs.Model("closes", model.FEATURES, strength=1.0, precision=0.85, sure=30)
 
@@ -63,40 +61,28 @@ def meetings(folder: Path) -> list[Meeting]:
     return found
 
 
-def collect(folders: Sequence[Path], embed: Embed) -> tuple[Pairs, int]:
-    """Every candidate pair, and how many later meetings the sets hold."""
-    sets, where, pairs, inputs, labels, hits = [], [], [], [], [], []
-    wanted = meetings_read = 0
+def collect(folders: Sequence[Path], embed: Embed) -> Collector:
+    """Every candidate pair, meeting by meeting."""
+    found = Collector()
     for folder in folders:
         for meeting in meetings(folder):
+            found.wanted += sum(meeting.closed)
             if not meeting.tasks or not meeting.said:
                 continue
-            found, x = model.candidates(meeting.tasks, meeting.said, meeting.others, embed)
-            for pair in found:
-                quote = meeting.quotes[pair.earlier]
-                text = flat(meeting.said[pair.later].text)
-                labels.append(bool(quote) and _overlaps(text, flat(quote or "")))
-                hits.append(meeting.closed[pair.earlier])
-            sets += [folder.name] * len(found)
-            where += [meetings_read] * len(found)
-            pairs += found
-            inputs.append(x)
-            wanted += sum(meeting.closed)
-            meetings_read += 1
-    data = Pairs(
-        np.asarray(sets),
-        np.asarray(where),
-        pairs,
-        np.vstack(inputs),
-        np.asarray(labels, dtype=np.int8),
-        np.asarray(hits, dtype=bool),
-        wanted,
-    )
-    return data, meetings_read
+            chosen, x = model.candidates(meeting.tasks, meeting.said, meeting.others, embed)
+            labels = [
+                bool(quote) and _overlaps(flat(meeting.said[p.later].text), flat(quote or ""))
+                for p in chosen
+                for quote in [meeting.quotes[p.earlier]]
+            ]
+            hits = [meeting.closed[p.earlier] for p in chosen]
+            found.add(folder.name, chosen, x, labels, hits)
+    return found
 
 
 def train(folders: Sequence[Path], out: Path, embed: Embed) -> dict[str, object]:
-    data, read = collect(folders, embed)
+    found = collect(folders, embed)
+    data, read = found.done(), found.meetings
     print(
         f"closer: {read} meetings, {data.wanted} tasks closed by a later one, "
         f"{len(data.pairs):,} pairs, {int(data.labels.sum())} right"

@@ -19,8 +19,6 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
-import numpy as np
-
 from memo_tui.core.benchmarks.labelled import hit
 from memo_tui.core.capture.files import read_file
 from memo_tui.core.capture.offline import copies as model
@@ -30,7 +28,7 @@ from memo_tui.core.capture.offline.judge import WEIGHTS as JUDGE
 from memo_tui.core.capture.offline.judge import Embed, Judge
 from memo_tui.core.capture.sources import captured_name, parse
 from training import pairs
-from training.pairs import Pairs
+from training.pairs import Collector
 
 MODEL = pairs.Model("copies", model.FEATURES, strength=1.0, precision=0.95, sure=0)
 KEY = {"decision": "decisions", "action": "actions"}
@@ -45,10 +43,10 @@ def _matches(item: Item, truth: dict[str, list[dict[str, object]]]) -> frozenset
     )
 
 
-def collect(folders: Sequence[Path], embed: Embed) -> tuple[Pairs, int]:
+def collect(folders: Sequence[Path], embed: Embed) -> Collector:
+    """Every candidate pair, meeting by meeting."""
     judge = Judge.load(JUDGE)  # (read afresh: the judge trained just before, if it was)
-    sets, where, found, inputs, labels, harmless = [], [], [], [], [], []
-    read = 0
+    found = Collector()
     for folder in folders:
         for line in (folder / "truth.jsonl").read_text(encoding="utf-8").splitlines():
             if not line.strip():
@@ -61,30 +59,18 @@ def collect(folders: Sequence[Path], embed: Embed) -> tuple[Pairs, int]:
                 continue
             chosen, x = model.candidates(said, transcript.turns, embed)
             matched = [_matches(i, truth) for i in said]
-            for pair in chosen:
-                earlier, later = matched[pair.earlier], matched[pair.later]
-                labels.append(bool(later) and earlier <= later)
-                harmless.append(earlier <= later)
-            sets += [folder.name] * len(chosen)
-            where += [read] * len(chosen)
-            found += chosen
-            inputs.append(x)
-            read += 1
-    right = np.asarray(labels, dtype=bool)
-    data = Pairs(
-        np.asarray(sets),
-        np.asarray(where),
-        found,
-        np.vstack(inputs),
-        right.astype(np.int8),
-        np.asarray(harmless, dtype=bool),
-        int(right.sum()),
-    )
-    return data, read
+            # a copy when the earlier matches nothing the later does not (and the later
+            # matches something); harmless to drop whenever it matches nothing more
+            harmless = [matched[p.earlier] <= matched[p.later] for p in chosen]
+            labels = [h and bool(matched[p.later]) for p, h in zip(chosen, harmless, strict=True)]
+            found.add(folder.name, chosen, x, labels, harmless)
+    found.wanted = sum(found.labels)
+    return found
 
 
 def train(folders: Sequence[Path], out: Path, embed: Embed) -> dict[str, object]:
-    data, read = collect(folders, embed)
+    found = collect(folders, embed)
+    data, read = found.done(), found.meetings
     print(
         f"copies: {read} meetings, {len(data.pairs):,} pairs of items, "
         f"{int(data.labels.sum())} copies to drop"

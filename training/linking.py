@@ -20,8 +20,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
-
 from memo_tui.core.capture.offline.judge import Embed
 from memo_tui.core.capture.subject import decision_subject
 from memo_tui.core.history import linking_model as model
@@ -29,7 +27,7 @@ from memo_tui.core.history.threads import COMMON_CALLS, COMMON_SHARE
 from store import HistoryDecision
 from training import pairs
 from training.labelled import LabelledMeeting, _overlaps, flat, labelled_meetings
-from training.pairs import Pairs
+from training.pairs import Collector
 
 MODEL = pairs.Model("links", model.FEATURES, strength=1.0, precision=0.8, sure=30)
 
@@ -120,40 +118,26 @@ def _context(
     return rarity, meeting.people, common
 
 
-def collect(folders: Sequence[Path], embed: Embed) -> tuple[Pairs, int]:
-    """Every candidate pair, and how many later meetings the sets hold."""
-    sets, where, found, inputs, labels = [], [], [], [], []
-    wanted = read = 0
+def collect(folders: Sequence[Path], embed: Embed) -> Collector:
+    """Every candidate pair, meeting by meeting."""
+    found = Collector()
     for folder in folders:
         for meeting in meetings(folder):
-            wanted += len(meeting.replaced)
+            found.wanted += len(meeting.replaced)
             if not meeting.fresh or not meeting.earlier:
                 continue
             rarity, people, common = _context(meeting)
             chosen, _, x = model.candidates(
                 meeting.fresh, meeting.earlier, rarity, people, common, embed
             )
-            labels += [(p.earlier, p.later) in meeting.replaced for p in chosen]
-            sets += [folder.name] * len(chosen)
-            where += [read] * len(chosen)
-            found += chosen
-            inputs.append(x)
-            read += 1
-    right = np.asarray(labels, dtype=bool)
-    data = Pairs(
-        np.asarray(sets),
-        np.asarray(where),
-        found,
-        np.vstack(inputs),
-        right.astype(np.int8),
-        right,
-        wanted,
-    )
-    return data, read
+            labels = [(p.earlier, p.later) in meeting.replaced for p in chosen]
+            found.add(folder.name, chosen, x, labels, labels)
+    return found
 
 
 def train(folders: Sequence[Path], out: Path, embed: Embed) -> dict[str, object]:
-    data, read = collect(folders, embed)
+    found = collect(folders, embed)
+    data, read = found.done(), found.meetings
     print(
         f"linker: {read} meetings, {data.wanted} calls replaced by a later meeting, "
         f"{len(data.pairs):,} pairs, {int(data.labels.sum())} right"

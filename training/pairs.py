@@ -14,7 +14,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -34,6 +34,48 @@ class Pairs:
     labels: np.ndarray  # per pair: 1 when the later record is the one that closes or replaces
     hits: np.ndarray  # per pair: right if chosen (a task closed here, by whichever sentence)
     wanted: int  # the links the sets make (some with no candidate pair)
+
+
+@dataclass
+class Collector:
+    """Candidate pairs gathered meeting by meeting."""
+
+    sets: list[str] = field(default_factory=list)
+    meeting: list[int] = field(default_factory=list)
+    pairs: list[Pair] = field(default_factory=list)
+    inputs: list[np.ndarray] = field(default_factory=list)
+    labels: list[bool] = field(default_factory=list)
+    hits: list[bool] = field(default_factory=list)
+    meetings: int = 0
+    wanted: int = 0
+
+    def add(
+        self,
+        set_name: str,
+        found: list[Pair],
+        inputs: np.ndarray,
+        labels: list[bool],
+        hits: list[bool],
+    ) -> None:
+        """One meeting's pairs, their inputs, labels and whether each is right if chosen."""
+        self.sets += [set_name] * len(found)
+        self.meeting += [self.meetings] * len(found)
+        self.pairs += found
+        self.inputs.append(inputs)
+        self.labels += labels
+        self.hits += hits
+        self.meetings += 1
+
+    def done(self) -> Pairs:
+        return Pairs(
+            np.asarray(self.sets),
+            np.asarray(self.meeting),
+            self.pairs,
+            np.vstack(self.inputs),
+            np.asarray(self.labels, dtype=np.int8),
+            np.asarray(self.hits, dtype=bool),
+            self.wanted,
+        )
 
 
 @dataclass(frozen=True)

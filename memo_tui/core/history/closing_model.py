@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from memo_tui.core.capture.offline.judge import Embed
-from memo_tui.core.capture.offline.pairs import Logistic, Pair
+from memo_tui.core.capture.offline.pairs import Logistic, Pair, likeness, unit_vectors
 from memo_tui.core.capture.subject import subject_words
 from memo_tui.core.history.closing import DONE, NOT_DONE, TICKED, enough_said, names_of
 
@@ -168,21 +168,10 @@ def _words(text: str) -> set[str]:
 def _likeness(
     tasks: Sequence[Task], said: Sequence[Sentence], pairs: list[Pair], embed: Embed
 ) -> list[float]:
-    """Cosine likeness of each pair, embedding each text once (in batches of 16)."""
-    texts = sorted(
-        {tasks[p.earlier].text[:600] for p in pairs} | {said[p.later].text[:600] for p in pairs},
-        key=lambda t: (len(t), t),
-    )
-    vectors: dict[str, np.ndarray] = {}
-    for start in range(0, len(texts), 16):
-        batch = texts[start : start + 16]
-        for text, vector in zip(batch, embed(batch), strict=True):
-            found = np.asarray(vector, dtype=np.float32)
-            vectors[text] = found / max(float(np.linalg.norm(found)), 1e-6)
-    return [
-        float(vectors[tasks[p.earlier].text[:600]] @ vectors[said[p.later].text[:600]])
-        for p in pairs
-    ]
+    """Cosine likeness of each pair's task and sentence."""
+    texts = [tasks[p.earlier].text for p in pairs] + [said[p.later].text for p in pairs]
+    vectors = unit_vectors(texts, embed)
+    return [likeness(vectors, tasks[p.earlier].text, said[p.later].text) for p in pairs]
 
 
 def _hashed(texts: list[str]) -> np.ndarray:

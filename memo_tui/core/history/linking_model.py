@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from memo_tui.core.capture.offline.judge import Embed
-from memo_tui.core.capture.offline.pairs import Logistic, Pair
+from memo_tui.core.capture.offline.pairs import Logistic, Pair, likeness, unit_vectors
 from memo_tui.core.history.threads import (
     CHANGE_CUE,
     Link,
@@ -38,7 +38,6 @@ from store import HistoryDecision, NewChange
 WEIGHTS = Path(__file__).parent / "models" / "links.npz"
 INPUTS = 15
 FEATURES = f"pair-{INPUTS}"  # in the version: weights fit these inputs only
-SAME_TEXT = 600  # characters of a call embedded
 
 
 @cache
@@ -166,15 +165,8 @@ def _likeness(
     pairs: list[Pair],
     embed: Embed,
 ) -> list[float]:
-    """Cosine likeness of each pair's calls as said (less a written reason), each text
-    embedded once, in batches of 16."""
-    news = {p.later: stated(fresh[p.later])[:SAME_TEXT] for p in pairs}
-    olds = {p.earlier: stated(earlier[p.earlier])[:SAME_TEXT] for p in pairs}
-    texts = sorted(set(news.values()) | set(olds.values()), key=lambda t: (len(t), t))
-    vectors: dict[str, np.ndarray] = {}
-    for start in range(0, len(texts), 16):
-        batch = texts[start : start + 16]
-        for text, vector in zip(batch, embed(batch), strict=True):
-            found = np.asarray(vector, dtype=np.float32)
-            vectors[text] = found / max(float(np.linalg.norm(found)), 1e-6)
-    return [float(vectors[news[p.later]] @ vectors[olds[p.earlier]]) for p in pairs]
+    """Cosine likeness of each pair's calls as said (less a written reason)."""
+    news = {p.later: stated(fresh[p.later]) for p in pairs}
+    olds = {p.earlier: stated(earlier[p.earlier]) for p in pairs}
+    vectors = unit_vectors([*news.values(), *olds.values()], embed)
+    return [likeness(vectors, news[p.later], olds[p.earlier]) for p in pairs]

@@ -26,7 +26,7 @@ from rapidfuzz import fuzz
 from memo_tui.core.capture.offline import call_values as cv
 from memo_tui.core.capture.offline.items import Item
 from memo_tui.core.capture.offline.judge import Embed
-from memo_tui.core.capture.offline.pairs import Logistic, Pair
+from memo_tui.core.capture.offline.pairs import Logistic, Pair, likeness, unit_vectors
 from memo_tui.core.capture.offline.text import content_words
 from memo_tui.core.capture.sources import Turn
 
@@ -57,21 +57,14 @@ def candidates(
 ) -> tuple[list[Pair], np.ndarray]:
     """Each pair of `items` (in the order said) of one kind that share a word or are alike,
     and its inputs."""
-    quotes = [i.quote[:600] or "." for i in items]
-    unique = sorted(set(quotes), key=lambda t: (len(t), t))
-    vectors: dict[str, np.ndarray] = {}
-    for start in range(0, len(unique), 16):
-        batch = unique[start : start + 16]
-        for text, vector in zip(batch, embed(batch), strict=True):
-            found = np.asarray(vector, dtype=np.float32)
-            vectors[text] = found / max(float(np.linalg.norm(found)), 1e-6)
+    vectors = unit_vectors((i.quote for i in items), embed)
     words = [content_words(i.quote) for i in items]
     pairs, rows = [], []
     for b, later in enumerate(items):
         for a, earlier in enumerate(items[:b]):
             if earlier.kind != later.kind:
                 continue
-            alike = float(vectors[quotes[a]] @ vectors[quotes[b]])
+            alike = likeness(vectors, earlier.quote, later.quote)
             if alike < ALIKE and not words[a] & words[b]:
                 continue
             pairs.append(Pair(a, b))

@@ -5,10 +5,15 @@ review, one at or above `apply_at` (no wrong one held out) applied."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+
+from memo_tui.core.capture.offline.judge import Embed
+
+LONGEST = 600  # characters of a text embedded
 
 
 @dataclass(frozen=True)
@@ -16,6 +21,24 @@ class Pair:
     earlier: int  # index into the earlier records (an open task, a decision that held)
     later: int  # index into the later ones (a sentence, a new decision)
     probability: float = 0.0
+
+
+def unit_vectors(texts: Iterable[str], embed: Embed) -> dict[str, np.ndarray]:
+    """Each text (its first `LONGEST` characters, the key) as a vector of unit length, each
+    embedded once, in batches of 16 of like length (padding costs as much as words)."""
+    unique = sorted({t[:LONGEST] or "." for t in texts}, key=lambda t: (len(t), t))
+    vectors: dict[str, np.ndarray] = {}
+    for start in range(0, len(unique), 16):
+        batch = unique[start : start + 16]
+        for text, vector in zip(batch, embed(batch), strict=True):
+            found = np.asarray(vector, dtype=np.float32)
+            vectors[text] = found / max(float(np.linalg.norm(found)), 1e-6)
+    return vectors
+
+
+def likeness(vectors: dict[str, np.ndarray], one: str, other: str) -> float:
+    """The cosine likeness of two texts `unit_vectors` embedded."""
+    return float(vectors[one[:LONGEST] or "."] @ vectors[other[:LONGEST] or "."])
 
 
 def assign(pairs: list[Pair], probabilities: np.ndarray) -> list[Pair]:
