@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from support.embedding import embedder
+from support.embedding import captured_in_order, embedder
 
 from memo_tui.core.capture.offline import OfflineExtractor, judge_embed
 from memo_tui.core.capture.offline.pairs import Pair, assign
@@ -45,18 +45,13 @@ Omar Haddad: Still waiting on the supplier.
 
 
 def _closes(tmp_path: Path, learned: bool) -> list[tuple[str, str, str]]:
-    model = embedder()
     with Store(tmp_path / "memo.db") as store:
-        service = CaptureService(
+        captured_in_order(
             store,
-            CaptureOptions(user="t"),
-            extractor=OfflineExtractor(model),
-            embed=(lambda: judge_embed(model)) if learned else None,
+            tmp_path,
+            [*(("2026-02-02-ops.txt", ASKED), ("2026-02-09-ops.txt", UPDATED))],
+            learned,
         )
-        for name, text in (("2026-02-02-ops.txt", ASKED), ("2026-02-09-ops.txt", UPDATED)):
-            (tmp_path / name).write_text(text)
-            [done] = service.capture_paths([tmp_path / name])
-            assert done.status == "captured", done
         return [
             (c.status, c.evidence, f"{c.reason} {c.confidence} {c.model_version}")
             for c in store.changes.all()

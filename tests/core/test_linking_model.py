@@ -5,10 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from support.embedding import embedder
+from support.embedding import captured_in_order, embedder
 
-from memo_tui.core.capture.offline import OfflineExtractor, judge_embed
-from memo_tui.core.capture.service import CaptureOptions, CaptureService
 from memo_tui.core.history import linking_model
 from store import HistoryDecision, Store
 
@@ -35,18 +33,13 @@ Nadia Roy: And we'll order twenty new label printers for the depot, that's agree
 
 
 def _links(tmp_path: Path, learned: bool) -> list[tuple[str, str, str, str]]:
-    model = embedder()
     with Store(tmp_path / "memo.db") as store:
-        service = CaptureService(
+        captured_in_order(
             store,
-            CaptureOptions(user="t"),
-            extractor=OfflineExtractor(model),
-            embed=(lambda: judge_embed(model)) if learned else None,
+            tmp_path,
+            [*(("2026-02-02-plan.txt", PLANNED), ("2026-03-09-check.txt", MOVED))],
+            learned,
         )
-        for name, text in (("2026-02-02-plan.txt", PLANNED), ("2026-03-09-check.txt", MOVED)):
-            (tmp_path / name).write_text(text)
-            [done] = service.capture_paths([tmp_path / name])
-            assert done.status == "captured", done
         return [
             (c.status, c.old_text, c.new_text or "", f"{c.reason} {c.model_version}")
             for c in store.changes.all()

@@ -36,3 +36,24 @@ def embedder() -> FastEmbedder:
     from memo_tui.core.embed import FastEmbedder
 
     return FastEmbedder(MODEL, model_path(), int8_folder=INT8_FOLDER)
+
+
+def captured_in_order(
+    store: object, folder: Path, meetings: list[tuple[str, str]], learned: bool
+) -> None:
+    """Each (file name, text) captured in turn, offline, with the real model for the judge;
+    with `learned`, for the closer and the linker too (else their rules)."""
+    from memo_tui.core.capture.offline import OfflineExtractor, judge_embed
+    from memo_tui.core.capture.service import CaptureOptions, CaptureService
+
+    model = embedder()
+    service = CaptureService(
+        store,  # type: ignore[arg-type]
+        CaptureOptions(user="t"),
+        extractor=OfflineExtractor(model),
+        embed=(lambda: judge_embed(model)) if learned else None,
+    )
+    for name, text in meetings:
+        (folder / name).write_text(text)
+        [done] = service.capture_paths([folder / name])
+        assert done.status == "captured", done
