@@ -91,6 +91,12 @@ def names(store: Store) -> list[str]:
         ("Shane Adeyemi", "Oluwaseun Adeyemi", "none"),  # no form of Seun
         ("Shane Murphy", "Sean Murphy", "ask"),  # another name, not another spelling
         ("Mags", "Margaret Thornton", "resolve"),
+        ("Hattie", "Harriet Lowe", "resolve"),  # common diminutives, English, Indian, Akan
+        ("Bea Hollis", "Beatrix Hollis", "resolve"),
+        ("Ally", "Alasdair Buchanan", "resolve"),
+        ("Ravi S", "Ravindra Subramaniam", "resolve"),
+        ("Kobby", "Kwabena Asante", "resolve"),
+        ("Kobby Mensah", "Kwabena Asante", "none"),  # the diminutive, another surname
         ("Shivon", "Siobhán D'Arcy", "resolve"),
         ("Neeve Gallagher", "Aoife Gallagher", "none"),  # another name, whatever the surname
     ],

@@ -1,8 +1,9 @@
 """First names that are the same name: diminutives ("Libby" is Elizabeth, "Bill" William)
 and spellings that sound alike ("Jon" and "John", "Steven" and "Stephen").
 
-A heuristic, and a small one: common English diminutives and a few common Polish, Spanish
-and Russian ones (names that look nothing like their short forms); Irish, Scottish Gaelic,
+A heuristic, and a small one: common English diminutives and a few common Polish, Spanish,
+Russian, Indian and Akan ones (names that look nothing like their short forms: "Hattie" is
+Harriet, "Kobby" Kwabena); Irish, Scottish Gaelic,
 Welsh and Yoruba names with the spellings of how they are said, which is what speech-to-text
 tools and colleagues' notes write ("Neeve" for Niamh, "Eefa" for Aoife, "Dewey" for Dewi);
 and a sound key that folds the spellings speech-to-text tools and people swap most. It never
@@ -90,6 +91,11 @@ jeffrey geoffrey jeff geoff
 donald don
 louis lou
 louise lou
+harriet hattie hatty
+beatrice beatrix bea trixie
+alasdair alistair alastair ally
+siddharth sid
+ravindra ravi
 katarzyna kasia kasha
 malgorzata gosia
 barbara basia
@@ -129,6 +135,8 @@ rhys reece rees
 dafydd david dave dai
 abimbola bimbo bim bola
 seun shaun
+oluwaseun seun
+kwabena kobby kwabs
 """
 
 
