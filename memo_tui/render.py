@@ -207,7 +207,8 @@ def print_capture(result: CaptureResult) -> None:
         print(f"  confidence {sanitize_line(result.judge['note'] or '')}")
     print_items(result.decisions, result.action_items)
     for change in result.changes:
-        old = f"{sanitize_line(change.old_text)} ({change.old_day})"
+        sure = "" if change.confidence is None else f", {change.confidence:.0%} sure"
+        old = f"{sanitize_line(change.old_text)} ({change.old_day}{sure})"
         if change.kind == "closes":
             print(f"  done?     {old}: memo changes accept|reject {change.id}")
         elif change.status == "applied":

@@ -145,11 +145,14 @@ def test_a_close_stores_its_confidence_and_model_and_json_carries_them(
     with_model = {"MEMO_EMBED_MODEL_PATH": str(model_path())}
     for name, text in (("2026-02-02-ops.txt", ASKED), ("2026-02-09-ops.txt", UPDATED)):
         (tmp_path / name).write_text(text)
-        assert memo("capture", str(tmp_path / name), extra_env=with_model).code == 0
+        shown = memo("capture", str(tmp_path / name), extra_env=with_model)
+        assert shown.code == 0, shown.stderr
     closer = closing_model.shipped()
     assert closer is not None
     closes = memo("changes", "--json").json()["changes"]
     assert len(closes) == 2 and {c["kind"] for c in closes} == {"closes"}
+    for close in closes:  # the capture said how sure memo is of each
+        assert f"(2026-02-02, {close['confidence']:.0%} sure): memo changes" in shown.stdout
     for close in closes:
         assert closer.propose_at <= close["confidence"] < 1.0
         assert close["model_version"] == closer.version
