@@ -102,7 +102,7 @@ rules alone (`closing.py`)."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    return pairs.main(argv, "closing", model.WEIGHTS, train, ABOUT)
+    return pairs.main(argv, MODEL, model.WEIGHTS, train, ABOUT)
 
 
 if __name__ == "__main__":

@@ -90,7 +90,7 @@ Without the embedding model no copy is dropped."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    return pairs.main(argv, "copies", model.WEIGHTS, train, ABOUT)
+    return pairs.main(argv, MODEL, model.WEIGHTS, train, ABOUT)
 
 
 if __name__ == "__main__":

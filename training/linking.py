@@ -13,17 +13,14 @@ the held-out ones were right, applied where none of at least 30 was wrong.
 from __future__ import annotations
 
 import json
-import math
-import re
-from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from memo_tui.core.capture.offline.judge import Embed
 from memo_tui.core.capture.subject import decision_subject
 from memo_tui.core.history import linking_model as model
-from memo_tui.core.history.threads import COMMON_CALLS, COMMON_SHARE
+from memo_tui.core.history.replacing import context_of
 from store import HistoryDecision
 from training import pairs
 from training.labelled import LabelledMeeting, _overlaps, flat, labelled_meetings
@@ -40,7 +37,7 @@ class Meeting:
     earlier: list[HistoryDecision]
     replaced: set[tuple[int, int]]  # (earlier, fresh) indices the set links
     subjects: list[str]  # the subjects of every call up to this meeting
-    people: frozenset[str]
+    names: list[str]  # of the set's people
 
 
 def meetings(folder: Path) -> list[Meeting]:
@@ -51,7 +48,6 @@ def meetings(folder: Path) -> list[Meeting]:
     names = {n for r in order for n in r.get("attendees") or []} | {
         t.speaker for m in heard.values() for t in m.transcript.turns if t.speaker
     }
-    people = frozenset(w.lower() for name in names for w in re.findall(r"\w+", name))
     calls = {
         (row["file"], d["id"]): _stored(heard[row["file"]], d, k, row["date"], names)
         for k, row in enumerate(order)
@@ -78,7 +74,7 @@ def meetings(folder: Path) -> list[Meeting]:
                 [calls[f, d["id"]] for f, d in earlier],
                 wanted,
                 [calls[r["file"], d["id"]].subject for r in order[: k + 1] for d in r["decisions"]],
-                people,
+                sorted(names),
             )
         )
     return found
@@ -102,22 +98,6 @@ def _stored(
     return HistoryDecision(0, k, day, "", call["quote"], call["quote"], subject, "current")
 
 
-def _context(
-    meeting: Meeting,
-) -> tuple[Callable[[str], float], frozenset[str], Callable[[str], bool]]:
-    """What `replacing` reads from the store, from the set's calls up to this meeting."""
-    counts = Counter(w for subject in meeting.subjects for w in set(subject.split()))
-    total = len(meeting.subjects) + 1
-
-    def rarity(word: str) -> float:
-        return math.log(total / (counts[word] + 0.5))
-
-    def common(word: str) -> bool:
-        return counts[word] >= COMMON_CALLS and counts[word] >= COMMON_SHARE * (total - 1)
-
-    return rarity, meeting.people, common
-
-
 def collect(folders: Sequence[Path], embed: Embed) -> Collector:
     """Every candidate pair, meeting by meeting."""
     found = Collector()
@@ -126,10 +106,8 @@ def collect(folders: Sequence[Path], embed: Embed) -> Collector:
             found.wanted += len(meeting.replaced)
             if not meeting.fresh or not meeting.earlier:
                 continue
-            rarity, people, common = _context(meeting)
-            chosen, _, x = model.candidates(
-                meeting.fresh, meeting.earlier, rarity, people, common, embed
-            )
+            context = context_of(meeting.subjects, meeting.names)
+            chosen, _, x = model.candidates(meeting.fresh, meeting.earlier, context, embed)
             labels = [(p.earlier, p.later) in meeting.replaced for p in chosen]
             found.add(folder.name, chosen, x, labels, labels)
     return found
@@ -156,7 +134,7 @@ Without the embedding model memo links by the rules alone (`threads.py`)."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    return pairs.main(argv, "linking", model.WEIGHTS, train, ABOUT)
+    return pairs.main(argv, MODEL, model.WEIGHTS, train, ABOUT)
 
 
 if __name__ == "__main__":

@@ -171,7 +171,6 @@ def train(data: Pairs, model: Model, out: Path) -> dict[str, object]:
         "version": version,
         "pairs": len(data.pairs),
         "wanted": data.wanted,
-        "model": model,
     }
 
 
@@ -213,7 +212,7 @@ def card(model: Model, figures: dict[str, object], folders: Sequence[Path], abou
 Train = Callable[[Sequence[Path], Path, Embed], dict[str, object]]
 
 
-def main(argv: Sequence[str] | None, name: str, weights: Path, train: Train, about: str) -> int:
+def main(argv: Sequence[str] | None, model: Model, weights: Path, train: Train, about: str) -> int:
     """Train one model from the sets memo may learn from; write its weights and card."""
     import argparse
     import os
@@ -222,7 +221,7 @@ def main(argv: Sequence[str] | None, name: str, weights: Path, train: Train, abo
     from training.labelled import training_sets
 
     root = Path(__file__).resolve().parent.parent
-    parser = argparse.ArgumentParser(prog=f"python -m training.{name}")
+    parser = argparse.ArgumentParser(prog=f"train {model.name}")
     parser.add_argument("--benchdata", type=Path, default=root / "benchdata")
     parser.add_argument("--dev", type=Path, default=root.parent / "shared/data/dev-meetings")
     parser.add_argument("--out", type=Path, default=weights)
@@ -231,6 +230,5 @@ def main(argv: Sequence[str] | None, name: str, weights: Path, train: Train, abo
     args = parser.parse_args(argv)
     folders = training_sets(args.benchdata, args.dev)
     figures = train(folders, args.out, _embedder(args.model))
-    model: Model = figures.pop("model")  # type: ignore[assignment]
     args.out.with_suffix(".md").write_text(card(model, figures, folders, about), encoding="utf-8")
     return 0

@@ -74,9 +74,8 @@ def test_only_calls_about_a_shared_word_of_one_project_are_paired() -> None:
         _call(2, "The pilot launch is on the 9th.", "launch pilot #@9", (2,)),  # another project
         _call(4, "Lunch is at one.", "lunch", (1,)),
     ]
-    pairs, verdicts, inputs = linking_model.candidates(
-        [new], earlier, lambda w: 2.0, frozenset(), lambda w: False, embedder().embed
-    )
+    context = (lambda w: 2.0, frozenset[str](), lambda w: False)
+    pairs, verdicts, inputs = linking_model.candidates([new], earlier, context, embedder().embed)
     assert [(p.earlier, p.later) for p in pairs] == [(0, 0)]
     assert verdicts[0] is not None and inputs.shape == (1, linking_model.INPUTS)
 

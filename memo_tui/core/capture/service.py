@@ -80,7 +80,7 @@ class CaptureService:
         embed: Callable[[], Embed | None] | None = None,
     ) -> None:
         self.store = store
-        self.embed = embed  # the embedding model's `embed` when it is here (the closer reads it)
+        self.embed = embed  # the embedding model's `embed` when here (the closer's, the linker's)
         self.after_commit = after_commit  # e.g. embed the new facts; best-effort
         self.proposer = proposer  # a model naming replaced decisions, for review
         self.options = options or CaptureOptions()

@@ -96,7 +96,8 @@ def enough_said(shared: float, words: int, share: float) -> bool:
     return (shared >= SHARED_WEIGHT or words >= SHARED_WORDS) and share >= WEAK_SHARE
 
 
-def _said_names(text: str) -> set[str]:
+def said_names(text: str) -> set[str]:
+    """The words of a text that could be names, lower case."""
     return {w.lower() for w in re.findall(r"[^\W\d_]+", text)}
 
 
@@ -196,8 +197,8 @@ def _by_rules(store: Store, capture_id: int, items: list[OpenItem]) -> list[NewC
             share = shared / weight
             names = names_of(item.owner, common)
             # said by its owner: a shared first name counts here ("Alex" owes it, an Alex says it)
-            by_owner = bool(names_of(item.owner) & _said_names(sentence.speaker or ""))
-            named = bool(names & _said_names(sentence.text))
+            by_owner = bool(names_of(item.owner) & said_names(sentence.speaker or ""))
+            named = bool(names & said_names(sentence.text))
             if not (named or by_owner) or not enough_said(shared, len(own & words), share):
                 continue
             if best is None or share > best[0]:

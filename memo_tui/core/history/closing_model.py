@@ -22,7 +22,6 @@ import zlib
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -30,7 +29,14 @@ import numpy as np
 from memo_tui.core.capture.offline.judge import Embed
 from memo_tui.core.capture.offline.pairs import Logistic, Pair, likeness, unit_vectors
 from memo_tui.core.capture.subject import subject_words
-from memo_tui.core.history.closing import DONE, NOT_DONE, TICKED, enough_said, names_of
+from memo_tui.core.history.closing import (
+    DONE,
+    NOT_DONE,
+    TICKED,
+    enough_said,
+    names_of,
+    said_names,
+)
 
 WEIGHTS = Path(__file__).parent / "models" / "closes.npz"
 HASHED = 256  # buckets for a sentence's words and word pairs
@@ -124,8 +130,8 @@ def _inputs(
     not_done = bool(NOT_DONE.search(sentence.text))
     ticked = bool(TICKED.match(sentence.text))
     names = names_of(task.owner)
-    by_owner = bool(names & _words(sentence.speaker or ""))
-    named = bool(names & _words(sentence.text))
+    by_owner = bool(names & said_names(sentence.speaker or ""))
+    named = bool(names & said_names(sentence.text))
     rules = (
         (by_owner or named)
         and enough_said(share, len(shared), share / weight)
@@ -161,10 +167,6 @@ def denied(text: str) -> bool:
     return bool(_NEGATION.search(text) and not DONE.search(text)) or bool(_DENIED.search(text))
 
 
-def _words(text: str) -> set[str]:
-    return {w.lower() for w in re.findall(r"[^\W\d_]+", text)}
-
-
 def _likeness(
     tasks: Sequence[Task], said: Sequence[Sentence], pairs: list[Pair], embed: Embed
 ) -> list[float]:
@@ -198,7 +200,6 @@ def closes(
     return closer.chosen(pairs, inputs)
 
 
-@cache
 def shipped() -> Logistic | None:
     """The closer packaged with memo (None before it was trained)."""
-    return Logistic.load(WEIGHTS) if WEIGHTS.is_file() else None
+    return Logistic.packaged(WEIGHTS)

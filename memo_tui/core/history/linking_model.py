@@ -16,7 +16,6 @@ proposed for review, one at or above `apply_at` (none wrong held out) applied.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -25,11 +24,13 @@ from memo_tui.core.capture.offline.judge import Embed
 from memo_tui.core.capture.offline.pairs import Logistic, Pair, likeness, unit_vectors
 from memo_tui.core.history.threads import (
     CHANGE_CUE,
+    Context,
     Link,
     link,
     named_as_old,
     own_words,
     said_values,
+    same_project,
     stated,
     subject_parts,
 )
@@ -40,27 +41,25 @@ INPUTS = 15
 FEATURES = f"pair-{INPUTS}"  # in the version: weights fit these inputs only
 
 
-@cache
 def shipped() -> Logistic | None:
     """The linker packaged with memo (None before it was trained)."""
-    return Logistic.load(WEIGHTS) if WEIGHTS.is_file() else None
+    return Logistic.packaged(WEIGHTS)
 
 
 def candidates(
     fresh: Sequence[HistoryDecision],
     earlier: Sequence[HistoryDecision],
-    rarity: Callable[[str], float],
-    people: frozenset[str],
-    common: Callable[[str], bool],
+    context: Context,
     embed: Embed,
 ) -> tuple[list[Pair], list[Link | None], np.ndarray]:
     """Each pair of an earlier decision (`Pair.earlier`) and a new one (`Pair.later`) about a
-    shared word, the rules' verdict on it, and its inputs."""
+    shared word, the rules' verdict on it, and its inputs (`context`: see `threads.Context`)."""
+    rarity, people, common = context
     pairs: list[Pair] = []
     verdicts: list[Link | None] = []
     for j, new in enumerate(fresh):
         for i, old in enumerate(earlier):
-            if not _same_project(new, old):
+            if not same_project(new, old):
                 continue
             if not (_about(new) & _about(old)) - people:
                 continue
@@ -72,11 +71,16 @@ def candidates(
     rivals: dict[int, list[float]] = {}
     for pair, cos in zip(pairs, alike, strict=True):
         rivals.setdefault(pair.later, []).append(cos)
-    rows = []
-    for pair, verdict, cos in zip(pairs, verdicts, alike, strict=True):
-        rank = sum(c > cos for c in rivals[pair.later])
-        rows.append(_inputs(fresh[pair.later], earlier[pair.earlier], verdict, rarity, people))
-        rows[-1][:3] = [cos, rank == 0, min(rank, 10) / 10]
+    rows = [
+        _inputs(
+            fresh[pair.later],
+            earlier[pair.earlier],
+            verdict,
+            (rarity, people),
+            (cos, sum(c > cos for c in rivals[pair.later])),
+        )
+        for pair, verdict, cos in zip(pairs, verdicts, alike, strict=True)
+    ]
     return pairs, verdicts, np.asarray(rows, dtype=np.float32)
 
 
@@ -85,14 +89,13 @@ def links(
     capture_id: int,
     fresh: Sequence[HistoryDecision],
     earlier: Sequence[HistoryDecision],
-    context: tuple[Callable[[str], float], frozenset[str], Callable[[str], bool]],
+    context: Context,
     embed: Embed,
 ) -> list[NewChange]:
-    """The earlier decisions the new ones replace, as the linker chooses them; `context`:
-    how rare a word is, the words of people's names, whether calls are commonly about a word
-    (see `threads.link`)."""
-    rarity, people, common = context
-    pairs, verdicts, inputs = candidates(fresh, earlier, rarity, people, common, embed)
+    """The earlier decisions the new ones replace, as the linker chooses them (`context`:
+    see `threads.Context`)."""
+    rarity, people, _ = context
+    pairs, verdicts, inputs = candidates(fresh, earlier, context, embed)
     verdict_of = {(p.earlier, p.later): v for p, v in zip(pairs, verdicts, strict=True)}
     found = []
     for pair in linker.chosen(pairs, inputs):
@@ -116,13 +119,6 @@ def links(
     return found
 
 
-def _same_project(new: HistoryDecision, old: HistoryDecision) -> bool:
-    """Calls of captures tied to different projects are never linked."""
-    return not (new.project_ids and old.project_ids) or bool(
-        set(new.project_ids) & set(old.project_ids)
-    )
-
-
 def _about(decision: HistoryDecision) -> set[str]:
     return subject_parts(decision.subject)[0] | own_words(decision)
 
@@ -131,19 +127,22 @@ def _inputs(
     new: HistoryDecision,
     old: HistoryDecision,
     verdict: Link | None,
-    rarity: Callable[[str], float],
-    people: frozenset[str],
+    context: tuple[Callable[[str], float], frozenset[str]],
+    alike: tuple[float, int],
 ) -> list[float]:
-    """A pair's inputs after the three its likeness fills in."""
+    """A pair's inputs: `context` how rare a word is and the words of people's names,
+    `alike` the calls' likeness and how many other earlier calls are liker the new one."""
+    rarity, people = context
+    cos, rank = alike
     new_words, old_words = subject_parts(new.subject)[0], subject_parts(old.subject)[0]
     shared = sum(rarity(w) for w in new_words & old_words)
     smaller = min(sum(rarity(w) for w in new_words), sum(rarity(w) for w in old_words)) or 1.0
     said, before = stated(new), stated(old)
     ours, theirs = said_values(said) - people, said_values(before) - people
     return [
-        0.0,
-        0.0,
-        0.0,
+        cos,
+        rank == 0,
+        min(rank, 10) / 10,
         verdict is not None,
         verdict is not None and verdict.strength == "strong",
         min(verdict.weight, 30) / 30 if verdict else 0.0,

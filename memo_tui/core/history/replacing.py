@@ -7,11 +7,11 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from memo_tui.core.history import threads
-from memo_tui.core.history.threads import COMMON_CALLS, COMMON_SHARE, link
+from memo_tui.core.history.threads import COMMON_CALLS, COMMON_SHARE, Context, link
 from store import NewChange, Store
 
 if TYPE_CHECKING:
@@ -62,17 +62,19 @@ def supersessions(store: Store, capture_id: int, embed: Embed | None = None) -> 
     return found
 
 
-def _context(
-    store: Store,
-) -> tuple[Callable[[str], float], frozenset[str], Callable[[str], bool]]:
-    """How rare a word is among the store's decisions' subjects, the words of people's names,
-    and whether the store's calls are commonly about a word (see COMMON_CALLS)."""
+def _context(store: Store) -> Context:
+    """What linking reads from the store: its decisions' subjects, the names it knows."""
     directory = store.people.directory()
     names = [p.name for p in directory.people] + [
         a.alias for a in directory.aliases if a.entity_type == "person"
     ]
+    return context_of(store.changes.decision_subjects(), names)
+
+
+def context_of(subjects: Sequence[str], names: Iterable[str]) -> Context:
+    """How rare a word is among `subjects` (calls' subject words, space-separated), the words
+    of the people's `names`, and whether the calls are commonly about a word."""
     people = frozenset(w.lower() for name in names for w in re.findall(r"\w+", name))
-    subjects = store.changes.decision_subjects()
     counts = Counter(w for subject in subjects for w in set(subject.split()))
     total = len(subjects) + 1
     rarest = math.log(total / 0.5)

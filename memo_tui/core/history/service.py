@@ -34,7 +34,7 @@ class ChangesService:
         self.store = store
         self.user = user
         self.refreshed = refreshed  # e.g. embed the facts whose text a change re-worded
-        self.embed = embed  # the embedding model's `embed` when it is here (the closer's)
+        self.embed = embed  # the embedding model's `embed` when here (the closer's, the linker's)
 
     def review(self) -> list[ChangeRecord]:
         """What waits for the user: proposals, then what memo applied on its own and nobody

@@ -96,6 +96,12 @@ WEAK_WEIGHT = 7.0  # rarity-weighted subject words shared, for a change proposed
 WEAK_SHARE = 0.2  # and that share of the smaller subject's weight
 
 
+# What linking reads from the store: how rare a word is among the calls' subjects, the words
+# of people's names (neither what a call is about nor a value it sets), and whether the calls
+# are commonly about a word (see COMMON_CALLS).
+Context = tuple[Callable[[str], float], frozenset[str], Callable[[str], bool]]
+
+
 @dataclass(frozen=True)
 class Link:
     old: HistoryDecision
@@ -271,6 +277,14 @@ def stated(decision: HistoryDecision) -> str:
     return said[: labelled.start()] if labelled else said
 
 
+def same_project(new: HistoryDecision, old: HistoryDecision) -> bool:
+    """Whether two calls may be linked: calls of captures tied to different projects never
+    are."""
+    return not (new.project_ids and old.project_ids) or bool(
+        set(new.project_ids) & set(old.project_ids)
+    )
+
+
 def link(
     new: HistoryDecision,
     old: HistoryDecision,
@@ -281,7 +295,7 @@ def link(
     """Whether `new` replaces `old`, how surely, and why (for the review). `people`: the words
     of people's names, which are neither what a call is about nor a value it sets; `common`:
     whether the store's calls are commonly about a word (see COMMON_CALLS)."""
-    if new.project_ids and old.project_ids and not set(new.project_ids) & set(old.project_ids):
+    if not same_project(new, old):
         return None
     said, before = stated(new), stated(old)
     ours, theirs = said_values(said) - people, said_values(before) - people

@@ -59,7 +59,8 @@ class OfflineExtractor:
 
 def judge_embed(embedder: Any | None) -> Any | None:
     """`embedder.embed` when its model loads and is the one the learned models (the judge,
-    the closer) were trained with, else None: they fall back to words and rules."""
+    the copies model, the closer, the linker) were trained with, else None: they fall back
+    to words and rules."""
     from memo_tui.core.capture.offline.judge import EMBEDDING_MODEL
     from memo_tui.core.embed import EmbeddingUnavailable
 

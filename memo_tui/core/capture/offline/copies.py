@@ -17,7 +17,6 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -41,10 +40,9 @@ _RECAP = re.compile(
 )
 
 
-@cache
 def shipped() -> Logistic | None:
     """The copies model packaged with memo (None before it was trained)."""
-    return Logistic.load(WEIGHTS) if WEIGHTS.is_file() else None
+    return Logistic.packaged(WEIGHTS)
 
 
 def standing(items: Sequence[Item]) -> list[Item]:

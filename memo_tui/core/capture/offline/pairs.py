@@ -1,12 +1,14 @@
-"""What memo's learned link models share (the closer, the linker): pairs of an earlier record
-and a later one, each with a probability from a logistic model, calibrated on held-out sets;
-each side taken once, most likely first; a pair at or above `propose_at` is proposed for
-review, one at or above `apply_at` (no wrong one held out) applied."""
+"""What memo's learned pair models share (the copies model, the closer, the linker): pairs of
+an earlier record and a later one, each with a probability from a logistic model, calibrated
+on held-out sets; each side taken once, most likely first; a pair at or above `propose_at`
+is acted on (a copy dropped; a close or a link proposed for review), one at or above
+`apply_at` (no wrong one held out) applied."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -81,6 +83,12 @@ class Logistic:
         margin = inputs @ self.weights["coef"].astype(np.float32) + float(self.weights["bias"])
         scale, shift = (float(f) for f in self.weights["calibration"])
         return np.asarray(1 / (1 + np.exp(-(scale * margin + shift))))
+
+    @staticmethod
+    @cache
+    def packaged(path: Path) -> Logistic | None:
+        """The weights packaged with memo at `path`, read once (None before it was trained)."""
+        return Logistic.load(path) if path.is_file() else None
 
     def chosen(self, pairs: list[Pair], inputs: np.ndarray) -> list[Pair]:
         """The pairs assigned (`assign`) at or above `propose_at`."""
